@@ -1,0 +1,37 @@
+# Two commands set up everything from a fresh clone: `make test` and `make run`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.hupai-installed
+SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp)
+
+.PHONY: test run bench install lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change.
+$(STAMP): $(PY) $(SOURCES)
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2 tests
+
+run: $(STAMP)
+	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z" "147m258p369s1234z"
+	$(VENV)/bin/hupai analyze "123m456p789s11z3s" --jokers 2
+
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[test,bench]"
+	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
+
+lint: $(STAMP)
+	$(PY) -m pip install --quiet ruff
+	$(VENV)/bin/ruff check python tests bench
+
+clean:
+	rm -rf build $(VENV) .pytest_cache

@@ -1,0 +1,185 @@
+"""Hand analysis: win detection, shanten, waits and decompositions (DESIGN §3), backed by the C++ core.
+
+The deficiency model: for the concealed tiles (exposed melds set aside), the *deficiency* ``d`` is the fewest
+tiles that must be added, in place of others, to complete the hand in some allowed form. With ``jokers`` wild tiles
+the hand is complete iff ``d <= jokers``, and ``shanten = d - jokers - 1`` (-1 = complete, 0 = ready). A completed
+hand never holds more than four of a kind, counting what the jokers stand for.
+
+Sizes: the concealed part (counted tiles plus jokers) has ``3 * (4 - melds) + 1`` tiles (waiting to draw) or
+``+ 2`` (complete size, about to discard). Seven pairs, thirteen orphans, knitted and terminals-honors need a fully
+concealed hand (``melds == 0``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, Union
+
+import numpy as np
+
+from . import _core
+from .errors import InvalidHand
+from .tiles import NUM_KINDS, Hand, to_counts
+
+__all__ = [
+    "Forms", "Group", "Decomposition", "shanten", "is_win", "waits", "decompositions",
+    "shanten_batch", "is_win_batch",
+]
+
+
+class Forms(enum.IntFlag):
+    """Winning forms the analysis may use; combine with ``|``."""
+
+    #: n melds (pungs/chows) + one pair, with ``melds`` of them already exposed.
+    STANDARD = 1
+    #: Seven pairs of seven different kinds (a quad is one pair, as in the ``mahjong`` package). Concealed.
+    SEVEN_PAIRS = 2
+    #: Seven pairs where four of a kind counts as two pairs (Yunxiao 对对胡, Kawuxing 龙七对). Concealed.
+    SEVEN_PAIRS_QUADS = 4
+    #: 十三幺: one of each terminal and honor plus one duplicate. Concealed.
+    THIRTEEN_ORPHANS = 8
+    #: 不搭 in its general form: 14 distinct tiles, in each suit numbers pairwise 3 or more apart, honors distinct.
+    KNITTED = 16
+    #: 幺九: any 14 terminals/honors, no structure. Concealed.
+    TERMINALS_HONORS = 32
+
+
+#: ``joker_kinds`` given as kinds, or as a 34-bit mask (bit k = kind k); ``None`` = every kind.
+JokerKinds = Union[Iterable[int], int, None]
+_ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
+
+
+def _joker_mask(joker_kinds: JokerKinds) -> int:
+    if joker_kinds is None:
+        return _ALL_KINDS_MASK
+    if isinstance(joker_kinds, (int, np.integer)) and not isinstance(joker_kinds, bool):
+        mask = int(joker_kinds)
+        if not 0 <= mask <= _ALL_KINDS_MASK:
+            raise InvalidHand(f"joker_kinds mask {mask:#x} has bits outside the 34 kinds")
+        return mask
+    mask = 0
+    for kind in joker_kinds:
+        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or not 0 <= kind < NUM_KINDS:
+            raise InvalidHand(f"joker_kinds holds {kind!r}, not a kind in 0..33")
+        mask |= 1 << int(kind)
+    return mask
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a decomposition.
+
+    ``type`` is ``"pair"``, ``"pung"``, ``"chow"`` or ``"single"`` (a lone tile of a special form).
+    ``tiles`` are the group's kinds, the jokers' stand-ins included; ``jokers`` lists the kinds that jokers stand
+    for in this group (empty when the group is all natural tiles).
+    """
+
+    type: Literal["pair", "pung", "chow", "single"]
+    tiles: tuple[int, ...]
+    jokers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """One reading of a complete hand: its form and its groups (concealed part only)."""
+
+    form: Forms
+    groups: tuple[Group, ...]
+
+    @property
+    def jokers_as(self) -> tuple[int, ...]:
+        """Every kind the jokers stand for in this reading, sorted."""
+        return tuple(sorted(k for g in self.groups for k in g.jokers))
+
+
+_GROUP_TYPES = ("pair", "pung", "chow", "single")
+
+
+def shanten(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+            joker_kinds: JokerKinds = None) -> int:
+    """Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful draws needed.
+
+    ``hand`` holds the natural concealed tiles (string, kinds or ``uint8[34]`` counts); ``jokers`` wild tiles come
+    on top; ``melds`` exposed melds are set aside. The minimum over ``forms`` is returned.
+    """
+    return _core.shanten(hand, jokers, melds, int(forms), _joker_mask(joker_kinds))
+
+
+def is_win(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+           joker_kinds: JokerKinds = None) -> bool:
+    """True if the concealed part (3n+2 tiles, jokers included) is complete in one of ``forms``."""
+    return _core.is_win(hand, jokers, melds, int(forms), _joker_mask(joker_kinds))
+
+
+def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+          joker_kinds: JokerKinds = None) -> list[int]:
+    """Kinds that complete a 3n+1 hand, ascending. A kind the hand already holds four of is never a wait."""
+    return list(_core.waits(to_counts(hand), jokers, melds, int(forms), _joker_mask(joker_kinds)))
+
+
+def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
+                   forms: Forms | int = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS,
+                   joker_kinds: JokerKinds = None) -> list[Decomposition]:
+    """Every distinct way a complete hand splits into groups, in each of ``forms``; ``[]`` if it is not complete.
+
+    Jokers are resolved: each group says which kinds its jokers stand for, so scoring can pick the best reading.
+    Two readings are distinct when their groups (with stand-ins) differ as multisets.
+
+    Growth: without jokers a hand has at most a handful of readings. Each joker that completes a group of
+    natural tiles multiplies the count by the few kinds it can stand for (<= 3 for a chow gap); jokers that form
+    a group of their own can stand for any allowed kind, so two jokers as a pair add up to 34 readings and three as
+    a pung or chow up to 55, and four jokers can reach a few thousand readings. At most 4 jokers are accepted.
+    For ``TERMINALS_HONORS`` (no structure) one reading is returned, the jokers standing for the first allowed
+    terminal/honor kinds with room: any assignment reads the same.
+    """
+    raw = _core.decompositions(to_counts(hand), jokers, melds, int(forms), _joker_mask(joker_kinds))
+    return [
+        Decomposition(Forms(form), tuple(Group(_GROUP_TYPES[t], tuple(tiles), tuple(jk)) for t, tiles, jk in groups))
+        for form, groups in raw
+    ]
+
+
+def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | int:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    array = np.asarray(value)
+    if array.ndim != 1 or array.shape[0] != rows or array.dtype.kind not in "iu":
+        raise InvalidHand(f"{name} must be an int or an integer array of shape ({rows},), "
+                          f"got {array.dtype} array of shape {array.shape}")
+    return np.ascontiguousarray(array, dtype=np.int32)
+
+
+def _batch_counts(counts: np.ndarray) -> np.ndarray:
+    if not isinstance(counts, np.ndarray):
+        raise InvalidHand(f"counts must be a numpy uint8 array of shape (N, 34), got {type(counts).__name__}")
+    if counts.ndim != 2 or counts.shape[1] != NUM_KINDS:
+        raise InvalidHand(f"counts must have shape (N, 34), got {counts.shape}")
+    if counts.dtype != np.uint8:
+        raise InvalidHand(f"counts must have dtype uint8, got {counts.dtype}")
+    return np.ascontiguousarray(counts)
+
+
+def shanten_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int | np.ndarray = 0,
+                  forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None,
+                  threads: int = 1) -> np.ndarray:
+    """Shanten of every row of a ``uint8[N, 34]`` counts array, as ``int8[N]``.
+
+    ``jokers`` and ``melds`` are a scalar or an ``int[N]`` array. The GIL is released; ``threads`` > 1 splits
+    the rows over that many threads. An invalid row raises :class:`InvalidHand` naming the row.
+    """
+    counts = _batch_counts(counts)
+    rows = counts.shape[0]
+    return _core.shanten_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
+                               int(forms), _joker_mask(joker_kinds), int(threads))
+
+
+def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int | np.ndarray = 0,
+                 forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None,
+                 threads: int = 1) -> np.ndarray:
+    """``is_win`` of every row of a ``uint8[N, 34]`` counts array, as ``bool[N]`` (GIL released)."""
+    counts = _batch_counts(counts)
+    rows = counts.shape[0]
+    return _core.is_win_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
+                              int(forms), _joker_mask(joker_kinds), int(threads))
