@@ -97,20 +97,12 @@ class Decomposition:
 _GROUP_TYPES = ("pair", "pung", "chow", "single")
 
 
-def shanten(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
-            joker_kinds: JokerKinds = None) -> int:
-    """Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful draws needed.
-
-    ``hand`` holds the natural concealed tiles (string, kinds or ``uint8[34]`` counts); ``jokers`` wild tiles come
-    on top; ``melds`` exposed melds are set aside. The minimum over ``forms`` is returned.
-    """
-    return _core.shanten(hand, jokers, melds, int(forms), _joker_mask(joker_kinds))
-
-
-def is_win(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
-           joker_kinds: JokerKinds = None) -> bool:
-    """True if the concealed part (3n+2 tiles, jokers included) is complete in one of ``forms``."""
-    return _core.is_win(hand, jokers, melds, int(forms), _joker_mask(joker_kinds))
+# shanten and is_win are the core's own functions: they are called millions of times, and a Python wrapper would
+# cost more than the analysis itself. Their docstrings live in cpp/bindings.cpp, their signatures in _core.pyi:
+#   shanten(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> int
+#   is_win(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> bool
+shanten = _core.shanten
+is_win = _core.is_win
 
 
 def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,

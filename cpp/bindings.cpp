@@ -1,0 +1,361 @@
+// pybind11 bindings: argument checks, GIL release, numpy views. No game logic lives here.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <thread>
+
+#include "analysis.hpp"
+#include "decompose.hpp"
+#include "tables.hpp"
+
+namespace py = pybind11;
+using namespace hupai;
+
+namespace {
+
+// hupai.errors.InvalidHand, looked up once.
+PyObject* invalid_hand_type() {
+    PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> storage;
+    return storage
+        .call_once_and_store_result([] { return py::module_::import("hupai.errors").attr("InvalidHand"); })
+        .get_stored()
+        .ptr();
+}
+
+void set_invalid_hand(const std::string& message) { PyErr_SetString(invalid_hand_type(), message.c_str()); }
+
+// ------------------------------------------------------------------ fast single-hand calls
+//
+// hupai.shanten / hupai.is_win are called millions of times from Python, so they are plain METH_FASTCALL
+// functions: a uint8[34] numpy array is read in place through the buffer protocol; anything else (a tile string,
+// a list of kinds, another dtype) goes through hupai.tiles.to_counts first.
+
+struct Counts34 {
+    std::array<std::uint8_t, kNumKinds> values;
+};
+
+bool read_counts(PyObject* hand, Counts34& out) {
+    if (PyObject_CheckBuffer(hand)) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(hand, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) == 0) {
+            const bool usable = view.ndim == 1 && view.len == kNumKinds && view.itemsize == 1 &&
+                                view.format != nullptr && (std::strcmp(view.format, "B") == 0);
+            if (usable) std::memcpy(out.values.data(), view.buf, kNumKinds);
+            PyBuffer_Release(&view);
+            if (usable) return true;
+        } else {
+            PyErr_Clear();
+        }
+    }
+    // Slow path: let the notation module parse and validate (it raises InvalidHand itself).
+    py::object converted;
+    try {
+        converted = py::module_::import("hupai.tiles").attr("to_counts")(py::handle(hand));
+    } catch (py::error_already_set& error) {
+        error.restore();
+        return false;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(converted.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) return false;
+    std::memcpy(out.values.data(), view.buf, kNumKinds);
+    PyBuffer_Release(&view);
+    return true;
+}
+
+bool read_int(PyObject* value, const char* name, int& out) {
+    if (PyBool_Check(value) || !PyLong_Check(value)) {
+        PyErr_Format(invalid_hand_type(), "%s must be an int, got %s", name, Py_TYPE(value)->tp_name);
+        return false;
+    }
+    const long parsed = PyLong_AsLong(value);
+    if (parsed == -1 && PyErr_Occurred()) return false;
+    out = parsed < -1000 ? -1000 : parsed > 1000 ? 1000 : int(parsed);  // the range check happens later
+    return true;
+}
+
+bool read_joker_kinds(PyObject* value, KindMask& out) {
+    if (value == Py_None) {
+        out = kAllKinds;
+        return true;
+    }
+    py::object mask;
+    try {
+        mask = py::module_::import("hupai.analysis").attr("_joker_mask")(py::handle(value));
+    } catch (py::error_already_set& error) {
+        error.restore();
+        return false;
+    }
+    out = KindMask(PyLong_AsUnsignedLongLong(mask.ptr()));
+    return !PyErr_Occurred();
+}
+
+// Parses (hand, *, jokers=0, melds=0, forms=1, joker_kinds=None).
+bool parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, Counts34& counts, HandQuery& query) {
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "expected one positional argument (the hand), got %zd", nargs);
+        return false;
+    }
+    query = HandQuery{};
+    PyObject* joker_kinds = Py_None;
+    const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < keywords; ++i) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, i);
+        PyObject* value = args[nargs + i];
+        int parsed = 0;
+        if (PyUnicode_CompareWithASCIIString(name, "jokers") == 0) {
+            if (!read_int(value, "jokers", query.jokers)) return false;
+        } else if (PyUnicode_CompareWithASCIIString(name, "melds") == 0) {
+            if (!read_int(value, "melds", query.melds)) return false;
+        } else if (PyUnicode_CompareWithASCIIString(name, "forms") == 0) {
+            if (!read_int(value, "forms", parsed)) return false;
+            query.forms = parsed < 0 ? ~0u : unsigned(parsed);
+        } else if (PyUnicode_CompareWithASCIIString(name, "joker_kinds") == 0) {
+            joker_kinds = value;
+        } else {
+            PyErr_Format(PyExc_TypeError, "unexpected keyword argument '%U'", name);
+            return false;
+        }
+    }
+    if (!read_joker_kinds(joker_kinds, query.joker_kinds)) return false;
+    if (!read_counts(args[0], counts)) return false;
+    query.counts = counts.values.data();
+    return true;
+}
+
+PyObject* fast_shanten(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    Counts34 counts;
+    HandQuery query;
+    if (!parse_query(args, nargs, kwnames, counts, query)) return nullptr;
+    const int code = check_query(query, SizeRule::kAny);
+    if (code != 0) {
+        set_invalid_hand(describe_error(query, SizeRule::kAny, code));
+        return nullptr;
+    }
+    return PyLong_FromLong(hand_cost(query) - 1);
+}
+
+PyObject* fast_is_win(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    Counts34 counts;
+    HandQuery query;
+    if (!parse_query(args, nargs, kwnames, counts, query)) return nullptr;
+    const int code = check_query(query, SizeRule::kComplete);
+    if (code != 0) {
+        set_invalid_hand(describe_error(query, SizeRule::kComplete, code));
+        return nullptr;
+    }
+    return PyBool_FromLong(hand_cost(query) == 0);
+}
+
+PyMethodDef kFastMethods[] = {
+    {"shanten", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_shanten)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "shanten(hand, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful tiles needed.\n\n"
+     "hand: the natural concealed tiles, as a tile string ('123m456p'), a list of kinds or a uint8[34] counts\n"
+     "vector (read in place, fastest). jokers: wild tiles on top of them (0..8). melds: exposed melds set\n"
+     "aside (0..4); the concealed part then has 3*(4-melds)+1 or +2 tiles, jokers included. forms: a\n"
+     "hupai.Forms combination; the minimum over the forms is returned. joker_kinds: the kinds jokers may\n"
+     "stand for (kinds or a 34-bit mask; None = all). Raises hupai.InvalidHand on malformed input."},
+    {"is_win", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_is_win)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "is_win(hand, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "True if the concealed part (3*(4-melds)+2 tiles, jokers included) is complete in one of `forms`.\n"
+     "Arguments as for shanten. A hand never completes with more than four of a kind, jokers' stand-ins\n"
+     "included. Raises hupai.InvalidHand on malformed input or a hand of the wrong size."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+// ------------------------------------------------------------------ numpy batch calls
+
+struct PerRow {
+    int scalar = 0;
+    const std::int32_t* values = nullptr;
+    int at(py::ssize_t row) const { return values ? int(std::clamp(values[row], -1000, 1000)) : scalar; }
+};
+
+PerRow per_row(const py::object& value, py::ssize_t rows, const char* name, py::object& keep_alive) {
+    PerRow out;
+    if (py::isinstance<py::int_>(value)) {
+        out.scalar = int(std::clamp(value.cast<long long>(), -1000LL, 1000LL));
+        return out;
+    }
+    auto array = py::array_t<std::int32_t, py::array::c_style>::ensure(value);
+    if (!array || array.ndim() != 1 || array.shape(0) != rows)
+        throw InvalidHand(std::string(name) + " must be an int or an int32 array with one value per row");
+    keep_alive = array;
+    out.values = array.data();
+    return out;
+}
+
+template <typename Out, typename Kernel>
+py::array_t<Out> run_batch(const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds,
+                           unsigned forms, KindMask joker_kinds, int threads, SizeRule rule, Kernel kernel) {
+    if (counts.ndim() != 2 || counts.shape(1) != kNumKinds)
+        throw InvalidHand("counts must have shape (N, 34)");
+    if (!(counts.flags() & py::array::c_style)) throw InvalidHand("counts must be C-contiguous");
+    if (threads < 1 || threads > 256) throw InvalidHand("threads must be between 1 and 256, got " + std::to_string(threads));
+    const py::ssize_t rows = counts.shape(0);
+    py::object keep_jokers, keep_melds;
+    const PerRow joker_rows = per_row(jokers, rows, "jokers", keep_jokers);
+    const PerRow meld_rows = per_row(melds, rows, "melds", keep_melds);
+    py::array_t<Out> result(rows);
+    const std::uint8_t* data = counts.data();
+    Out* out = result.mutable_data();
+
+    // Each worker stops at its first invalid row; the lowest such row is reported.
+    const int workers = int(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, rows)));
+    std::vector<py::ssize_t> bad_row(workers, -1);
+    std::vector<int> bad_code(workers, 0);
+    auto work = [&](int worker) {
+        const py::ssize_t begin = rows * worker / workers, end = rows * (worker + 1) / workers;
+        HandQuery query;
+        query.forms = forms;
+        query.joker_kinds = joker_kinds;
+        for (py::ssize_t row = begin; row < end; ++row) {
+            query.counts = data + row * kNumKinds;
+            query.jokers = joker_rows.at(row);
+            query.melds = meld_rows.at(row);
+            const int code = check_query(query, rule);
+            if (code != 0) {
+                bad_row[worker] = row, bad_code[worker] = code;
+                return;
+            }
+            out[row] = kernel(query);
+        }
+    };
+    {
+        py::gil_scoped_release release;
+        Tables::get();  // build before the workers start
+        if (workers == 1) {
+            work(0);
+        } else {
+            std::vector<std::thread> pool;
+            for (int w = 0; w < workers; ++w) pool.emplace_back(work, w);
+            for (auto& thread : pool) thread.join();
+        }
+    }
+    for (int w = 0; w < workers; ++w) {
+        if (bad_row[w] < 0) continue;
+        HandQuery query{data + bad_row[w] * kNumKinds, joker_rows.at(bad_row[w]), meld_rows.at(bad_row[w]), forms,
+                        joker_kinds};
+        throw InvalidHand("row " + std::to_string(bad_row[w]) + ": " + describe_error(query, rule, bad_code[w]));
+    }
+    return result;
+}
+
+std::vector<int> group_entry_values(GroupEntry entry) {
+    std::vector<int> values(10);
+    for (int bit = 0; bit < 10; ++bit) values[bit] = entry_value(entry, bit % 5, bit / 5);
+    return values;
+}
+
+HandQuery query_of(const py::array_t<std::uint8_t, py::array::c_style>& counts, int jokers, int melds,
+                   unsigned forms, KindMask joker_kinds) {
+    if (counts.ndim() != 1 || counts.shape(0) != kNumKinds) throw InvalidHand("counts must have shape (34,)");
+    return HandQuery{counts.data(), jokers, melds, forms, joker_kinds};
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "hupai's C++ core: table-driven hand analysis (private; use the hupai package)";
+
+    py::register_exception_translator([](std::exception_ptr error) {
+        try {
+            if (error) std::rethrow_exception(error);
+        } catch (const InvalidHand& invalid) {
+            set_invalid_hand(invalid.what());
+        }
+    });
+
+    for (PyMethodDef* def = kFastMethods; def->ml_name != nullptr; ++def) {
+        PyObject* function = PyCFunction_NewEx(def, nullptr, m.ptr());
+        if (function == nullptr) throw py::error_already_set();
+        m.add_object(def->ml_name, py::reinterpret_steal<py::object>(function));
+    }
+
+    m.def(
+        "waits",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& counts, int jokers, int melds, unsigned forms,
+           KindMask joker_kinds) { return waits(query_of(counts, jokers, melds, forms, joker_kinds)); },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "Kinds that complete a 3n+1 hand (see hupai.waits).");
+
+    m.def(
+        "decompositions",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& counts, int jokers, int melds, unsigned forms,
+           KindMask joker_kinds) {
+            const auto readings = decompose(query_of(counts, jokers, melds, forms, joker_kinds));
+            py::list out;
+            for (const Reading& reading : readings) {
+                py::list groups;
+                for (const ReadGroup& group : reading.groups) {
+                    std::vector<int> tiles(group.tiles.begin(), group.tiles.end());
+                    std::vector<int> stand_ins(group.jokers.begin(), group.jokers.end());
+                    groups.append(py::make_tuple(int(group.type), py::tuple(py::cast(tiles)),
+                                                 py::tuple(py::cast(stand_ins))));
+                }
+                out.append(py::make_tuple(int(reading.form), groups));
+            }
+            return out;
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "Every reading of a complete hand as (form, [(group type, tiles, joker stand-ins)]).");
+
+    m.def(
+        "shanten_batch",
+        [](const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds, unsigned forms,
+           KindMask joker_kinds, int threads) {
+            return run_batch<std::int8_t>(counts, jokers, melds, forms, joker_kinds, threads, SizeRule::kAny,
+                                          [](const HandQuery& q) { return std::int8_t(hand_cost(q) - 1); });
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        py::arg("threads"), "Shanten of every row (see hupai.shanten_batch).");
+
+    m.def(
+        "is_win_batch",
+        [](const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds, unsigned forms,
+           KindMask joker_kinds, int threads) {
+            return run_batch<bool>(counts, jokers, melds, forms, joker_kinds, threads, SizeRule::kComplete,
+                                   [](const HandQuery& q) { return hand_cost(q) == 0; });
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        py::arg("threads"), "Completeness of every row (see hupai.is_win_batch).");
+
+    m.def(
+        "suit_table_entry",
+        [](const std::vector<int>& counts9) {
+            if (counts9.size() != 9) throw InvalidHand("a suit pattern has 9 counts");
+            std::uint8_t counts[9];
+            int total = 0;
+            for (int i = 0; i < 9; ++i) {
+                if (counts9[i] < 0 || counts9[i] > 4) throw InvalidHand("suit counts must be 0..4");
+                counts[i] = std::uint8_t(counts9[i]);
+                total += counts9[i];
+            }
+            if (total > kMaxConcealed) throw InvalidHand("a suit pattern holds at most 14 tiles");
+            return group_entry_values(Tables::get().suit(counts));
+        },
+        py::arg("counts9"),
+        "Table entry of one suit pattern: 10 values, index m + 5p = tiles missing for m melds and p pairs.");
+
+    m.def(
+        "honor_table_entry",
+        [](const std::vector<int>& counts7) {
+            if (counts7.size() != 7) throw InvalidHand("an honor pattern has 7 counts");
+            std::uint8_t counts[7];
+            for (int i = 0; i < 7; ++i) {
+                if (counts7[i] < 0 || counts7[i] > 4) throw InvalidHand("honor counts must be 0..4");
+                counts[i] = std::uint8_t(counts7[i]);
+            }
+            return group_entry_values(Tables::get().honors(counts));
+        },
+        py::arg("counts7"), "Table entry of the honors: 10 values, index m + 5p.");
+
+    m.def("table_bytes", [] { return Tables::get().bytes(); }, "Memory held by the lookup tables, in bytes.");
+    m.def("suit_patterns", [] { return Tables::get().suit_patterns(); }, "Number of suit patterns in the table.");
+}

@@ -1,0 +1,55 @@
+// Per-suit and honor tables for the standard form, built once on first use.
+//
+// For every pattern of one suit (9 counts of 0..4, at most 14 tiles) the table holds, for m = 0..4 melds and
+// p = 0..1 pairs, the fewest tiles missing to hold m melds + p pairs inside that suit (no kind used more than
+// four times in the target). A hand's standard-form deficiency is then a min-plus combination of four entries.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tiles.hpp"
+
+namespace hupai {
+
+// One entry: ten 4-bit values, nibble (m + 5 * p) = missing tiles for m melds and p pairs.
+using GroupEntry = std::uint64_t;
+
+inline int entry_value(GroupEntry entry, int melds, int pairs) {
+    return int((entry >> (4 * (melds + 5 * pairs))) & 15u);
+}
+
+class Tables {
+  public:
+    static const Tables& get();  // built once, thread-safe, read-only afterwards
+
+    GroupEntry suit(const std::uint8_t* counts9) const {
+        const unsigned prefix = counts9[0] + 5u * (counts9[1] + 5u * (counts9[2] + 5u * (counts9[3] + 5u * counts9[4])));
+        const unsigned suffix = counts9[5] + 5u * (counts9[6] + 5u * (counts9[7] + 5u * counts9[8]));
+        return suit_entries_[prefix_base_[prefix] + suffix_rank_[prefix_budget_[prefix]][suffix]];
+    }
+    GroupEntry honors(const std::uint8_t* counts7) const {
+        static constexpr unsigned kWeight[5] = {0, 1, 8, 64, 512};
+        unsigned index = 0;
+        for (int i = 0; i < kNumHonors; ++i) index += kWeight[counts7[i]];
+        return honor_entries_[index];
+    }
+    std::size_t bytes() const;
+    std::size_t suit_patterns() const { return suit_entries_.size(); }
+
+  private:
+    Tables();
+    void build_index();
+    void build_suit_entries();
+    void build_honor_entries();
+
+    static constexpr int kPrefixCodes = 3125;  // 5^5: kinds 1..5 of a suit
+    static constexpr int kSuffixCodes = 625;   // 5^4: kinds 6..9
+    std::vector<std::uint32_t> prefix_base_;   // dense offset of each prefix's block
+    std::vector<std::uint8_t> prefix_budget_;  // 14 - tiles in the prefix (suffixes may use that many)
+    std::vector<std::vector<std::uint16_t>> suffix_rank_;  // [budget][suffix] -> rank among suffixes within budget
+    std::vector<GroupEntry> suit_entries_;
+    std::vector<GroupEntry> honor_entries_;  // indexed by the histogram of honor counts
+};
+
+}  // namespace hupai

@@ -1,0 +1,148 @@
+"""Actions: every decision a seat makes is one :class:`Action` (DESIGN §4).
+
+One small immutable type for all of them (a ``NamedTuple``: hashable, cheap to build and compare, which matters
+because legal-action lists are built on every decision). ``kind`` says what it is:
+
+============  ====================================================================================
+``discard``   discard ``tile`` from the hand (``flag`` may carry a declaration made with it, e.g. 亮倒)
+``chow``      claim the discard ``tile`` into the run ``tiles`` (three kinds, ascending)
+``pung``      claim the discard ``tile`` onto a pair
+``kong``      ``flag`` = ``"exposed"`` (on a discard), ``"concealed"`` (暗杠) or ``"added"`` (补杠) of ``tile``
+``win``       win on ``tile`` (self-drawn, a discard, a robbed kong, or the dealt hand)
+``pass``      decline every claim on offer (or, before a draw, decline a declaration and draw)
+``declare``   a rule-specific declaration named by ``flag`` (游金, 抢金, ...), with ``tile`` if it needs one
+============  ====================================================================================
+
+The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ..errors import IllegalAction
+from ..tiles import NUM_KINDS
+
+__all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
+
+KINDS = frozenset({"discard", "chow", "pung", "kong", "win", "pass", "declare"})
+_KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
+
+
+class Action(NamedTuple):
+    """One decision of one seat. Build with the helpers (:func:`discard`, :func:`pung`, ...) or directly."""
+
+    kind: str
+    seat: int
+    tile: int = -1
+    tiles: tuple[int, ...] = ()
+    flag: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.tile >= 0:
+            out["tile"] = self.tile
+        if self.tiles:
+            out["tiles"] = list(self.tiles)
+        if self.flag:
+            out["flag"] = self.flag
+        return out
+
+    def to_compact(self) -> list:
+        """The short list form used in snapshots: ``[kind, seat, tile, tiles, flag]``."""
+        return [self.kind, self.seat, self.tile, list(self.tiles), self.flag]
+
+    @classmethod
+    def from_compact(cls, data: list) -> Action:
+        return cls(data[0], data[1], data[2], tuple(data[3]), data[4])
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Action:
+        """Parse the JSON form; anything malformed raises :class:`IllegalAction` saying what."""
+        return coerce(data)
+
+    def __str__(self) -> str:
+        from ..tiles import format_tiles
+        parts = [f"P{self.seat} {self.kind}"]
+        if self.flag:
+            parts.append(self.flag)
+        if self.tile >= 0:
+            parts.append(format_tiles([self.tile]))
+        if self.tiles:
+            parts.append(format_tiles(list(self.tiles)))
+        return " ".join(parts)
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"malformed action: {what} must be an int, got {value!r}")
+    return value
+
+
+def _tile(value: Any, what: str = "tile") -> int:
+    tile = _int(value, what)
+    if not -1 <= tile < NUM_KINDS:
+        raise IllegalAction(f"malformed action: {what} {tile} is not a tile kind in 0..33")
+    return tile
+
+
+def coerce(action: Any) -> Action:
+    """Turn an :class:`Action` or its JSON dict into a well-formed :class:`Action`, or raise IllegalAction.
+
+    Only the shape is checked here; whether the action is legal now is the game's question.
+    """
+    if isinstance(action, Action):
+        data: Mapping[str, Any] = action._asdict()
+    elif isinstance(action, Mapping):
+        data = action
+        unknown = set(data) - set(Action._fields)
+        if unknown:
+            raise IllegalAction(f"malformed action: unknown field(s) {sorted(map(str, unknown))}")
+    else:
+        raise IllegalAction(f"malformed action: expected an Action or a dict, got {type(action).__name__}")
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise IllegalAction(f"malformed action: kind {kind!r} is not one of {sorted(KINDS)}")
+    if "seat" not in data:
+        raise IllegalAction("malformed action: no seat")
+    seat = _int(data["seat"], "seat")
+    tile = _tile(data.get("tile", -1))
+    raw_tiles = data.get("tiles", ())
+    if not isinstance(raw_tiles, (list, tuple)):
+        raise IllegalAction(f"malformed action: tiles must be a list of kinds, got {raw_tiles!r}")
+    tiles = tuple(_tile(t, "tiles entry") for t in raw_tiles)
+    flag = data.get("flag", "")
+    if not isinstance(flag, str):
+        raise IllegalAction(f"malformed action: flag must be a string, got {flag!r}")
+    if kind == "kong" and flag not in _KONG_FLAGS:
+        raise IllegalAction(f"malformed action: a kong needs flag 'exposed', 'concealed' or 'added', got {flag!r}")
+    return Action(kind, seat, tile, tiles, flag)
+
+
+def discard(seat: int, tile: int, flag: str = "") -> Action:
+    return Action("discard", seat, tile, (), flag)
+
+
+def chow(seat: int, tile: int, run: tuple[int, int, int]) -> Action:
+    return Action("chow", seat, tile, tuple(run))
+
+
+def pung(seat: int, tile: int) -> Action:
+    return Action("pung", seat, tile)
+
+
+def kong(seat: int, tile: int, flag: str) -> Action:
+    return Action("kong", seat, tile, (), flag)
+
+
+def win(seat: int, tile: int) -> Action:
+    return Action("win", seat, tile)
+
+
+def pass_(seat: int) -> Action:
+    return Action("pass", seat)
+
+
+def declare(seat: int, flag: str, tile: int = -1) -> Action:
+    return Action("declare", seat, tile, (), flag)

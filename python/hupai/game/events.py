@@ -1,0 +1,45 @@
+"""Events: what happened at the table, in order (the log that observers and replays read).
+
+Actions are what seats decide; events are their consequences plus what the engine does on its own (the deal,
+draws, the end of the hand). An event is a small immutable record; ``hidden`` events (the deal and draws) show
+their tiles only to their own seat in observations.
+
+``type`` values: ``deal`` (``tiles`` = the seat's dealt tiles), ``draw`` (``info`` = ``"wall"`` or
+``"replacement"``), ``discard``, ``chow``/``pung``/``kong`` (``tiles`` = the meld, ``info`` = the kong flag or
+the seat claimed from), ``rob`` (a kong offered to robbers), ``win``, ``pass``, ``declare``, ``drawn`` (流局),
+``payment`` (a rule's immediate payment, ``tiles`` = per-seat amounts), ``end``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+__all__ = ["Event", "HIDDEN_TYPES"]
+
+HIDDEN_TYPES = frozenset({"deal", "draw"})
+
+
+class Event(NamedTuple):
+    type: str
+    seat: int = -1
+    tile: int = -1
+    tiles: tuple[int, ...] = ()
+    info: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.seat >= 0:
+            out["seat"] = self.seat
+        if self.tile >= 0:
+            out["tile"] = self.tile
+        if self.tiles:
+            out["tiles"] = list(self.tiles)
+        if self.info:
+            out["info"] = self.info
+        return out
+
+    def visible_to(self, seat: int) -> Event:
+        """This event as ``seat`` sees it: other seats' dealt and drawn tiles are masked."""
+        if self.type in HIDDEN_TYPES and self.seat != seat:
+            return self._replace(tile=-1, tiles=())
+        return self

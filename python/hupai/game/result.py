@@ -1,0 +1,59 @@
+"""The outcome of a hand: who won, how, what it was worth, who pays, who deals next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..scoring import ScoreResult, WinContext
+
+__all__ = ["WinResult", "HandResult"]
+
+
+@dataclass(frozen=True)
+class WinResult:
+    """One winner's win: the tile, where it came from, the facts scored and the score."""
+
+    seat: int
+    tile: int
+    source: str                 # "wall", "replacement", "discard", "robbed_kong", "dealt", or a rule's own
+    discarder: int | None
+    context: WinContext
+    score: ScoreResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "tile": self.tile, "source": self.source,
+            "discarder": -1 if self.discarder is None else self.discarder,
+            "liable": -1 if self.context.liable is None else self.context.liable,
+            "patterns": [[p.name, p.value] for p in self.score.patterns],
+            "value": self.score.value, "payments": list(self.score.payments),
+        }
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """``winners`` in turn order from the tile's source; ``payments`` per seat (sum zero, kong money included);
+    ``drawn`` for a hand that ended without a win (流局: GD-30, no payments)."""
+
+    winners: tuple[int, ...]
+    wins: tuple[WinResult, ...]
+    payments: tuple[int, ...]
+    next_dealer: int
+    drawn: bool
+
+    @property
+    def patterns(self) -> dict[int, tuple[str, ...]]:
+        """Pattern names per winner."""
+        return {w.seat: w.score.pattern_names for w in self.wins}
+
+    @property
+    def points(self) -> dict[int, int]:
+        """The hand value per winner (番 after the cap for Guangdong)."""
+        return {w.seat: w.score.value for w in self.wins}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners), "wins": [w.to_json() for w in self.wins],
+            "payments": list(self.payments), "next_dealer": self.next_dealer, "drawn": self.drawn,
+        }

@@ -1,0 +1,160 @@
+"""The table state of one hand: everything the engine and the rules read (mjx's State, kept small).
+
+A :class:`Table` is mutable and owned by its :class:`~hupai.game.Game`; rule objects receive it to *read*
+(and, in their documented hooks, to keep their own facts in ``extras``). Hands are 34-entry count lists, the
+cheapest form for the claim checks that run on every discard.
+
+Fields the rules may read:
+
+- ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds`` (0..3 = 东南西北 per seat)
+- ``wall`` (:class:`~hupai.game.wall.Wall`), ``hands[seat]`` (counts), ``melds[seat]`` (list of
+  :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles removed)
+- ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), ``turn_seat``
+- ``drawn`` (the tile drawn this turn, -1 after a claim or on the dealer's first turn), ``drawn_from``
+  (``"wall"``, ``"replacement"`` or ``""``), ``kong_from`` (for a replacement draw: the seat whose discard was
+  konged, -1 for a 暗杠/补杠)
+- ``last_discard``, ``discarder``; ``kong_tile`` / ``kong_seat`` while a 补杠 is offered to robbers
+- ``draws``, ``discards_made`` (per seat), ``calls`` (melds and kongs made so far, table-wide)
+- ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
+- ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
+- ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..hand import Meld
+from .wall import Wall
+
+__all__ = ["Table", "meld_to_json", "meld_from_json"]
+
+_NO_WAITS: frozenset[int] = frozenset()
+
+
+def meld_to_json(meld: Meld) -> list:
+    return [meld.type, list(meld.tiles), meld.concealed, -1 if meld.claimed_from is None else meld.claimed_from,
+            meld.added, -1 if meld.claimed_tile is None else meld.claimed_tile]
+
+
+def meld_from_json(data: list) -> Meld:
+    return Meld(data[0], tuple(data[1]), data[2], None if data[3] < 0 else data[3], data[4],
+                None if data[5] < 0 else data[5])
+
+
+class Table:
+    """The mutable state of one hand. See the module docstring for the fields."""
+
+    __slots__ = (
+        "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "melds",
+        "discards", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
+        "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
+        "missed", "missed_all", "extras", "payments", "_waits",
+    )
+
+    def __init__(self, num_players: int, dealer: int, first_dealer: int, round_wind: int,
+                 seat_winds: tuple[int, ...], wall: Wall) -> None:
+        n = num_players
+        self.num_players = n
+        self.dealer = dealer
+        self.first_dealer = first_dealer
+        self.round_wind = round_wind
+        self.seat_winds = seat_winds
+        self.wall = wall
+        self.hands: list[list[int]] = [[0] * 34 for _ in range(n)]
+        self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.phase = "turn"
+        self.turn_seat = dealer
+        self.drawn = -1
+        self.drawn_from = ""
+        self.kong_from = -1
+        self.last_discard = -1
+        self.discarder = -1
+        self.kong_tile = -1
+        self.kong_seat = -1
+        # Claim/rob phase: the options on offer per seat, and the answers given so far.
+        self.pending: dict[int, tuple] = {}
+        self.answers: dict[int, Any] = {}
+        self.draws = [0] * n
+        self.discards_made = [0] * n
+        self.calls = 0
+        self.meld_order: list[tuple[int, int]] = []
+        self.missed: list[set[int]] = [set() for _ in range(n)]
+        self.missed_all = [False] * n
+        self.extras: dict[str, Any] = {}
+        self.payments = [0] * n  # immediate payments made during the hand (kong money in some games)
+        # Cache: per seat, the winning kinds of its hand without the drawn tile (None = not computed).
+        self._waits: list[frozenset[int] | None] = [None] * n
+
+    # -- cache ------------------------------------------------------------------------------------------
+    def invalidate(self, seat: int) -> None:
+        """Forget ``seat``'s cached waits (its concealed tiles or melds changed)."""
+        self._waits[seat] = None
+
+    def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
+        """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
+        out: list[int] = []
+        for kind, count in enumerate(self.hands[seat]):
+            if count:
+                out.extend([kind] * count)
+        if without >= 0:
+            out.remove(without)
+        return out
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    # -- snapshot ---------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON types (the cache is left out: it is derived)."""
+        return {
+            "n": self.num_players, "dealer": self.dealer, "first_dealer": self.first_dealer,
+            "round_wind": self.round_wind, "seat_winds": list(self.seat_winds),
+            "wall": [list(self.wall.tiles), self.wall.head, self.wall.tail],
+            "hands": [list(h) for h in self.hands],
+            "melds": [[meld_to_json(m) for m in ms] for ms in self.melds],
+            "discards": [list(d) for d in self.discards],
+            "phase": self.phase, "turn_seat": self.turn_seat, "drawn": self.drawn, "drawn_from": self.drawn_from,
+            "kong_from": self.kong_from, "last_discard": self.last_discard, "discarder": self.discarder,
+            "kong_tile": self.kong_tile, "kong_seat": self.kong_seat,
+            "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in sorted(self.pending.items())],
+            "answers": [[seat, a.to_compact()] for seat, a in sorted(self.answers.items())],
+            "draws": list(self.draws), "discards_made": list(self.discards_made), "calls": self.calls,
+            "meld_order": [list(x) for x in self.meld_order],
+            "missed": [sorted(s) for s in self.missed], "missed_all": list(self.missed_all),
+            "extras": _copy_json(self.extras), "payments": list(self.payments),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        from .actions import Action
+
+        wall_tiles, head, tail = data["wall"]
+        table = cls(data["n"], data["dealer"], data["first_dealer"], data["round_wind"],
+                    tuple(data["seat_winds"]), Wall(list(wall_tiles), head, tail))
+        table.hands = [list(h) for h in data["hands"]]
+        table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
+        table.discards = [list(d) for d in data["discards"]]
+        for name in ("phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
+                     "kong_tile", "kong_seat", "calls"):
+            setattr(table, name, data[name])
+        table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
+        table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
+        table.draws = list(data["draws"])
+        table.discards_made = list(data["discards_made"])
+        table.meld_order = [(s, i) for s, i in data["meld_order"]]
+        table.missed = [set(s) for s in data["missed"]]
+        table.missed_all = list(data["missed_all"])
+        table.extras = _copy_json(data["extras"])
+        table.payments = list(data["payments"])
+        return table
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value

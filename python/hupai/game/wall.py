@@ -1,0 +1,82 @@
+"""The wall: our own seeded shuffle and per-hand seeds (determinism, DESIGN §6).
+
+Why our own: ``random.shuffle`` and ``std::shuffle`` are not specified across versions and platforms (mjx #564), so
+a log recorded today might not replay tomorrow. Here every step is specified:
+
+- :func:`hand_seed` derives the seed of hand ``i`` of a match from ``(match_seed, i)`` with splitmix64, so
+  successive hands never reuse a wall (RiichiEnv PR #67).
+- :func:`shuffle` seeds numpy's PCG64 bit generator (``np.random.PCG64(seed)``, whose seeding through
+  ``SeedSequence`` and raw output stream numpy documents as stable), takes ``n - 1`` raw 64-bit outputs with
+  ``random_raw`` and runs Fisher-Yates from the end, choosing ``j = (raw * (i + 1)) >> 64`` (Lemire's
+  multiply-shift; its bias, below 2**-56 for walls of this size, does not matter and keeps it branch-free).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["splitmix64", "hand_seed", "shuffle", "Wall"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def splitmix64(value: int) -> int:
+    """One splitmix64 output for the state ``value`` (Steele, Lea & Flood 2014), as a 64-bit int."""
+    z = (value + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def hand_seed(match_seed: int, hand_index: int) -> int:
+    """The wall seed of hand ``hand_index`` (0-based) of a match played with ``match_seed``."""
+    return splitmix64(splitmix64(match_seed & _MASK64) ^ (hand_index & _MASK64))
+
+
+def shuffle(tiles: Sequence[int], seed: int) -> list[int]:
+    """A new list holding ``tiles`` in the order fixed by ``seed`` (any non-negative int)."""
+    out = list(tiles)
+    n = len(out)
+    if n < 2:
+        return out
+    raw = np.random.PCG64(seed).random_raw(n - 1).tolist()
+    for step, i in enumerate(range(n - 1, 0, -1)):
+        j = (raw[step] * (i + 1)) >> 64
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class Wall:
+    """Tiles still to be drawn: normal draws come from the head, replacement draws (rules permitting) from the tail.
+
+    ``live`` counts the tiles left between head and tail; the order is hidden from observations.
+    """
+
+    __slots__ = ("tiles", "head", "tail")
+
+    def __init__(self, tiles: list[int], head: int = 0, tail: int | None = None) -> None:
+        self.tiles = tiles
+        self.head = head
+        self.tail = len(tiles) if tail is None else tail
+
+    @property
+    def live(self) -> int:
+        return self.tail - self.head
+
+    def draw(self) -> int:
+        tile = self.tiles[self.head]
+        self.head += 1
+        return tile
+
+    def draw_tail(self) -> int:
+        self.tail -= 1
+        return self.tiles[self.tail]
+
+    def to_json(self) -> list:
+        return [self.tiles[self.head:self.tail]]
+
+    @classmethod
+    def from_json(cls, data: list) -> Wall:
+        return cls(list(data[0]))

@@ -1,0 +1,286 @@
+"""Yunxiao win patterns, waits, the 游 shape and the rule checks that depend only on hands (YX-18, YX-25..29,
+YX-31..37).
+
+The hand-pattern table :data:`HAND_PATTERNS` reads top to bottom as spec §7: one small named predicate per
+pattern. Every function here is pure: it takes physical tiles (golds as kind ``G``, 白板 as ``5z``), the player's
+declared melds in effective kinds (see :mod:`hupai.rules.yunxiao.hand`) and the gold kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from ...errors import HupaiError, InvalidHand
+from ...hand import Meld
+from ...tiles import NUM_KINDS, format_tiles
+from .hand import YunxiaoHand, fits_groups, fits_pairs, is_terminal_or_honor
+from .options import YunxiaoOptions
+
+__all__ = [
+    "HandPattern", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
+    "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
+    "qing_yi_se_suit", "hand_patterns", "is_complete", "waits",
+    "in_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
+    "three_golds_may_win", "you_state_allows",
+]
+
+#: Win events, as the scoring context's ``extras["event"]`` names them.
+EVENTS = ("discard", "self_draw", "rob_kong", "rob_gold", "an_gang", "ming_gang", "san_jin_dao", "tian_hu",
+          "di_hu", "you_jin")
+#: Wins on another player's tile (YX-18, YX-28): a discard, the dealer's first discard, a robbed kong.
+OTHERS_TILE_EVENTS = frozenset({"discard", "di_hu", "rob_kong"})
+
+#: YX-35: the ten allowed 不搭 suit triples 147 148 149 158 159 169 258 259 269 369 (numbers 1..9).
+BUDA_TRIPLES = tuple(t for t in combinations(range(1, 10), 3) if t[1] - t[0] >= 3 and t[2] - t[1] >= 3)
+# Every set of suit numbers pairwise 3 or more apart (the loose 不搭 suit shapes); at most 3 numbers fit in 1..9.
+_KNIT_SETS = tuple(frozenset(s) for size in range(4) for s in combinations(range(1, 10), size)
+                   if all(b - a >= 3 for a, b in zip(s, s[1:])))
+
+
+# --- forms ----------------------------------------------------------------------------------------------------
+
+def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
+    """YX-32 平胡 form: four melds and a pair, declared melds included; golds wild within YX-8 room.
+
+    ``allowed`` limits what a gold may stand for (YX-36 uses the 清一色 suit).
+    """
+    if hand.size != 3 * hand.sets_needed + 2:
+        return False
+    return fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
+
+
+def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
+    """YX-33 对对胡: fourteen concealed tiles in seven pairs, four of a kind = two pairs, golds pair with anything.
+
+    Any declared meld, a 暗杠 included, rules it out.
+    """
+    if hand.melds or hand.size != 14:
+        return False
+    return fits_pairs(hand.counts, hand.golds, 7, hand.room(allowed))
+
+
+def is_yao_jiu(hand: YunxiaoHand) -> bool:
+    """YX-34 幺九: fourteen concealed terminals/honors, no structure; 白板 is 白板; a gold counts only if ``G`` is
+    a terminal or honor."""
+    if hand.melds or hand.size != 14:
+        return False
+    if hand.golds and not is_terminal_or_honor(hand.gold):
+        return False
+    return all(is_terminal_or_honor(k) for k, n in enumerate(hand.plain_counts) if n)
+
+
+def is_bu_da(hand: YunxiaoHand, loose: bool = False) -> bool:
+    """YX-35 不搭: fourteen distinct concealed tiles, 白板 as 白板, golds filling any missing tile.
+
+    Strict (default): each suit exactly one of :data:`BUDA_TRIPLES` and five distinct honors. ``loose``
+    (option ``buda_loose``): each suit 0..3 numbers pairwise 3 or more apart, any distinct honors.
+    """
+    if hand.melds or hand.size != 14:
+        return False
+    counts = hand.plain_counts
+    if any(n > 1 for n in counts):
+        return False
+    suits = [frozenset(k % 9 + 1 for k in range(9 * s, 9 * s + 9) if counts[k]) for s in range(3)]
+    honors = sum(counts[27:])
+    if loose:
+        if any(s not in _KNIT_SETS for s in suits):
+            return False
+        # Each gold needs a distinct tile that keeps its suit knitted, or a distinct honor.
+        room = sum(max(len(t) for t in _KNIT_SETS if s <= t) - len(s) for s in suits) + 7 - honors
+        return hand.golds <= room
+    if honors > 5 or any(not any(s <= set(t) for t in BUDA_TRIPLES) for s in suits):
+        return False
+    return True  # 14 tiles with at most 3 per suit and 5 honors: the golds fill exactly the gaps
+
+
+def qing_yi_se_suit(hand: YunxiaoHand) -> int | None:
+    """YX-36: the one suit (0 m, 1 p, 2 s, 3 honors) every tile belongs to, melds included, or ``None``.
+
+    白板 playing as ``G`` is in ``G``'s suit; a gold counts only if ``G`` is of that suit.
+    """
+    suits = {k // 9 for k, n in enumerate(hand.counts) if n}
+    suits.update(k // 9 for meld in hand.melds for k in meld.tiles)
+    if hand.golds:
+        suits.add(hand.gold // 9)
+    return suits.pop() if len(suits) == 1 else None
+
+
+def _suit_kinds(suit: int) -> range:
+    return range(27, NUM_KINDS) if suit == 3 else range(9 * suit, 9 * suit + 9)
+
+
+def is_qing_yi_se(hand: YunxiaoHand) -> bool:
+    """YX-36 清一色: one suit (or all honors) throughout, complete as a standard hand or seven pairs with the golds
+    standing only for tiles of that suit."""
+    suit = qing_yi_se_suit(hand)
+    if suit is None:
+        return False
+    allowed = _suit_kinds(suit)
+    return is_standard(hand, allowed) or is_seven_pairs(hand, allowed)
+
+
+def is_san_jin_dao(hand: YunxiaoHand) -> bool:
+    """YX-29 三金倒: the hand holds all three golds (the event decides whether it may be declared)."""
+    return hand.golds >= 3
+
+
+@dataclass(frozen=True)
+class HandPattern:
+    """One Yunxiao hand pattern: pinyin ``name``, ``chinese``, the ``rule`` id and its predicate.
+
+    ``fallback`` marks 平胡: it holds only when the hand is standard and no other form pattern (YX-33..36) holds.
+    """
+
+    name: str
+    chinese: str
+    rule: str
+    holds: Callable[[YunxiaoHand, YunxiaoOptions], bool]
+    fallback: bool = False
+
+
+#: Spec §7, top to bottom. 三金倒 is listed as a hand fact (three golds held); it is not a form (YX-37).
+HAND_PATTERNS: tuple[HandPattern, ...] = (
+    HandPattern("ping_hu", "平胡", "YX-32", lambda hand, options: is_standard(hand), fallback=True),
+    HandPattern("dui_dui_hu", "对对胡", "YX-33", lambda hand, options: is_seven_pairs(hand)),
+    HandPattern("yao_jiu", "幺九", "YX-34", lambda hand, options: is_yao_jiu(hand)),
+    HandPattern("bu_da", "不搭", "YX-35", lambda hand, options: is_bu_da(hand, options.buda_loose)),
+    HandPattern("qing_yi_se", "清一色", "YX-36", lambda hand, options: is_qing_yi_se(hand)),
+    HandPattern("san_jin_dao", "三金倒", "YX-29", lambda hand, options: is_san_jin_dao(hand)),
+)
+_FORM_PATTERNS = frozenset({"dui_dui_hu", "yao_jiu", "bu_da", "qing_yi_se"})
+
+
+def hand_patterns(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> tuple[str, ...]:
+    """Names of the hand patterns that hold for a complete-size hand (14 − 3 × melds tiles), table order.
+
+    An incomplete hand yields ``()`` or just ``("san_jin_dao",)``. YX-37: 平胡 only when no YX-33..36 form holds.
+    """
+    options = options or YunxiaoOptions()
+    found = {p.name for p in HAND_PATTERNS if not p.fallback and p.holds(hand, options)}
+    if not found & _FORM_PATTERNS and HAND_PATTERNS[0].holds(hand, options):
+        found.add("ping_hu")
+    return tuple(p.name for p in HAND_PATTERNS if p.name in found)
+
+
+def is_complete(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> bool:
+    """YX-32..35: the hand is a winning hand in some form (standard, seven pairs, 幺九 or 不搭)."""
+    options = options or YunxiaoOptions()
+    return (is_standard(hand) or is_seven_pairs(hand) or is_yao_jiu(hand)
+            or is_bu_da(hand, options.buda_loose))
+
+
+def _hand(concealed: Iterable[int], gold: int, melds: Iterable[Meld]) -> YunxiaoHand:
+    return YunxiaoHand(tuple(concealed), gold, tuple(melds))
+
+
+def waits(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = (),
+          options: YunxiaoOptions | None = None) -> list[int]:
+    """Physical kinds that complete a waiting hand (13 − 3 × melds concealed tiles), ascending.
+
+    ``G`` in the list means a drawn gold completes it (YX-E12); nobody may win on a discarded gold (YX-11), so
+    the engine drops ``G`` for discards. ``5z`` with ``G != 5z`` is listed when a 白板 completes the hand either as
+    ``G`` or, for 幺九 / 不搭, as plain 白板 (YX-E11, YX-E12). A kind the player already holds four of is no wait.
+    """
+    hand = _hand(concealed, gold, melds)
+    if hand.size != 3 * hand.sets_needed + 1:
+        raise InvalidHand(f"a waiting hand with {len(hand.melds)} melds has {3 * hand.sets_needed + 1} "
+                          f"concealed tiles, got {hand.size} ({format_tiles(list(hand.concealed))})")
+    options = options or YunxiaoOptions()
+    held = [0] * NUM_KINDS
+    for kind in hand.concealed:
+        held[kind] += 1
+    return [kind for kind in range(NUM_KINDS) if held[kind] < 4 and is_complete(hand.plus(kind), options)]
+
+
+# --- 游 shape and level ----------------------------------------------------------------------------------------
+
+def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
+    if hand.golds < 1 or hand.size != 3 * hand.sets_needed + 1:
+        return False
+    # One gold is set aside as the floating half-pair; the rest must be whole melds, or six pairs when concealed.
+    room = hand.room(allowed)
+    if fits_groups(hand.counts, hand.golds - 1, hand.sets_needed, 0, room):
+        return True
+    return not hand.melds and fits_pairs(hand.counts, hand.golds - 1, 6, room)
+
+
+def in_you_shape(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> bool:
+    """YX-25 游 shape of a hand after its discard (13 − 3 × melds concealed tiles).
+
+    At least one gold; setting one aside, the rest form 4 − melds complete melds (other golds wild, YX-8 room), or
+    with no declared meld at all six pairs. 不搭 and 幺九 are never 游 shapes.
+    """
+    return _you_shape(_hand(concealed, gold, melds))
+
+
+def you_shape_discards(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> list[int]:
+    """Physical kinds whose discard from a complete-size hand (14 − 3 × melds) leaves the 游 shape (YX-25)."""
+    hand = _hand(concealed, gold, melds)
+    result = []
+    for kind in sorted(set(hand.concealed)):
+        rest = list(hand.concealed)
+        rest.remove(kind)
+        if _you_shape(YunxiaoHand(tuple(rest), gold, hand.melds)):
+            result.append(kind)
+    return result
+
+
+def next_you_level(previous: int, discarded_gold: bool, you_shape: bool) -> int:
+    """YX-26: the 游 level after a discard (0 none, 1 单游, 2 双游, 3 三游).
+
+    Not in 游 shape → 0; in shape after a non-gold discard → 1; after a gold discard → 2, or 3 when the level
+    just before this discard was 2 (or already 3).
+    """
+    if previous not in (0, 1, 2, 3):
+        raise HupaiError(f"a 游 level is 0..3, got {previous!r}")
+    if not you_shape:
+        return 0
+    if not discarded_gold:
+        return 1
+    return 3 if previous >= 2 else 2
+
+
+def you_jin_patterns(hand: YunxiaoHand) -> tuple[str, ...]:
+    """Hand patterns of a 游金 declaration (the 13 − 3 × melds tiles held, floating gold included).
+
+    Only 清一色 combines with 游金 (YX-39 row 10): the 游 shape with every tile, golds included, of one suit.
+    Raises :class:`hupai.HupaiError` if the hand is not in 游 shape.
+    """
+    if not _you_shape(hand):
+        raise HupaiError(f"{hand} is not in 游 shape (YX-25): no 游金 declaration")
+    suit = qing_yi_se_suit(hand)
+    if suit is not None and _you_shape(hand, _suit_kinds(suit)):
+        return ("qing_yi_se",)
+    return ()
+
+
+# --- who may win (hand-level parts of YX-18 and the 游 restrictions of YX-28) -----------------------------------
+
+def three_golds_may_win(hand: YunxiaoHand, event: str, options: YunxiaoOptions | None = None) -> bool:
+    """YX-18: holding all three golds, a player may win on another player's tile only by 地胡, 清一色 or 抢杠胡.
+
+    ``hand`` is the complete hand with the claimed tile. Events on one's own tiles are always allowed here.
+    """
+    if event not in OTHERS_TILE_EVENTS or not is_san_jin_dao(hand):
+        return True
+    return event in ("di_hu", "rob_kong") or is_qing_yi_se(hand)
+
+
+def you_state_allows(event: str, winner: int, levels: Sequence[int]) -> bool:
+    """YX-28: may ``winner`` win by ``event`` while the seats are at 游 ``levels`` (one per seat)?
+
+    单游: that player may not win on others' tiles. 双游 and 三游: nobody wins on others' tiles, and no 抢金胡.
+    三游: the others may win only on a kong replacement (暗杠胡 or 明杠胡).
+    """
+    if event not in EVENTS:
+        raise HupaiError(f"unknown yunxiao win event {event!r}; known: {', '.join(EVENTS)}")
+    top = max(levels, default=0)
+    if event in OTHERS_TILE_EVENTS and (levels[winner] >= 1 or top >= 2):
+        return False
+    if event == "rob_gold" and top >= 2:
+        return False
+    if top == 3 and levels[winner] != 3 and event not in ("an_gang", "ming_gang"):
+        return False
+    return True

@@ -1,0 +1,277 @@
+"""Yunxiao scoring and settlement (YX-38..YX-43): two declarative row tables and the YX-39 selection.
+
+A win is described by its *facts*: the hand patterns that hold (:func:`~.patterns.hand_patterns`) plus the
+event's own pattern (自摸, 抢杠胡, 单游金, ...). A row applies when its required facts hold and it has an amount for
+the win's type (discard-type or self-draw-type, YX-38). The applicable row with the largest total paid to the
+winner is used; on equal totals the earlier row (YX-39). Amounts are in base units, multiplied by ``base_points``.
+
+How :class:`hupai.scoring.WinContext` carries a Yunxiao win:
+
+- ``concealed`` are the winner's physical tiles before the winning tile: golds as kind ``G``, 白板 as ``5z``.
+  ``jokers`` (default 0) adds that many more golds, for callers that keep golds out of ``concealed``.
+- ``win_tile`` is the physical winning tile (a drawn gold is ``G``; 抢金胡 takes the indicator, so ``G``).
+  For 天胡 and 三金倒 it is any one tile of the hand (the last drawn). For a 游金 declaration, where no tile is
+  added, it is the floating gold (``G``) and ``concealed`` the rest of the hand (13 − 3 × melds tiles in all).
+- ``melds`` are the winner's declared melds in effective kinds (白板 recorded as ``G``, see ``hand.py``).
+- ``extras["gold"]`` is ``G`` (required). ``extras["event"]`` is one of :data:`~.patterns.EVENTS`; when absent it
+  is derived from the context flags (``heavenly`` → tian_hu, ``earthly`` → di_hu, ``robbed_kong`` → rob_kong,
+  ``kong_replacement`` → an_gang / ming_gang from the last declared kong, otherwise discard or self_draw from
+  ``discarder``). ``extras["you_level"]`` (1..3) is required for ``you_jin``.
+- ``discarder`` is the seat that paid the discard (``discard``; ``di_hu`` defaults to the dealer). It is ignored for
+  self-draw-type events: a robbed konger pays like the others (YX-39).
+
+:func:`score_win` checks the hand (a winning form for the event, 游 shape for 游金, three golds for 三金倒, and
+YX-18) and raises :class:`hupai.HupaiError` otherwise. Table-state checks (YX-17 漏胡, YX-28 游 restrictions,
+the 抢金 window) belong to the engine; :func:`~.patterns.you_state_allows` helps with YX-28.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ...errors import HupaiError
+from ...hand import Meld
+from ...scoring import Pattern, ScoreResult, WinContext
+from .hand import YunxiaoHand
+from .options import YunxiaoOptions
+from .patterns import EVENTS, HAND_PATTERNS, hand_patterns, is_complete, three_golds_may_win, you_jin_patterns
+
+__all__ = ["Row", "POINTS_000", "MULTIPLIER_001", "DISCARD_TYPE_EVENTS", "EVENT_PATTERNS", "PATTERN_CHINESE",
+           "win_facts", "select_row", "score_win"]
+
+#: Discard-type wins (YX-38): the discarder pays the first amount, the other two the second. All else is
+#: self-draw-type (each opponent pays the same).
+DISCARD_TYPE_EVENTS = frozenset({"discard", "di_hu"})
+
+#: The pattern an event contributes to the facts of a win (游金 by level, see :func:`win_facts`).
+EVENT_PATTERNS: Mapping[str, str] = {
+    "discard": "dian_pao", "self_draw": "zi_mo", "rob_kong": "qiang_gang_hu", "rob_gold": "qiang_jin_hu",
+    "an_gang": "an_gang_hu", "ming_gang": "ming_gang_hu", "san_jin_dao": "san_jin_dao", "tian_hu": "tian_hu",
+    "di_hu": "di_hu",
+}
+_YOU_LEVEL_PATTERNS = {1: "dan_you_jin", 2: "shuang_you_jin", 3: "san_you_jin"}
+
+PATTERN_CHINESE: Mapping[str, str] = {
+    **{p.name: p.chinese for p in HAND_PATTERNS},
+    "dian_pao": "点炮", "zi_mo": "自摸", "qiang_gang_hu": "抢杠胡", "qiang_jin_hu": "抢金胡",
+    "an_gang_hu": "暗杠胡", "ming_gang_hu": "明杠胡", "tian_hu": "天胡", "di_hu": "地胡",
+    "dan_you_jin": "单游金", "shuang_you_jin": "双游金", "san_you_jin": "三游金", "san_pu": "三铺",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One scoring-table row (YX-38 / YX-41).
+
+    It applies when every fact in ``all_of`` holds and, if ``any_of`` is not empty, at least one of those.
+    ``discard`` = (discarder, each other) for discard-type wins, ``self_draw`` = each opponent for self-draw-type
+    wins; ``None`` where the table has no amount. ``id`` is the row number in the spec table.
+    """
+
+    id: int
+    name: str
+    chinese: str
+    all_of: frozenset[str] = frozenset()
+    any_of: frozenset[str] = frozenset()
+    discard: tuple[int, int] | None = None
+    self_draw: int | None = None
+
+    def applies(self, facts: frozenset[str], discard_type: bool) -> bool:
+        if (self.discard if discard_type else self.self_draw) is None:
+            return False
+        return self.all_of <= facts and (not self.any_of or bool(self.any_of & facts))
+
+    def amounts(self, discard_type: bool) -> tuple[int, int]:
+        """(discarder's amount, each other's amount); equal for self-draw-type wins."""
+        if discard_type:
+            assert self.discard is not None
+            return self.discard
+        assert self.self_draw is not None
+        return self.self_draw, self.self_draw
+
+    def total(self, discard_type: bool, num_payers: int = 3) -> int:
+        first, other = self.amounts(discard_type)
+        return first + (num_payers - 1) * other
+
+
+def _fs(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+_QYS = "qing_yi_se"
+_PLAIN = _fs("ping_hu", "dui_dui_hu", "bu_da")
+
+#: YX-38, ``scoring = "points_000"``: spec rows 1..10 in order (rows 9 and 10 one entry per level).
+POINTS_000: tuple[Row, ...] = (
+    Row(1, "tian_hu", "天胡", _fs("tian_hu"), self_draw=10),
+    Row(2, "di_hu", "地胡", _fs("di_hu"), discard=(10, 9)),
+    Row(3, "san_pu_qing_yi_se", "三铺清一色", _fs(_QYS, "san_pu"), discard=(26, 1)),  # YX-40 liability
+    Row(4, "qing_yi_se", "清一色", _fs(_QYS), discard=(10, 9), self_draw=10),
+    Row(5, "yao_jiu", "幺九", _fs("yao_jiu"), discard=(2, 2), self_draw=4),
+    Row(6, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(2, 1), self_draw=2),
+    Row(7, "qiang_gang_hu", "抢杠胡/抢金胡/暗杠胡/三金倒",
+        any_of=_fs("qiang_gang_hu", "qiang_jin_hu", "an_gang_hu", "san_jin_dao"), self_draw=2),
+    Row(8, "ming_gang_hu", "明杠胡", _fs("ming_gang_hu"), self_draw=4),
+    Row(9, "dan_you_jin", "单游金", _fs("dan_you_jin"), self_draw=4),
+    Row(9, "shuang_you_jin", "双游金", _fs("shuang_you_jin"), self_draw=8),
+    Row(9, "san_you_jin", "三游金", _fs("san_you_jin"), self_draw=16),
+    Row(10, "qing_yi_se_dan_you_jin", "清一色单游金", _fs(_QYS, "dan_you_jin"), self_draw=12),
+    Row(10, "qing_yi_se_shuang_you_jin", "清一色双游金", _fs(_QYS, "shuang_you_jin"), self_draw=16),
+    Row(10, "qing_yi_se_san_you_jin", "清一色三游金", _fs(_QYS, "san_you_jin"), self_draw=24),
+    Row(10, "qing_yi_se_ming_gang_hu", "清一色明杠胡", _fs(_QYS, "ming_gang_hu"), self_draw=12),
+)
+
+#: YX-41, ``scoring = "multiplier_001"``: every opponent pays M (discard-type rows give (M, M)); the table's
+#: rows in order, numbered 1..9. No 三铺 liability.
+MULTIPLIER_001: tuple[Row, ...] = (
+    Row(1, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(1, 1), self_draw=2),
+    Row(2, "yao_jiu", "幺九", _fs("yao_jiu"), discard=(2, 2), self_draw=4),
+    Row(3, "san_jin_dao", "三金倒/抢金胡/暗杠胡/抢杠胡",
+        any_of=_fs("san_jin_dao", "qiang_jin_hu", "an_gang_hu", "qiang_gang_hu"), self_draw=2),
+    Row(4, "ming_gang_hu", "明杠胡", _fs("ming_gang_hu"), self_draw=4),
+    Row(5, "tian_hu", "天胡", _fs("tian_hu"), self_draw=8),
+    Row(5, "di_hu", "地胡", _fs("di_hu"), discard=(4, 4)),
+    Row(6, "dan_you_jin", "单游金", _fs("dan_you_jin"), self_draw=4),
+    Row(6, "shuang_you_jin", "双游金", _fs("shuang_you_jin"), self_draw=8),
+    Row(6, "san_you_jin", "三游金", _fs("san_you_jin"), self_draw=16),
+    Row(7, "qing_yi_se", "清一色", _fs(_QYS), discard=(9, 9), self_draw=10),
+    Row(8, "qing_yi_se_dan_you_jin", "清一色单游金", _fs(_QYS, "dan_you_jin"), self_draw=12),
+    Row(8, "qing_yi_se_shuang_you_jin", "清一色双游金", _fs(_QYS, "shuang_you_jin"), self_draw=16),
+    Row(8, "qing_yi_se_san_you_jin", "清一色三游金", _fs(_QYS, "san_you_jin"), self_draw=24),
+    Row(8, "qing_yi_se_ming_gang_hu", "清一色明杠胡", _fs(_QYS, "ming_gang_hu"), self_draw=12),
+)
+
+_TABLES = {"points_000": POINTS_000, "multiplier_001": MULTIPLIER_001}
+
+
+def _event_of(context: WinContext) -> str:
+    event = context.extras.get("event")
+    if event is not None:
+        if event not in EVENTS:
+            raise HupaiError(f"unknown yunxiao win event {event!r}; known: {', '.join(EVENTS)}")
+        return str(event)
+    if context.heavenly:
+        return "tian_hu"
+    if context.earthly:
+        return "di_hu"
+    if context.robbed_kong:
+        return "rob_kong"
+    if context.kong_replacement:
+        kongs = [meld for meld in context.melds if meld.type == "kong"]
+        if not kongs:
+            raise HupaiError("a kong-replacement win needs a declared kong, or extras['event']")
+        return "an_gang" if kongs[-1].concealed else "ming_gang"
+    return "self_draw" if context.discarder is None else "discard"
+
+
+def _you_level(context: WinContext) -> int:
+    level = context.extras.get("you_level")
+    if level not in (1, 2, 3):
+        raise HupaiError(f"a you_jin win needs extras['you_level'] in 1..3, got {level!r}")
+    return int(level)
+
+
+def win_facts(hand: YunxiaoHand, event: str, options: YunxiaoOptions, you_level: int = 0) -> frozenset[str]:
+    """The facts rows are matched against: hand patterns + the event's pattern (+ 三铺, YX-40).
+
+    Raises :class:`hupai.HupaiError` when the hand does not support the event (YX-18, YX-25, YX-29, YX-31..37).
+    """
+    if event == "you_jin":
+        if you_level not in (1, 2, 3):
+            raise HupaiError(f"a 游金 win needs a level in 1..3, got {you_level!r}")
+        return frozenset((*you_jin_patterns(hand), _YOU_LEVEL_PATTERNS[you_level]))
+    facts = set(hand_patterns(hand, options))
+    complete = is_complete(hand, options)
+    if event == "san_jin_dao" or (event == "tian_hu" and not complete):
+        if hand.golds < 3 or hand.size != 3 * hand.sets_needed + 2:
+            raise HupaiError(f"{hand} does not hold three golds in a complete-size hand (YX-29, YX-31)")
+        facts.add("san_jin_dao")
+    elif not complete:
+        raise HupaiError(f"{hand} is not a winning hand (YX-32..YX-35)")
+    if not three_golds_may_win(hand, event, options):
+        raise HupaiError(f"{hand} holds three golds: no win on another player's tile except 地胡, 清一色 or "
+                         f"抢杠胡 (YX-18)")
+    facts.add(EVENT_PATTERNS[event])
+    if "qing_yi_se" in facts and hand.exposed_melds >= 3:
+        facts.add("san_pu")
+    return frozenset(facts)
+
+
+def select_row(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...]) -> Row:
+    """YX-39: among applicable rows, the largest total to the winner; the earlier row on equal totals."""
+    best: Row | None = None
+    for row in table:
+        if row.applies(facts, discard_type) and (best is None or row.total(discard_type) >
+                                                 best.total(discard_type)):
+            best = row
+    if best is None:
+        raise HupaiError(f"no scoring row applies to a {'discard' if discard_type else 'self-draw'}-type win "
+                         f"with {', '.join(sorted(facts))}")
+    return best
+
+
+def _pattern_values(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...], base: int
+                    ) -> tuple[Pattern, ...]:
+    """Each fact as a Pattern valued at the best total of the rows that name it (0 when none does)."""
+    patterns = []
+    for name in sorted(facts, key=_fact_order):
+        values = [row.total(discard_type) for row in table if row.applies(facts, discard_type)
+                  and (name in row.all_of or name in row.any_of)]
+        patterns.append(Pattern(name, PATTERN_CHINESE.get(name, name), max(values, default=0) * base))
+    return tuple(patterns)
+
+
+_ORDER = [p.name for p in HAND_PATTERNS] + ["san_pu", *EVENT_PATTERNS.values(), *_YOU_LEVEL_PATTERNS.values()]
+
+
+def _fact_order(name: str) -> int:
+    return _ORDER.index(name) if name in _ORDER else len(_ORDER)
+
+
+def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> ScoreResult:
+    """Score one Yunxiao win (YX-38..YX-43).
+
+    ``value`` is the total the winner receives; ``payments`` the signed per-seat vector (sums to zero);
+    ``details`` holds ``row`` (spec row number), ``row_name``, ``table``, ``event``, ``amounts``
+    (discarder's / each other's, in points) and ``gold``.
+    """
+    options = options or YunxiaoOptions()
+    if context.num_players != 4:
+        raise HupaiError(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players}")
+    if not 0 <= context.winner < 4:
+        raise HupaiError(f"winner seat {context.winner} is not a seat 0..3")
+    gold = context.extras.get("gold")
+    if isinstance(gold, bool) or not isinstance(gold, int):
+        raise HupaiError(f"a yunxiao win needs extras['gold'] (the gold kind), got {gold!r}")
+    event = _event_of(context)
+    you_level = _you_level(context) if event == "you_jin" else 0
+    melds: tuple[Meld, ...] = tuple(context.melds)
+    tiles = (*context.concealed, context.win_tile, *([gold] * context.jokers))
+    hand = YunxiaoHand(tuple(tiles), gold, melds)
+    facts = win_facts(hand, event, options, you_level)
+
+    discard_type = event in DISCARD_TYPE_EVENTS
+    discarder = context.discarder
+    if discard_type:
+        if event == "di_hu" and discarder is None:
+            discarder = context.dealer
+        if discarder is None or not 0 <= discarder < 4 or discarder == context.winner:
+            raise HupaiError(f"a {event} win needs a discarder seat other than the winner, got {discarder!r}")
+    table = _TABLES[options.scoring]
+    row = select_row(facts, discard_type, table)
+    first, other = row.amounts(discard_type)
+    base = options.base_points
+    payments = [0] * 4
+    for seat in range(4):
+        if seat != context.winner:
+            payments[seat] = -(first if discard_type and seat == discarder else other) * base
+    payments[context.winner] = -sum(payments)
+    return ScoreResult(
+        patterns=_pattern_values(facts, discard_type, table, base),
+        value=payments[context.winner],
+        payments=tuple(payments),
+        details={"row": row.id, "row_name": row.name, "table": options.scoring, "event": event,
+                 "amounts": (first * base, other * base), "gold": gold, "you_level": you_level,
+                 "options": options.to_dict()},
+    )

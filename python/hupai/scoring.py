@@ -1,0 +1,86 @@
+"""Scoring types shared by every rule system, and ``hupai.score`` to score a hand without a game.
+
+A rule system scores a :class:`WinContext` (the facts of one win) into a :class:`ScoreResult`
+(patterns found, value, per-seat payments). The game engine builds the context from its history; a server that
+runs its own flow builds it directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .hand import Meld
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules.base import Rules
+
+__all__ = ["WinContext", "Pattern", "ScoreResult", "score"]
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """The facts of one win.
+
+    ``concealed`` holds the winner's concealed natural tiles *before* the winning tile (kinds, any order); the
+    winning tile is ``win_tile``. ``discarder`` is the seat that supplied the tile (a discard or a robbed kong);
+    ``None`` means self-drawn. ``liable`` is the seat a liability (包) rule makes pay alone, as decided from the
+    game's history (the engine or the caller decides it; scoring only applies it).
+    """
+
+    winner: int
+    win_tile: int
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    discarder: int | None = None
+    dealer: int = 0
+    num_players: int = 4
+    seat_wind: int = 0          # 0..3 = 东南西北
+    round_wind: int = 0         # 0..3 = 东南西北
+    kong_replacement: bool = False  # won with a kong replacement tile (杠上开花)
+    robbed_kong: bool = False       # won on a tile added to a kong (抢杠)
+    last_tile: bool = False         # won with / on the last tile of the wall (海底)
+    heavenly: bool = False          # 天和/天胡: the dealer's dealt hand
+    earthly: bool = False           # 地和/地胡 (per the rule system's definition)
+    human: bool = False             # 人和: a non-dealer wins on the dealer's first discard
+    winners_on_tile: int = 1        # how many players win on this one tile
+    liable: int | None = None
+    jokers: int = 0                 # wild tiles held among the concealed tiles (not in ``concealed``)
+    extras: Mapping[str, Any] = field(default_factory=dict)  # rule-specific facts (游金 level, 亮倒, ...)
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder is None
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A scoring pattern that applied: ``name`` in pinyin (``"qing_yi_se"``), ``chinese`` (清一色), its value."""
+
+    name: str
+    chinese: str
+    value: int
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """What a win is worth.
+
+    ``value`` is the rule system's hand value (番 after the cap for Guangdong, points per payer for Yunxiao, the
+    factor product for Kawuxing); ``payments`` are per seat, signed, summing to zero.
+    """
+
+    patterns: tuple[Pattern, ...]
+    value: int
+    payments: tuple[int, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def pattern_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.patterns)
+
+
+def score(rules: Rules, context: WinContext) -> ScoreResult:
+    """Score one win under ``rules`` without running a game."""
+    return rules.score(context)
