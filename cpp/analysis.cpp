@@ -6,6 +6,10 @@
 
 #include "tables.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace hupai {
 namespace {
 
@@ -27,6 +31,26 @@ enum ErrorCode {
     kBadJokerKinds,
 };
 
+// Sum and maximum of the 34 counts: checked for every row of a batch, so it is done 16 bytes at a time.
+inline void count_stats(const std::uint8_t* counts, int& total, int& worst) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counts));
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counts + 16));
+    const __m128i sums = _mm_add_epi64(_mm_sad_epu8(low, zero), _mm_sad_epu8(high, zero));
+    total = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8)) + counts[32] + counts[33];
+    __m128i most = _mm_max_epu8(low, high);
+    most = _mm_max_epu8(most, _mm_srli_si128(most, 8));
+    most = _mm_max_epu8(most, _mm_srli_si128(most, 4));
+    most = _mm_max_epu8(most, _mm_srli_si128(most, 2));
+    most = _mm_max_epu8(most, _mm_srli_si128(most, 1));
+    worst = std::max({_mm_cvtsi128_si32(most) & 0xFF, int(counts[32]), int(counts[33])});
+#else
+    total = 0, worst = 0;
+    for (int k = 0; k < kNumKinds; ++k) total += counts[k], worst = std::max(worst, int(counts[k]));
+#endif
+}
+
 int tile_total(const HandQuery& q) {
     int total = q.jokers;
     for (int k = 0; k < kNumKinds; ++k) total += q.counts[k];
@@ -37,67 +61,26 @@ bool any_form_applies(const HandQuery& q) {
     return (q.forms & kStandard) || (q.melds == 0 && (q.forms & kConcealedOnlyForms));
 }
 
-// ---------------------------------------------------------------- standard form, unrestricted jokers
-
-struct MeldPairCosts {
-    int none[5];  // m melds, no pair
-    int pair[5];  // m melds and the pair
-};
-
-inline MeldPairCosts unpack(GroupEntry entry) {
-    MeldPairCosts out;
-    for (int m = 0; m < 5; ++m) {
-        out.none[m] = int((entry >> (4 * m)) & 15u);
-        out.pair[m] = int((entry >> (4 * (m + 5))) & 15u);
-    }
-    return out;
-}
-
-// Min-plus product of two groups' costs, for up to N melds.
-template <int N>
-inline MeldPairCosts combine(const MeldPairCosts& a, const MeldPairCosts& b) {
-    MeldPairCosts out;
-    for (int m = 0; m <= N; ++m) {
-        int none = kBig, pair = kBig;
-        for (int k = 0; k <= m; ++k) {
-            none = std::min(none, a.none[k] + b.none[m - k]);
-            pair = std::min(pair, std::min(a.none[k] + b.pair[m - k], a.pair[k] + b.none[m - k]));
-        }
-        out.none[m] = none;
-        out.pair[m] = pair;
-    }
-    return out;
-}
-
-template <int N>
-inline int standard_deficiency_n(const Tables& tables, const std::uint8_t* counts) {
-    const MeldPairCosts man = unpack(tables.suit(counts));
-    const MeldPairCosts pin = unpack(tables.suit(counts + 9));
-    const MeldPairCosts sou = unpack(tables.suit(counts + 18));
-    const MeldPairCosts honors = unpack(tables.honors(counts + kFirstHonor));
-    const MeldPairCosts left = combine<N>(man, pin);
-    const MeldPairCosts right = combine<N>(sou, honors);
-    int best = kBig;
-    for (int m = 0; m <= N; ++m)
-        best = std::min(best, std::min(left.none[m] + right.pair[N - m], left.pair[m] + right.none[N - m]));
-    return best;
-}
-
-// Exact completeness without jokers: every group must split exactly, with the pair in one group only.
+// Exact completeness without jokers: every group must split exactly (its size 0 or 2 mod 3, the pair in one
+// group only) and its table entry must show nothing missing. The size test rejects most hands before any
+// table is read; it is a well-predicted branch on random and on near-complete hands alike.
 inline bool standard_complete_no_jokers(const Tables& tables, const std::uint8_t* counts) {
-    int pairs = 0;
+    int sums[4] = {0, 0, 0, 0};
+    for (int k = 0; k < kSuitKinds; ++k) sums[0] += counts[k], sums[1] += counts[9 + k], sums[2] += counts[18 + k];
+    for (int k = kFirstHonor; k < kNumKinds; ++k) sums[3] += counts[k];
+    int rests = 0, pairs = 0;
     for (int group = 0; group < 4; ++group) {
-        const std::uint8_t* c = counts + 9 * group;
-        const int kinds = group == 3 ? kNumHonors : kSuitKinds;
-        int sum = 0;
-        for (int k = 0; k < kinds; ++k) sum += c[k];
-        if (sum % 3 == 1) return false;
-        const int pair = sum % 3 == 2;
-        pairs += pair;
-        const GroupEntry entry = group == 3 ? tables.honors(c) : tables.suit(c);
-        if (entry_value(entry, sum / 3, pair) != 0) return false;
+        const int rest = sums[group] % 3;
+        rests |= 1 << rest;
+        pairs += rest == 2;
     }
-    return pairs == 1;
+    if ((rests & 2) | (pairs != 1)) return false;
+    bool ok = true;
+    for (int group = 0; group < 4; ++group) {
+        const GroupEntry entry = group == 3 ? tables.honors(counts + kFirstHonor) : tables.suit(counts + 9 * group);
+        ok &= entry_value(entry, sums[group] / 3, sums[group] % 3 == 2) == 0;
+    }
+    return ok;
 }
 
 // ---------------------------------------------------------------- restricted jokers (slow, exact)
@@ -330,6 +313,102 @@ int knitted_cost(const HandQuery& q) {
     return cost;
 }
 
+// ---------------------------------------------------------------- special forms, unrestricted jokers
+//
+// Closed formulas for the deficiency (tiles missing from the natural tiles), branch-free.
+
+// Seven pairs: P kinds held twice or more give a pair each, S single kinds one tile each.
+inline int seven_pairs_deficiency(const std::uint8_t* counts) {
+    int pairs = 0, singles = 0;
+    for (int k = 0; k < kNumKinds; ++k) pairs += counts[k] >= 2, singles += counts[k] == 1;
+    const int used = std::min(pairs, 7);
+    return kFullHand - 2 * used - std::min(singles, 7 - used);
+}
+
+// A quad counts as two pairs: c tiles give c / 2 pairs and, if c is odd, a half pair.
+inline int seven_pairs_quads_deficiency(const std::uint8_t* counts) {
+    int pairs = 0, halves = 0;
+    for (int k = 0; k < kNumKinds; ++k) pairs += counts[k] >> 1, halves += counts[k] & 1;
+    const int used = std::min(pairs, 7);
+    return kFullHand - 2 * used - std::min(halves, 7 - used);
+}
+
+inline int thirteen_orphans_deficiency(const std::uint8_t* counts) {
+    int distinct = 0, duplicate = 0;
+    for (int kind : kOrphans) distinct += counts[kind] > 0, duplicate |= counts[kind] >= 2;
+    return kFullHand - distinct - duplicate;
+}
+
+inline int terminals_honors_deficiency(const std::uint8_t* counts) {
+    int matched = 0;
+    for (int kind : kOrphans) matched += counts[kind];
+    return kFullHand - matched;
+}
+
+// Knitted: per suit, the most held kinds a knitted set of each size can cover (from a 4 x 512 table).
+struct KnittedCover {
+    std::uint8_t best[4][512];
+    KnittedCover() {
+        const KnittedSets& sets = KnittedSets::get();
+        for (int size = 0; size < 4; ++size)
+            for (unsigned held = 0; held < 512; ++held) {
+                int cover = 0;
+                for (unsigned set : sets.by_size[size]) cover = std::max(cover, __builtin_popcount(set & held));
+                best[size][held] = std::uint8_t(cover);
+            }
+    }
+    static const KnittedCover& get() {
+        static const KnittedCover cover;
+        return cover;
+    }
+};
+
+inline int knitted_deficiency(const std::uint8_t* counts) {
+    const KnittedCover& cover = KnittedCover::get();
+    unsigned held[3] = {0, 0, 0};
+    for (int suit = 0; suit < 3; ++suit)
+        for (int n = 0; n < 9; ++n) held[suit] |= unsigned(counts[9 * suit + n] > 0) << n;
+    int honors = 0;
+    for (int k = kFirstHonor; k < kNumKinds; ++k) honors += counts[k] > 0;
+    int matched = 0;
+    for (int s0 = 0; s0 < 4; ++s0)
+        for (int s1 = 0; s1 < 4; ++s1)
+            for (int s2 = 0; s2 < 4; ++s2) {
+                const int honor_slots = kFullHand - s0 - s1 - s2;  // 5..14; more than 7 cannot be filled
+                const int value = cover.best[s0][held[0]] + cover.best[s1][held[1]] + cover.best[s2][held[2]] +
+                                  std::min(honor_slots, honors);
+                matched = honor_slots <= kNumHonors ? std::max(matched, value) : matched;
+            }
+    return kFullHand - matched;
+}
+
+// Jokers may stand for any kind: cost = deficiency - jokers (the natural tiles are `jokers` short of the
+// target size, so the deficiency is never below the joker count).
+int unrestricted_cost(const HandQuery& q) {
+    int deficiency = kBig;
+    if (q.forms & kStandard) deficiency = standard_deficiency(q.counts, kMaxMelds - q.melds);
+    if (q.melds == 0) {
+        if (q.forms & kSevenPairs) deficiency = std::min(deficiency, seven_pairs_deficiency(q.counts));
+        if (q.forms & kSevenPairsQuads) deficiency = std::min(deficiency, seven_pairs_quads_deficiency(q.counts));
+        if (q.forms & kThirteenOrphans) deficiency = std::min(deficiency, thirteen_orphans_deficiency(q.counts));
+        if (q.forms & kKnitted) deficiency = std::min(deficiency, knitted_deficiency(q.counts));
+        if (q.forms & kTerminalsHonors) deficiency = std::min(deficiency, terminals_honors_deficiency(q.counts));
+    }
+    return deficiency - q.jokers;
+}
+
+int restricted_cost(const HandQuery& q) {
+    int best = kBig;
+    if (q.forms & kStandard) best = standard_cost_restricted(q);
+    if (q.melds != 0) return best;
+    if (q.forms & kSevenPairs) best = std::min(best, seven_pairs_cost(q, false));
+    if (q.forms & kSevenPairsQuads) best = std::min(best, seven_pairs_cost(q, true));
+    if (q.forms & kThirteenOrphans) best = std::min(best, thirteen_orphans_cost(q));
+    if (q.forms & kKnitted) best = std::min(best, knitted_cost(q));
+    if (q.forms & kTerminalsHonors) best = std::min(best, terminals_honors_cost(q));
+    return best;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- public entry points
@@ -339,12 +418,9 @@ int check_query(const HandQuery& q, SizeRule rule) {
     if (q.melds < 0 || q.melds > kMaxMelds) return kBadMelds;
     if (q.forms == 0 || (q.forms & ~kAllForms)) return kBadForms;
     if (q.joker_kinds & ~kAllKinds) return kBadJokerKinds;
-    int total = q.jokers;
-    std::uint8_t worst = 0;
-    for (int k = 0; k < kNumKinds; ++k) {
-        total += q.counts[k];
-        worst = std::max(worst, q.counts[k]);
-    }
+    int total = 0, worst = 0;
+    count_stats(q.counts, total, worst);
+    total += q.jokers;
     if (worst > kMaxCopies) return kBadCount;
     const int full = 3 * (kMaxMelds - q.melds) + 2;
     if (total != full && total != full - 1) return kBadSize;
@@ -397,40 +473,15 @@ void require_valid(const HandQuery& q, SizeRule rule) {
     if (code != kOk) throw InvalidHand(describe_error(q, rule, code));
 }
 
-int standard_deficiency(const std::uint8_t* counts, int melds_needed) {
-    const Tables& tables = Tables::get();
-    switch (melds_needed) {
-        case 0: return standard_deficiency_n<0>(tables, counts);
-        case 1: return standard_deficiency_n<1>(tables, counts);
-        case 2: return standard_deficiency_n<2>(tables, counts);
-        case 3: return standard_deficiency_n<3>(tables, counts);
-        default: return standard_deficiency_n<4>(tables, counts);
-    }
+int hand_cost(const HandQuery& q) {
+    const bool unrestricted = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
+    return unrestricted ? unrestricted_cost(q) : restricted_cost(q);
 }
 
-int hand_cost(const HandQuery& q) {
-    // Jokers with no restriction (or no jokers at all) use the tables; d >= jokers always holds there
-    // because the natural tiles alone are `jokers` short of the target size.
-    const bool unrestricted = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
-    int best = kBig;
-    if (q.forms & kStandard) {
-        if (unrestricted) {
-            const int needed = kMaxMelds - q.melds;
-            if (q.jokers == 0 && tile_total(q) == 3 * needed + 2 &&
-                standard_complete_no_jokers(Tables::get(), q.counts))
-                return 0;
-            best = standard_deficiency(q.counts, needed) - q.jokers;
-        } else {
-            best = standard_cost_restricted(q);
-        }
-    }
-    if (q.melds != 0) return best;
-    if (q.forms & kSevenPairs) best = std::min(best, seven_pairs_cost(q, false));
-    if (q.forms & kSevenPairsQuads) best = std::min(best, seven_pairs_cost(q, true));
-    if (q.forms & kThirteenOrphans) best = std::min(best, thirteen_orphans_cost(q));
-    if (q.forms & kKnitted) best = std::min(best, knitted_cost(q));
-    if (q.forms & kTerminalsHonors) best = std::min(best, terminals_honors_cost(q));
-    return best;
+bool hand_complete(const HandQuery& q) {
+    // The common case (no jokers, standard form only) needs no combine step at all.
+    if (q.jokers == 0 && q.forms == kStandard) return standard_complete_no_jokers(Tables::get(), q.counts);
+    return hand_cost(q) == 0;
 }
 
 int shanten(const HandQuery& q) {
@@ -438,9 +489,41 @@ int shanten(const HandQuery& q) {
     return hand_cost(q) - 1;
 }
 
+HandQuery BatchRows::row(long long index) const {
+    // Out-of-range per-row values are clamped to something check_query still rejects.
+    auto clamp = [](std::int32_t value) { return int(std::clamp<std::int32_t>(value, -1, 1000)); };
+    return HandQuery{counts + index * kNumKinds, jokers ? clamp(jokers[index]) : joker_scalar,
+                     melds ? clamp(melds[index]) : meld_scalar, forms, joker_kinds};
+}
+
+template <typename Out, typename Kernel>
+long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long long end, Out* out, int* error,
+                   Kernel kernel) {
+    for (long long index = begin; index < end; ++index) {
+        const HandQuery query = rows.row(index);
+        const int code = check_query(query, rule);
+        if (code != kOk) {
+            *error = code;
+            return index;
+        }
+        out[index] = kernel(query);
+    }
+    return -1;
+}
+
+long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, int* error) {
+    return run_rows(rows, SizeRule::kAny, begin, end, out, error,
+                    [](const HandQuery& q) { return std::int8_t(hand_cost(q) - 1); });
+}
+
+long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, int* error) {
+    return run_rows(rows, SizeRule::kComplete, begin, end, out, error,
+                    [](const HandQuery& q) { return hand_complete(q); });
+}
+
 bool is_win(const HandQuery& q) {
     require_valid(q, SizeRule::kComplete);
-    return hand_cost(q) == 0;
+    return hand_complete(q);
 }
 
 std::vector<int> waits(const HandQuery& q) {
@@ -453,7 +536,7 @@ std::vector<int> waits(const HandQuery& q) {
     for (int k = 0; k < kNumKinds; ++k) {
         if (counts[k] >= kMaxCopies) continue;  // a fifth copy does not exist
         ++counts[k];
-        if (hand_cost(grown) == 0) found.push_back(k);
+        if (hand_complete(grown)) found.push_back(k);
         --counts[k];
     }
     return found;

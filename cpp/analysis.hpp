@@ -33,12 +33,33 @@ void require_valid(const HandQuery& query, SizeRule rule);  // throws InvalidHan
 // The fewest tiles to exchange to complete the hand (0 = complete), minimised over the applicable forms.
 // The query must be valid (check_query == 0).
 int hand_cost(const HandQuery& query);
+bool hand_complete(const HandQuery& query);  // hand_cost == 0, faster; the query must be valid and 3n+2
 
 int shanten(const HandQuery& query);  // validates; -1 = complete
 bool is_win(const HandQuery& query);  // validates; needs 3n+2 tiles
 std::vector<int> waits(const HandQuery& query);  // validates; needs 3n+1 tiles
 
-// Exposed for tests and the table checks.
+// Rows of a numpy batch: counts[row * 34 ...]; jokers and melds per row, or (null) one value for all.
+struct BatchRows {
+    const std::uint8_t* counts = nullptr;
+    const std::int32_t* jokers = nullptr;
+    const std::int32_t* melds = nullptr;
+    int joker_scalar = 0;
+    int meld_scalar = 0;
+    unsigned forms = kStandard;
+    KindMask joker_kinds = kAllKinds;
+
+    HandQuery row(long long index) const;
+};
+
+// Batch kernels over rows [begin, end). They return -1, or the first invalid row with its error code in
+// *error (describe_error(rows.row(r), rule, *error) explains it); rows before it are filled in.
+long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, int* error);
+long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, int* error);
+
+// Standard-form deficiency (no jokers counted): SIMD where the CPU has it. The variants (0 portable, 1 SSSE3,
+// 2 AVX2; an unsupported one falls back to portable) are exposed so tests can check they agree.
 int standard_deficiency(const std::uint8_t* counts, int melds_needed);
+int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, int variant);
 
 }  // namespace hupai

@@ -147,7 +147,7 @@ PyObject* fast_is_win(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
         set_invalid_hand(describe_error(query, SizeRule::kComplete, code));
         return nullptr;
     }
-    return PyBool_FromLong(hand_cost(query) == 0);
+    return PyBool_FromLong(hand_complete(query));
 }
 
 PyMethodDef kFastMethods[] = {
@@ -171,65 +171,50 @@ PyMethodDef kFastMethods[] = {
 
 // ------------------------------------------------------------------ numpy batch calls
 
-struct PerRow {
-    int scalar = 0;
-    const std::int32_t* values = nullptr;
-    int at(py::ssize_t row) const { return values ? int(std::clamp(values[row], -1000, 1000)) : scalar; }
-};
-
-PerRow per_row(const py::object& value, py::ssize_t rows, const char* name, py::object& keep_alive) {
-    PerRow out;
+// A scalar, or an int32 array with one value per row (kept alive by `keep`).
+void per_row(const py::object& value, py::ssize_t rows, const char* name, const std::int32_t*& values,
+             int& scalar, py::object& keep) {
     if (py::isinstance<py::int_>(value)) {
-        out.scalar = int(std::clamp(value.cast<long long>(), -1000LL, 1000LL));
-        return out;
+        scalar = int(std::clamp(value.cast<long long>(), -1LL, 1000LL));
+        return;
     }
     auto array = py::array_t<std::int32_t, py::array::c_style>::ensure(value);
     if (!array || array.ndim() != 1 || array.shape(0) != rows)
         throw InvalidHand(std::string(name) + " must be an int or an int32 array with one value per row");
-    keep_alive = array;
-    out.values = array.data();
-    return out;
+    keep = array;
+    values = array.data();
 }
 
-template <typename Out, typename Kernel>
+template <typename Out>
 py::array_t<Out> run_batch(const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds,
-                           unsigned forms, KindMask joker_kinds, int threads, SizeRule rule, Kernel kernel) {
-    if (counts.ndim() != 2 || counts.shape(1) != kNumKinds)
-        throw InvalidHand("counts must have shape (N, 34)");
+                           unsigned forms, KindMask joker_kinds, int threads, SizeRule rule,
+                           long long (*kernel)(const BatchRows&, long long, long long, Out*, int*)) {
+    if (counts.ndim() != 2 || counts.shape(1) != kNumKinds) throw InvalidHand("counts must have shape (N, 34)");
     if (!(counts.flags() & py::array::c_style)) throw InvalidHand("counts must be C-contiguous");
-    if (threads < 1 || threads > 256) throw InvalidHand("threads must be between 1 and 256, got " + std::to_string(threads));
-    const py::ssize_t rows = counts.shape(0);
+    if (threads < 1 || threads > 256)
+        throw InvalidHand("threads must be between 1 and 256, got " + std::to_string(threads));
+    const py::ssize_t count = counts.shape(0);
+    BatchRows rows;
+    rows.counts = counts.data();
+    rows.forms = forms;
+    rows.joker_kinds = joker_kinds;
     py::object keep_jokers, keep_melds;
-    const PerRow joker_rows = per_row(jokers, rows, "jokers", keep_jokers);
-    const PerRow meld_rows = per_row(melds, rows, "melds", keep_melds);
-    py::array_t<Out> result(rows);
-    const std::uint8_t* data = counts.data();
+    per_row(jokers, count, "jokers", rows.jokers, rows.joker_scalar, keep_jokers);
+    per_row(melds, count, "melds", rows.melds, rows.meld_scalar, keep_melds);
+    py::array_t<Out> result(count);
     Out* out = result.mutable_data();
 
     // Each worker stops at its first invalid row; the lowest such row is reported.
-    const int workers = int(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, rows)));
-    std::vector<py::ssize_t> bad_row(workers, -1);
+    const int workers = int(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, count)));
+    std::vector<long long> bad_row(workers, -1);
     std::vector<int> bad_code(workers, 0);
     auto work = [&](int worker) {
-        const py::ssize_t begin = rows * worker / workers, end = rows * (worker + 1) / workers;
-        HandQuery query;
-        query.forms = forms;
-        query.joker_kinds = joker_kinds;
-        for (py::ssize_t row = begin; row < end; ++row) {
-            query.counts = data + row * kNumKinds;
-            query.jokers = joker_rows.at(row);
-            query.melds = meld_rows.at(row);
-            const int code = check_query(query, rule);
-            if (code != 0) {
-                bad_row[worker] = row, bad_code[worker] = code;
-                return;
-            }
-            out[row] = kernel(query);
-        }
+        const long long begin = count * worker / workers, end = count * (worker + 1) / workers;
+        bad_row[worker] = kernel(rows, begin, end, out, &bad_code[worker]);
     };
     {
-        py::gil_scoped_release release;
-        Tables::get();  // build before the workers start
+        py::gil_scoped_release release;  // holding it would also stall Python's garbage collector
+        Tables::get();                   // build before the workers start
         if (workers == 1) {
             work(0);
         } else {
@@ -238,12 +223,10 @@ py::array_t<Out> run_batch(const py::array_t<std::uint8_t>& counts, const py::ob
             for (auto& thread : pool) thread.join();
         }
     }
-    for (int w = 0; w < workers; ++w) {
-        if (bad_row[w] < 0) continue;
-        HandQuery query{data + bad_row[w] * kNumKinds, joker_rows.at(bad_row[w]), meld_rows.at(bad_row[w]), forms,
-                        joker_kinds};
-        throw InvalidHand("row " + std::to_string(bad_row[w]) + ": " + describe_error(query, rule, bad_code[w]));
-    }
+    for (int w = 0; w < workers; ++w)
+        if (bad_row[w] >= 0)
+            throw InvalidHand("row " + std::to_string(bad_row[w]) + ": " +
+                              describe_error(rows.row(bad_row[w]), rule, bad_code[w]));
     return result;
 }
 
@@ -311,7 +294,7 @@ PYBIND11_MODULE(_core, m) {
         [](const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds, unsigned forms,
            KindMask joker_kinds, int threads) {
             return run_batch<std::int8_t>(counts, jokers, melds, forms, joker_kinds, threads, SizeRule::kAny,
-                                          [](const HandQuery& q) { return std::int8_t(hand_cost(q) - 1); });
+                                          shanten_rows);
         },
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
         py::arg("threads"), "Shanten of every row (see hupai.shanten_batch).");
@@ -321,7 +304,7 @@ PYBIND11_MODULE(_core, m) {
         [](const py::array_t<std::uint8_t>& counts, const py::object& jokers, const py::object& melds, unsigned forms,
            KindMask joker_kinds, int threads) {
             return run_batch<bool>(counts, jokers, melds, forms, joker_kinds, threads, SizeRule::kComplete,
-                                   [](const HandQuery& q) { return hand_cost(q) == 0; });
+                                   is_win_rows);
         },
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
         py::arg("threads"), "Completeness of every row (see hupai.is_win_batch).");

@@ -145,13 +145,13 @@ void Tables::build_suit_entries() {
                 const auto& smaller = best[dense(code - pow5[k])];
                 for (int bit = 0; bit < kEntryValues; ++bit) value[bit] = std::max(value[bit], smaller[bit]);
             }
-            GroupEntry entry = 0;
+            int missing[2][5];
             for (int bit = 0; bit < kEntryValues; ++bit) {
                 if (fits[index] & (1u << bit)) value[bit] = std::uint8_t(size);
-                entry |= GroupEntry(target_size(bit) - value[bit]) << (4 * bit);
+                missing[bit / 5][bit % 5] = target_size(bit) - value[bit];
             }
             best[index] = value;
-            suit_entries_[index] = entry;
+            suit_entries_[index] = make_entry(missing);
         }
     }
 }
@@ -185,9 +185,9 @@ void Tables::build_honor_entries() {
                             slot = std::min(slot, missing);
                         }
                     }
-                    GroupEntry entry = 0;
-                    for (int bit = 0; bit < kEntryValues; ++bit) entry |= GroupEntry(best[bit]) << (4 * bit);
-                    honor_entries_[n1 + 8 * n2 + 64 * n3 + 512 * n4] = entry;
+                    int missing[2][5];
+                    for (int bit = 0; bit < kEntryValues; ++bit) missing[bit / 5][bit % 5] = best[bit];
+                    honor_entries_[n1 + 8 * n2 + 64 * n3 + 512 * n4] = make_entry(missing);
                 }
 }
 

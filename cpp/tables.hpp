@@ -12,11 +12,24 @@
 
 namespace hupai {
 
-// One entry: ten 4-bit values, nibble (m + 5 * p) = missing tiles for m melds and p pairs.
+// One entry: sixteen 4-bit values, nibble (m + 8 * p) = missing tiles for m melds (0..4) and p pairs (0..1);
+// nibbles 5..7 and 13..15 hold 15, larger than any real value, so the entry widens straight into a byte
+// vector with padding that never wins a minimum.
 using GroupEntry = std::uint64_t;
+constexpr int kEntryPad = 15;
 
 inline int entry_value(GroupEntry entry, int melds, int pairs) {
-    return int((entry >> (4 * (melds + 5 * pairs))) & 15u);
+    return int((entry >> (4 * (melds + 8 * pairs))) & 15u);
+}
+
+inline GroupEntry make_entry(const int (&values)[2][5]) {
+    GroupEntry entry = 0;
+    for (int pairs = 0; pairs < 2; ++pairs)
+        for (int slot = 0; slot < 8; ++slot) {
+            const int value = slot < 5 ? values[pairs][slot] : kEntryPad;
+            entry |= GroupEntry(value) << (4 * (slot + 8 * pairs));
+        }
+    return entry;
 }
 
 class Tables {
@@ -29,9 +42,9 @@ class Tables {
         return suit_entries_[prefix_base_[prefix] + suffix_rank_[prefix_budget_[prefix]][suffix]];
     }
     GroupEntry honors(const std::uint8_t* counts7) const {
-        static constexpr unsigned kWeight[5] = {0, 1, 8, 64, 512};
+        // Histogram index n1 + 8 n2 + 64 n3 + 512 n4: a kind held c > 0 times adds 8^(c-1) = (1 << 3c) >> 3.
         unsigned index = 0;
-        for (int i = 0; i < kNumHonors; ++i) index += kWeight[counts7[i]];
+        for (int i = 0; i < kNumHonors; ++i) index += (1u << (3 * counts7[i])) >> 3;
         return honor_entries_[index];
     }
     std::size_t bytes() const;

@@ -1,0 +1,201 @@
+// Standard-form deficiency: four table entries and a min-plus combine.
+//
+// Each entry widens into a 16-byte vector: lanes 0..4 = tiles missing for m melds without the pair,
+// lanes 8..12 = with the pair, the other lanes 15 (never a minimum). The combine of two groups is then
+// r[m] = min_k a[k] + b[m - k] over both pair placements, done with byte shuffles, saturating adds and byte
+// minimums where the CPU has SSSE3 (two groups at a time with AVX2), and with plain loops elsewhere.
+#include <algorithm>
+
+#include "analysis.hpp"
+#include "tables.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HUPAI_X86 1
+#endif
+
+namespace hupai {
+namespace {
+
+constexpr int kBig = 99;
+
+// ------------------------------------------------------------------ portable version
+
+struct MeldPairCosts {
+    int none[5];  // m melds, no pair
+    int pair[5];  // m melds and the pair
+};
+
+inline MeldPairCosts unpack(GroupEntry entry) {
+    MeldPairCosts out;
+    for (int m = 0; m < 5; ++m) out.none[m] = entry_value(entry, m, 0), out.pair[m] = entry_value(entry, m, 1);
+    return out;
+}
+
+template <int N>
+inline MeldPairCosts combine(const MeldPairCosts& a, const MeldPairCosts& b) {
+    MeldPairCosts out;
+    for (int m = 0; m <= N; ++m) {
+        int none = kBig, pair = kBig;
+        for (int k = 0; k <= m; ++k) {
+            none = std::min(none, a.none[k] + b.none[m - k]);
+            pair = std::min(pair, std::min(a.none[k] + b.pair[m - k], a.pair[k] + b.none[m - k]));
+        }
+        out.none[m] = none;
+        out.pair[m] = pair;
+    }
+    return out;
+}
+
+template <int N>
+int portable_deficiency_n(const Tables& tables, const std::uint8_t* counts) {
+    const MeldPairCosts left = combine<N>(unpack(tables.suit(counts)), unpack(tables.suit(counts + 9)));
+    const MeldPairCosts right =
+        combine<N>(unpack(tables.suit(counts + 18)), unpack(tables.honors(counts + kFirstHonor)));
+    int best = kBig;
+    for (int m = 0; m <= N; ++m)
+        best = std::min(best, std::min(left.none[m] + right.pair[N - m], left.pair[m] + right.none[N - m]));
+    return best;
+}
+
+int portable_deficiency(const std::uint8_t* counts, int melds_needed) {
+    const Tables& tables = Tables::get();
+    switch (melds_needed) {
+        case 0: return portable_deficiency_n<0>(tables, counts);
+        case 1: return portable_deficiency_n<1>(tables, counts);
+        case 2: return portable_deficiency_n<2>(tables, counts);
+        case 3: return portable_deficiency_n<3>(tables, counts);
+        default: return portable_deficiency_n<4>(tables, counts);
+    }
+}
+
+// ------------------------------------------------------------------ SSSE3 version
+
+#ifdef HUPAI_X86
+// Shuffle controls, built once. Lane 7 and lane 15 of every vector hold padding (>= 15).
+struct Shuffles {
+    alignas(16) std::uint8_t broadcast_none[5][16];  // every lane <- a[k]
+    alignas(16) std::uint8_t broadcast_pair[5][16];  // pair lanes <- a[8 + k], others <- padding
+    alignas(16) std::uint8_t shift_same[5][16];      // lane m <- b[m - k], lane 8 + m <- b[8 + m - k]
+    alignas(16) std::uint8_t shift_cross[5][16];     // lane 8 + m <- b[m - k], others <- padding
+    alignas(16) std::uint8_t reverse[5][16];         // for the final step with N melds: lane m <- b[8 + N - m],
+                                                     // lane 8 + m <- b[N - m]; lanes beyond N <- padding
+    Shuffles() {
+        for (int k = 0; k < 5; ++k)
+            for (int lane = 0; lane < 16; ++lane) {
+                const int half = lane / 8, m = lane % 8;
+                const bool real = m < 5 && m >= k;
+                broadcast_none[k][lane] = std::uint8_t(k);
+                broadcast_pair[k][lane] = std::uint8_t(half ? 8 + k : 7);
+                shift_same[k][lane] = std::uint8_t(real ? 8 * half + m - k : 8 * half + 7);
+                shift_cross[k][lane] = std::uint8_t(half && real ? m - k : 7);
+                const int n = k;
+                reverse[n][lane] = std::uint8_t(m <= n ? (half ? n - m : 8 + n - m) : 7);
+            }
+    }
+    static const Shuffles& get() {
+        static const Shuffles shuffles;
+        return shuffles;
+    }
+};
+
+__attribute__((target("ssse3"))) inline __m128i widen(GroupEntry entry) {
+    const __m128i packed = _mm_cvtsi64_si128(static_cast<long long>(entry));
+    const __m128i low_nibbles = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
+    const __m128i high_nibbles = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
+    return _mm_unpacklo_epi8(low_nibbles, high_nibbles);
+}
+
+__attribute__((target("ssse3"))) inline __m128i control(const std::uint8_t* bytes) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(bytes));
+}
+
+__attribute__((target("ssse3"))) inline __m128i combine_vectors(__m128i a, __m128i b, const Shuffles& s) {
+    __m128i result = _mm_set1_epi8(-1);
+    for (int k = 0; k < 5; ++k) {
+        const __m128i same = _mm_adds_epu8(_mm_shuffle_epi8(a, control(s.broadcast_none[k])),
+                                           _mm_shuffle_epi8(b, control(s.shift_same[k])));
+        const __m128i cross = _mm_adds_epu8(_mm_shuffle_epi8(a, control(s.broadcast_pair[k])),
+                                            _mm_shuffle_epi8(b, control(s.shift_cross[k])));
+        result = _mm_min_epu8(result, _mm_min_epu8(same, cross));
+    }
+    return result;
+}
+
+// Lanes beyond N meet padding; pairing left lane m with right lane N - m across the halves leaves the
+// minimum over all lanes as the answer for (N melds, pair).
+__attribute__((target("ssse3"))) inline int finish(__m128i left, __m128i right, int melds_needed,
+                                                   const Shuffles& s) {
+    __m128i sums = _mm_adds_epu8(left, _mm_shuffle_epi8(right, control(s.reverse[melds_needed])));
+    sums = _mm_min_epu8(sums, _mm_srli_si128(sums, 8));
+    sums = _mm_min_epu8(sums, _mm_srli_si128(sums, 4));
+    sums = _mm_min_epu8(sums, _mm_srli_si128(sums, 2));
+    sums = _mm_min_epu8(sums, _mm_srli_si128(sums, 1));
+    return _mm_cvtsi128_si32(sums) & 0xFF;
+}
+
+__attribute__((target("ssse3"))) int ssse3_deficiency(const std::uint8_t* counts, int melds_needed) {
+    const Tables& tables = Tables::get();
+    const Shuffles& s = Shuffles::get();
+    const __m128i left = combine_vectors(widen(tables.suit(counts)), widen(tables.suit(counts + 9)), s);
+    const __m128i right =
+        combine_vectors(widen(tables.suit(counts + 18)), widen(tables.honors(counts + kFirstHonor)), s);
+    return finish(left, right, melds_needed, s);
+}
+
+// AVX2: both combines at once, (man, sou) in one register against (pin, honors) in the other; byte shuffles
+// work within each 128-bit half, so the SSSE3 controls serve unchanged.
+__attribute__((target("avx2"))) inline __m256i widen_pair(GroupEntry low, GroupEntry high) {
+    const __m256i packed = _mm256_set_epi64x(0, static_cast<long long>(high), 0, static_cast<long long>(low));
+    const __m256i mask = _mm256_set1_epi8(0x0F);
+    return _mm256_unpacklo_epi8(_mm256_and_si256(packed, mask), _mm256_and_si256(_mm256_srli_epi16(packed, 4), mask));
+}
+
+__attribute__((target("avx2"))) inline __m256i control2(const std::uint8_t* bytes) {
+    return _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(bytes)));
+}
+
+__attribute__((target("avx2"))) int avx2_deficiency(const std::uint8_t* counts, int melds_needed) {
+    const Tables& tables = Tables::get();
+    const Shuffles& s = Shuffles::get();
+    const __m256i a = widen_pair(tables.suit(counts), tables.suit(counts + 18));
+    const __m256i b = widen_pair(tables.suit(counts + 9), tables.honors(counts + kFirstHonor));
+    __m256i result = _mm256_set1_epi8(-1);
+    for (int k = 0; k < 5; ++k) {
+        const __m256i same = _mm256_adds_epu8(_mm256_shuffle_epi8(a, control2(s.broadcast_none[k])),
+                                              _mm256_shuffle_epi8(b, control2(s.shift_same[k])));
+        const __m256i cross = _mm256_adds_epu8(_mm256_shuffle_epi8(a, control2(s.broadcast_pair[k])),
+                                               _mm256_shuffle_epi8(b, control2(s.shift_cross[k])));
+        result = _mm256_min_epu8(result, _mm256_min_epu8(same, cross));
+    }
+    return finish(_mm256_castsi256_si128(result), _mm256_extracti128_si256(result, 1), melds_needed, s);
+}
+#endif
+
+using DeficiencyFunction = int (*)(const std::uint8_t*, int);
+
+DeficiencyFunction choose_implementation() {
+#ifdef HUPAI_X86
+    if (__builtin_cpu_supports("avx2")) return avx2_deficiency;
+    if (__builtin_cpu_supports("ssse3")) return ssse3_deficiency;
+#endif
+    return portable_deficiency;
+}
+
+}  // namespace
+
+int standard_deficiency(const std::uint8_t* counts, int melds_needed) {
+    static const DeficiencyFunction implementation = choose_implementation();
+    return implementation(counts, melds_needed);
+}
+
+int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, int variant) {
+#ifdef HUPAI_X86
+    if (variant == 2 && __builtin_cpu_supports("avx2")) return avx2_deficiency(counts, melds_needed);
+    if (variant == 1 && __builtin_cpu_supports("ssse3")) return ssse3_deficiency(counts, melds_needed);
+#endif
+    (void)variant;
+    return portable_deficiency(counts, melds_needed);
+}
+
+}  // namespace hupai
