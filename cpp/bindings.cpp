@@ -339,6 +339,16 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("counts7"), "Table entry of the honors: 10 values, index m + 5p.");
 
+    m.def(
+        "standard_deficiency_variant",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& counts, int melds_needed, int variant) {
+            const HandQuery query = query_of(counts, 0, kMaxMelds - melds_needed, kStandard, kAllKinds);
+            require_valid(query, SizeRule::kAny);
+            return standard_deficiency_variant(query.counts, melds_needed, variant);
+        },
+        py::arg("counts"), py::arg("melds_needed"), py::arg("variant"),
+        "Standard-form deficiency by one implementation: 0 portable, 1 SSSE3, 2 AVX2 (for tests).");
+
     m.def("table_bytes", [] { return Tables::get().bytes(); }, "Memory held by the lookup tables, in bytes.");
     m.def("suit_patterns", [] { return Tables::get().suit_patterns(); }, "Number of suit patterns in the table.");
 }

@@ -67,6 +67,13 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
     return mask
 
 
+def _int_arg(name: str, value: object) -> int:
+    """An integer argument for the core, clamped so the core's own range check reports it (never an overflow)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
+    return max(-1, min(int(value), 1 << 20))
+
+
 @dataclass(frozen=True)
 class Group:
     """One group of a decomposition.
@@ -108,7 +115,8 @@ is_win = _core.is_win
 def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
           joker_kinds: JokerKinds = None) -> list[int]:
     """Kinds that complete a 3n+1 hand, ascending. A kind the hand already holds four of is never a wait."""
-    return list(_core.waits(to_counts(hand), jokers, melds, int(forms), _joker_mask(joker_kinds)))
+    return list(_core.waits(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
+                            _forms_arg(forms), _joker_mask(joker_kinds)))
 
 
 def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
@@ -126,16 +134,22 @@ def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
     For ``TERMINALS_HONORS`` (no structure) one reading is returned, the jokers standing for the first allowed
     terminal/honor kinds with room: any assignment reads the same.
     """
-    raw = _core.decompositions(to_counts(hand), jokers, melds, int(forms), _joker_mask(joker_kinds))
+    raw = _core.decompositions(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
+                               _forms_arg(forms), _joker_mask(joker_kinds))
     return [
         Decomposition(Forms(form), tuple(Group(_GROUP_TYPES[t], tuple(tiles), tuple(jk)) for t, tiles, jk in groups))
         for form, groups in raw
     ]
 
 
+def _forms_arg(forms: object) -> int:
+    value = _int_arg("forms", forms)
+    return value if value >= 0 else 1 << 20  # the core rejects unknown bits with a message
+
+
 def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
+        return _int_arg(name, value)
     array = np.asarray(value)
     if array.ndim != 1 or array.shape[0] != rows or array.dtype.kind not in "iu":
         raise InvalidHand(f"{name} must be an int or an integer array of shape ({rows},), "
@@ -164,7 +178,7 @@ def shanten_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: in
     counts = _batch_counts(counts)
     rows = counts.shape[0]
     return _core.shanten_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
-                               int(forms), _joker_mask(joker_kinds), int(threads))
+                               _forms_arg(forms), _joker_mask(joker_kinds), _int_arg("threads", threads))
 
 
 def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int | np.ndarray = 0,
@@ -174,4 +188,4 @@ def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int
     counts = _batch_counts(counts)
     rows = counts.shape[0]
     return _core.is_win_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
-                              int(forms), _joker_mask(joker_kinds), int(threads))
+                              _forms_arg(forms), _joker_mask(joker_kinds), _int_arg("threads", threads))

@@ -93,9 +93,9 @@ def parse(text: str) -> list[int]:
             pending.clear()
             i += 1
         else:
+            kind, width = _parse_symbol(text, i)  # an unknown character is reported at its own position
             if pending:
                 raise _bad(text, pending[0][1], f"digit {text[pending[0][1]]!r} has no suit letter")
-            kind, width = _parse_symbol(text, i)
             kinds.append(kind)
             i += width
     if pending:

@@ -1,0 +1,111 @@
+"""Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from .analysis import Decomposition, Forms, decompositions, shanten, waits
+from .errors import HupaiError
+from .tiles import format_tiles, kind_name, to_counts
+
+_FORM_NAMES = {form.name.lower(): form for form in Forms}
+
+
+def _parse_forms(text: str) -> Forms:
+    forms = Forms(0)
+    for name in text.split(","):
+        key = name.strip().lower().replace("-", "_")
+        if key not in _FORM_NAMES:
+            raise argparse.ArgumentTypeError(f"unknown form {name!r}; choose from {', '.join(_FORM_NAMES)}")
+        forms |= _FORM_NAMES[key]
+    return forms
+
+
+def _describe_reading(reading: Decomposition) -> str:
+    parts = []
+    for group in reading.groups:
+        text = format_tiles(list(group.tiles))
+        if group.jokers:
+            text += "(*" + format_tiles(list(group.jokers)) + ")"
+        parts.append(f"[{text}]")
+    return f"{reading.form.name.lower():16s} " + " ".join(parts)
+
+
+def _useful_tiles(counts: np.ndarray, jokers: int, melds: int, forms: Forms, current: int) -> list[int]:
+    """Kinds whose draw lowers the shanten of a waiting (3n+1) hand (a complete-size hand's shanten already
+    assumes its best discard)."""
+    useful = []
+    for kind in range(34):
+        if counts[kind] >= 4:
+            continue
+        counts[kind] += 1
+        if shanten(counts, jokers=jokers, melds=melds, forms=forms) < current:
+            useful.append(kind)
+        counts[kind] -= 1
+    return useful
+
+
+def analyze(hand: str, jokers: int, melds: int, forms: Forms, out=sys.stdout) -> None:
+    counts = to_counts(hand)
+    size = int(counts.sum()) + jokers
+    complete_size = 3 * (4 - melds) + 2
+    print(f"{format_tiles(counts)}  ({size} tiles, {jokers} jokers, {melds} exposed melds)", file=out)
+    value = shanten(counts, jokers=jokers, melds=melds, forms=forms)
+    label = {-1: "complete", 0: "ready (听牌)"}.get(value, f"{value} away from ready")
+    print(f"  shanten   {value}: {label}", file=out)
+    if size == complete_size - 1:
+        hand_waits = waits(counts, jokers=jokers, melds=melds, forms=forms)
+        if hand_waits:
+            print(f"  waits     {' '.join(kind_name(k) for k in hand_waits)}", file=out)
+        else:
+            useful = _useful_tiles(counts.copy(), jokers, melds, forms, value)
+            print(f"  useful    {' '.join(kind_name(k) for k in useful)} ({len(useful)} kinds)", file=out)
+    elif value == -1:
+        readings = decompositions(counts, jokers=jokers, melds=melds, forms=forms)
+        print(f"  readings  {len(readings)}", file=out)
+        for reading in readings[:12]:
+            print(f"    {_describe_reading(reading)}", file=out)
+        if len(readings) > 12:
+            print(f"    ... {len(readings) - 12} more", file=out)
+    else:
+        # A complete-size hand that is not complete: which discards keep the best shanten, and their waits.
+        options = []
+        for kind in np.flatnonzero(counts):
+            counts[kind] -= 1
+            after = shanten(counts, jokers=jokers, melds=melds, forms=forms)
+            after_waits = waits(counts, jokers=jokers, melds=melds, forms=forms) if after == 0 else []
+            counts[kind] += 1
+            options.append((after, -len(after_waits), int(kind), after_waits))
+        options.sort()
+        for after, _, kind, after_waits in options[:5]:
+            detail = f"waits {' '.join(kind_name(k) for k in after_waits)}" if after_waits else f"shanten {after}"
+            print(f"  discard {kind_name(kind):3s} -> {detail}", file=out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
+    commands = parser.add_subparsers(dest="command", required=True)
+    analyze_cmd = commands.add_parser("analyze", help="shanten, waits and decompositions of hands")
+    analyze_cmd.add_argument("hands", nargs="+", help="hands in tile notation, e.g. 123m456p789s1122z")
+    analyze_cmd.add_argument("--jokers", type=int, default=0, help="wild tiles on top of the hand")
+    analyze_cmd.add_argument("--melds", type=int, default=0, help="exposed melds set aside")
+    analyze_cmd.add_argument("--forms", type=_parse_forms,
+                             default=Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS,
+                             help="comma-separated forms: " + ", ".join(_FORM_NAMES))
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "analyze":
+            for hand in args.hands:
+                analyze(hand, args.jokers, args.melds, args.forms)
+    except HupaiError as error:
+        print(f"hupai: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
