@@ -15,13 +15,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal, Union
 
 from . import _core
 from .errors import InvalidHand
-from .tiles import NUM_KINDS, Hand, to_counts
+from .tiles import NUM_KINDS, Hand, as_ndarray, is_integer, numpy, to_counts
+
+if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
+    import numpy as np
 
 __all__ = [
     "Forms", "Group", "Decomposition", "shanten", "is_win", "waits", "decompositions",
@@ -47,21 +48,21 @@ class Forms(enum.IntFlag):
 
 
 #: ``joker_kinds`` given as kinds, or as a 34-bit mask (bit k = kind k); ``None`` = every kind.
-JokerKinds = Union[Iterable[int], int, None]
+JokerKinds = Union[Iterable[int], int, None]  # noqa: UP007 (a runtime alias)
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
 
 
 def _joker_mask(joker_kinds: JokerKinds) -> int:
     if joker_kinds is None:
         return _ALL_KINDS_MASK
-    if isinstance(joker_kinds, (int, np.integer)) and not isinstance(joker_kinds, bool):
+    if is_integer(joker_kinds):
         mask = int(joker_kinds)
         if not 0 <= mask <= _ALL_KINDS_MASK:
             raise InvalidHand(f"joker_kinds mask {mask:#x} has bits outside the 34 kinds")
         return mask
     mask = 0
     for kind in joker_kinds:
-        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or not 0 <= kind < NUM_KINDS:
+        if not is_integer(kind) or not 0 <= kind < NUM_KINDS:
             raise InvalidHand(f"joker_kinds holds {kind!r}, not a kind in 0..33")
         mask |= 1 << int(kind)
     return mask
@@ -69,7 +70,7 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
 
 def _int_arg(name: str, value: object) -> int:
     """An integer argument for the core, clamped so the core's own range check reports it (never an overflow)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
     return max(-1, min(int(value), 1 << 20))
 
@@ -148,8 +149,9 @@ def _forms_arg(forms: object) -> int:
 
 
 def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | int:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+    if is_integer(value):
         return _int_arg(name, value)
+    np = numpy()
     array = np.asarray(value)
     if array.ndim != 1 or array.shape[0] != rows or array.dtype.kind not in "iu":
         raise InvalidHand(f"{name} must be an int or an integer array of shape ({rows},), "
@@ -158,8 +160,9 @@ def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | in
 
 
 def _batch_counts(counts: np.ndarray) -> np.ndarray:
-    if not isinstance(counts, np.ndarray):
+    if as_ndarray(counts) is None:
         raise InvalidHand(f"counts must be a numpy uint8 array of shape (N, 34), got {type(counts).__name__}")
+    np = numpy()
     if counts.ndim != 2 or counts.shape[1] != NUM_KINDS:
         raise InvalidHand(f"counts must have shape (N, 34), got {counts.shape}")
     if counts.dtype != np.uint8:

@@ -6,7 +6,8 @@ Kinds are integers 0..33 in tenhou / ``mahjong`` package order: 0..8 = 1m..9m (�
 Three notations are accepted, and may be mixed in one string:
 
 * ASCII: digits grouped before their suit letter, ``"123m456p789s11z"``;
-* Chinese names: ``"一万二万三万"``, ``"五筒"``, ``"三条"``/``"三索"``, ``"东南西北中发白"`` (also 萬 饼 條 東 發 红中 发财 白板);
+* Chinese names: ``"一万二万三万"``, ``"五筒"``, ``"三条"``/``"三索"``, ``"东南西北中发白"``
+  (also 萬 饼 條 東 發 红中 发财 白板);
 * Unicode mahjong tiles: ``"🀇🀈🀉"`` (U+1F000..U+1F021).
 
 Spaces and commas between tiles are ignored. Anything else raises :class:`hupai.InvalidHand` naming the
@@ -15,12 +16,15 @@ offending character and its position.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from typing import Literal, Union
-
-import numpy as np
+from numbers import Integral
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from .errors import InvalidHand
+
+if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
+    import numpy as np
 
 __all__ = [
     "NUM_KINDS", "SUITS", "TERMINALS_HONORS", "HONORS", "Hand",
@@ -33,7 +37,7 @@ HONORS = tuple(range(27, 34))
 TERMINALS_HONORS = (0, 8, 9, 17, 18, 26, *HONORS)
 
 #: Anything the public functions accept as a hand: a tile string, a list of kinds, or a uint8[34] counts vector.
-Hand = Union[str, Iterable[int], np.ndarray]
+Hand = Union[str, Iterable[int], "np.ndarray"]
 
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 _CN_NUMERALS = "一二三四五六七八九"
@@ -53,6 +57,24 @@ _UNICODE_TO_KIND = {
     **{0x1F019 + i: 9 + i for i in range(9)},
 }
 _KIND_TO_UNICODE = {kind: chr(code) for code, kind in _UNICODE_TO_KIND.items()}
+
+
+def numpy() -> Any:
+    """The numpy module, imported on first use."""
+    import numpy
+
+    return numpy
+
+
+def as_ndarray(value: object) -> np.ndarray | None:
+    """``value`` if it is a numpy array, else None (without importing numpy: no array exists before it is)."""
+    module = sys.modules.get("numpy")
+    return value if module is not None and isinstance(value, module.ndarray) else None
+
+
+def is_integer(value: object) -> bool:
+    """A Python or numpy integer, not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def _bad(text: str, pos: int, why: str) -> InvalidHand:
@@ -129,8 +151,8 @@ def to_kinds(hand: Hand) -> list[int]:
     """Any hand form (string, iterable of kinds, counts vector) as a sorted list of kinds."""
     if isinstance(hand, str):
         return sorted(parse(hand))
-    if isinstance(hand, np.ndarray) and hand.ndim == 1 and hand.shape[0] == NUM_KINDS and \
-            hand.dtype != object:
+    array = as_ndarray(hand)
+    if array is not None and array.ndim == 1 and array.shape[0] == NUM_KINDS and array.dtype != object:
         counts = _check_counts(hand)
         return [k for k in range(NUM_KINDS) for _ in range(int(counts[k]))]
     return sorted(_check_kind_list(hand))
@@ -146,7 +168,7 @@ def _check_kind_list(hand: Iterable[int]) -> list[int]:
                           f"got {type(hand).__name__}") from None
     out = []
     for pos, kind in enumerate(kinds):
-        if isinstance(kind, (bool, np.bool_)) or not isinstance(kind, (int, np.integer)):
+        if not is_integer(kind):
             raise InvalidHand(f"item {pos} of the kind list is {kind!r}, not an integer kind")
         if not 0 <= kind < NUM_KINDS:
             raise InvalidHand(f"item {pos} of the kind list is {kind}, not a kind in 0..33")
@@ -158,17 +180,19 @@ def _check_counts(array: np.ndarray) -> np.ndarray:
     if array.dtype.kind not in "iu":
         raise InvalidHand(f"a counts vector must hold integers, got dtype {array.dtype}")
     if array.size and (array.min() < 0 or array.max() > 4):
-        bad = int(np.flatnonzero((array < 0) | (array > 4))[0])
+        bad = int(numpy().flatnonzero((array < 0) | (array > 4))[0])
         raise InvalidHand(f"count {int(array[bad])} of kind {bad} ({kind_name(bad)}) is outside 0..4")
-    return array.astype(np.uint8, copy=False)
+    return array.astype(numpy().uint8, copy=False)
 
 
 def to_counts(hand: Hand) -> np.ndarray:
     """Any hand form as a ``uint8[34]`` counts vector. More than four of a kind raises :class:`InvalidHand`."""
-    if isinstance(hand, np.ndarray) and hand.ndim == 1 and hand.shape[0] == NUM_KINDS and hand.dtype != object:
-        return np.ascontiguousarray(_check_counts(hand))
-    if isinstance(hand, np.ndarray) and hand.dtype != object and hand.ndim != 1:
-        raise InvalidHand(f"a counts vector must have shape (34,), got {hand.shape}")
+    np = numpy()
+    array = as_ndarray(hand)
+    if array is not None and array.ndim == 1 and array.shape[0] == NUM_KINDS and array.dtype != object:
+        return np.ascontiguousarray(_check_counts(array))
+    if array is not None and array.dtype != object and array.ndim != 1:
+        raise InvalidHand(f"a counts vector must have shape (34,), got {array.shape}")
     kinds = parse(hand) if isinstance(hand, str) else _check_kind_list(hand)
     counts = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS).astype(np.uint8)
     if kinds and counts.max() > 4:

@@ -1,0 +1,97 @@
+"""Table-engine throughput (issue 3): full Guangdong hands with bots, and the cost of one decision.
+
+Run: ``.venv/bin/pytest bench/bench_game.py --benchmark-only``. Targets (not asserted): >= 1,000 hands/s with
+four RandomBots and >= 200 hands/s with four GreedyBots on one core. ``hands/s`` = HANDS / the round's mean
+time.
+"""
+
+from __future__ import annotations
+
+import random
+
+import hupai
+import pytest
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Game, play
+
+pytest.importorskip("pytest_benchmark")
+
+HANDS = 50
+RULES = hupai.rules.get("guangdong")  # built once, as a simulation would (a name builds a new rules object)
+
+
+def _play_hands(bot_class, first_seed: int) -> int:
+    actions = 0
+    for seed in range(first_seed, first_seed + HANDS):
+        game = Game(RULES, seed=seed, dealer=seed % 4)
+        play(game, [bot_class(seed * 4 + i) for i in range(4)])
+        actions += len(game.actions)
+    return actions
+
+
+@pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot], ids=["random", "greedy"])
+def test_bench_full_hands(benchmark, bot_class):
+    """HANDS full hands per round; divide HANDS by the mean to get hands/s."""
+    seeds = iter(range(0, 10**9, HANDS))
+    benchmark.extra_info["hands_per_round"] = HANDS
+    benchmark.pedantic(lambda: _play_hands(bot_class, next(seeds)), rounds=10, warmup_rounds=1)
+    benchmark.extra_info["hands_per_second"] = HANDS / benchmark.stats.stats.mean
+
+
+def _decision_states(count: int = 300) -> list[Game]:
+    """Games stopped at varied decision points (turns and claim windows) of random hands."""
+    rng = random.Random(7)
+    states = []
+    for seed in range(count):
+        game = Game("guangdong", seed=seed)
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        stop = rng.randrange(1, 90)
+        for _ in range(stop):
+            if game.over:
+                break
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(game, seat))
+        if not game.over:
+            states.append(game)
+    return states
+
+
+def test_bench_legal_actions_and_apply(benchmark):
+    """One decision: ``legal_actions`` + ``apply`` of the first legal action (on a fresh state each time)."""
+    snaps = [g.snapshot() for g in _decision_states()]
+    pool = [Game.from_snapshot(s) for s in snaps]
+    index = iter(range(10**9))
+
+    def setup():
+        i = next(index)
+        if i % len(pool) == 0:
+            pool[:] = [Game.from_snapshot(s) for s in snaps]
+        return (pool[i % len(pool)],), {}
+
+    def decide(game: Game) -> None:
+        seat = game.current.seats[0]
+        game.apply(game.legal_actions(seat)[0])
+
+    benchmark.pedantic(decide, setup=setup, rounds=len(snaps) * 3)
+
+
+def test_bench_snapshot_restore_decide(benchmark):
+    """A server's request: ``snapshot`` + ``from_snapshot`` + ``legal_actions`` + ``apply`` (one decision)."""
+    games = _decision_states()
+    index = iter(range(10**9))
+
+    def request() -> None:
+        game = games[next(index) % len(games)]
+        restored = Game.from_snapshot(game.snapshot())
+        seat = restored.current.seats[0]
+        restored.apply(restored.legal_actions(seat)[0])
+
+    benchmark(request)
+
+
+def test_bench_replay(benchmark):
+    """Replaying a full logged hand from its JSON."""
+    game = Game("guangdong", seed=3)
+    play(game, [GreedyBot(i) for i in range(4)])
+    log = game.to_json()
+    benchmark(Game.replay, log)
