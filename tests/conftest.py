@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# pytest's default import mode only puts each test file's own directory on sys.path; the helpers sit one level up.
+# pytest's default import mode only puts each test file's own directory on sys.path; the helpers sit one level
+# up.
 TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))

@@ -1,8 +1,8 @@
-"""The spec's worked scoring examples GD-E1 .. GD-E17 (guangdong.md §11): patterns and exact per-seat payments.
+"""The spec's worked scoring examples GD-E1 .. GD-E17 (guangdong.md §11): patterns, exact per-seat payments.
 
-P0 deals, so with ``dealer_east`` the seats are P0 东, P1 南, P2 西, P3 北; the round is 东 unless stated; base 1,
-``discard_pays = "one"`` unless stated. GD-E18/E19 are game-flow examples (rotation, 漏胡) tested with the engine.
-The flags and ``liable`` are passed as the engine would pass them.
+P0 deals, so with ``dealer_east`` the seats are P0 东, P1 南, P2 西, P3 北; the round is 东 unless stated;
+base 1, ``discard_pays = "one"`` unless stated. GD-E18/E19 are game-flow examples (rotation, 漏胡), tested
+with the engine. The flags and ``liable`` are passed as the engine would pass them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Guangdong pattern table: each pattern alone on small literal readings, then how they combine (GD-15 .. GD-21).
+"""Guangdong pattern tables: each pattern alone on small literal readings, then how they combine (GD-15..21).
 
 Readings are written one group per word, ``[...]`` = a declared meld (``Reading.parse``).
 """
@@ -18,8 +18,8 @@ R = Reading.parse
 
 def win(hand: str, tile: str, *, winner: int = 1, discarder: int | None = 3, **flags: object) -> WinContext:
     """A fully concealed win; P0 deals, so with dealer_east the seat wind is the winner's seat."""
-    return WinContext(winner=winner, win_tile=parse(tile)[0], concealed=tuple(parse(hand)), discarder=discarder,
-                      seat_wind=winner, **flags)  # type: ignore[arg-type]
+    return WinContext(winner=winner, win_tile=parse(tile)[0], concealed=tuple(parse(hand)),
+                      discarder=discarder, seat_wind=winner, **flags)  # type: ignore[arg-type]
 
 
 # --- the tables themselves ----------------------------------------------------------------------------------
@@ -28,7 +28,8 @@ SPEC_FAN = {
     "ji_hu": 0, "ping_hu": 1, "peng_peng_hu": 2, "hun_yi_se": 2,
     "zi_mo": 1, "men_feng": 1, "quan_feng": 1, "bai_ban": 1, "fa_cai": 1, "hong_zhong": 1,
     "qing_yi_se": 4, "hun_peng": 4, "qing_peng": 5, "hun_yao_jiu": 5, "xiao_san_yuan": 5, "xiao_si_xi": 5,
-    "zi_yi_se": 6, "qing_yao_jiu": 6, "da_san_yuan": 6, "da_si_xi": 6, "jiu_lian_bao_deng": 6, "shi_san_yao": 6,
+    "zi_yi_se": 6, "qing_yao_jiu": 6, "da_san_yuan": 6, "da_si_xi": 6, "jiu_lian_bao_deng": 6,
+    "shi_san_yao": 6,
 }
 
 

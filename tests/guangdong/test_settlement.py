@@ -5,6 +5,8 @@ P0 deals in every test, so with ``dealer_east`` a seat's wind is its seat number
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -19,10 +21,10 @@ DEFAULT = GuangdongOptions()
 CHICKEN = "123m456p78s222s55p"   # + 9s: 鸡胡, 0 番, no extras on a discard
 
 
-def meld(tiles: str, claimed_from: int | None = None, *, concealed: bool = False, added: bool = False) -> Meld:
+def meld(tiles: str, claimed_from: int | None = None, *, concealed: bool = False) -> Meld:
     kinds = tuple(sorted(parse(tiles)))
     kind = "chow" if len(set(kinds)) == 3 else ("kong" if len(kinds) == 4 else "pung")
-    return Meld(kind, kinds, concealed=concealed, claimed_from=claimed_from, added=added)
+    return Meld(kind, kinds, concealed=concealed, claimed_from=claimed_from)
 
 
 def win(hand: str, tile: str, *, winner: int, discarder: int | None = None, melds: tuple[Meld, ...] = (),
@@ -84,7 +86,8 @@ def test_gd_24_three_winners_raised_to_the_minimum_discarder_pays_each():
 
 def test_gd_20_gang_shang_kai_hua_minimum():
     concealed_kong = (meld("1111p", concealed=True),)
-    result = score_win(win("123m456p78s55p", "9s", winner=1, melds=concealed_kong, kong_replacement=True), DEFAULT)
+    context = win("123m456p78s55p", "9s", winner=1, melds=concealed_kong, kong_replacement=True)
+    result = score_win(context, DEFAULT)
     assert result.pattern_names == ("ji_hu", "zi_mo", "gang_shang_kai_hua") and result.value == 3
     assert result.payments == (-8, 24, -8, -8)
 
@@ -136,13 +139,15 @@ def test_gd_25_liable_pays_three_shares_alone():
 
 def test_gd_25_first_listed_case_decides_rob_kong_before_later_cases():
     # The engine also found a GD-28/29 liability (seat 0), but 抢杠 (GD-27) is listed first: the robbed pays.
-    result = score_win(win("56m111p234s888s99p", "7m", winner=1, discarder=2, robbed_kong=True, liable=0), DEFAULT)
+    context = win("56m111p234s888s99p", "7m", winner=1, discarder=2, robbed_kong=True, liable=0)
+    result = score_win(context, DEFAULT)
     assert result.payments == (0, 24, -24, 0) and result.details["rule"] == "GD-27"
 
 
 def test_gd_26_gang_shang_kai_hua_bao_gang():
     kong = (meld("8888s", 3),)
-    result = score_win(win("123m456p789p5p", "5p", winner=2, melds=kong, kong_replacement=True, liable=3), DEFAULT)
+    context = win("123m456p789p5p", "5p", winner=2, melds=kong, kong_replacement=True, liable=3)
+    result = score_win(context, DEFAULT)
     assert result.pattern_names == ("ji_hu", "zi_mo", "gang_shang_kai_hua")
     assert result.payments == (0, 0, 24, -24) and result.details["rule"] == "GD-26"
 
@@ -237,3 +242,67 @@ def test_options_reject_bad_names_and_values(mapping, message):
 def test_gd_18_cap_fan_option():
     result = score_win(win("666z555z111m999p4s", "4s", winner=1), GuangdongOptions(cap_fan=4))
     assert result.value == 4 and result.payments == (-16, 48, -16, -16)
+
+
+# --- invariants over random complete hands ------------------------------------------------------------------
+
+def _random_win(rng: random.Random) -> WinContext | None:
+    """A random complete hand (some melds declared), or None when the draw breaks the four-of-a-kind limit."""
+    groups: list[tuple[str, int]] = []
+    for _ in range(4):
+        if rng.random() < 0.5:
+            suit, number = rng.randrange(3), rng.randrange(7)
+            groups.append(("chow", 9 * suit + number))
+        else:
+            groups.append(("pung", rng.randrange(34)))
+    pair = rng.randrange(34)
+    counts = Counter([pair, pair])
+    for kind, first in groups:
+        counts.update([first] * 3 if kind == "pung" else [first, first + 1, first + 2])
+    if max(counts.values()) > 4:
+        return None
+    declared = rng.randrange(5)
+    melds = []
+    for kind, first in groups[:declared]:
+        if kind == "chow":
+            melds.append(Meld("chow", (first, first + 1, first + 2), claimed_from=rng.randrange(4)))
+        elif counts[first] < 4 and rng.random() < 0.3:
+            counts[first] += 1
+            melds.append(Meld("kong", (first,) * 4, concealed=rng.random() < 0.5))
+        else:
+            melds.append(Meld("pung", (first,) * 3, claimed_from=rng.randrange(4)))
+    concealed = [pair, pair]
+    for kind, first in groups[declared:]:
+        concealed += [first] * 3 if kind == "pung" else [first, first + 1, first + 2]
+    win_tile = concealed.pop(rng.randrange(len(concealed)))
+    winner = rng.randrange(4)
+    discarder = rng.choice([None, *(seat for seat in range(4) if seat != winner)])
+    return WinContext(winner=winner, win_tile=win_tile, concealed=tuple(concealed), melds=tuple(melds),
+                      discarder=discarder, seat_wind=rng.randrange(4), round_wind=rng.randrange(4))
+
+
+@pytest.mark.parametrize("options", [DEFAULT, GuangdongOptions(discard_pays="all_three", base=3)])
+def test_gd_3_22_23_payments_of_random_wins_balance(options: GuangdongOptions):
+    rng = random.Random(20261129)
+    checked = 0
+    while checked < 400:
+        context = _random_win(rng)
+        if context is None:
+            continue
+        checked += 1
+        result = score_win(context, options)
+        unit = share(result.value, options)
+        assert sum(result.payments) == 0
+        if context.discarder is None:
+            assert result.payments[context.winner] == 3 * unit
+        else:
+            shares = 3 if options.discard_pays == "all_three" else 1
+            assert result.payments[context.winner] == -result.payments[context.discarder] == shares * unit
+        if result.details["beyond_limit"]:
+            assert len(result.patterns) == 1 and result.value in (4, 5, 6)
+        else:
+            assert result.value == min(result.details["fan_before_limit"], options.cap_fan)
+            # 自摸 never lowers a within-limit hand.
+            if context.discarder is not None:
+                drawn = score_win(replace(context, discarder=None), options)
+                assert drawn.value >= result.value

@@ -1,17 +1,17 @@
 """Actions: every decision a seat makes is one :class:`Action` (DESIGN §4).
 
-One small immutable type for all of them (a ``NamedTuple``: hashable, cheap to build and compare, which matters
-because legal-action lists are built on every decision). ``kind`` says what it is:
+One small immutable type for all of them (a ``NamedTuple``: hashable, cheap to build and compare, which
+matters because legal-action lists are built on every decision). ``kind`` says what it is:
 
-============  ====================================================================================
-``discard``   discard ``tile`` from the hand (``flag`` may carry a declaration made with it, e.g. 亮倒)
-``chow``      claim the discard ``tile`` into the run ``tiles`` (three kinds, ascending)
-``pung``      claim the discard ``tile`` onto a pair
-``kong``      ``flag`` = ``"exposed"`` (on a discard), ``"concealed"`` (暗杠) or ``"added"`` (补杠) of ``tile``
-``win``       win on ``tile`` (self-drawn, a discard, a robbed kong, or the dealt hand)
-``pass``      decline every claim on offer (or, before a draw, decline a declaration and draw)
-``declare``   a rule-specific declaration named by ``flag`` (游金, 抢金, ...), with ``tile`` if it needs one
-============  ====================================================================================
+- ``discard``: discard ``tile`` (``flag`` may carry a declaration made with it, e.g. 亮倒);
+- ``chow``: claim the discard ``tile`` into the run ``tiles`` (three kinds, ascending);
+- ``pung``: claim the discard ``tile`` onto a pair;
+- ``kong``: of ``tile``, ``flag`` = ``"exposed"`` (on a discard), ``"concealed"`` (暗杠) or ``"added"``
+  (补杠);
+- ``win``: win on ``tile`` (self-drawn, a discard, a robbed kong, or the dealt hand);
+- ``pass``: decline every claim on offer (before a draw: decline a declaration and draw);
+- ``declare``: a rule-specific declaration named by ``flag`` (游金, 抢金, ...), with ``tile`` if it needs
+  one.
 
 The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are set.
 """
@@ -54,7 +54,8 @@ class Action(NamedTuple):
         return [self.kind, self.seat, self.tile, list(self.tiles), self.flag]
 
     @classmethod
-    def from_compact(cls, data: list) -> Action:
+    def from_compact(cls, data: list | tuple) -> Action:
+        """The inverse of :meth:`to_compact` (an Action itself, being a tuple, is its own compact form)."""
         return cls(data[0], data[1], data[2], tuple(data[3]), data[4])
 
     @classmethod
@@ -116,7 +117,8 @@ def coerce(action: Any) -> Action:
     if not isinstance(flag, str):
         raise IllegalAction(f"malformed action: flag must be a string, got {flag!r}")
     if kind == "kong" and flag not in _KONG_FLAGS:
-        raise IllegalAction(f"malformed action: a kong needs flag 'exposed', 'concealed' or 'added', got {flag!r}")
+        raise IllegalAction(f"malformed action: a kong needs flag 'exposed', 'concealed' or 'added', "
+                            f"got {flag!r}")
     return Action(kind, seat, tile, tiles, flag)
 
 
@@ -146,3 +148,36 @@ def pass_(seat: int) -> Action:
 
 def declare(seat: int, flag: str, tile: int = -1) -> Action:
     return Action("declare", seat, tile, (), flag)
+
+
+class _Prebuilt(NamedTuple):
+    """Every simple action of every seat, built once: legal-action lists share these immutable objects
+    instead of building new ones on every decision (and ``in`` then matches them by identity first)."""
+
+    discard: tuple[tuple[Action, ...], ...]
+    win: tuple[tuple[Action, ...], ...]
+    pung: tuple[tuple[Action, ...], ...]
+    exposed_kong: tuple[tuple[Action, ...], ...]
+    concealed_kong: tuple[tuple[Action, ...], ...]
+    added_kong: tuple[tuple[Action, ...], ...]
+    pass_: tuple[Action, ...]
+
+
+_SEATS = range(4)
+ACTIONS = _Prebuilt(
+    discard=tuple(tuple(Action("discard", s, k) for k in range(NUM_KINDS)) for s in _SEATS),
+    win=tuple(tuple(Action("win", s, k) for k in range(NUM_KINDS)) for s in _SEATS),
+    pung=tuple(tuple(Action("pung", s, k) for k in range(NUM_KINDS)) for s in _SEATS),
+    exposed_kong=tuple(tuple(Action("kong", s, k, (), "exposed") for k in range(NUM_KINDS)) for s in _SEATS),
+    concealed_kong=tuple(tuple(Action("kong", s, k, (), "concealed") for k in range(NUM_KINDS))
+                         for s in _SEATS),
+    added_kong=tuple(tuple(Action("kong", s, k, (), "added") for k in range(NUM_KINDS)) for s in _SEATS),
+    pass_=tuple(Action("pass", s) for s in _SEATS),
+)
+
+#: For each suited kind, the runs (low, mid, high) of its suit that contain it; empty for honors.
+CHOW_RUNS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((low, low + 1, low + 2) for low in (kind - 2, kind - 1, kind)
+          if kind < 27 and low >= kind - kind % 9 and low + 2 <= kind - kind % 9 + 8)
+    for kind in range(NUM_KINDS)
+)

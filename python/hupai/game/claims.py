@@ -1,16 +1,17 @@
 """Claims on a discard or on a kong being added: ask every eligible seat, then resolve by the rules' priority.
 
-The engine offers each seat its options (:func:`collect`), records one answer per seat (``pass`` included), and
-once every asked seat has answered, :func:`resolve` decides: wins first (every winner if the rules allow several,
-else the first in turn order from the source: head-bump), otherwise the highest-priority meld claim, ties going
-to the seat first in turn order. Seats with nothing to claim are not asked, so most discards need no answer.
+The engine offers each seat its options (:func:`collect`), records one answer per seat (``pass`` included),
+and once every asked seat has answered, :func:`resolve` decides: wins first (every winner if the rules allow
+several, else the first in turn order from the source: head-bump), otherwise the highest-priority meld claim,
+ties going to the seat first in turn order. Seats with nothing to claim are not asked, so most discards need
+no answer.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action
+from .actions import ACTIONS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules
@@ -20,13 +21,13 @@ __all__ = ["louhu_blocks", "collect", "collect_robbers", "resolve", "record_miss
 
 
 def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
-    """True if a declined win still blocks ``seat`` from winning on ``tile`` from another player (漏胡, GD-11)."""
+    """Does a declined win still block ``seat`` from winning on another player's ``tile`` (漏胡, GD-11)?"""
     if rules.louhu is None:
         return False
     return table.missed_all[seat] or tile in table.missed[seat]
 
 
-def _order_from(table: Table, source: int) -> range | list[int]:
+def _order_from(table: Table, source: int) -> list[int]:
     n = table.num_players
     return [(source + i) % n for i in range(1, n)]
 
@@ -34,12 +35,11 @@ def _order_from(table: Table, source: int) -> range | list[int]:
 def collect(rules: Rules, table: Table, tile: int, discarder: int) -> dict[int, tuple[Action, ...]]:
     """The options of every seat that may claim ``tile`` just discarded by ``discarder`` (``pass`` last)."""
     pending: dict[int, tuple[Action, ...]] = {}
-    for seat in _order_from(table, discarder):
-        options = rules.claim_options(table, seat, tile, discarder)
-        if options and options[0].kind == "win" and louhu_blocks(rules, table, seat, tile):
+    for seat, options in rules.claim_options(table, tile, discarder).items():
+        if options[0].kind == "win" and louhu_blocks(rules, table, seat, tile):
             options = options[1:]
         if options:
-            options.append(Action("pass", seat))
+            options.append(ACTIONS.pass_[seat])
             pending[seat] = tuple(options)
     return pending
 
@@ -48,14 +48,14 @@ def collect_robbers(rules: Rules, table: Table, tile: int, konger: int) -> dict[
     """The seats that may rob a kong of ``tile`` being added by ``konger`` (抢杠, GD-14), with win/pass."""
     pending: dict[int, tuple[Action, ...]] = {}
     for seat in _order_from(table, konger):
-        if (tile in rules.cached_waits(table, seat) and not louhu_blocks(rules, table, seat, tile)
+        if (not louhu_blocks(rules, table, seat, tile) and rules.completes(table, seat, tile, False)
                 and rules.may_win(table, seat, tile, "robbed_kong")):
-            pending[seat] = (Action("win", seat, tile), Action("pass", seat))
+            pending[seat] = (ACTIONS.win[seat][tile], ACTIONS.pass_[seat])
     return pending
 
 
 def record_missed(rules: Rules, table: Table, tile: int, taken: frozenset[int]) -> None:
-    """Mark the 漏胡 block of every asked seat that could have won and did not (``taken`` = seats that won)."""
+    """Mark the 漏胡 block of every asked seat that could have won and did not (``taken``: the winners)."""
     if rules.louhu is None:
         return
     for seat, options in table.pending.items():
@@ -67,7 +67,7 @@ def record_missed(rules: Rules, table: Table, tile: int, taken: frozenset[int]) 
 
 
 def resolve(rules: Rules, table: Table, source: int) -> tuple[list[int], Action | None]:
-    """Decide the claims once every asked seat has answered: ``(winners, None)`` or ``([], meld claim or None)``."""
+    """Decide once every asked seat has answered: ``(winners, None)`` or ``([], meld claim or None)``."""
     order = _order_from(table, source)
     answers = table.answers
     winners = [seat for seat in order if seat in answers and answers[seat].kind == "win"]

@@ -33,8 +33,8 @@ class WinResult:
 
 @dataclass(frozen=True)
 class HandResult:
-    """``winners`` in turn order from the tile's source; ``payments`` per seat (sum zero, kong money included);
-    ``drawn`` for a hand that ended without a win (流局: GD-30, no payments)."""
+    """``winners`` in turn order from the tile's source; ``payments`` per seat (sum zero, kong money
+    included); ``drawn`` for a hand that ended without a win (流局: GD-30, no payments)."""
 
     winners: tuple[int, ...]
     wins: tuple[WinResult, ...]

@@ -1,14 +1,16 @@
 """The table state of one hand: everything the engine and the rules read (mjx's State, kept small).
 
 A :class:`Table` is mutable and owned by its :class:`~hupai.game.Game`; rule objects receive it to *read*
-(and, in their documented hooks, to keep their own facts in ``extras``). Hands are 34-entry count lists, the
-cheapest form for the claim checks that run on every discard.
+(and, in their documented hooks, to keep their own facts in ``extras``). Hands are 34-entry ``bytearray``
+counts: indexing them is as cheap as a list's, and each has a zero-copy ``uint8`` numpy view (``views[seat]``)
+that the core reads in place, so a win check costs one core call and no conversion.
 
 Fields the rules may read:
 
 - ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds`` (0..3 = 东南西北 per seat)
-- ``wall`` (:class:`~hupai.game.wall.Wall`), ``hands[seat]`` (counts), ``melds[seat]`` (list of
-  :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles removed)
+- ``wall`` (:class:`~hupai.game.wall.Wall`), ``hands[seat]`` (counts), ``views[seat]`` (the same counts as a
+  numpy array), ``melds[seat]`` (list of :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles
+  removed)
 - ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), ``turn_seat``
 - ``drawn`` (the tile drawn this turn, -1 after a claim or on the dealer's first turn), ``drawn_from``
   (``"wall"``, ``"replacement"`` or ``""``), ``kong_from`` (for a replacement draw: the seat whose discard was
@@ -18,22 +20,24 @@ Fields the rules may read:
 - ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
 - ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
+- ``ready``: a per-seat cache (听牌 or not) that :meth:`~hupai.rules.base.Rules.ready` fills and the engine
+  resets whenever that seat's waiting hand changes
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..hand import Meld
 from .wall import Wall
 
 __all__ = ["Table", "meld_to_json", "meld_from_json"]
 
-_NO_WAITS: frozenset[int] = frozenset()
-
-
 def meld_to_json(meld: Meld) -> list:
-    return [meld.type, list(meld.tiles), meld.concealed, -1 if meld.claimed_from is None else meld.claimed_from,
+    source = -1 if meld.claimed_from is None else meld.claimed_from
+    return [meld.type, list(meld.tiles), meld.concealed, source,
             meld.added, -1 if meld.claimed_tile is None else meld.claimed_tile]
 
 
@@ -46,10 +50,11 @@ class Table:
     """The mutable state of one hand. See the module docstring for the fields."""
 
     __slots__ = (
-        "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "melds",
+        "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
+        "melds",
         "discards", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
-        "missed", "missed_all", "extras", "payments", "_waits",
+        "missed", "missed_all", "extras", "payments", "ready",
     )
 
     def __init__(self, num_players: int, dealer: int, first_dealer: int, round_wind: int,
@@ -61,7 +66,8 @@ class Table:
         self.round_wind = round_wind
         self.seat_winds = seat_winds
         self.wall = wall
-        self.hands: list[list[int]] = [[0] * 34 for _ in range(n)]
+        self.hands: list[bytearray] = [bytearray(34) for _ in range(n)]
+        self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
         self.phase = "turn"
@@ -84,13 +90,10 @@ class Table:
         self.missed_all = [False] * n
         self.extras: dict[str, Any] = {}
         self.payments = [0] * n  # immediate payments made during the hand (kong money in some games)
-        # Cache: per seat, the winning kinds of its hand without the drawn tile (None = not computed).
-        self._waits: list[frozenset[int] | None] = [None] * n
-
-    # -- cache ------------------------------------------------------------------------------------------
-    def invalidate(self, seat: int) -> None:
-        """Forget ``seat``'s cached waits (its concealed tiles or melds changed)."""
-        self._waits[seat] = None
+        # Derived cache: is the seat's waiting hand ready (听牌)? None = unknown. Reset by the engine
+        # whenever that
+        # hand changes; never saved (a restored table recomputes it).
+        self.ready: list[bool | None] = [None] * n
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
@@ -115,11 +118,12 @@ class Table:
             "hands": [list(h) for h in self.hands],
             "melds": [[meld_to_json(m) for m in ms] for ms in self.melds],
             "discards": [list(d) for d in self.discards],
-            "phase": self.phase, "turn_seat": self.turn_seat, "drawn": self.drawn, "drawn_from": self.drawn_from,
+            "phase": self.phase, "turn_seat": self.turn_seat, "drawn": self.drawn,
+            "drawn_from": self.drawn_from,
             "kong_from": self.kong_from, "last_discard": self.last_discard, "discarder": self.discarder,
             "kong_tile": self.kong_tile, "kong_seat": self.kong_seat,
-            "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in sorted(self.pending.items())],
-            "answers": [[seat, a.to_compact()] for seat, a in sorted(self.answers.items())],
+            "pending": [[seat, list(opts)] for seat, opts in self.pending.items()],  # Actions: JSON arrays
+            "answers": [[seat, a] for seat, a in self.answers.items()],
             "draws": list(self.draws), "discards_made": list(self.discards_made), "calls": self.calls,
             "meld_order": [list(x) for x in self.meld_order],
             "missed": [sorted(s) for s in self.missed], "missed_all": list(self.missed_all),
@@ -133,7 +137,8 @@ class Table:
         wall_tiles, head, tail = data["wall"]
         table = cls(data["n"], data["dealer"], data["first_dealer"], data["round_wind"],
                     tuple(data["seat_winds"]), Wall(list(wall_tiles), head, tail))
-        table.hands = [list(h) for h in data["hands"]]
+        table.hands = [bytearray(h) for h in data["hands"]]
+        table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
         table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
         table.discards = [list(d) for d in data["discards"]]
         for name in ("phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",

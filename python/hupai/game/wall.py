@@ -1,7 +1,7 @@
 """The wall: our own seeded shuffle and per-hand seeds (determinism, DESIGN §6).
 
-Why our own: ``random.shuffle`` and ``std::shuffle`` are not specified across versions and platforms (mjx #564), so
-a log recorded today might not replay tomorrow. Here every step is specified:
+Why our own: ``random.shuffle`` and ``std::shuffle`` are not specified across versions and platforms (mjx
+#564), so a log recorded today might not replay tomorrow. Here every step is specified:
 
 - :func:`hand_seed` derives the seed of hand ``i`` of a match from ``(match_seed, i)`` with splitmix64, so
   successive hands never reuse a wall (RiichiEnv PR #67).
@@ -41,15 +41,20 @@ def shuffle(tiles: Sequence[int], seed: int) -> list[int]:
     n = len(out)
     if n < 2:
         return out
-    raw = np.random.PCG64(seed).random_raw(n - 1).tolist()
-    for step, i in enumerate(range(n - 1, 0, -1)):
-        j = (raw[step] * (i + 1)) >> 64
+    raw = np.random.PCG64(seed).random_raw(n - 1)
+    # j = (raw * bound) >> 64 for bound = n, n-1, ..., 2, in 64-bit pieces: with raw = hi * 2**32 + lo and
+    # bound < 2**32, (raw * bound) >> 64 == (hi * bound + ((lo * bound) >> 32)) >> 32, and no term overflows.
+    bounds = np.arange(n, 1, -1, dtype=np.uint64)
+    hi, lo = raw >> np.uint64(32), raw & np.uint64(0xFFFFFFFF)
+    picks = ((hi * bounds + ((lo * bounds) >> np.uint64(32))) >> np.uint64(32)).tolist()
+    for i, j in zip(range(n - 1, 0, -1), picks, strict=True):
         out[i], out[j] = out[j], out[i]
     return out
 
 
 class Wall:
-    """Tiles still to be drawn: normal draws come from the head, replacement draws (rules permitting) from the tail.
+    """Tiles still to be drawn: normal draws come from the head, replacement draws (rules permitting) from the
+    tail.
 
     ``live`` counts the tiles left between head and tail; the order is hidden from observations.
     """
@@ -80,3 +85,28 @@ class Wall:
     @classmethod
     def from_json(cls, data: list) -> Wall:
         return cls(list(data[0]))
+
+
+def stacked_wall(hands: Sequence[Sequence[int]], dealer: int = 0, draws: Sequence[int] = (),
+                 replacements: Sequence[int] = (), tiles: Sequence[int] | None = None) -> list[int]:
+    """A wall arranged so the deal gives ``hands`` (per seat; the dealer's has one tile more, its last is the
+    extra 14th) and the draws come in the order ``draws``, kong replacements (from the tail) in the order
+    ``replacements``; the other tiles fill the middle in kind order. For examples, tests and replaying hands
+    played elsewhere: pass it as ``Game(..., wall=...)``.
+    """
+    from collections import Counter
+
+    n = len(hands)
+    left = Counter([kind for kind in range(34) for _ in range(4)] if tiles is None else tiles)
+    used = Counter([t for hand in hands for t in hand]) + Counter(draws) + Counter(replacements)
+    short = sorted(kind for kind, count in used.items() if count > left[kind])
+    if short:
+        raise ValueError(f"stacked wall uses more copies than exist of kinds {short}")
+    left.subtract(used)
+    head: list[int] = []
+    for offset in range(n):
+        seat = (dealer + offset) % n
+        head.extend(hands[seat][:len(hands[seat]) - (1 if seat == dealer else 0)])
+    head.append(hands[dealer][-1])
+    middle = sorted(left.elements())
+    return head + list(draws) + middle + list(reversed(replacements))

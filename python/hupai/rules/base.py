@@ -1,25 +1,26 @@
 """The rule-system interface the table engine consults (DESIGN §4).
 
-The engine (``hupai.game``) runs a generic mahjong hand: deal, draw, discard, claims, kongs, wins, settlement.
-Every *rule question* goes to a :class:`Rules` object, and the engine has no branch on a rule system's name. The
-defaults here are plain Chinese mahjong (136 tiles, four players, chow from the left, win > kong/pung > chow,
-several winners allowed, 补杠 robbable); a rule system overrides what differs.
+The engine (``hupai.game``) runs a generic mahjong hand: deal, draw, discard, claims, kongs, wins,
+settlement. Every *rule question* goes to a :class:`Rules` object, and the engine has no branch on a rule
+system's name. The defaults here are plain Chinese mahjong (136 tiles, four players, chow from the left,
+win > kong/pung > chow, several winners allowed, 补杠 robbable); a rule system overrides what differs.
 
-The hooks, grouped (``table`` is the engine's :class:`~hupai.game.state.Table`; rules read it, and write only
-``table.extras`` in the hooks that say so):
+The hooks, grouped (``table`` is the engine's :class:`~hupai.game.state.Table`; rules read it, and write
+only ``table.extras`` in the hooks that say so):
 
 - **Setup:** :attr:`name`, :attr:`num_players`, :attr:`hand_size`, :meth:`tiles`, :meth:`seat_winds`,
   :meth:`on_deal` (e.g. flip Yunxiao's gold from the wall tail), :meth:`options_dict`.
 - **Wall:** :meth:`can_draw` (the wall end, e.g. a reserve that grows with kongs), :meth:`can_kong`,
   :meth:`melds_claimable` (GD-8: the last discard may only be won on), :attr:`replacement_from_tail`.
-- **Claims:** :meth:`can_chow`, :attr:`claim_priority`, :attr:`multiple_winners` (else head-bump in turn order
-  from the discarder), :meth:`claim_options` (full override point), :attr:`robbable_kongs`.
-- **Missed win (漏胡):** :attr:`louhu` (``"same_kind"``, ``"any_tile"`` or ``None``), :attr:`louhu_clears_on_claim`.
-- **Wins:** :meth:`waits` (kinds that complete a hand), :meth:`is_complete` (the whole hand, for the dealt hand),
-  :meth:`may_win` (extra restrictions: 游金 states, three golds ...).
+- **Claims:** :meth:`chow_seats`, :attr:`claim_priority`, :attr:`multiple_winners` (else head-bump in turn
+  order from the discarder), :meth:`claim_options` (full override point), :attr:`robbable_kongs`.
+- **Missed win (漏胡):** :attr:`louhu` (``"same_kind"``, ``"any_tile"`` or ``None``),
+  :attr:`louhu_clears_on_claim`.
+- **Wins:** :meth:`completes` (does a tile complete a hand: override for wild tiles), :meth:`may_win`
+  (extra restrictions: 游金 states, three golds ...).
 - **Own turn:** :meth:`kong_options`, :meth:`forbidden_discards` (过张), :meth:`turn_extras` /
-  :meth:`pre_draw_actions` / :meth:`apply_extra` (declarations: 亮倒 with a discard, 游金 before a draw, 抢金),
-  :meth:`on_kong` (immediate kong money).
+  :meth:`pre_draw_actions` / :meth:`apply_extra` (declarations: 亮倒 with a discard, 游金 before a draw,
+  抢金), :meth:`on_kong` (immediate kong money).
 - **Scoring and rotation:** :meth:`win_context` (the facts of a win, liability included), :meth:`score`,
   :meth:`next_dealer`, :meth:`next_round`.
 """
@@ -30,15 +31,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..analysis import Forms, is_win, waits
+from ..analysis import Forms, is_win, shanten
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..game.actions import Action
     from ..game.state import Table
 
-__all__ = ["Rules", "WinSource"]
+__all__ = ["Rules", "WinSource", "STANDARD_TILES"]
+
+#: The 136 tiles of a standard set: four of each kind 0..33.
+STANDARD_TILES: tuple[int, ...] = tuple(kind for kind in range(34) for _ in range(4))
 
 #: Where a winning tile came from: ``"wall"`` (self-drawn), ``"replacement"`` (after a kong), ``"discard"``,
 #: ``"robbed_kong"`` (抢杠), ``"dealt"`` (the dealer's dealt 14), or a rule system's own (``"declared"``).
@@ -74,83 +77,128 @@ class Rules(ABC):
 
     def tiles(self) -> Sequence[int]:
         """The tile multiset of one wall, in a fixed order (the shuffle makes the order)."""
-        return [kind for kind in range(34) for _ in range(4)]
+        return STANDARD_TILES
 
     def seat_winds(self, dealer: int, first_dealer: int) -> tuple[int, ...]:
         """Each seat's wind 0..3 (东南西北) for a hand dealt by ``dealer``: by default the dealer is 东."""
         n = self.num_players
         return tuple((seat - dealer) % n for seat in range(n))
 
-    def on_deal(self, table: Table) -> None:
+    def on_deal(self, table: Table) -> None:  # noqa: B027 (an optional hook: empty by design)
         """Called once after the deal, before the dealer's first turn. May take tiles from the wall and keep
         facts in ``table.extras`` (Yunxiao flips its gold indicator here)."""
 
     # -- wall -------------------------------------------------------------------------------------------
     def can_draw(self, table: Table) -> bool:
         """May the next normal draw happen? False ends the hand as drawn (流局)."""
-        return table.wall.live > 0
+        wall = table.wall
+        return wall.tail > wall.head
 
     def can_kong(self, table: Table) -> bool:
         """May a kong be declared now? By default a replacement tile must remain."""
-        return table.wall.live > 0
+        wall = table.wall
+        return wall.tail > wall.head
 
     def melds_claimable(self, table: Table) -> bool:
-        """May the discard on the table be chowed, punged or konged? By default only if another draw follows."""
+        """May the discard on the table be chowed, punged or konged? By default if another draw follows."""
         return self.can_draw(table)
 
     # -- claims -----------------------------------------------------------------------------------------
-    def can_chow(self, table: Table, discarder: int, seat: int) -> bool:
-        """By default only the discarder's 下家 may chow."""
-        return seat == (discarder + 1) % table.num_players
+    def chow_seats(self, table: Table, discarder: int) -> tuple[int, ...]:
+        """The seats that may chow ``discarder``'s discard: by default only its 下家; ``()`` for no chow."""
+        return ((discarder + 1) % table.num_players,)
 
-    def claim_options(self, table: Table, seat: int, tile: int, discarder: int) -> list[Action]:
-        """Every claim ``seat`` may make on ``tile`` discarded by ``discarder`` (without ``pass``).
+    def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+        """Every claim each other seat may make on ``tile`` discarded by ``discarder`` (``pass`` not
+        included; seats with no claim left out), in turn order from the discarder.
 
-        The default offers win (:meth:`waits` and :meth:`may_win`), kong (three held) and pung (two held) when
-        :meth:`melds_claimable`, and chow for :meth:`can_chow` seats.
+        The default offers win (:meth:`completes` and :meth:`may_win`), then kong (three held) and pung
+        (two held) if :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins
+        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the wall-end questions are asked
+        once per discard and a hand known not to be ready costs no core call.
         """
-        from ..game.actions import Action
-
-        out: list[Action] = []
-        if tile in self.cached_waits(table, seat) and self.may_win(table, seat, tile, "discard"):
-            out.append(Action("win", seat, tile))
-        if not self.melds_claimable(table):
-            return out
-        held = table.hands[seat][tile]
-        if held >= 3 and self.can_kong(table):
-            out.append(Action("kong", seat, tile, (), "exposed"))
-        if held >= 2:
-            out.append(Action("pung", seat, tile))
-        if tile < 27 and self.can_chow(table, discarder, seat):
-            hand = table.hands[seat]
-            number = tile % 9
-            for low in (tile - 2, tile - 1, tile):
-                if low < tile - number or low + 2 > tile - number + 8:
-                    continue  # the run would leave the suit
-                if all(hand[k] for k in (low, low + 1, low + 2) if k != tile):
-                    out.append(Action("chow", seat, tile, (low, low + 1, low + 2)))
+        n = table.num_players
+        melds_ok = self.melds_claimable(table)
+        kong_ok = melds_ok and self.can_kong(table)
+        chowers = self.chow_seats(table, discarder) if melds_ok and tile < 27 else ()
+        ready = table.ready
+        hands = table.hands
+        out: dict[int, list[Action]] = {}
+        for step in range(1, n):
+            seat = (discarder + step) % n
+            hand = hands[seat]
+            if ready[seat] is False and hand[tile] < 2 and seat not in chowers:
+                continue  # the common case, decided without a call
+            options: list[Action] = []
+            if (ready[seat] is not False and self.completes(table, seat, tile, False)
+                    and self.may_win(table, seat, tile, "discard")):
+                options.append(ACTIONS.win[seat][tile])
+            if melds_ok and hand[tile] >= 2:
+                if hand[tile] >= 3 and kong_ok:
+                    options.append(ACTIONS.exposed_kong[seat][tile])
+                options.append(ACTIONS.pung[seat][tile])
+            if seat in chowers:
+                for run in CHOW_RUNS[tile]:
+                    low, mid, high = run
+                    if ((low == tile or hand[low]) and (mid == tile or hand[mid])
+                            and (high == tile or hand[high])):
+                        options.append(Action("chow", seat, tile, run))
+            if options:
+                out[seat] = options
         return out
 
     # -- wins -------------------------------------------------------------------------------------------
-    def waits(self, table: Table, seat: int, counts: list[int]) -> frozenset[int]:
-        """Kinds that would complete ``seat``'s hand whose concealed part is ``counts`` (3n+1 tiles)."""
-        melds = len(table.melds[seat])
-        return frozenset(waits(_kinds(counts), melds=melds, forms=self.win_forms))
+    def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
+        """Is ``seat``'s hand complete with ``tile``? ``in_hand``: the tile is already among its concealed
+        tiles (a draw); otherwise it comes from another player. Shape only: :meth:`may_win` and 漏胡 come
+        on top.
 
-    def cached_waits(self, table: Table, seat: int) -> frozenset[int]:
-        """:meth:`waits` of ``seat``'s hand without its drawn tile, cached until that hand changes."""
-        cached = table._waits[seat]
+        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view),
+        and only for a hand that is ready (:meth:`ready`, cached): most hands are not, so most checks cost
+        nothing.
+        """
+        ready = table.ready[seat]
+        if ready is None:
+            ready = self.ready(table, seat)
+        if not ready:
+            return False
+        melds = len(table.melds[seat])
+        if in_hand:
+            return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
+        hand = table.hands[seat]
+        if hand[tile] >= 4:
+            return False
+        hand[tile] += 1
+        try:
+            return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
+        finally:
+            hand[tile] -= 1
+
+    def ready(self, table: Table, seat: int) -> bool:
+        """Is ``seat``'s waiting hand (without the tile it just drew, if it is its turn) ready (听牌)? A rule
+        system that overrides :meth:`completes` (wild tiles) overrides this too, or never calls it. Cached
+        in ``table.ready`` until the engine sees that hand change."""
+        cached = table.ready[seat]
         if cached is None:
-            counts = table.hands[seat]
-            if table.turn_seat == seat and table.drawn >= 0 and table.phase in ("turn", "predraw"):
-                counts = list(counts)
-                counts[table.drawn] -= 1
-            cached = table._waits[seat] = self.waits(table, seat, counts)
+            hand = table.hands[seat]
+            drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
+            if drawn >= 0:
+                hand[drawn] -= 1
+            try:
+                if sum(hand) % 3 != 1:  # a hand between a claim and its discard waits on nothing
+                    cached = False
+                else:
+                    cached = shanten(table.views[seat], melds=len(table.melds[seat]),
+                                     forms=int(self.win_forms)) <= 0
+            finally:
+                if drawn >= 0:
+                    hand[drawn] += 1
+            table.ready[seat] = cached
         return cached
 
-    def is_complete(self, table: Table, seat: int) -> bool:
-        """Is ``seat``'s whole hand (3n+2 concealed tiles plus melds) a win? Used for the dealt hand."""
-        return is_win(_kinds(table.hands[seat]), melds=len(table.melds[seat]), forms=self.win_forms)
+    def winning_tiles(self, table: Table, seat: int) -> list[int]:
+        """The kinds that would complete ``seat``'s hand now (for observations, bots and tests)."""
+        return [kind for kind in range(34) if self.completes(table, seat, kind, False)]
 
     def may_win(self, table: Table, seat: int, tile: int, source: WinSource) -> bool:
         """Extra conditions on a win whose shape is complete (beyond 漏胡, which the engine applies)."""
@@ -159,14 +207,17 @@ class Rules(ABC):
     # -- own turn ---------------------------------------------------------------------------------------
     def kong_options(self, table: Table, seat: int) -> list[Action]:
         """Kongs ``seat`` may declare in its own turn: 暗杠 of four held, 补杠 onto its own pung."""
-        from ..game.actions import Action
-
-        if not self.can_kong(table):
-            return []
         hand = table.hands[seat]
-        out = [Action("kong", seat, kind, (), "concealed") for kind in range(34) if hand[kind] == 4]
-        out.extend(Action("kong", seat, meld.tiles[0], (), "added")
-                   for meld in table.melds[seat] if meld.type == "pung" and hand[meld.tiles[0]])
+        melds = table.melds[seat]
+        if (4 not in hand and not melds) or not self.can_kong(table):
+            return []
+        out = []
+        if 4 in hand:
+            kongs = ACTIONS.concealed_kong[seat]
+            out = [kongs[kind] for kind in range(34) if hand[kind] == 4]
+        for meld in melds:
+            if meld.type == "pung" and hand[meld.tiles[0]]:
+                out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
 
     def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
@@ -216,10 +267,13 @@ class Rules(ABC):
             return table.dealer
         return (table.dealer + 1) % table.num_players
 
-    def next_round(self, round_wind: int, dealer: int, next_dealer: int, first_dealer: int) -> tuple[int, bool]:
-        """The round wind after the deal passes from ``dealer`` to ``next_dealer``, and whether the match ends.
+    def next_round(self, round_wind: int, dealer: int, next_dealer: int,
+                   first_dealer: int) -> tuple[int, bool]:
+        """The round wind after the deal passes from ``dealer`` to ``next_dealer``, and whether the match
+        ends.
 
-        By default the round advances when the deal returns to ``first_dealer`` and the match ends after 北.
+        By default the round advances when the deal returns to ``first_dealer`` and the match ends after
+        北.
         """
         if next_dealer == first_dealer and dealer != first_dealer:
             return (round_wind + 1, round_wind + 1 >= 4)
@@ -232,3 +286,7 @@ def _kinds(counts: list[int]) -> list[int]:
         if count:
             out.extend([kind] * count)
     return out
+
+
+# At the bottom: the engine package imports this module, so Action is bound only once Rules exists.
+from ..game.actions import ACTIONS, CHOW_RUNS, Action  # noqa: E402

@@ -8,9 +8,9 @@ Read top to bottom, the tables are the spec's pattern tables:
 - :data:`MINIMUM_WINS` (GD-20): 杠上开花, 海底捞月, 抢杠, 一炮三响 — raise the value to ``cap_fan``;
 - :data:`FLAT_WINS` (GD-21): 天和, 人和, 地和 — a flat 6 番.
 
-The hand patterns are predicates over a :class:`Reading` (one decomposition with the exposed melds folded in, plus
-the few facts of the win they need), so each can be tested on a hand written by hand; the special wins are
-predicates over the :class:`~hupai.scoring.WinContext` itself. How the tables combine is in ``scoring.py``.
+The hand patterns are predicates over a :class:`Reading` (one decomposition with the exposed melds folded in,
+plus the few facts of the win they need), so each can be tested on a hand written by hand; the special wins
+are predicates over the :class:`~hupai.scoring.WinContext` itself. ``scoring.py`` combines the tables.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from ...scoring import Pattern, WinContext
 from ...tiles import HONORS, TERMINALS_HONORS, format_tiles, parse
 
 __all__ = [
-    "Reading", "FanPattern", "WITHIN_LIMIT", "EXTRAS", "BEYOND_LIMIT", "MINIMUM_WINS", "FLAT_WINS", "FLAT_FAN",
-    "WINDS", "DRAGONS", "TERMINALS",
+    "Reading", "FanPattern", "WITHIN_LIMIT", "EXTRAS", "BEYOND_LIMIT", "MINIMUM_WINS", "FLAT_WINS",
+    "FLAT_FAN", "WINDS", "DRAGONS", "TERMINALS",
 ]
 
 WINDS = (27, 28, 29, 30)    # 东 南 西 北
@@ -41,9 +41,9 @@ class Reading:
 
     - ``form``: ``"standard"`` (four melds and a pair) or ``"thirteen_orphans"`` (十三幺).
     - ``pair``: the pair's kind (for 十三幺, the duplicated kind).
-    - ``chows``: the first kind of every chow; ``pungs``: the kind of every pung or kong. Exposed and concealed
-      melds alike: no Guangdong pattern tells them apart (GD-17: "a pung means a pung or kong, concealed or
-      exposed").
+    - ``chows``: the first kind of every chow; ``pungs``: the kind of every pung or kong. Exposed and
+      concealed melds alike: no Guangdong pattern tells them apart (GD-17: "a pung means a pung or kong,
+      concealed or exposed").
     - ``concealed``: the concealed tiles before the winning tile, sorted (九莲宝灯 reads exactly these).
     - ``melded``: the player declared a meld (a 暗杠 included), so the hand is not fully concealed.
     - ``self_drawn``: the win counts as 自摸 (抢杠 and 杠上开花 included, GD-26/27).
@@ -92,9 +92,9 @@ class Reading:
               seat_wind: int = 0, round_wind: int = 0) -> Reading:
         """A reading written in our notation, one group per word; ``[...]`` marks a declared meld.
 
-        ``Reading.parse("123m 456m 789m [234m] 11z")``. A word of 14 tiles is a 十三幺 hand. ``concealed`` is the
-        unbracketed tiles less one ``win_tile`` (when given). For tests and explanations; scoring builds readings
-        from :func:`hupai.decompositions`.
+        ``Reading.parse("123m 456m 789m [234m] 11z")``. A word of 14 tiles is a 十三幺 hand. ``concealed``
+        is the unbracketed tiles less one ``win_tile`` (when given). For tests and explanations; scoring
+        builds readings from :func:`hupai.decompositions`.
         """
         pair: int | None = None
         chows: list[int] = []
@@ -294,8 +294,9 @@ def da_si_xi(reading: Reading) -> bool:
 
 
 def jiu_lian_bao_deng(reading: Reading) -> bool:
-    """九莲宝灯 (GD-19), 6 番: fully concealed; the 13 tiles before the winning tile are exactly ``1112345678999``
-    of one suit, and the winning tile is of that suit (it is then not also 清一色: only the highest hand counts)."""
+    """九莲宝灯 (GD-19), 6 番: fully concealed; the 13 tiles before the winning tile are exactly
+    ``1112345678999`` of one suit, and the winning tile is of that suit (it is then not also 清一色: only the
+    highest hand counts)."""
     if reading.melded or len(reading.concealed) != 13 or not qing_yi_se(reading):
         return False
     base = reading.concealed[0]

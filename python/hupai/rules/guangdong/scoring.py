@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from numbers import Integral
+from typing import Literal
 
 from ...analysis import Decomposition, Forms, decompositions
 from ...errors import HupaiError
@@ -47,12 +49,13 @@ class Evaluation:
 
     @property
     def rank(self) -> tuple[bool, int, int]:
-        """How readings compare: any beyond-limit hand first (GD-19), then the value, then the unlimited sum."""
+        """How readings compare: beyond-limit hands first (GD-19), then the value, then the unlimited sum."""
         return (self.beyond_limit, self.value, self.fan_before_limit)
 
 
 def evaluate(reading: Reading, cap_fan: int) -> Evaluation:
-    """Score one reading: the highest beyond-limit hand alone (GD-19), else within-limit + extras capped (GD-18)."""
+    """Score one reading: the highest beyond-limit hand alone (GD-19), else the capped within-limit patterns
+    plus extras (GD-16 .. GD-18)."""
     beyond = [entry for entry in BEYOND_LIMIT if entry.applies(reading)]
     if beyond:
         # max keeps the first of equal values, so ties go to the earlier table entry (spec order).
@@ -65,12 +68,13 @@ def evaluate(reading: Reading, cap_fan: int) -> Evaluation:
 
 
 def check_context(context: WinContext) -> None:
-    """Reject a context that cannot describe a Guangdong win, naming what is wrong (engine bugs fail loudly)."""
+    """Reject a context that cannot be a Guangdong win, naming what is wrong (engine bugs fail loudly)."""
     def seat_ok(seat: int | None) -> bool:
-        return seat is None or (isinstance(seat, int) and 0 <= seat < PLAYERS)
+        return seat is None or (isinstance(seat, Integral) and 0 <= seat < PLAYERS)
 
     if context.num_players != PLAYERS:
-        raise HupaiError(f"Guangdong is played by {PLAYERS} players (GD-2), got num_players={context.num_players}")
+        raise HupaiError(f"Guangdong is played by {PLAYERS} players (GD-2), "
+                         f"got num_players={context.num_players}")
     for name in ("winner", "dealer", "discarder", "liable"):
         value = getattr(context, name)
         if not seat_ok(value) or (value is None and name in ("winner", "dealer")):
@@ -118,9 +122,10 @@ def _check_tiles(context: WinContext) -> None:
         raise HupaiError(f"the winner must hold 13 tiles before the winning tile (a kong counts 3): "
                          f"{len(context.concealed)} concealed + {len(context.melds)} melds = {held}")
     for kind in context.concealed:
-        if isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
+        if isinstance(kind, bool) or not isinstance(kind, Integral) or not 0 <= kind < NUM_KINDS:
             raise HupaiError(f"concealed holds {kind!r}, not a kind in 0..33")
-    counts = Counter([*context.concealed, context.win_tile, *(k for meld in context.melds for k in meld.tiles)])
+    declared = (kind for meld in context.melds for kind in meld.tiles)
+    counts = Counter([*context.concealed, context.win_tile, *declared])
     over = sorted(kind for kind, count in counts.items() if count > 4)
     if over:
         raise HupaiError(f"more than four tiles of {format_tiles(over)} in the winning hand")
@@ -128,22 +133,26 @@ def _check_tiles(context: WinContext) -> None:
 
 def _reading(decomposition: Decomposition, context: WinContext) -> Reading:
     groups = decomposition.groups
-    pair = next(group.tiles[0] for group in groups if group.type == "pair")
-    facts = {
-        "concealed": tuple(sorted(context.concealed)),
-        "melded": bool(context.melds),
-        # 抢杠 counts as 自摸 (GD-27); 杠上开花 is a self-draw already (GD-26).
-        "self_drawn": context.self_drawn or context.robbed_kong,
-        "seat_wind": context.seat_wind,
-        "round_wind": context.round_wind,
-    }
+    tiles = Counter([*context.concealed, context.win_tile])
+    form: Literal["standard", "thirteen_orphans"]
     if decomposition.form == Forms.THIRTEEN_ORPHANS:
-        return Reading("thirteen_orphans", pair, **facts)
+        # The duplicated kind, read off the tiles whatever groups the core reports for this form.
+        form, pair = "thirteen_orphans", max(tiles, key=lambda kind: tiles[kind])
+    else:
+        form, pair = "standard", next(group.tiles[0] for group in groups if group.type == "pair")
     chows = [meld.kind for meld in context.melds if meld.type == "chow"]
     chows += [group.tiles[0] for group in groups if group.type == "chow"]
     pungs = [meld.kind for meld in context.melds if meld.is_triplet]
     pungs += [group.tiles[0] for group in groups if group.type == "pung"]
-    return Reading("standard", pair, tuple(chows), tuple(pungs), **facts)
+    return Reading(
+        form, pair, tuple(chows), tuple(pungs),
+        concealed=tuple(sorted(context.concealed)),
+        melded=bool(context.melds),
+        # 抢杠 counts as 自摸 (GD-27); 杠上开花 is a self-draw already (GD-26).
+        self_drawn=context.self_drawn or context.robbed_kong,
+        seat_wind=context.seat_wind,
+        round_wind=context.round_wind,
+    )
 
 
 def readings_of(context: WinContext) -> list[Reading]:
@@ -156,8 +165,8 @@ def readings_of(context: WinContext) -> list[Reading]:
     if not found:
         melds = " ".join(str(meld) for meld in context.melds)
         raise HupaiError(f"not a winning hand: {format_tiles(list(context.concealed))} + "
-                         f"{format_tiles([context.win_tile])}{' ' + melds if melds else ''} is neither four melds "
-                         f"and a pair nor 十三幺 (GD-15; Guangdong has no seven pairs)")
+                         f"{format_tiles([context.win_tile])}{' ' + melds if melds else ''} is neither four "
+                         f"melds and a pair nor 十三幺 (GD-15; Guangdong has no seven pairs)")
     return [_reading(decomposition, context) for decomposition in found]
 
 
@@ -165,9 +174,9 @@ def score_win(context: WinContext, options: GuangdongOptions) -> ScoreResult:
     """Score and settle one Guangdong win (GD-3, GD-15 .. GD-29).
 
     ``value`` is the final 番 after the limit and the minimums; ``payments`` settle this winner only (see the
-    module docstring for several winners). ``patterns`` lists what counts: the within-limit patterns and extras,
-    or the one beyond-limit hand, or the flat 天和/人和/地和; then any GD-20 special win, reported with the
-    minimum it guarantees (``cap_fan``) as its value.
+    module docstring for several winners). ``patterns`` lists what counts: the within-limit patterns and
+    extras, or the one beyond-limit hand, or the flat 天和/人和/地和; then any GD-20 special win, reported
+    with the minimum it guarantees (``cap_fan``) as its value.
 
     Raises :class:`~hupai.HupaiError` if the hand is not complete or the context is inconsistent.
     """

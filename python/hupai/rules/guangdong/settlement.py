@@ -23,7 +23,7 @@ class Settlement:
     """The outcome of settling one win.
 
     ``payments`` are per seat, signed, summing to zero; ``paid_by`` maps each paying seat to what it pays;
-    ``rule`` is the rule id that decided who pays; ``liable`` is the seat paying alone under a 包 rule, if any.
+    ``rule`` is the rule id that decided who pays; ``liable`` the seat paying alone under a 包 rule, if any.
     """
 
     share: int
@@ -44,9 +44,9 @@ def liable_seat(context: WinContext) -> tuple[int | None, str | None]:
     - GD-27 抢杠: the robbed player (the context's ``discarder``). It is listed before GD-28/29, so it decides
       even when the engine also passes a ``liable`` seat (GD-25: the first case listed decides).
     - GD-26, GD-28, GD-29: the engine decides the liable seat from the game's history and passes it as
-      ``context.liable``. All three make a player liable only for a *self-drawn* win (杠上开花 is one); on a
-      discard win GD-23 applies instead (GD-29: "If X wins on a discard instead, GD-23 applies"), so a ``liable``
-      seat passed with a discard win is ignored.
+      ``context.liable``. All three make a player liable only for a *self-drawn* win (杠上开花 is one); on
+      a discard win GD-23 applies instead (GD-29: "If X wins on a discard instead, GD-23 applies"), so a
+      ``liable`` seat passed with a discard win is ignored.
     """
     if context.robbed_kong:
         return context.discarder, "GD-27"
@@ -65,8 +65,8 @@ def settle(context: WinContext, fan: int, options: GuangdongOptions) -> Settleme
     - GD-25..29: a liable player pays three shares; nobody else pays.
     - GD-22: a self-drawn win: each of the three opponents pays one share.
     - GD-23: a discard win: the discarder pays one share (``discard_pays="one"``) or three (``"all_three"``).
-    - GD-24: each winner on one discard is settled alone under GD-23 (一炮三响 raises the value first, in scoring);
-      the other players pay nothing.
+    - GD-24: each winner on one discard is settled alone under GD-23 (一炮三响 raises the value first, in
+      scoring); the other players pay nothing.
     """
     unit = share(fan, options)
     liable, rule = liable_seat(context)

@@ -1,0 +1,113 @@
+"""Simple seeded policies: :class:`RandomBot` and :class:`GreedyBot` (shanten-driven).
+
+A bot's :meth:`act` gets the game and its seat and returns one of ``game.legal_actions(seat)``. It reads
+only what that seat may know: its legal actions, its own hand (``game.hand(seat)``) and the public melds.
+Bots keep their own ``random.Random`` (Mersenne Twister seeded by an int: stable across Python versions).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from . import _core
+from .analysis import Forms
+from .game.actions import Action
+from .game.game import Game
+
+__all__ = ["RandomBot", "GreedyBot"]
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        return legal[int(self._rng.random() * len(legal))]  # uniform; cheaper than randrange
+
+
+class GreedyBot:
+    """Wins when it can; claims when that lowers its shanten; discards to minimise shanten, then to maximise
+    the number of tiles (counting unseen copies of its own hand) that would lower it. Ties break at
+    random.
+
+    Shanten is computed with the core's batch call: one ``shanten_batch`` over every candidate discard,
+    one over every (candidate, draw) pair of the best candidates.
+    """
+
+    def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self._forms = forms
+
+    def act(self, game: Game, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        for action in legal:
+            if action.kind == "win":
+                return action
+        forms = self._forms if self._forms is not None else game.rules.win_forms
+        hand = np.frombuffer(bytes(game.hand(seat)), dtype=np.uint8)
+        melds = len(game.table.melds[seat])
+        if game.current.phase in ("claim", "rob"):
+            return self._claim(legal, hand, melds, forms)
+        discards = [a for a in legal if a.kind == "discard"]
+        if not discards:  # only declarations or kongs are on offer
+            return legal[0]
+        return self._discard(discards, hand, melds, forms)
+
+    def _claim(self, legal: tuple[Action, ...], hand: np.ndarray, melds: int, forms: int) -> Action:
+        claims = [a for a in legal if a.kind in ("pung", "chow", "kong")]
+        passing = next(a for a in legal if a.kind == "pass")
+        if not claims:
+            return passing
+        rows = [hand]
+        for action in claims:
+            after = hand.copy()
+            if action.kind == "chow":
+                for kind in action.tiles:
+                    if kind != action.tile:
+                        after[kind] -= 1
+            else:
+                after[action.tile] -= 3 if action.kind == "kong" else 2
+            rows.append(after)
+        meld_counts = np.array([melds] + [melds + 1] * len(claims), dtype=np.int32)
+        shanten = _shanten_batch(np.stack(rows), meld_counts, forms)
+        best = int(np.argmin(shanten[1:]))
+        return claims[best] if shanten[1 + best] < shanten[0] else passing
+
+    def _discard(self, discards: list[Action], hand: np.ndarray, melds: int, forms: int) -> Action:
+        kinds = [a.tile for a in discards]
+        count = len(kinds)
+        rows = np.repeat(hand[None, :], count, axis=0)
+        rows[_ROWS[:count], kinds] -= 1
+        shanten = _shanten_batch(rows, melds, forms).tolist()  # a dozen values: plain Python is faster here
+        low = min(shanten)
+        tied = [i for i, value in enumerate(shanten) if value == low]
+        if len(tied) > 1:
+            # Tiles that lower the shanten: every (candidate, draw) row in one batch. A kind already held four
+            # times is no draw: its row is left as it is, so it cannot count as an improvement.
+            base = rows[tied]
+            room = base < 4
+            draws = np.repeat(base, 34, axis=0)
+            draws.reshape(len(tied), 34, 34)[:, _KINDS, _KINDS] += room
+            improved = (_shanten_batch(draws, melds, forms) < low).reshape(len(tied), 34) & room
+            totals = (improved @ (4 - hand.astype(np.int64))).tolist()  # unseen copies, as far as it knows
+            top = max(totals)
+            tied = [candidate for candidate, total in zip(tied, totals, strict=True) if total == top]
+        return discards[tied[int(self._rng.random() * len(tied))]]
+
+
+def _shanten_batch(rows: np.ndarray, melds: int | np.ndarray, forms: int) -> np.ndarray:
+    """``hupai.shanten_batch`` without its argument checks: the rows here are built right, uint8 and
+    C-ordered, and the checks would cost as much as the core's work on a dozen rows."""
+    return _core.shanten_batch(rows, 0, melds, int(forms), _ALL_KINDS, 1)
+
+
+_ALL_KINDS = (1 << 34) - 1
+_ROWS = np.arange(64)
+_KINDS = np.arange(34)
+_ROWS.flags.writeable = False  # shared index tables: read-only
+_KINDS.flags.writeable = False

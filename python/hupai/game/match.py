@@ -1,0 +1,100 @@
+"""``hupai.Match``: consecutive hands with dealer rotation, round winds and cumulative scores.
+
+Hand ``i`` is dealt from the wall seed :func:`~hupai.game.wall.hand_seed` ``(seed, i)``: never the same wall
+twice. The first dealer (the 东 seat, GD-4) is drawn from the match seed unless given. After each hand the
+rules say who deals next (GD-31) and whether the round wind advances or the match ends (GD-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from .. import rules as rules_module
+from ..errors import HupaiError
+from ..rules.base import Rules
+from .actions import Action
+from .game import Game
+from .result import HandResult
+from .wall import hand_seed, splitmix64
+
+__all__ = ["Match", "Player", "play"]
+
+
+class Player(Protocol):
+    """Anything that picks an action for ``seat`` in ``game`` (the bots in :mod:`hupai.bots`)."""
+
+    def act(self, game: Game, seat: int) -> Action: ...
+
+
+def play(game: Game, players: Sequence[Player]) -> HandResult:
+    """Drive ``game`` to its end, asking ``players[seat]`` whenever that seat must act."""
+    while True:
+        seats = game.seats_to_act()
+        if not seats:
+            break
+        for seat in seats:
+            game.apply(players[seat].act(game, seat))
+    result = game.result
+    assert result is not None
+    return result
+
+
+class Match:
+    """A sequence of hands: call :meth:`new_game`, play it, :meth:`record` it; or :meth:`play` with bots."""
+
+    def __init__(self, rules: str | Rules = "guangdong", seed: int = 0,
+                 options: Mapping[str, Any] | None = None,
+                 *, first_dealer: int | None = None) -> None:
+        if isinstance(rules, str):
+            rules = rules_module.get(rules, options)
+        elif options is not None:
+            raise HupaiError("options are given with a rule-system name; a rules object carries its own")
+        self.rules = rules
+        self.seed = seed
+        n = rules.num_players
+        # GD-4 / YX-4 / KW-4: the first dealer is drawn at random, from the match seed.
+        self.first_dealer = splitmix64(seed ^ 0xD1CE) % n if first_dealer is None else first_dealer
+        self.dealer = self.first_dealer
+        self.round_wind = 0
+        self.hand_index = 0
+        self.scores = [0] * n
+        self.results: list[HandResult] = []
+        self.over = False
+
+    def new_game(self) -> Game:
+        """The next hand, dealt by the current dealer in the current round."""
+        if self.over:
+            raise HupaiError("the match is over")
+        return Game(self.rules, seed=hand_seed(self.seed, self.hand_index), dealer=self.dealer,
+                    round_wind=self.round_wind, first_dealer=self.first_dealer)
+
+    def record(self, game: Game) -> HandResult:
+        """Add a finished hand's payments to the scores and move the deal and the round on."""
+        result = game.result
+        if result is None:
+            raise HupaiError("the hand is not over yet")
+        self.scores = [a + b for a, b in zip(self.scores, result.payments, strict=True)]
+        self.results.append(result)
+        self.round_wind, self.over = self.rules.next_round(self.round_wind, self.dealer, result.next_dealer,
+                                                           self.first_dealer)
+        self.dealer = result.next_dealer
+        self.hand_index += 1
+        return result
+
+    def play(self, players: Sequence[Player], hands: int | None = None) -> list[HandResult]:
+        """Play ``hands`` more hands (or until the match ends) with ``players``; returns their results."""
+        out = []
+        while not self.over and (hands is None or len(out) < hands):
+            out.append(self.record_played(players))
+        return out
+
+    def record_played(self, players: Sequence[Player]) -> HandResult:
+        game = self.new_game()
+        play(game, players)
+        return self.record(game)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.name, "options": self.rules.options_dict(), "seed": self.seed,
+                "first_dealer": self.first_dealer, "dealer": self.dealer, "round_wind": self.round_wind,
+                "hands": self.hand_index, "scores": list(self.scores), "over": self.over}

@@ -1,0 +1,41 @@
+"""Rule systems: ``hupai.rules.get(name, **options)`` returns a rule-system object (DESIGN §4).
+
+The registry maps a name to a factory taking the options mapping; an unknown name, option or option value
+raises :class:`hupai.HupaiError`. Rule modules are imported on first use, so importing hupai stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import HupaiError
+from .base import Rules
+
+__all__ = ["Rules", "get", "names"]
+
+# name -> (module, class name). Each class takes one positional options mapping (None = defaults).
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "guangdong": ("hupai.rules.guangdong", "GuangdongRules"),
+}
+
+
+def names() -> list[str]:
+    """The names of the rule systems available."""
+    return sorted(_REGISTRY)
+
+
+def get(name: str, options: Mapping[str, Any] | None = None, /, **kwargs: Any) -> Rules:
+    """The rule system ``name`` built with ``options`` (a mapping) and/or keyword options.
+
+    >>> get("guangdong", louhu="any_tile").options_dict()["louhu"]
+    'any_tile'
+    """
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise HupaiError(f"unknown rule system {name!r} (known: {', '.join(names())})")
+    if options is not None and not isinstance(options, Mapping):
+        raise HupaiError(f"options must be a mapping, got {type(options).__name__}")
+    merged = {**(options or {}), **kwargs}
+    module_name, class_name = _REGISTRY[name]
+    return getattr(importlib.import_module(module_name), class_name)(merged)

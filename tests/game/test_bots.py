@@ -1,0 +1,103 @@
+"""Bots: RandomBot is seeded and uniform; GreedyBot wins, claims and discards by shanten."""
+
+from collections import Counter
+
+import hupai
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Action, Game, play
+from hupai.game.scripted import stacked_game
+
+
+def test_random_bot_is_seeded():
+    def log(seed):
+        game = Game("guangdong", seed=1)
+        play(game, [RandomBot(seed + i) for i in range(4)])
+        return game.to_json()
+    assert log(5) == log(5)
+    assert log(5) != log(6)
+
+
+def test_random_bot_is_uniform():
+    game = Game("guangdong", seed=2)
+    legal = game.legal_actions(0)
+    bot = RandomBot(0)
+    counts = Counter(bot.act(game, 0) for _ in range(14000))
+    assert set(counts) == set(legal)
+    expected = 14000 / len(legal)
+    assert all(abs(c - expected) < 0.15 * expected for c in counts.values())
+
+
+def test_greedy_bot_wins_when_it_can():
+    game = stacked_game(["123m456p789s111z55s", "", "", ""])
+    assert GreedyBot(0).act(game, 0) == Action("win", 0, hupai.parse("5s")[0])
+
+
+def test_greedy_bot_discards_to_lower_shanten():
+    # 123m 456p 789s 11z 23s + an isolated 9m: discarding 9m keeps the hand ready (shanten 0).
+    game = stacked_game(["123m456p789s11z23s9m", "", "", ""])
+    action = GreedyBot(0).act(game, 0)
+    assert action == Action("discard", 0, hupai.parse("9m")[0])
+
+
+def test_greedy_bot_prefers_more_improving_tiles():
+    # Both 1z and 9m are isolated; after either discard the shanten is the same. 1z has fewer neighbours, but
+    # the bot counts improving draws: keeping 9m (89m-ish shapes) vs 1z (only a pair) -> discard 1z.
+    game = stacked_game(["123m456p78s1z9m24p58s", "", "", ""])
+    action = GreedyBot(0).act(game, 0)
+    assert action.kind == "discard" and action.tile == hupai.parse("1z")[0]
+
+
+def test_greedy_bot_claims_when_it_lowers_shanten():
+    """Over random claim windows: GreedyBot claims iff a claim lowers its shanten (checked independently)."""
+    checked = {"claim": 0, "pass": 0}
+    for seed in range(25):
+        game = Game("guangdong", seed=seed)
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        while not game.over:
+            decision = game.current
+            if decision.phase == "claim":
+                for seat in decision.seats:
+                    legal = game.legal_actions(seat)
+                    claims = [a for a in legal if a.kind in ("chow", "pung", "kong")]
+                    if not claims or any(a.kind == "win" for a in legal):
+                        continue
+                    hand = game.hand(seat)
+                    melds = len(game.table.melds[seat])
+                    now = hupai.shanten(bytes_counts(hand), melds=melds, forms=game.rules.win_forms)
+                    best = min(after_claim(hand, melds, a, game.rules.win_forms) for a in claims)
+                    choice = GreedyBot(0).act(game, seat)
+                    if best < now:
+                        assert choice in claims
+                        checked["claim"] += 1
+                    else:
+                        assert choice.kind == "pass"
+                        checked["pass"] += 1
+            seat = decision.seats[0]
+            game.apply(bots[seat].act(game, seat))
+    assert checked["claim"] > 5 and checked["pass"] > 5
+
+
+def bytes_counts(counts):
+    import numpy as np
+    return np.array(counts, dtype=np.uint8)
+
+
+def after_claim(hand, melds, action, forms):
+    counts = list(hand)
+    if action.kind == "chow":
+        for kind in action.tiles:
+            if kind != action.tile:
+                counts[kind] -= 1
+    else:
+        counts[action.tile] -= 3 if action.kind == "kong" else 2
+    return hupai.shanten(bytes_counts(counts), melds=melds + 1, forms=forms)
+
+
+def test_greedy_bots_win_more_than_random_bots():
+    wins = {RandomBot: 0, GreedyBot: 0}
+    for bot in wins:
+        for seed in range(15):
+            game = Game("guangdong", seed=seed)
+            play(game, [bot(seed * 4 + i) for i in range(4)])
+            wins[bot] += bool(game.result.winners)
+    assert wins[GreedyBot] > wins[RandomBot] and wins[GreedyBot] >= 10
