@@ -1,33 +1,37 @@
-"""Yunxiao tiles in a hand: the gold (金), the 白板 stand-in and the fifth-copy rule (YX-6, YX-7, YX-8, YX-21).
+"""Yunxiao tiles in a hand: the gold (金), the 白板 stand-in, the fifth-copy rule (YX-6, YX-7, YX-8, YX-21).
 
 Conventions used by every Yunxiao module:
 
-- **Concealed tiles are physical kinds.** A gold is listed as kind ``G`` (the gold kind), a 白板 as ``5z`` (31).
-  The engine never pre-converts; :func:`split_golds` turns the physical list into natural counts plus a number
-  of golds.
+- **Concealed tiles are physical kinds.** A gold is listed as kind ``G`` (the gold kind), a 白板 as ``5z``
+  (31). The engine never pre-converts; :func:`split_golds` turns the physical list into natural counts plus a
+  number of golds.
 - **Declared melds are recorded in effective kinds.** With ``G != 5z`` a 白板 in a meld is recorded as ``G``
-  (a chow of ``4m 5z 6m`` under ``G = 5m`` is the meld ``456m``). Golds never appear in melds (YX-14, YX-21).
-- The **effective kind** of a tile (YX-7) is its kind, except a 白板 when ``G != 5z``, which is ``G``. The natural
-  tiles of kind ``G`` are the golds; :func:`is_gold` tells them apart from 白板 playing as ``G``.
+  (a chow of ``4m 5z 6m`` under ``G = 5m`` is the meld ``456m``); a 白板 pung or kong given physically
+  (``[555z]``) is read as ``G`` too. Golds never appear in melds (YX-14, YX-21).
+- The **effective kind** of a tile (YX-7) is its kind, except a 白板 when ``G != 5z``, which is ``G``. The
+  natural tiles of kind ``G`` are the golds; :func:`is_gold` tells them apart from 白板 playing as ``G``.
 
-This module also holds the exact group search the pattern checks use. It is pure Python on purpose: the fifth
-copy rule counts the player's own declared melds (YX-8), and 清一色 restricts what a gold may stand for (YX-36),
-which the core's per-hand joker model does not express. Hands are at most 14 tiles with at most four golds, so
-the memoised search stays well under a millisecond per question.
+This module also holds an exact group search in pure Python (:func:`fits_groups`, :func:`fits_pairs`). The
+core bounds each kind at four *within the concealed part*; the fifth-copy rule also counts the player's own
+declared melds (YX-8), which the core does not see. The pattern module asks the core first (fast, and exact
+when nothing is declared) and this search only when melds are declared or for the 游 shape (a floating gold,
+no pair). Hands are at most 14 tiles with at most four golds, so the memoised search stays around 0.1 ms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from ...errors import InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles, kind_name
 
 __all__ = [
-    "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "meld_kind_counts", "gold_room",
-    "fits_groups", "fits_pairs", "is_terminal_or_honor",
+    "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "chow_forbidden_discards",
+    "meld_kind_counts", "gold_room", "fits_groups", "fits_pairs", "is_terminal_or_honor",
 ]
 
 #: 白板 (5z): plays as the gold kind when the gold is not 白板 itself (YX-7).
@@ -43,10 +47,30 @@ def is_gold(kind: int, gold: int) -> bool:
 def effective_kind(kind: int, gold: int) -> int:
     """YX-7: the kind a tile plays as. 白板 plays as ``G`` when ``G != 5z``; every other kind is itself.
 
-    Use it for claims, 过张 (YX-16), 漏胡 (YX-17) and meld recording. A gold's effective kind is ``G`` too: test
-    :func:`is_gold` first, since a gold is wild and is never claimed.
+    Use it for claims, 过张 (YX-16), 漏胡 (YX-17) and meld recording. A gold's effective kind is ``G`` too:
+    test :func:`is_gold` first, since a gold is wild and is never claimed.
     """
     return gold if kind == WHITE and gold != WHITE else kind
+
+
+def chow_forbidden_discards(claimed: int, used: tuple[int, int], gold: int) -> frozenset[int]:
+    """YX-16 过张: physical kinds the player may not discard in the turn of a chow.
+
+    ``claimed`` is the chowed tile's effective kind, ``used`` the effective kinds of the two tiles it was
+    chowed with. Forbidden: the chowed kind and, when ``used`` are consecutive, the other end that completes
+    them (34m chowing 5m also forbids 2m; a closed 46m forbids only 5m). A 白板 playing as a forbidden ``G``
+    is forbidden too (YX-7); golds may always be discarded. The engine lifts the restriction when nothing is
+    left.
+    """
+    low, high = sorted(used)
+    forbidden = {claimed}
+    if high == low + 1:
+        suit_start = low - low % 9
+        for other in (low - 1, high + 1):
+            if other != claimed and suit_start <= other <= suit_start + 8:
+                forbidden.add(other)
+    return frozenset(k for k in range(NUM_KINDS)
+                     if effective_kind(k, gold) in forbidden and not is_gold(k, gold))
 
 
 def split_golds(kinds: Iterable[int], gold: int, *, plain_white: bool = False) -> tuple[tuple[int, ...], int]:
@@ -98,6 +122,7 @@ class YunxiaoHand:
     melds: tuple[Meld, ...] = ()
     counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     golds: int = field(init=False, repr=False, compare=False)
+    plain_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.gold, int) or isinstance(self.gold, bool) or not 0 <= self.gold < NUM_KINDS:
@@ -114,10 +139,15 @@ class YunxiaoHand:
                 raise InvalidHand(f"{count} tiles of {kind_name(kind)} in {format_tiles(list(concealed))}: "
                                   f"there are only four")
         object.__setattr__(self, "concealed", concealed)
-        object.__setattr__(self, "melds", tuple(self.melds))
+        # A 白板 pung or kong recorded physically ([555z] under G != 5z) is read as the kind it plays as.
+        object.__setattr__(self, "melds", tuple(
+            replace(meld, tiles=tuple(effective_kind(k, self.gold) for k in meld.tiles))
+            if WHITE in meld.tiles and self.gold != WHITE else meld for meld in self.melds))
         counts, golds = split_golds(concealed, self.gold)
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "golds", golds)
+        # 白板 as plain 白板: the 幺九 / 不搭 view (YX-7 exception).
+        object.__setattr__(self, "plain_counts", split_golds(concealed, self.gold, plain_white=True)[0])
 
     @classmethod
     def of(cls, concealed: Iterable[int], gold: int, melds: Iterable[Meld] = ()) -> YunxiaoHand:
@@ -125,8 +155,23 @@ class YunxiaoHand:
         return cls(tuple(concealed), gold, tuple(melds))
 
     def plus(self, kind: int) -> YunxiaoHand:
-        """The same hand with one more physical tile."""
-        return YunxiaoHand(self.concealed + (kind,), self.gold, self.melds)
+        """The same hand with one more physical tile (waits try every kind, so this skips re-validation)."""
+        if not 0 <= kind < NUM_KINDS or self.concealed.count(kind) >= 4:
+            raise InvalidHand(f"cannot add {kind!r} to {format_tiles(list(self.concealed))}")
+        grown = object.__new__(YunxiaoHand)
+        object.__setattr__(grown, "concealed", self.concealed + (kind,))
+        object.__setattr__(grown, "gold", self.gold)
+        object.__setattr__(grown, "melds", self.melds)
+        counts, plain, golds = list(self.counts), list(self.plain_counts), self.golds
+        if kind == self.gold:
+            golds += 1
+        else:
+            counts[effective_kind(kind, self.gold)] += 1
+            plain[kind] += 1
+        object.__setattr__(grown, "counts", tuple(counts))
+        object.__setattr__(grown, "plain_counts", tuple(plain))
+        object.__setattr__(grown, "golds", golds)
+        return grown
 
     @property
     def size(self) -> int:
@@ -143,21 +188,22 @@ class YunxiaoHand:
         """Declared melds other than 暗杠: the 铺 counted by YX-40 (吃, 碰, 明杠, 补杠)."""
         return sum(1 for meld in self.melds if not meld.concealed)
 
-    @property
-    def plain_counts(self) -> tuple[int, ...]:
-        """Natural counts with 白板 as plain 白板 (the 幺九 / 不搭 view, YX-7 exception)."""
-        return split_golds(self.concealed, self.gold, plain_white=True)[0]
-
-    def joker_kinds(self) -> tuple[int, ...]:
-        """Kinds a gold may stand for in the standard and pairs forms.
+    def joker_kinds(self, allowed: Iterable[int] | None = None) -> tuple[int, ...]:
+        """Kinds a gold may stand for in the standard and pairs forms, within ``allowed`` when given.
 
         With ``G != 5z`` no tile plays as 白板 (every 白板 is ``G``), so a gold never stands for ``5z`` there.
         """
-        return tuple(k for k in range(NUM_KINDS) if not (k == WHITE and self.gold != WHITE))
+        permitted = range(NUM_KINDS) if allowed is None else set(allowed)
+        return tuple(k for k in range(NUM_KINDS)
+                     if k in permitted and not (k == WHITE and self.gold != WHITE))
 
     def room(self, allowed: Iterable[int] | None = None) -> tuple[int, ...]:
         """YX-8 room per kind for this hand's golds (see :func:`gold_room`)."""
-        return gold_room(self.counts, self.melds, self.joker_kinds() if allowed is None else allowed)
+        return gold_room(self.counts, self.melds, self.joker_kinds(allowed))
+
+    def core_counts(self) -> np.ndarray:
+        """Natural counts by effective kind as the core's ``uint8[34]`` (golds go in its ``jokers``)."""
+        return np.array(self.counts, dtype=np.uint8)
 
     def __str__(self) -> str:
         melds = " ".join(str(meld) for meld in self.melds)
@@ -170,7 +216,7 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in _TERMINALS_HONORS
 
 
-# --- exact group search ---------------------------------------------------------------------------------------
+# --- exact group search -------------------------------------------------------------------------------------
 
 def fits_groups(counts: Sequence[int], golds: int, sets: int, pairs: int, room: Sequence[int]) -> bool:
     """Can the natural ``counts`` plus ``golds`` wild tiles form exactly ``sets`` melds and ``pairs`` pairs?

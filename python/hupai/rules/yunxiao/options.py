@@ -75,7 +75,8 @@ class YunxiaoOptions:
         known = {f.name for f in fields(cls)}
         unknown = sorted(str(name) for name in mapping if name not in known)
         if unknown:
-            raise HupaiError(f"unknown yunxiao option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            raise HupaiError(f"unknown yunxiao option(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(known))}")
         return cls(**dict(mapping))
 
     def to_dict(self) -> dict[str, Any]:

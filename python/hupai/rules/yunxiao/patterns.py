@@ -2,8 +2,8 @@
 YX-31..37).
 
 The hand-pattern table :data:`HAND_PATTERNS` reads top to bottom as spec §7: one small named predicate per
-pattern. Every function here is pure: it takes physical tiles (golds as kind ``G``, 白板 as ``5z``), the player's
-declared melds in effective kinds (see :mod:`hupai.rules.yunxiao.hand`) and the gold kind.
+pattern. Every function here is pure: it takes physical tiles (golds as kind ``G``, 白板 as ``5z``), the
+player's declared melds in effective kinds (see :mod:`hupai.rules.yunxiao.hand`) and the gold kind.
 """
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from ...analysis import Forms
+from ...analysis import is_win as core_is_win
+from ...analysis import waits as core_waits
 from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, format_tiles
-from .hand import YunxiaoHand, fits_groups, fits_pairs, is_terminal_or_honor
+from .hand import YunxiaoHand, effective_kind, fits_groups, fits_pairs, is_gold, is_terminal_or_honor
 from .options import YunxiaoOptions
 
 __all__ = [
@@ -34,12 +37,21 @@ OTHERS_TILE_EVENTS = frozenset({"discard", "di_hu", "rob_kong"})
 
 #: YX-35: the ten allowed 不搭 suit triples 147 148 149 158 159 169 258 259 269 369 (numbers 1..9).
 BUDA_TRIPLES = tuple(t for t in combinations(range(1, 10), 3) if t[1] - t[0] >= 3 and t[2] - t[1] >= 3)
-# Every set of suit numbers pairwise 3 or more apart (the loose 不搭 suit shapes); at most 3 numbers fit in 1..9.
+# Every set of suit numbers pairwise 3 or more apart (the loose 不搭 suit shapes); at most 3 fit in 1..9.
 _KNIT_SETS = tuple(frozenset(s) for size in range(4) for s in combinations(range(1, 10), size)
-                   if all(b - a >= 3 for a, b in zip(s, s[1:])))
+                   if all(s[i + 1] - s[i] >= 3 for i in range(size - 1)))
 
 
-# --- forms ----------------------------------------------------------------------------------------------------
+# --- forms --------------------------------------------------------------------------------------------------
+
+def _core_joker_kinds(hand: YunxiaoHand, allowed: Iterable[int] | None) -> tuple[int, ...] | None:
+    """What the core may let a gold stand for: ``None`` (every kind, its fast path) unless restricted.
+
+    Leaving ``5z`` in when ``G != 5z`` changes nothing: no natural tile plays as 5z, so a gold standing for it
+    is in a gold-only group, which some other kind (33 of them, at most 14 tiles held) can always take.
+    """
+    return None if allowed is None else hand.joker_kinds(allowed)
+
 
 def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     """YX-32 平胡 form: four melds and a pair, declared melds included; golds wild within YX-8 room.
@@ -48,11 +60,16 @@ def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool
     """
     if hand.size != 3 * hand.sets_needed + 2:
         return False
-    return fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
+    if not core_is_win(hand.core_counts(), jokers=hand.golds, melds=len(hand.melds), forms=Forms.STANDARD,
+                       joker_kinds=_core_joker_kinds(hand, allowed)):
+        return False
+    # With nothing declared the core's bound (four of a kind, stand-ins included) is exactly YX-8; declared
+    # melds also count toward the fifth copy, which only the exact search sees.
+    return not hand.melds or fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
 
 
 def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
-    """YX-33 对对胡: fourteen concealed tiles in seven pairs, four of a kind = two pairs, golds pair with anything.
+    """YX-33 对对胡: fourteen concealed tiles in seven pairs, four alike = two pairs, golds pair anything.
 
     Any declared meld, a 暗杠 included, rules it out.
     """
@@ -62,8 +79,8 @@ def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> b
 
 
 def is_yao_jiu(hand: YunxiaoHand) -> bool:
-    """YX-34 幺九: fourteen concealed terminals/honors, no structure; 白板 is 白板; a gold counts only if ``G`` is
-    a terminal or honor."""
+    """YX-34 幺九: fourteen concealed terminals/honors, no structure; 白板 is 白板; a gold counts only if
+    ``G`` is a terminal or honor."""
     if hand.melds or hand.size != 14:
         return False
     if hand.golds and not is_terminal_or_honor(hand.gold):
@@ -112,8 +129,8 @@ def _suit_kinds(suit: int) -> range:
 
 
 def is_qing_yi_se(hand: YunxiaoHand) -> bool:
-    """YX-36 清一色: one suit (or all honors) throughout, complete as a standard hand or seven pairs with the golds
-    standing only for tiles of that suit."""
+    """YX-36 清一色: one suit (or all honors) throughout, complete as a standard hand or seven pairs with the
+    golds standing only for tiles of that suit."""
     suit = qing_yi_se_suit(hand)
     if suit is None:
         return False
@@ -130,7 +147,7 @@ def is_san_jin_dao(hand: YunxiaoHand) -> bool:
 class HandPattern:
     """One Yunxiao hand pattern: pinyin ``name``, ``chinese``, the ``rule`` id and its predicate.
 
-    ``fallback`` marks 平胡: it holds only when the hand is standard and no other form pattern (YX-33..36) holds.
+    ``fallback`` marks 平胡: it holds only when the hand is standard and no other form (YX-33..36) holds.
     """
 
     name: str
@@ -155,7 +172,8 @@ _FORM_PATTERNS = frozenset({"dui_dui_hu", "yao_jiu", "bu_da", "qing_yi_se"})
 def hand_patterns(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> tuple[str, ...]:
     """Names of the hand patterns that hold for a complete-size hand (14 − 3 × melds tiles), table order.
 
-    An incomplete hand yields ``()`` or just ``("san_jin_dao",)``. YX-37: 平胡 only when no YX-33..36 form holds.
+    An incomplete hand yields ``()`` or just ``("san_jin_dao",)``. YX-37: 平胡 only when no YX-33..36 form
+    holds.
     """
     options = options or YunxiaoOptions()
     found = {p.name for p in HAND_PATTERNS if not p.fallback and p.holds(hand, options)}
@@ -180,8 +198,9 @@ def waits(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = (),
     """Physical kinds that complete a waiting hand (13 − 3 × melds concealed tiles), ascending.
 
     ``G`` in the list means a drawn gold completes it (YX-E12); nobody may win on a discarded gold (YX-11), so
-    the engine drops ``G`` for discards. ``5z`` with ``G != 5z`` is listed when a 白板 completes the hand either as
-    ``G`` or, for 幺九 / 不搭, as plain 白板 (YX-E11, YX-E12). A kind the player already holds four of is no wait.
+    the engine drops ``G`` for discards. ``5z`` with ``G != 5z`` is listed when a 白板 completes the hand
+    either as ``G`` or, for 幺九 / 不搭, as plain 白板 (YX-E11, YX-E12). A kind the player already holds four
+    of is no wait.
     """
     hand = _hand(concealed, gold, melds)
     if hand.size != 3 * hand.sets_needed + 1:
@@ -191,15 +210,35 @@ def waits(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = (),
     held = [0] * NUM_KINDS
     for kind in hand.concealed:
         held[kind] += 1
-    return [kind for kind in range(NUM_KINDS) if held[kind] < 4 and is_complete(hand.plus(kind), options)]
+    # One core call bounds the standard / seven-pairs waits (its four-of-a-kind bound is looser than YX-8 with
+    # declared melds, so it may only over-report); each candidate is then checked exactly.
+    forms = Forms.STANDARD if hand.melds else Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+    structured = set(core_waits(hand.core_counts(), jokers=hand.golds, melds=len(hand.melds), forms=forms,
+                                joker_kinds=_core_joker_kinds(hand, None)))
+    # 幺九 and 不搭 need a fully concealed hand that is already all 幺九 tiles / all distinct.
+    unstructured = not hand.melds and (
+        all(is_terminal_or_honor(k) for k, n in enumerate(hand.plain_counts) if n)
+        or max(hand.plain_counts) <= 1)
+    result = []
+    for kind in range(NUM_KINDS):
+        if held[kind] >= 4:
+            continue
+        candidate = is_gold(kind, gold) or effective_kind(kind, gold) in structured
+        if not (candidate or unstructured):
+            continue
+        plus = hand.plus(kind)
+        if (candidate and (is_standard(plus) or is_seven_pairs(plus))) or \
+                (unstructured and (is_yao_jiu(plus) or is_bu_da(plus, options.buda_loose))):
+            result.append(kind)
+    return result
 
 
-# --- 游 shape and level ----------------------------------------------------------------------------------------
+# --- 游 shape and level -------------------------------------------------------------------------------------
 
 def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     if hand.golds < 1 or hand.size != 3 * hand.sets_needed + 1:
         return False
-    # One gold is set aside as the floating half-pair; the rest must be whole melds, or six pairs when concealed.
+    # One gold is set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed.
     room = hand.room(allowed)
     if fits_groups(hand.counts, hand.golds - 1, hand.sets_needed, 0, room):
         return True
@@ -209,8 +248,8 @@ def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
 def in_you_shape(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> bool:
     """YX-25 游 shape of a hand after its discard (13 − 3 × melds concealed tiles).
 
-    At least one gold; setting one aside, the rest form 4 − melds complete melds (other golds wild, YX-8 room), or
-    with no declared meld at all six pairs. 不搭 and 幺九 are never 游 shapes.
+    At least one gold; setting one aside, the rest form 4 − melds complete melds (other golds wild, YX-8
+    room), or with no declared meld at all six pairs. 不搭 and 幺九 are never 游 shapes.
     """
     return _you_shape(_hand(concealed, gold, melds))
 
@@ -256,10 +295,10 @@ def you_jin_patterns(hand: YunxiaoHand) -> tuple[str, ...]:
     return ()
 
 
-# --- who may win (hand-level parts of YX-18 and the 游 restrictions of YX-28) -----------------------------------
+# --- who may win (hand-level parts of YX-18 and the 游 restrictions of YX-28) -------------------------------
 
 def three_golds_may_win(hand: YunxiaoHand, event: str, options: YunxiaoOptions | None = None) -> bool:
-    """YX-18: holding all three golds, a player may win on another player's tile only by 地胡, 清一色 or 抢杠胡.
+    """YX-18: holding all three golds, a player wins on another's tile only by 地胡, 清一色 or 抢杠胡.
 
     ``hand`` is the complete hand with the claimed tile. Events on one's own tiles are always allowed here.
     """
@@ -271,7 +310,7 @@ def three_golds_may_win(hand: YunxiaoHand, event: str, options: YunxiaoOptions |
 def you_state_allows(event: str, winner: int, levels: Sequence[int]) -> bool:
     """YX-28: may ``winner`` win by ``event`` while the seats are at 游 ``levels`` (one per seat)?
 
-    单游: that player may not win on others' tiles. 双游 and 三游: nobody wins on others' tiles, and no 抢金胡.
+    单游: that player may not win on others' tiles. 双游 and 三游: nobody wins on others' tiles, no 抢金胡.
     三游: the others may win only on a kong replacement (暗杠胡 or 明杠胡).
     """
     if event not in EVENTS:

@@ -1,28 +1,29 @@
 """Yunxiao scoring and settlement (YX-38..YX-43): two declarative row tables and the YX-39 selection.
 
 A win is described by its *facts*: the hand patterns that hold (:func:`~.patterns.hand_patterns`) plus the
-event's own pattern (自摸, 抢杠胡, 单游金, ...). A row applies when its required facts hold and it has an amount for
-the win's type (discard-type or self-draw-type, YX-38). The applicable row with the largest total paid to the
-winner is used; on equal totals the earlier row (YX-39). Amounts are in base units, multiplied by ``base_points``.
+event's own pattern (自摸, 抢杠胡, 单游金, ...). A row applies when its required facts hold and it has an
+amount for the win's type (discard-type or self-draw-type, YX-38). The applicable row with the largest total
+paid to the winner is used; on equal totals the earlier row (YX-39). Amounts are in base units, multiplied by
+``base_points``.
 
 How :class:`hupai.scoring.WinContext` carries a Yunxiao win:
 
 - ``concealed`` are the winner's physical tiles before the winning tile: golds as kind ``G``, 白板 as ``5z``.
   ``jokers`` (default 0) adds that many more golds, for callers that keep golds out of ``concealed``.
 - ``win_tile`` is the physical winning tile (a drawn gold is ``G``; 抢金胡 takes the indicator, so ``G``).
-  For 天胡 and 三金倒 it is any one tile of the hand (the last drawn). For a 游金 declaration, where no tile is
-  added, it is the floating gold (``G``) and ``concealed`` the rest of the hand (13 − 3 × melds tiles in all).
+  For 天胡 and 三金倒 it is any one tile of the hand (the last drawn). For a 游金 declaration, where no tile
+  is added, it is the floating gold (``G``) and ``concealed`` the rest of the hand (13 − 3 × melds in all).
 - ``melds`` are the winner's declared melds in effective kinds (白板 recorded as ``G``, see ``hand.py``).
-- ``extras["gold"]`` is ``G`` (required). ``extras["event"]`` is one of :data:`~.patterns.EVENTS`; when absent it
-  is derived from the context flags (``heavenly`` → tian_hu, ``earthly`` → di_hu, ``robbed_kong`` → rob_kong,
-  ``kong_replacement`` → an_gang / ming_gang from the last declared kong, otherwise discard or self_draw from
-  ``discarder``). ``extras["you_level"]`` (1..3) is required for ``you_jin``.
-- ``discarder`` is the seat that paid the discard (``discard``; ``di_hu`` defaults to the dealer). It is ignored for
-  self-draw-type events: a robbed konger pays like the others (YX-39).
+- ``extras["gold"]`` is ``G`` (required). ``extras["event"]`` is one of :data:`~.patterns.EVENTS`; when
+  absent it is derived from the context flags (``heavenly`` → tian_hu, ``earthly`` → di_hu, ``robbed_kong``
+  → rob_kong, ``kong_replacement`` → an_gang / ming_gang from the last declared kong, otherwise discard or
+  self_draw from ``discarder``). ``extras["you_level"]`` (1..3) is required for ``you_jin``.
+- ``discarder`` is the seat that paid the discard (``discard``; ``di_hu`` defaults to the dealer). It is
+  ignored for self-draw-type events: a robbed konger pays like the others (YX-39).
 
-:func:`score_win` checks the hand (a winning form for the event, 游 shape for 游金, three golds for 三金倒, and
-YX-18) and raises :class:`hupai.HupaiError` otherwise. Table-state checks (YX-17 漏胡, YX-28 游 restrictions,
-the 抢金 window) belong to the engine; :func:`~.patterns.you_state_allows` helps with YX-28.
+:func:`score_win` checks the hand (a winning form for the event, 游 shape for 游金, three golds for 三金倒,
+and YX-18) and raises :class:`hupai.HupaiError` otherwise. Table-state checks (YX-17 漏胡, YX-28 游
+restrictions, the 抢金 window) belong to the engine; :func:`~.patterns.you_state_allows` helps with YX-28.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ class Row:
     """One scoring-table row (YX-38 / YX-41).
 
     It applies when every fact in ``all_of`` holds and, if ``any_of`` is not empty, at least one of those.
-    ``discard`` = (discarder, each other) for discard-type wins, ``self_draw`` = each opponent for self-draw-type
-    wins; ``None`` where the table has no amount. ``id`` is the row number in the spec table.
+    ``discard`` = (discarder, each other) for discard-type wins, ``self_draw`` = each opponent for
+    self-draw-type wins; ``None`` where the table has no amount. ``id`` is the row number in the spec table.
     """
 
     id: int
@@ -175,7 +176,7 @@ def _you_level(context: WinContext) -> int:
 def win_facts(hand: YunxiaoHand, event: str, options: YunxiaoOptions, you_level: int = 0) -> frozenset[str]:
     """The facts rows are matched against: hand patterns + the event's pattern (+ 三铺, YX-40).
 
-    Raises :class:`hupai.HupaiError` when the hand does not support the event (YX-18, YX-25, YX-29, YX-31..37).
+    Raises :class:`hupai.HupaiError` if the hand does not support the event (YX-18, YX-25, YX-29, YX-31..37).
     """
     if event == "you_jin":
         if you_level not in (1, 2, 3):
@@ -229,6 +230,19 @@ def _fact_order(name: str) -> int:
     return _ORDER.index(name) if name in _ORDER else len(_ORDER)
 
 
+def _check_event_seats(context: WinContext, event: str, gold: int) -> None:
+    """Who may win by which event, as far as the context shows it (YX-30, YX-31)."""
+    if event == "tian_hu" and context.winner != context.dealer:
+        raise HupaiError(f"天胡 is the dealer's win (YX-31); the dealer is P{context.dealer}")
+    if event == "di_hu":
+        if context.winner == context.dealer:
+            raise HupaiError("地胡 is a non-dealer's win on the dealer's first discard (YX-31)")
+        if context.discarder not in (None, context.dealer):
+            raise HupaiError(f"地胡 is won on the dealer's discard (YX-31), not P{context.discarder}'s")
+    if event == "rob_gold" and (context.winner == context.dealer or context.win_tile != gold):
+        raise HupaiError("抢金胡 is a non-dealer taking the gold indicator as its winning tile (YX-30)")
+
+
 def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> ScoreResult:
     """Score one Yunxiao win (YX-38..YX-43).
 
@@ -246,6 +260,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
         raise HupaiError(f"a yunxiao win needs extras['gold'] (the gold kind), got {gold!r}")
     event = _event_of(context)
     you_level = _you_level(context) if event == "you_jin" else 0
+    _check_event_seats(context, event, gold)
     melds: tuple[Meld, ...] = tuple(context.melds)
     tiles = (*context.concealed, context.win_tile, *([gold] * context.jokers))
     hand = YunxiaoHand(tuple(tiles), gold, melds)
