@@ -489,6 +489,31 @@ int shanten(const HandQuery& q) {
     return hand_cost(q) - 1;
 }
 
+void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint64_t* improving) {
+    require_valid(q, SizeRule::kComplete);
+    std::array<std::uint8_t, kNumKinds> counts;
+    std::copy(q.counts, q.counts + kNumKinds, counts.begin());
+    HandQuery hand = q;
+    hand.counts = counts.data();
+    for (int out = 0; out < kNumKinds; ++out) {
+        shanten_after[out] = 127;
+        improving[out] = 0;
+        if (counts[out] == 0) continue;
+        --counts[out];
+        const int after = hand_cost(hand) - 1;
+        shanten_after[out] = std::int8_t(after);
+        std::uint64_t bits = 0;
+        for (int draw = 0; draw < kNumKinds; ++draw) {
+            if (counts[draw] >= kMaxCopies) continue;
+            ++counts[draw];
+            bits |= std::uint64_t(hand_cost(hand) - 1 < after) << draw;
+            --counts[draw];
+        }
+        improving[out] = bits;
+        ++counts[out];
+    }
+}
+
 HandQuery BatchRows::row(long long index) const {
     // Out-of-range per-row values are clamped to something check_query still rejects.
     auto clamp = [](std::int32_t value) { return int(std::clamp<std::int32_t>(value, -1, 1000)); };

@@ -39,6 +39,11 @@ int shanten(const HandQuery& query);  // validates; -1 = complete
 bool is_win(const HandQuery& query);  // validates; needs 3n+2 tiles
 std::vector<int> waits(const HandQuery& query);  // validates; needs 3n+1 tiles
 
+// For a complete-size (3n+2) hand: for every kind held, the shanten after discarding it and the kinds whose
+// draw would then lower that shanten (bit k = kind k; a kind held four times after the discard is no draw).
+// Kinds not held get shanten_after = 127 and no bits. Validates the query.
+void discard_analysis(const HandQuery& query, std::int8_t* shanten_after, std::uint64_t* improving);
+
 // Rows of a numpy batch: counts[row * 34 ...]; jokers and melds per row, or (null) one value for all.
 struct BatchRows {
     const std::uint8_t* counts = nullptr;

@@ -269,6 +269,21 @@ PYBIND11_MODULE(_core, m) {
         "Kinds that complete a 3n+1 hand (see hupai.waits).");
 
     m.def(
+        "discard_analysis",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& counts, int jokers, int melds, unsigned forms,
+           KindMask joker_kinds) {
+            std::int8_t shanten_after[kNumKinds];
+            std::uint64_t improving[kNumKinds];
+            discard_analysis(query_of(counts, jokers, melds, forms, joker_kinds), shanten_after, improving);
+            py::list out;
+            for (int kind = 0; kind < kNumKinds; ++kind)
+                if (shanten_after[kind] != 127) out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind]));
+            return out;
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it).");
+
+    m.def(
         "decompositions",
         [](const py::array_t<std::uint8_t, py::array::c_style>& counts, int jokers, int melds, unsigned forms,
            KindMask joker_kinds) {

@@ -2,16 +2,23 @@
 
 The public API is re-exported here; see ``hupai.analysis`` (hand analysis), ``hupai.tiles`` (notation),
 ``hupai.game`` (the table engine: ``Game``, ``Match``), ``hupai.rules`` (rule systems), ``hupai.bots``.
+
+The table engine, rule systems and bots (and numpy) load on first use, so ``import hupai`` stays fast for a
+server that only validates hands.
 """
 
 from __future__ import annotations
 
-from . import bots, rules
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .analysis import (
     Decomposition,
+    DiscardOption,
     Forms,
     Group,
     decompositions,
+    discard_options,
     is_win,
     is_win_batch,
     shanten,
@@ -19,14 +26,44 @@ from .analysis import (
     waits,
 )
 from .errors import HupaiError, IllegalAction, InvalidHand
-from .game import Action, Game, HandResult, Match
-from .scoring import WinContext, score
 from .tiles import format_tiles, parse, to_counts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import bots, rules
+    from .game import Action, Game, HandResult, Match
+    from .scoring import WinContext, score
 
 __version__ = "0.1.0"
 
+# name -> (module, attribute or None for the module itself), imported on first access (PEP 562)
+_LAZY = {
+    "Action": ("hupai.game", "Action"),
+    "Game": ("hupai.game", "Game"),
+    "HandResult": ("hupai.game", "HandResult"),
+    "Match": ("hupai.game", "Match"),
+    "WinContext": ("hupai.scoring", "WinContext"),
+    "score": ("hupai.scoring", "score"),
+    "rules": ("hupai.rules", None),
+    "bots": ("hupai.bots", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'hupai' has no attribute {name!r}") from None
+    module = importlib.import_module(module_name)
+    return module if attribute is None else getattr(module, attribute)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
-    "Action", "Decomposition", "Forms", "Game", "Group", "HandResult", "HupaiError", "IllegalAction",
-    "InvalidHand", "Match", "WinContext", "bots", "decompositions", "format_tiles", "is_win", "is_win_batch",
-    "parse", "rules", "score", "shanten", "shanten_batch", "to_counts", "waits",
+    "Action", "Decomposition", "DiscardOption", "Forms", "Game", "Group", "HandResult", "HupaiError",
+    "IllegalAction", "InvalidHand", "Match", "WinContext", "bots", "decompositions", "discard_options",
+    "format_tiles", "is_win", "is_win_batch", "parse", "rules", "score", "shanten", "shanten_batch", "to_counts",
+    "waits",
 ]

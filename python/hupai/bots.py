@@ -35,8 +35,8 @@ class GreedyBot:
     the number of tiles (counting unseen copies of its own hand) that would lower it. Ties break at
     random.
 
-    Shanten is computed with the core's batch call: one ``shanten_batch`` over every candidate discard,
-    one over every (candidate, draw) pair of the best candidates.
+    Claims use one ``shanten_batch`` over the hand and every claim; discards use one ``discard_analysis``
+    call (shanten after each discard and the draws that improve it).
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
@@ -79,24 +79,25 @@ class GreedyBot:
         return claims[best] if shanten[1 + best] < shanten[0] else passing
 
     def _discard(self, discards: list[Action], hand: np.ndarray, melds: int, forms: int) -> Action:
-        kinds = [a.tile for a in discards]
-        count = len(kinds)
-        rows = np.repeat(hand[None, :], count, axis=0)
-        rows[_ROWS[:count], kinds] -= 1
-        shanten = _shanten_batch(rows, melds, forms).tolist()  # a dozen values: plain Python is faster here
-        low = min(shanten)
-        tied = [i for i, value in enumerate(shanten) if value == low]
-        if len(tied) > 1:
-            # Tiles that lower the shanten: every (candidate, draw) row in one batch. A kind already held four
-            # times is no draw: its row is left as it is, so it cannot count as an improvement.
-            base = rows[tied]
-            room = base < 4
-            draws = np.repeat(base, 34, axis=0)
-            draws.reshape(len(tied), 34, 34)[:, _KINDS, _KINDS] += room
-            improved = (_shanten_batch(draws, melds, forms) < low).reshape(len(tied), 34) & room
-            totals = (improved @ (4 - hand.astype(np.int64))).tolist()  # unseen copies, as far as it knows
-            top = max(totals)
-            tied = [candidate for candidate, total in zip(tied, totals, strict=True) if total == top]
+        # One core call gives, per kind held, the shanten after discarding it and the draws that would then
+        # lower it; the improving draws are weighted by the copies this seat has not seen in its own hand.
+        options = {kind: (after, bits) for kind, after, bits in
+                   _core.discard_analysis(hand, 0, melds, int(forms), _ALL_KINDS)}
+        unseen = [4 - count for count in hand.tolist()]
+        best_key: tuple[int, int] | None = None
+        tied: list[int] = []
+        for index, action in enumerate(discards):
+            after, bits = options[action.tile]
+            total = 0
+            while bits:
+                low = bits & -bits
+                total += unseen[low.bit_length() - 1]
+                bits ^= low
+            key = (-after, total)
+            if best_key is None or key > best_key:
+                best_key, tied = key, [index]
+            elif key == best_key:
+                tied.append(index)
         return discards[tied[int(self._rng.random() * len(tied))]]
 
 
@@ -107,7 +108,3 @@ def _shanten_batch(rows: np.ndarray, melds: int | np.ndarray, forms: int) -> np.
 
 
 _ALL_KINDS = (1 << 34) - 1
-_ROWS = np.arange(64)
-_KINDS = np.arange(34)
-_ROWS.flags.writeable = False  # shared index tables: read-only
-_KINDS.flags.writeable = False

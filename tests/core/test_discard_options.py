@@ -1,0 +1,58 @@
+"""``hupai.discard_options``: one core call per turn for shanten-driven play, checked against shanten/waits."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import hupai
+from hupai import Forms
+
+FORMS = [Forms.STANDARD, Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS]
+
+
+def _random_hand(rng: random.Random, size: int) -> np.ndarray:
+    wall = [k for k in range(34) for _ in range(4)]
+    counts = np.zeros(34, np.uint8)
+    for kind in rng.sample(wall, size):
+        counts[kind] += 1
+    return counts
+
+
+@pytest.mark.parametrize("forms", FORMS)
+def test_discard_options_match_shanten_of_every_discard_and_draw(forms: Forms) -> None:
+    """For each held kind: the shanten after discarding it, and exactly the draws that then lower it."""
+    rng = random.Random(11)
+    for _ in range(60):
+        jokers = rng.choice([0, 0, 1, 2])
+        hand = _random_hand(rng, 14 - jokers)
+        options = hupai.discard_options(hand, jokers=jokers, forms=forms)
+        assert [o.kind for o in options] == [int(k) for k in np.flatnonzero(hand)]
+        for option in options:
+            after = hand.copy()
+            after[option.kind] -= 1
+            expected = hupai.shanten(after, jokers=jokers, forms=forms)
+            assert option.shanten == expected
+            improving = []
+            for draw in range(34):
+                if after[draw] >= 4:
+                    continue
+                after[draw] += 1
+                if hupai.shanten(after, jokers=jokers, forms=forms) < expected:
+                    improving.append(draw)
+                after[draw] -= 1
+            assert list(option.improving) == improving
+
+
+def test_discard_options_of_a_ready_shape_are_its_waits() -> None:
+    """Discarding to a ready hand: the improving draws are exactly the waits."""
+    options = {o.kind: o for o in hupai.discard_options("123m456p789s1122z3z")}
+    assert options[29].shanten == 0
+    assert list(options[29].improving) == hupai.waits("123m456p789s1122z")
+
+
+def test_discard_options_reject_a_waiting_hand() -> None:
+    with pytest.raises(hupai.InvalidHand, match="14 concealed tiles"):
+        hupai.discard_options("123m456p789s1122z")
