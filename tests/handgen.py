@@ -1,7 +1,7 @@
-"""Random hand generators for the core tests: random deals, complete hands of every form, perturbations, masks.
+"""Random hand generators for the core tests: deals, complete hands of every form, perturbations, masks.
 
-A generated case is a :class:`Case` (natural counts, jokers, melds, forms, joker mask). Everything is driven by a
-``random.Random`` so failures print a reproducible case.
+A generated case is a :class:`Case` (natural counts, jokers, melds, forms, joker mask). Everything is driven
+by a ``random.Random`` so failures print a reproducible case.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import random
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from reference import (
     ALL_KINDS_MASK,
     KNITTED,
@@ -30,7 +29,7 @@ SPECIAL_FORMS = (SEVEN_PAIRS, SEVEN_PAIRS_QUADS, THIRTEEN_ORPHANS, KNITTED, TERM
 
 @dataclass
 class Case:
-    """One hand to analyse: natural ``counts`` plus ``jokers`` wild tiles, ``melds`` exposed melds set aside."""
+    """One hand: natural ``counts`` plus ``jokers`` wild tiles, ``melds`` exposed melds set aside."""
 
     counts: list[int]
     jokers: int = 0
@@ -44,15 +43,17 @@ class Case:
         return np.array(self.counts, dtype=np.uint8)
 
     def __str__(self) -> str:
-        return (f"Case(counts={self.counts}, jokers={self.jokers}, melds={self.melds}, forms={self.forms}, "
-                f"joker_mask={self.joker_mask:#x}) {self.note}")
+        return (
+            f"Case(counts={self.counts}, jokers={self.jokers}, melds={self.melds}, forms={self.forms}, "
+            f"joker_mask={self.joker_mask:#x}) {self.note}"
+        )
 
 
 # ------------------------------------------------------------------------------------------------ masks
 
 
 def random_joker_mask(rng: random.Random) -> int:
-    """All kinds, a random subset, one suit, the honors, or the terminals/honors (the rule systems' shapes)."""
+    """All kinds, a random subset, one suit, the honors or the terminals/honors (rule-system shapes)."""
     choice = rng.randrange(6)
     if choice == 0:
         return ALL_KINDS_MASK
@@ -99,7 +100,7 @@ def _add_if_room(counts: list[int], kinds: list[int]) -> bool:
 
 
 def random_standard_complete(rng: random.Random, melds: int, suits: int = 4) -> list[int]:
-    """A complete standard hand (``4 - melds`` melds + a pair); ``suits`` < 4 concentrates tiles (more readings)."""
+    """A complete standard hand (``4 - melds`` melds + a pair) over ``suits`` of the four suits."""
     while True:
         bases = rng.sample([0, 9, 18, 27], suits)
         counts = [0] * NUM_KINDS
@@ -169,11 +170,21 @@ def add_random_tile(rng: random.Random, counts: list[int], near: int | None = No
             return
 
 
-def near_complete_case(rng: random.Random, *, form: int, melds: int = 0, max_jokers: int = 4,
-                       joker_mask: int | None = None, complete_size: bool | None = None) -> Case:
-    """A complete hand of ``form``, then 0..2 tile swaps, some tiles turned into jokers, maybe one tile dropped."""
-    counts = random_standard_complete(rng, melds, rng.randint(1, 4)) if form == STANDARD \
+def near_complete_case(
+    rng: random.Random,
+    *,
+    form: int,
+    melds: int = 0,
+    max_jokers: int = 4,
+    joker_mask: int | None = None,
+    complete_size: bool | None = None,
+) -> Case:
+    """A complete ``form`` hand, 0..2 tiles swapped, some made jokers, maybe one tile dropped."""
+    counts = (
+        random_standard_complete(rng, melds, rng.randint(1, 4))
+        if form == STANDARD
         else random_special_complete(rng, form)
+    )
     for _ in range(rng.choice((0, 0, 1, 1, 2))):
         add_random_tile(rng, counts, near=remove_random_tile(rng, counts))
     jokers = rng.randint(0, min(max_jokers, sum(counts) - 1))
@@ -190,8 +201,15 @@ def near_complete_case(rng: random.Random, *, form: int, melds: int = 0, max_jok
     return Case(counts, jokers, melds, form, mask, note="near-complete")
 
 
-def random_case(rng: random.Random, *, forms: int, melds: int = 0, max_jokers: int = 4,
-                joker_mask: int | None = None, complete_size: bool | None = None) -> Case:
+def random_case(
+    rng: random.Random,
+    *,
+    forms: int,
+    melds: int = 0,
+    max_jokers: int = 4,
+    joker_mask: int | None = None,
+    complete_size: bool | None = None,
+) -> Case:
     """A random deal of the right size, with 0..max_jokers jokers; tiles sometimes from one or two suits."""
     if complete_size is None:
         complete_size = rng.random() < 0.5

@@ -3,16 +3,17 @@
 Everything here follows the definitions literally:
 
 * A *target* is a complete concealed hand (a multiset of kinds, at most four of a kind) in one form.
-  For a hand with natural counts ``c``, ``j`` jokers and a joker mask, a target ``T`` misses ``T - c`` (positive
-  part); ``A`` of those missing tiles have kinds the jokers may stand for, ``D`` do not. Then
+  For a hand with natural counts ``c``, ``j`` jokers and a joker mask, a target ``T`` misses ``T - c``
+  (positive part); ``A`` of those missing tiles have kinds the jokers may stand for, ``D`` do not. Then
   ``shanten = min over T of [max(0, A - j) + D] - 1``.
-* The minimum is taken over explicitly enumerated targets. The objective only grows with ``A`` and ``D``, so for
-  the standard form each suit keeps its Pareto-minimal ``(A, D)`` pairs per (melds, pairs) it supplies, and the
-  suits are combined; per-kind forms (pairs, terminals) use the same Pareto bookkeeping kind by kind.
-* ``brute_is_win`` checks completeness the other way round: it tries every multiset of joker stand-ins and asks
-  whether the resulting joker-free hand splits into groups. Tests use it to check the target-based reference.
-* Decompositions are enumerated by a recursive split (standard, pairs) or from explicit targets (orphans,
-  knitted), and returned as canonical tuples ``(form, sorted groups)``, each group ``(type, tiles, jokers)``.
+* The minimum is taken over explicitly enumerated targets. The objective only grows with ``A`` and ``D``, so
+  for the standard form each suit keeps its Pareto-minimal ``(A, D)`` pairs per (melds, pairs) it supplies,
+  and the suits are combined; per-kind forms (pairs, terminals) use the same Pareto bookkeeping kind by kind.
+* ``brute_is_win`` checks completeness the other way round: it tries every multiset of joker stand-ins and
+  asks whether the resulting joker-free hand splits into groups. Tests use it to check the target-based
+  reference.
+* Decompositions live in ``reference_readings.py``; the per-suit table entries (``ref_suit_entry``) come from
+  a DP over the lattice of suit patterns, checked against the explicit target list.
 
 Forms are plain ints (the ``hupai.Forms`` values) so this module does not import hupai.
 """
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -63,8 +63,9 @@ def kinds_to_mask(kinds: Iterable[int]) -> int:
 def applicable_forms(counts: Sequence[int], jokers: int, melds: int, forms: int) -> list[int]:
     """Validate a hand by the size rule and return the enabled forms that apply to it.
 
-    Raises :class:`RefInvalid` for counts outside 0..4, jokers outside 0..8, melds outside 0..4, a size that is
-    not ``3 * (4 - melds) + 1`` or ``+ 2``, or when no enabled form applies (special forms need ``melds == 0``).
+    Raises :class:`RefInvalid` for counts outside 0..4, jokers outside 0..8, melds outside 0..4, a size that
+    is not ``3 * (4 - melds) + 1`` or ``+ 2``, or when no enabled form applies (special forms need
+    ``melds == 0``).
     """
     if len(counts) != NUM_KINDS or any(not 0 <= c <= 4 for c in counts):
         raise RefInvalid("counts must be 34 values in 0..4")
@@ -120,7 +121,8 @@ def group_targets(honors: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every target pattern one suit (9 kinds) or the honors (7 kinds) can supply to a standard hand.
 
     Returns ``(patterns int16[P, size], melds int[P], pairs int[P])``: each pattern is ``melds`` melds (pungs,
-    plus chows in a suit) and ``pairs`` (0 or 1) pairs, at most four of a kind, for melds 0..4; duplicates removed.
+    plus chows in a suit) and ``pairs`` (0 or 1) pairs, at most four of a kind, for melds 0..4; no
+    duplicates.
     """
     size = 7 if honors else 9
     shapes = [(k, k, k) for k in range(size)]
@@ -140,8 +142,11 @@ def group_targets(honors: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 if max(pattern, default=0) <= 4:
                     seen.add((tuple(pattern), melds, int(pair is not None)))
     ordered = sorted(seen)
-    return (np.array([p for p, _, _ in ordered], dtype=np.int16).reshape(len(ordered), size),
-            np.array([m for _, m, _ in ordered]), np.array([p for _, _, p in ordered]))
+    return (
+        np.array([p for p, _, _ in ordered], dtype=np.int16).reshape(len(ordered), size),
+        np.array([m for _, m, _ in ordered]),
+        np.array([p for _, _, p in ordered]),
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -174,7 +179,8 @@ def standard_pareto(counts: Sequence[int], jokerable: Sequence[bool], melds: int
             for (m2, p2), right in table.items():
                 if m1 + m2 <= need and p1 + p2 <= 1:
                     merged.setdefault((m1 + m2, p1 + p2), []).extend(
-                        (a1 + a2, d1 + d2) for a1, d1 in left for a2, d2 in right)
+                        (a1 + a2, d1 + d2) for a1, d1 in left for a2, d2 in right
+                    )
         states = {key: _pareto(points) for key, points in merged.items()}
     return states[(need, 1)]
 
@@ -182,8 +188,12 @@ def standard_pareto(counts: Sequence[int], jokerable: Sequence[bool], melds: int
 # ---------------------------------------------------------------------------------------- per-kind forms
 
 
-def per_kind_pareto(counts: Sequence[int], jokerable: Sequence[bool],
-                    choices: Sequence[Sequence[tuple[int, int]]], units_needed: int) -> Pareto:
+def per_kind_pareto(
+    counts: Sequence[int],
+    jokerable: Sequence[bool],
+    choices: Sequence[Sequence[tuple[int, int]]],
+    units_needed: int,
+) -> Pareto:
     """Pareto (A, D) over targets chosen kind by kind.
 
     ``choices[k]`` lists ``(target count of kind k, units it supplies)``; a target supplies exactly
@@ -205,10 +215,13 @@ def per_kind_pareto(counts: Sequence[int], jokerable: Sequence[bool],
 _NO_TILES = ((0, 0),)
 SEVEN_PAIRS_CHOICES = [((0, 0), (2, 1))] * NUM_KINDS
 SEVEN_PAIRS_QUADS_CHOICES = [((0, 0), (2, 1), (4, 2))] * NUM_KINDS
-TERMINALS_HONORS_CHOICES = [tuple((t, t) for t in range(5)) if k in TERMINAL_HONOR_KINDS else _NO_TILES
-                            for k in range(NUM_KINDS)]
+TERMINALS_HONORS_CHOICES = [
+    tuple((t, t) for t in range(5)) if k in TERMINAL_HONOR_KINDS else _NO_TILES for k in range(NUM_KINDS)
+]
 # Thirteen orphans: every terminal/honor once, exactly one of them twice (the single "unit").
-THIRTEEN_ORPHANS_CHOICES = [((1, 0), (2, 1)) if k in TERMINAL_HONOR_KINDS else _NO_TILES for k in range(NUM_KINDS)]
+THIRTEEN_ORPHANS_CHOICES = [
+    ((1, 0), (2, 1)) if k in TERMINAL_HONOR_KINDS else _NO_TILES for k in range(NUM_KINDS)
+]
 
 
 # ----------------------------------------------------------------------------------------------- knitted
@@ -216,9 +229,13 @@ THIRTEEN_ORPHANS_CHOICES = [((1, 0), (2, 1)) if k in TERMINAL_HONOR_KINDS else _
 
 @functools.cache
 def knitted_suit_subsets() -> tuple[tuple[int, ...], ...]:
-    """Subsets of the numbers 0..8 of one suit whose members differ pairwise by 3 or more (found by brute force)."""
-    return tuple(subset for size in range(10) for subset in itertools.combinations(range(9), size)
-                 if all(b - a >= 3 for a, b in itertools.combinations(subset, 2)))
+    """Subsets of a suit's numbers 0..8 whose members differ pairwise by 3 or more (by brute force)."""
+    return tuple(
+        subset
+        for size in range(10)
+        for subset in itertools.combinations(range(9), size)
+        if all(b - a >= 3 for a, b in itertools.combinations(subset, 2))
+    )
 
 
 @functools.cache
@@ -243,7 +260,7 @@ def knitted_pareto(counts: Sequence[int], jokerable: Sequence[bool]) -> Pareto:
     missing = targets & (np.asarray(counts) == 0)
     a = missing[:, np.asarray(jokerable, dtype=bool)].sum(axis=1)
     d = missing.sum(axis=1) - a
-    return _pareto(set(zip(a.tolist(), d.tolist())))
+    return _pareto(set(zip(a.tolist(), d.tolist(), strict=True)))
 
 
 # ------------------------------------------------------------------------------------------- shanten / win
@@ -266,24 +283,41 @@ def form_pareto(form: int, counts: Sequence[int], jokerable: Sequence[bool], mel
     raise ValueError(f"unknown form {form}")
 
 
-def ref_shanten(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int = STANDARD,
-                joker_mask: int = ALL_KINDS_MASK) -> int:
+def ref_shanten(
+    counts: Sequence[int],
+    jokers: int = 0,
+    melds: int = 0,
+    forms: int = STANDARD,
+    joker_mask: int = ALL_KINDS_MASK,
+) -> int:
     """``min over enabled forms and their targets of [max(0, A - jokers) + D] - 1``."""
     counts = [int(c) for c in counts]
     usable = applicable_forms(counts, jokers, melds, forms)
     jokerable = mask_bits(joker_mask)
-    return min(_cost(a, d, jokers) for form in usable
-               for a, d in form_pareto(form, counts, jokerable, melds)) - 1
+    return (
+        min(_cost(a, d, jokers) for form in usable for a, d in form_pareto(form, counts, jokerable, melds))
+        - 1
+    )
 
 
-def ref_is_win(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int = STANDARD,
-               joker_mask: int = ALL_KINDS_MASK) -> bool:
+def ref_is_win(
+    counts: Sequence[int],
+    jokers: int = 0,
+    melds: int = 0,
+    forms: int = STANDARD,
+    joker_mask: int = ALL_KINDS_MASK,
+) -> bool:
     """Complete iff shanten is -1."""
     return ref_shanten(counts, jokers, melds, forms, joker_mask) == -1
 
 
-def ref_waits(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int = STANDARD,
-              joker_mask: int = ALL_KINDS_MASK) -> list[int]:
+def ref_waits(
+    counts: Sequence[int],
+    jokers: int = 0,
+    melds: int = 0,
+    forms: int = STANDARD,
+    joker_mask: int = ALL_KINDS_MASK,
+) -> list[int]:
     """Kinds ``k`` the hand holds fewer than four of such that the hand plus ``k`` is complete."""
     counts = [int(c) for c in counts]
     applicable_forms(counts, jokers, melds, forms)
@@ -302,7 +336,7 @@ def ref_waits(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int
 
 @functools.cache
 def _splits_into(counts: tuple[int, ...], melds: int, pairs: int) -> bool:
-    """Joker-free: do the tiles split into exactly ``melds`` melds and ``pairs`` pairs? (smallest tile first)"""
+    """Joker-free: do the tiles split into exactly ``melds`` melds and ``pairs`` pairs?"""
     kind = next((k for k, c in enumerate(counts) if c), None)
     if kind is None:
         return melds == 0 and pairs == 0
@@ -351,8 +385,13 @@ def natural_complete(counts: tuple[int, ...], melds: int, form: int) -> bool:
     raise ValueError(f"unknown form {form}")
 
 
-def brute_is_win(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int = STANDARD,
-                 joker_mask: int = ALL_KINDS_MASK) -> bool:
+def brute_is_win(
+    counts: Sequence[int],
+    jokers: int = 0,
+    melds: int = 0,
+    forms: int = STANDARD,
+    joker_mask: int = ALL_KINDS_MASK,
+) -> bool:
     """Try every multiset of stand-ins for the jokers and test the joker-free hand (slow for jokers >= 3)."""
     counts = [int(c) for c in counts]
     usable = applicable_forms(counts, jokers, melds, forms)
@@ -368,199 +407,27 @@ def brute_is_win(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: 
     return False
 
 
-# ------------------------------------------------------------------------------------------ decompositions
-
-
-def _kind_totals_ok(groups: Iterable[Group]) -> bool:
-    totals = Counter(kind for group in groups for kind in group[1])
-    return max(totals.values(), default=0) <= 4
-
-
-def _designations(counts: list[int], first: int, others: tuple[int, ...], jokers_left: int,
-                  jokerable: Sequence[bool]) -> Iterable[tuple[Counter, tuple[int, ...]]]:
-    """Ways to fill a group holding natural ``first``: each other tile natural (if held) or a joker (if allowed).
-
-    Yields (naturals used, sorted joker stand-ins). Tiles below ``first`` can only be jokers, since ``first`` is
-    the smallest natural tile left.
-    """
-    for natural_flags in itertools.product((True, False), repeat=len(others)):
-        used = Counter([first] + [t for t, nat in zip(others, natural_flags) if nat])
-        stand_ins = tuple(sorted(t for t, nat in zip(others, natural_flags) if not nat))
-        if any(t < first for t in used) or len(stand_ins) > jokers_left:
-            continue
-        if all(jokerable[t] for t in stand_ins) and all(counts[t] >= n for t, n in used.items()):
-            yield used, stand_ins
-
-
-def _standard_shapes(kind: int, melds_left: int, pair_left: int) -> list[tuple[str, tuple[int, ...]]]:
-    shapes: list[tuple[str, tuple[int, ...]]] = []
-    if pair_left:
-        shapes.append(("pair", (kind, kind)))
-    if melds_left:
-        shapes.append(("pung", (kind, kind, kind)))
-        if kind < 27:
-            for start in (kind - 2, kind - 1, kind):
-                if start >= 0 and start // 9 == kind // 9 and start % 9 <= 6:
-                    shapes.append(("chow", (start, start + 1, start + 2)))
-    return shapes
-
-
-def _joker_only_groups(jokers: int, melds_left: int, pair_left: int,
-                       jokerable: Sequence[bool]) -> list[tuple[Group, ...]]:
-    """Every multiset of groups made of jokers alone that uses exactly ``jokers`` jokers."""
-    if jokers != 3 * melds_left + 2 * pair_left:
-        return []
-    allowed = [k for k in range(NUM_KINDS) if jokerable[k]]
-    pairs: list[tuple[Group, ...]] = [((("pair", (k, k), (k, k))),) for k in allowed] if pair_left else [()]
-    meld_shapes: list[Group] = [("pung", (k, k, k), (k, k, k)) for k in allowed]
-    meld_shapes += [("chow", (k, k + 1, k + 2), (k, k + 1, k + 2)) for k in allowed
-                    if k < 27 and k % 9 <= 6 and jokerable[k + 1] and jokerable[k + 2]]
-    return [pair + combo for pair in pairs
-            for combo in itertools.combinations_with_replacement(meld_shapes, melds_left)]
-
-
-def _standard_readings(counts: list[int], jokers: int, jokerable: Sequence[bool], melds: int) -> set[tuple]:
-    found: set[tuple] = set()
-
-    def place(jokers_left: int, groups: list[Group], melds_left: int, pair_left: int) -> None:
-        kind = next((k for k, c in enumerate(counts) if c), None)
-        if kind is None:
-            for extra in _joker_only_groups(jokers_left, melds_left, pair_left, jokerable):
-                reading = groups + list(extra)
-                if _kind_totals_ok(reading):
-                    found.add(tuple(sorted(reading)))
-            return
-        for group_type, tiles in _standard_shapes(kind, melds_left, pair_left):
-            others = list(tiles)
-            others.remove(kind)
-            for used, stand_ins in _designations(counts, kind, tuple(others), jokers_left, jokerable):
-                for t, n in used.items():
-                    counts[t] -= n
-                is_pair = group_type == "pair"
-                place(jokers_left - len(stand_ins), groups + [(group_type, tiles, stand_ins)],
-                      melds_left - (not is_pair), pair_left - is_pair)
-                for t, n in used.items():
-                    counts[t] += n
-
-    place(jokers, [], 4 - melds, 1)
-    return found
-
-
-def _pairs_readings(counts: list[int], jokers: int, jokerable: Sequence[bool], distinct: bool) -> set[tuple]:
-    found: set[tuple] = set()
-
-    def place(jokers_left: int, groups: list[Group]) -> None:
-        kind = next((k for k, c in enumerate(counts) if c), None)
-        if kind is None:
-            pairs_left = 7 - len(groups)
-            if jokers_left != 2 * pairs_left:
-                return
-            allowed = [k for k in range(NUM_KINDS) if jokerable[k]]
-            for extra in itertools.combinations_with_replacement(allowed, pairs_left):
-                reading = groups + [("pair", (k, k), (k, k)) for k in extra]
-                pair_kinds = [g[1][0] for g in reading]
-                if _kind_totals_ok(reading) and (not distinct or len(set(pair_kinds)) == 7):
-                    found.add(tuple(sorted(reading)))
-            return
-        for used, stand_ins in _designations(counts, kind, (kind,), jokers_left, jokerable):
-            counts[kind] -= used[kind]
-            place(jokers_left - len(stand_ins), groups + [("pair", (kind, kind), stand_ins)])
-            counts[kind] += used[kind]
-
-    place(jokers, [])
-    return found
-
-
-def _target_reading(counts: Sequence[int], target: Sequence[int], jokers: int,
-                    jokerable: Sequence[bool], pair_kind: int | None) -> tuple | None:
-    """The one reading of an orphans/knitted target (singles, plus a pair): None if the hand cannot fill it."""
-    if any(c > t for c, t in zip(counts, target)):
-        return None
-    missing = [k for k in range(NUM_KINDS) for _ in range(target[k] - counts[k])]
-    if len(missing) != jokers or not all(jokerable[k] for k in missing):
-        return None
-    groups: list[Group] = []
-    for kind in range(NUM_KINDS):
-        if target[kind]:
-            stand_ins = (kind,) * (target[kind] - counts[kind])
-            groups.append(("pair", (kind, kind), stand_ins) if kind == pair_kind else ("single", (kind,), stand_ins))
-    return tuple(sorted(groups))
-
-
-def ref_decompositions(counts: Sequence[int], jokers: int = 0, melds: int = 0, forms: int = STANDARD,
-                       joker_mask: int = ALL_KINDS_MASK) -> set[Reading]:
-    """All distinct readings ``(form, sorted groups)`` of a complete hand in the enabled structured forms.
-
-    ``TERMINALS_HONORS`` is left out: the core returns one arbitrary reading there (see
-    :func:`check_terminals_honors_reading`). Not complete (or 3n+1 size) -> empty set.
-    """
-    counts = [int(c) for c in counts]
-    usable = applicable_forms(counts, jokers, melds, forms)
-    if jokers > MAX_DECOMPOSITION_JOKERS:
-        raise RefInvalid("at most 4 jokers for decompositions")
-    if not is_complete_size(counts, jokers, melds):
-        return set()
-    jokerable = mask_bits(joker_mask)
-    found: set[Reading] = set()
-    for form in usable:
-        if form == STANDARD:
-            readings = _standard_readings(list(counts), jokers, jokerable, melds)
-        elif form in (SEVEN_PAIRS, SEVEN_PAIRS_QUADS):
-            readings = _pairs_readings(list(counts), jokers, jokerable, distinct=form == SEVEN_PAIRS)
-        elif form == THIRTEEN_ORPHANS:
-            readings = set()
-            for pair_kind in TERMINAL_HONOR_KINDS:
-                target = [int(k in TERMINAL_HONOR_KINDS) + (k == pair_kind) for k in range(NUM_KINDS)]
-                readings.add(_target_reading(counts, target, jokers, jokerable, pair_kind))
-            readings.discard(None)
-        elif form == KNITTED:
-            readings = {_target_reading(counts, row.astype(int).tolist(), jokers, jokerable, None)
-                        for row in knitted_targets()}
-            readings.discard(None)
-        else:
-            continue
-        found.update((form, reading) for reading in readings)
-    return found
-
-
-def check_terminals_honors_reading(counts: Sequence[int], jokers: int, joker_mask: int,
-                                   groups: Sequence[Group]) -> str | None:
-    """Validate the core's one terminals-honors reading; returns a complaint or None if it is a valid reading."""
-    if len(groups) != 14 or any(g[0] != "single" or len(g[1]) != 1 for g in groups):
-        return "not 14 singles"
-    stand_ins = [k for g in groups for k in g[2]]
-    if any(g[2] not in ((), g[1]) for g in groups):
-        return "a single's joker differs from its tile"
-    if len(stand_ins) != jokers or not all(joker_mask >> k & 1 for k in stand_ins):
-        return "wrong number of jokers or a stand-in outside joker_kinds"
-    tiles = Counter(g[1][0] for g in groups)
-    naturals = Counter(g[1][0] for g in groups if not g[2])
-    if any(naturals[k] != counts[k] for k in range(NUM_KINDS)):
-        return "natural tiles do not match the hand"
-    if any(k not in TERMINAL_HONOR_KINDS or n > 4 for k, n in tiles.items()):
-        return "a tile is not a terminal/honor or a kind is used more than 4 times"
-    return None
-
-
 # -------------------------------------------------------------------------------- per-suit table entries
 
 
 def _lattice_table(size: int, honors: bool) -> np.ndarray:
-    """Min missing tiles for every pattern (counts 0..4 on ``size`` kinds), per (melds m, pairs p): int8[5**size, 10].
+    """Min missing tiles, int8[5**size, 10], for every pattern (counts 0..4 on ``size`` kinds) and (m, p).
 
-    With S = the sub-patterns of targets (m melds + p pairs), ``missing(c) = 3m + 2p - max{|s| : s <= c, s in S}``,
-    because the tiles of ``c`` a best target keeps form such an ``s``. Both "some target lies above" and "best
-    sub-pattern below" are running max/or along each axis of the 5x5x...x5 lattice.
+    With S = the sub-patterns of targets (m melds + p pairs),
+    ``missing(c) = 3m + 2p - max{|s| : s <= c, s in S}``, because the tiles of ``c`` a best target keeps form
+    such an ``s``. Both "some target lies above" and "best sub-pattern below" are running max/or along each
+    axis of the 5x5x...x5 lattice.
     """
     patterns, melds, pairs = group_targets(honors)
     shape = (5,) * size
     weights = 5 ** np.arange(size)
-    sums = np.indices(shape).sum(axis=0)  # |c| for every lattice point, axis k = count of kind k
-    table = np.zeros((5 ** size, 10), dtype=np.int8)
+    # |c| for every lattice point (axis k = count of kind k).
+    sums = np.indices(shape, dtype=np.int8).sum(axis=0, dtype=np.int16)
+    table = np.zeros((5**size, 10), dtype=np.int8)
     for m in range(5):
         for p in range(2):
             rows = patterns[(melds == m) & (pairs == p)]
-            in_targets = np.zeros(5 ** size, dtype=bool)
+            in_targets = np.zeros(5**size, dtype=bool)
             # Lattice index with axis k = count of kind k: C order puts kind 0 on the slowest axis.
             in_targets[(rows * weights[::-1]).sum(axis=1)] = True
             below_target = in_targets.reshape(shape)
