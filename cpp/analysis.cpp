@@ -432,7 +432,7 @@ int check_query(const HandQuery& q, SizeRule rule) {
 
 std::string describe_error(const HandQuery& q, SizeRule rule, int code) {
     (void)rule;
-    const int full = 3 * (kMaxMelds - q.melds) + 2;
+    const long long full = 3LL * (kMaxMelds - q.melds) + 2;  // only used once melds is known to be 0..4
     switch (code) {
         case kBadJokers:
             return "jokers must be between 0 and 8, got " + std::to_string(q.jokers);
@@ -515,10 +515,8 @@ void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint6
 }
 
 HandQuery BatchRows::row(long long index) const {
-    // Out-of-range per-row values are clamped to something check_query still rejects.
-    auto clamp = [](std::int32_t value) { return int(std::clamp<std::int32_t>(value, -1, 1000)); };
-    return HandQuery{counts + index * kNumKinds, jokers ? clamp(jokers[index]) : joker_scalar,
-                     melds ? clamp(melds[index]) : meld_scalar, forms, joker_kinds};
+    return HandQuery{counts + index * kNumKinds, jokers ? int(jokers[index]) : joker_scalar,
+                     melds ? int(melds[index]) : meld_scalar, forms, joker_kinds};
 }
 
 template <typename Out, typename Kernel>

@@ -71,9 +71,13 @@ bool read_int(PyObject* value, const char* name, int& out) {
         PyErr_Format(invalid_hand_type(), "%s must be an int, got %s", name, Py_TYPE(value)->tp_name);
         return false;
     }
-    const long parsed = PyLong_AsLong(value);
-    if (parsed == -1 && PyErr_Occurred()) return false;
-    out = parsed < -1000 ? -1000 : parsed > 1000 ? 1000 : int(parsed);  // the range check happens later
+    int overflow = 0;
+    const long parsed = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow != 0 || parsed < -1000 || parsed > 1000) {  // far outside every valid range
+        if (!PyErr_Occurred()) PyErr_Format(invalid_hand_type(), "%s=%S is out of range", name, value);
+        return false;
+    }
+    out = int(parsed);
     return true;
 }
 
@@ -112,7 +116,12 @@ bool parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, Cou
             if (!read_int(value, "melds", query.melds)) return false;
         } else if (PyUnicode_CompareWithASCIIString(name, "forms") == 0) {
             if (!read_int(value, "forms", parsed)) return false;
-            query.forms = parsed < 0 ? ~0u : unsigned(parsed);
+            if (parsed <= 0) {
+                PyErr_Format(invalid_hand_type(),
+                             "forms must be a non-empty combination of hupai.Forms flags, got %d", parsed);
+                return false;
+            }
+            query.forms = unsigned(parsed);
         } else if (PyUnicode_CompareWithASCIIString(name, "joker_kinds") == 0) {
             joker_kinds = value;
         } else {
@@ -175,7 +184,7 @@ PyMethodDef kFastMethods[] = {
 void per_row(const py::object& value, py::ssize_t rows, const char* name, const std::int32_t*& values,
              int& scalar, py::object& keep) {
     if (py::isinstance<py::int_>(value)) {
-        scalar = int(std::clamp(value.cast<long long>(), -1LL, 1000LL));
+        scalar = value.cast<int>();  // the Python wrapper has already refused values outside int32
         return;
     }
     auto array = py::array_t<std::int32_t, py::array::c_style>::ensure(value);

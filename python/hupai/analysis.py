@@ -51,6 +51,7 @@ class Forms(enum.IntFlag):
 #: ``joker_kinds`` given as kinds, or as a 34-bit mask (bit k = kind k); ``None`` = every kind.
 JokerKinds = Union[Iterable[int], int, None]  # noqa: UP007 (a runtime alias)
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
+_ALL_FORMS = sum(Forms)
 
 
 def _joker_mask(joker_kinds: JokerKinds) -> int:
@@ -70,10 +71,13 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
 
 
 def _int_arg(name: str, value: object) -> int:
-    """An integer argument for the core, clamped so the core's own range check reports it (never an overflow)."""
+    """An integer argument for the core; the core checks its range and names the value given."""
     if not is_integer(value):
         raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
-    return max(-1, min(int(value), 1 << 20))
+    value = int(value)
+    if not -(2**31) < value < 2**31:
+        raise InvalidHand(f"{name}={value} is out of range")
+    return value
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,9 @@ def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
 
 def _forms_arg(forms: object) -> int:
     value = _int_arg("forms", forms)
-    return value if value >= 0 else 1 << 20  # the core rejects unknown bits with a message
+    if not 0 < value <= _ALL_FORMS:
+        raise InvalidHand(f"forms must be a non-empty combination of hupai.Forms flags, got {value}")
+    return value
 
 
 def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | int:
