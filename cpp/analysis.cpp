@@ -61,20 +61,33 @@ bool any_form_applies(const HandQuery& q) {
     return (q.forms & kStandard) || (q.melds == 0 && (q.forms & kConcealedOnlyForms));
 }
 
+// Tiles held in each group (万, 筒, 条, honors), 16 bytes at a time where SSE2 exists.
+inline void group_sums(const std::uint8_t* counts, int sums[4]) {
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i first9 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counts));        // kinds 0..15
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(counts + 18));  // kinds 18..33
+    auto total = [](__m128i sad) { return _mm_cvtsi128_si32(sad) + _mm_extract_epi16(sad, 4); };
+    sums[0] = total(_mm_sad_epu8(_mm_and_si128(low, first9), zero));
+    sums[1] = total(_mm_sad_epu8(_mm_andnot_si128(first9, low), zero)) + counts[16] + counts[17];
+    sums[2] = total(_mm_sad_epu8(_mm_and_si128(high, first9), zero));
+    sums[3] = total(_mm_sad_epu8(_mm_andnot_si128(first9, high), zero));
+#else
+    sums[0] = sums[1] = sums[2] = sums[3] = 0;
+    for (int k = 0; k < kNumKinds; ++k) sums[k / 9] += counts[k];
+#endif
+}
+
 // Exact completeness without jokers: every group must split exactly (its size 0 or 2 mod 3, the pair in one
 // group only) and its table entry must show nothing missing. The size test rejects most hands before any
-// table is read; it is a well-predicted branch on random and on near-complete hands alike.
+// table is read. kSizeShape[s] adds 1 for a group that must hold the pair and poisons a size of 1 mod 3.
+constexpr int kSizeShape[15] = {0, 16, 1, 0, 16, 1, 0, 16, 1, 0, 16, 1, 0, 16, 1};
+
 inline bool standard_complete_no_jokers(const Tables& tables, const std::uint8_t* counts) {
-    int sums[4] = {0, 0, 0, 0};
-    for (int k = 0; k < kSuitKinds; ++k) sums[0] += counts[k], sums[1] += counts[9 + k], sums[2] += counts[18 + k];
-    for (int k = kFirstHonor; k < kNumKinds; ++k) sums[3] += counts[k];
-    int rests = 0, pairs = 0;
-    for (int group = 0; group < 4; ++group) {
-        const int rest = sums[group] % 3;
-        rests |= 1 << rest;
-        pairs += rest == 2;
-    }
-    if ((rests & 2) | (pairs != 1)) return false;
+    int sums[4];
+    group_sums(counts, sums);
+    if (kSizeShape[sums[0]] + kSizeShape[sums[1]] + kSizeShape[sums[2]] + kSizeShape[sums[3]] != 1) return false;
     bool ok = true;
     for (int group = 0; group < 4; ++group) {
         const GroupEntry entry = group == 3 ? tables.honors(counts + kFirstHonor) : tables.suit(counts + 9 * group);
@@ -522,11 +535,35 @@ HandQuery BatchRows::row(long long index) const {
 template <typename Out, typename Kernel>
 long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long long end, Out* out, int* error,
                    Kernel kernel) {
+    if (begin >= end) return -1;
+    if (rows.jokers || rows.melds) {  // per-row jokers or melds: the full check on every row
+        for (long long index = begin; index < end; ++index) {
+            const HandQuery query = rows.row(index);
+            const int code = check_query(query, rule);
+            if (code != kOk) {
+                *error = code;
+                return index;
+            }
+            out[index] = kernel(query);
+        }
+        return -1;
+    }
+    // Shared jokers and melds are checked once; each row then only needs its counts checked.
+    HandQuery query = rows.row(begin);
+    const int code = check_query(query, rule);
+    if (code != kOk) {
+        *error = code;
+        return begin;
+    }
+    const int full = 3 * (kMaxMelds - query.melds) + 2 - query.jokers;  // natural tiles of a complete size
+    const int low = rule == SizeRule::kComplete ? full : full - 1;
+    const int high = rule == SizeRule::kWaiting ? full - 1 : full;
     for (long long index = begin; index < end; ++index) {
-        const HandQuery query = rows.row(index);
-        const int code = check_query(query, rule);
-        if (code != kOk) {
-            *error = code;
+        query.counts = rows.counts + index * kNumKinds;
+        int total = 0, worst = 0;
+        count_stats(query.counts, total, worst);
+        if (worst > kMaxCopies || total < low || total > high) {
+            *error = check_query(query, rule);
             return index;
         }
         out[index] = kernel(query);
