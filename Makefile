@@ -23,8 +23,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests
 
 run: $(STAMP)
-	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z" "147m258p369s1234z"
-	$(VENV)/bin/hupai analyze "123m456p789s11z3s" --jokers 2
+	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z1m" "123m456p789s1122z3z"
+	$(VENV)/bin/hupai analyze "123m456p789s11z35s" --jokers 1
+	$(VENV)/bin/hupai analyze "14m259s369p12467z" --forms knitted
+	$(VENV)/bin/hupai simulate --rules guangdong --hands 200 --bot greedy
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"

@@ -1,4 +1,5 @@
-"""Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions)."""
+"""Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions); ``hupai simulate``
+plays seeded hands with bots."""
 
 from __future__ import annotations
 
@@ -86,6 +87,39 @@ def analyze(hand: str, jokers: int, melds: int, forms: Forms, out=sys.stdout) ->
             print(f"  discard {kind_name(kind):3s} -> {detail}", file=out)
 
 
+def simulate(rules_name: str, hands: int, seed: int, bot: str, out=sys.stdout) -> None:
+    """Play ``hands`` consecutive hands of a match with four seeded bots and print a summary."""
+    import time
+    from collections import Counter
+
+    from . import bots, rules
+    from .game import Match
+
+    rule_system = rules.get(rules_name)
+    bot_class = {"random": bots.RandomBot, "greedy": bots.GreedyBot}[bot]
+    players = [bot_class(seed * 16 + seat) for seat in range(rule_system.num_players)]
+    results = []
+    scores = [0] * rule_system.num_players
+    started = time.perf_counter()
+    matches = 0
+    while len(results) < hands:  # a match ends after its last round; then the next match starts
+        match = Match(rule_system, seed=seed * 100_003 + matches)
+        results.extend(match.play(players, hands - len(results)))
+        scores = [a + b for a, b in zip(scores, match.scores, strict=True)]
+        matches += 1
+    elapsed = time.perf_counter() - started
+    patterns: Counter[str] = Counter()
+    for result in results:
+        for win in result.wins:
+            patterns.update(win.score.pattern_names)
+    won = sum(1 for r in results if r.winners)
+    print(f"{rules_name}: {len(results)} hands with {bot} bots (seed {seed}) in {elapsed:.2f} s "
+          f"({len(results) / elapsed:.0f} hands/s)", file=out)
+    print(f"  {matches} match(es); won {won}, drawn {len(results) - won}; total scores {scores}", file=out)
+    for name, count in patterns.most_common(8):
+        print(f"  {name:20s} {count}", file=out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -96,11 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     analyze_cmd.add_argument("--forms", type=_parse_forms,
                              default=Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS,
                              help="comma-separated forms: " + ", ".join(_FORM_NAMES))
+    simulate_cmd = commands.add_parser("simulate", help="play seeded hands with bots and summarise them")
+    simulate_cmd.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
+    simulate_cmd.add_argument("--hands", type=int, default=200, help="hands to play")
+    simulate_cmd.add_argument("--seed", type=int, default=1, help="match seed")
+    simulate_cmd.add_argument("--bot", choices=["random", "greedy"], default="greedy", help="the four players")
     args = parser.parse_args(argv)
     try:
         if args.command == "analyze":
             for hand in args.hands:
                 analyze(hand, args.jokers, args.melds, args.forms)
+        elif args.command == "simulate":
+            simulate(args.rules, args.hands, args.seed, args.bot)
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)
         return 2
