@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 import numpy as np
 
@@ -50,7 +51,8 @@ def _useful_tiles(counts: np.ndarray, jokers: int, melds: int, forms: Forms, cur
     return useful
 
 
-def analyze(hand: str, jokers: int, melds: int, forms: Forms, out=sys.stdout) -> None:
+def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None = None) -> None:
+    out = out or sys.stdout
     counts = to_counts(hand)
     size = int(counts.sum()) + jokers
     complete_size = 3 * (4 - melds) + 2
@@ -87,8 +89,9 @@ def analyze(hand: str, jokers: int, melds: int, forms: Forms, out=sys.stdout) ->
             print(f"  discard {kind_name(kind):3s} -> {detail}", file=out)
 
 
-def simulate(rules_name: str, hands: int, seed: int, bot: str, out=sys.stdout) -> None:
+def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | None = None) -> None:
     """Play ``hands`` consecutive hands of a match with four seeded bots and print a summary."""
+    out = out or sys.stdout
     import time
     from collections import Counter
 
