@@ -35,8 +35,13 @@ class GreedyBot:
     the number of tiles (counting unseen copies of its own hand) that would lower it. Ties break at
     random.
 
-    Claims use one ``shanten_batch`` over the hand and every claim; discards use one ``discard_analysis``
-    call (shanten after each discard and the draws that improve it).
+    It asks the rules object what a hand is worth where tiles are wild or declarations pay more (Yunxiao's
+    golds and 游金): :meth:`~hupai.rules.Rules.shanten_batch` with the golds as jokers, a declaration before
+    the draw is taken, :meth:`~hupai.rules.Rules.premium_discards` (into the 游 shape) beat a plain self-draw,
+    and :meth:`~hupai.rules.Rules.prefers_own_draw` lets a discard win pass.
+
+    With plain tiles, claims use one ``shanten_batch`` over the hand and every claim; discards use one
+    ``discard_analysis`` call (shanten after each discard and the draws that improve it).
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
@@ -45,20 +50,35 @@ class GreedyBot:
 
     def act(self, game: Game, seat: int) -> Action:
         legal = game.legal_actions(seat)
-        for action in legal:
-            if action.kind == "win":
-                return action
-        forms = self._forms if self._forms is not None else game.rules.win_forms
+        phase = game.current.phase
+        rules, table = game.rules, game.table
+        if phase == "predraw":
+            return legal[0]  # declarations (游金, 抢金: wins) come before ``pass``
+        wins = [a for a in legal if a.kind == "win"]
+        if wins and not (phase in ("claim", "rob") and rules.prefers_own_draw(table, seat)):
+            if phase in ("claim", "rob") or not rules.premium_discards(table, seat):
+                return wins[0]
+        forms = self._forms if self._forms is not None else rules.win_forms
         hand = np.frombuffer(bytes(game.hand(seat)), dtype=np.uint8)
-        melds = len(game.table.melds[seat])
-        if game.current.phase in ("claim", "rob"):
-            return self._claim(legal, hand, melds, forms)
+        melds = len(table.melds[seat])
+        if phase in ("claim", "rob"):
+            return self._claim(legal, hand, melds, forms, game)
         discards = [a for a in legal if a.kind == "discard"]
         if not discards:  # only declarations or kongs are on offer
             return legal[0]
+        premium = [a for kind in rules.premium_discards(table, seat) for a in discards if a.tile == kind]
+        if premium:
+            return premium[0]
+        if rules.wild_tiles:
+            return self._discard_by_rules(discards, hand, melds, game)
         return self._discard(discards, hand, melds, forms)
 
-    def _claim(self, legal: tuple[Action, ...], hand: np.ndarray, melds: int, forms: int) -> Action:
+    def _shanten(self, game: Game, rows: np.ndarray, melds: int | np.ndarray, forms: int) -> np.ndarray:
+        if game.rules.wild_tiles:
+            return game.rules.shanten_batch(game.table, rows, melds)
+        return _shanten_batch(rows, melds, forms)
+
+    def _claim(self, legal: tuple[Action, ...], hand: np.ndarray, melds: int, forms: int, game: Game) -> Action:
         claims = [a for a in legal if a.kind in ("pung", "chow", "kong")]
         passing = next(a for a in legal if a.kind == "pass")
         if not claims:
@@ -74,9 +94,18 @@ class GreedyBot:
                 after[action.tile] -= 3 if action.kind == "kong" else 2
             rows.append(after)
         meld_counts = np.array([melds] + [melds + 1] * len(claims), dtype=np.int32)
-        shanten = _shanten_batch(np.stack(rows), meld_counts, forms)
+        shanten = self._shanten(game, np.stack(rows), meld_counts, forms)
         best = int(np.argmin(shanten[1:]))
         return claims[best] if shanten[1 + best] < shanten[0] else passing
+
+    def _discard_by_rules(self, discards: list[Action], hand: np.ndarray, melds: int, game: Game) -> Action:
+        """Minimise shanten as the rules count it (wild tiles as jokers); ties at random."""
+        rows = np.repeat(hand[None, :], len(discards), axis=0)
+        rows[np.arange(len(discards)), [a.tile for a in discards]] -= 1
+        shanten = game.rules.shanten_batch(game.table, rows, melds).tolist()
+        low = min(shanten)
+        tied = [index for index, value in enumerate(shanten) if value == low]
+        return discards[tied[int(self._rng.random() * len(tied))]]
 
     def _discard(self, discards: list[Action], hand: np.ndarray, melds: int, forms: int) -> Action:
         # One core call gives, per kind held, the shanten after discarding it and the draws that would then

@@ -18,6 +18,7 @@ __all__ = ["Rules", "get", "names"]
 # name -> (module, class name). Each class takes one positional options mapping (None = defaults).
 _REGISTRY: dict[str, tuple[str, str]] = {
     "guangdong": ("hupai.rules.guangdong", "GuangdongRules"),
+    "yunxiao": ("hupai.rules.yunxiao", "YunxiaoRules"),
 }
 
 

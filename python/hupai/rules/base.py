@@ -31,11 +31,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..analysis import Forms, is_win, shanten
+from ..analysis import Forms, is_win, shanten, shanten_batch
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from ..game.state import Table
 
 __all__ = ["Rules", "WinSource", "STANDARD_TILES"]
@@ -69,6 +71,9 @@ class Rules(ABC):
     replacement_from_tail: bool = True
     #: Winning forms passed to the core.
     win_forms: Forms = Forms.STANDARD
+    #: Some tiles are wild (Yunxiao's golds): a hand's counts are not what the core should see as they are,
+    #: so shanten-driven players must ask :meth:`shanten_batch` instead of the core directly.
+    wild_tiles: bool = False
 
     # -- setup ------------------------------------------------------------------------------------------
     @abstractmethod
@@ -195,6 +200,22 @@ class Rules(ABC):
                     hand[drawn] += 1
             table.ready[seat] = cached
         return cached
+
+    # -- questions a shanten-driven player asks (hupai.bots.GreedyBot) ----------------------------------
+    def shanten_batch(self, table: Table, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
+        """Shanten of physical ``uint8[N, 34]`` hands under these rules. The default is the core's, in
+        :attr:`win_forms`; a rule system with wild tiles maps them to jokers first."""
+        return shanten_batch(rows, melds=melds, forms=int(self.win_forms))
+
+    def premium_discards(self, table: Table, seat: int) -> list[int]:
+        """Kinds whose discard now puts ``seat`` in a declared state worth more than winning at once (Yunxiao:
+        the 游 shape, YX-25); empty by default."""
+        return []
+
+    def prefers_own_draw(self, table: Table, seat: int) -> bool:
+        """Whether ``seat`` expects more from its own draws than from winning on a discard now (Yunxiao: a
+        gold holder with a long wall ahead); False by default."""
+        return False
 
     def winning_tiles(self, table: Table, seat: int) -> list[int]:
         """The kinds that would complete ``seat``'s hand now (for observations, bots and tests)."""

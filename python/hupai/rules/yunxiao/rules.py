@@ -1,0 +1,450 @@
+"""云霄麻将 Yunxiao: the rule object the table engine consults (flow), over the pure rule layer.
+
+The table holds **physical** tiles: a gold is kind ``G``, a 白板 is ``5z``. Every rule question is answered
+with the rule layer (:mod:`.hand`, :mod:`.patterns`, :mod:`.scoring`), which takes physical tiles too. The
+flow rules, each answered by a hook here:
+
+- YX-5, YX-6 (:meth:`on_deal`): the gold indicator is the wall's last tile; it leaves the wall (82 live tiles)
+  and its kind is ``G``. ``table.extras`` holds the public Yunxiao facts: ``gold``, ``indicator`` (-1 once
+  taken by 抢金), ``you`` (游 level per seat), ``kongs`` (kongs made), ``last_kong``.
+- YX-7 白板 plays as ``G`` (:func:`~.hand.effective_kind`) in waits, wins and melds. A 白板 pung or kong is
+  made of 白板 tiles, so the engine's physical claims are right; a *chow* with a 白板 standing in for ``G`` is
+  not offered (the engine builds chow melds from physical kinds: see ``ENGINE NOTE`` below).
+- YX-11 (:meth:`claim_options`): a discarded gold is never claimed or won on; golds are always discardable.
+- YX-12, YX-13 (:meth:`can_draw`, :meth:`can_kong`): the reserve 34/38/40 grows with kongs; replacement tiles
+  come from the tail (engine) and are drawn even below the reserve.
+- YX-14, YX-15: 胡 > 杠 > 碰 > 吃, chow by the 下家 only, one winner by head-bump
+  (``multiple_winners=False``).
+- YX-16 (:meth:`forbidden_discards`): 过张 in the turn of a chow. YX-17: 漏胡 (``louhu``, engine).
+- YX-18, YX-28 (:meth:`may_win`): three golds and the 游 states restrict who may win and how.
+- YX-20..YX-23 (:meth:`kong_options`, :meth:`apply_extra`, :meth:`on_kong`): 明杠 on a discard (engine),
+  self-drawn fourth as 暗杠 (engine) or 明杠 (the declaration ``ming_gang``, robbable), 补杠 (engine,
+  robbable); at most ``max_kongs``, the last of which ends the hand unless its maker wins on the replacement.
+- YX-25..YX-28 (:meth:`claim_options` recomputes the discarder's level, :meth:`pre_draw_actions` offers
+  ``you_jin``), YX-29 三金倒 and YX-31 天胡 (:meth:`completes`), YX-30 抢金胡 (``qiang_jin`` before the first
+  draw), YX-31 地胡.
+- YX-38..YX-43 (:meth:`win_context`, :meth:`score`): the win's event and 游 level go to
+  :func:`~.scoring.score_win`. YX-44 drawn hands pay nothing; YX-45 (:meth:`next_dealer`); YX-46 no winds.
+
+ENGINE NOTE (workarounds, each kept to this file; the report names the engine change that would replace it):
+the per-discard 游 level update runs in :meth:`claim_options` (no ``on_discard`` hook); the self-drawn-fourth
+明杠 is a ``declare`` action whose kong this object carries out (``_complete_added_kong`` needs a pung); after
+the last allowed kong the maker's discard ends the hand (no way to forbid every discard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from ...analysis import Forms, shanten_batch
+from ...game.actions import ACTIONS, CHOW_RUNS, Action
+from ...game.claims import collect_robbers
+from ...hand import Meld
+from ...scoring import ScoreResult, WinContext
+from ..base import Rules, WinSource
+from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, effective_kind
+from .options import YunxiaoOptions
+from .patterns import (
+    in_you_shape,
+    is_complete,
+    next_you_level,
+    three_golds_may_win,
+    waits,
+    you_shape_discards,
+    you_state_allows,
+)
+from .scoring import score_win
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...game.state import Table
+
+__all__ = ["YunxiaoRules", "YOU_JIN", "QIANG_JIN", "MING_GANG"]
+
+#: Declaration flags (``Action("declare", seat, tile, (), flag)``).
+YOU_JIN = "you_jin"        # YX-27: 游金胡 before drawing; tile = the floating gold G
+QIANG_JIN = "qiang_jin"    # YX-30: 抢金胡, take the indicator instead of drawing; tile = G
+MING_GANG = "ming_gang"    # YX-20: declare a self-drawn fourth as 明杠 (robbable, YX-22); tile = the kind
+
+_OTHERS_TILE = frozenset({"discard", "di_hu", "rob_kong"})
+
+
+# Pure, memoised questions about a hand (physical tiles as a sorted tuple). The same hand is asked about many
+# times (every discard asks every seat), so each answer is computed once.
+@lru_cache(maxsize=1 << 16)
+def _waits(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
+           ) -> frozenset[int]:
+    return frozenset(waits(concealed, gold, melds, options))
+
+
+@lru_cache(maxsize=1 << 16)
+def _complete(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
+              ) -> bool:
+    return is_complete(YunxiaoHand(concealed, gold, melds), options)
+
+
+@lru_cache(maxsize=1 << 14)
+def _you_shape(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...]) -> bool:
+    return in_you_shape(concealed, gold, melds)
+
+
+def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
+    out: list[int] = []
+    for kind, count in enumerate(counts):
+        if count:
+            out.extend([kind] * (count - (kind == without)))
+    return tuple(out)
+
+
+class YunxiaoRules(Rules):
+    """Yunxiao mahjong (``rules/yunxiao.md``). Build with ``YunxiaoRules(options)`` or
+    ``hupai.rules.get("yunxiao", **options)``."""
+
+    name: ClassVar[str] = "yunxiao"
+    claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
+    multiple_winners = False  # YX-15: head-bump, 下家 > 对家 > 上家
+    robbable_kongs = frozenset({"added"})  # YX-22: 补杠; the self-drawn 明杠 is the MING_GANG declaration
+    louhu_clears_on_claim = True  # YX-17: a 吃, 碰 or 杠 is a move
+    #: For bots that read it (the engine asks :meth:`completes`): the structured forms, golds left out.
+    win_forms = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+    wild_tiles = True  # golds are jokers for shanten-driven players (shanten_batch)
+    #: A gold holder keeps drawing, passing discard wins, while more than this many live tiles lie beyond the
+    #: reserve: a self-draw pays 2 each and a 游金 4 or more each, against 2 + 1 + 1 for a discard win.
+    own_draw_patience = 12
+
+    def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
+        self.options = YunxiaoOptions.from_mapping(options)
+        self.louhu = self.options.louhu  # YX-17
+        self._options_dict = self.options.to_dict()
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self._options_dict)
+
+    def __repr__(self) -> str:
+        return f"YunxiaoRules({self.options_dict()!r})"
+
+    # -- setup: YX-5, YX-6 ------------------------------------------------------------------------------
+    def on_deal(self, table: Table) -> None:
+        """YX-6 开金: the wall's last tile is the gold indicator; it leaves play (82 live tiles remain)."""
+        wall = table.wall
+        wall.tail -= 1
+        gold = wall.tiles[wall.tail]
+        n = table.num_players
+        table.extras.update({"gold": gold, "indicator": gold, "you": [0] * n, "you_seen": [0] * n,
+                             "kongs": 0, "last_kong": []})
+
+    @staticmethod
+    def gold(table: Table) -> int:
+        """The gold kind G of the hand on ``table`` (YX-6)."""
+        return int(table.extras["gold"])
+
+    # -- wall: YX-12, YX-13, YX-23 ----------------------------------------------------------------------
+    def can_draw(self, table: Table) -> bool:
+        """YX-12: a normal draw needs more than R live tiles (R after 0/1/2 kongs); YX-23: the hand ends once
+        the last allowed kong has been made (its maker did not win on the replacement)."""
+        kongs = table.extras["kongs"]
+        return kongs < self.options.max_kongs and table.wall.live > self.options.reserve_after(kongs)
+
+    def can_kong(self, table: Table) -> bool:
+        """YX-23: at most ``max_kongs`` per hand; YX-13: a replacement is drawn even below the reserve."""
+        return table.extras["kongs"] < self.options.max_kongs and table.wall.live > 0
+
+    def melds_claimable(self, table: Table) -> bool:
+        return True  # the spec ends the hand only when a normal draw is due
+
+    # -- hands ------------------------------------------------------------------------------------------
+    def _waiting(self, table: Table, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s waiting hand (without the tile drawn this turn) as physical kinds, or None if its size
+        is not a waiting size (between a claim and its discard)."""
+        hand = table.hands[seat]
+        drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
+        kinds = _kinds(hand, drawn)
+        return kinds if len(kinds) % 3 == 1 else None
+
+    def waits(self, table: Table, seat: int) -> frozenset[int]:
+        """Physical kinds completing ``seat``'s waiting hand (G listed when a drawn gold completes it)."""
+        kinds = self._waiting(table, seat)
+        if kinds is None:
+            return frozenset()
+        return _waits(kinds, self.gold(table), tuple(table.melds[seat]), self.options)
+
+    def ready(self, table: Table, seat: int) -> bool:
+        """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29).
+        Cached in ``table.ready`` until the engine sees the waiting hand change."""
+        cached = table.ready[seat]
+        if cached is None:
+            kinds = self._waiting(table, seat)
+            cached = kinds is not None and (kinds.count(self.gold(table)) >= 2
+                                            or bool(self.waits(table, seat)))
+            table.ready[seat] = cached
+        return cached
+
+    def _complete_now(self, table: Table, seat: int) -> bool:
+        """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
+        return _complete(_kinds(table.hands[seat]), self.gold(table), tuple(table.melds[seat]), self.options)
+
+    def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
+        """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
+        dealt 14th): the hand is complete, or holds all three golds (YX-29 三金倒, YX-31 天胡)."""
+        if not self.ready(table, seat):
+            return False
+        gold = self.gold(table)
+        if in_hand:
+            return table.hands[seat][gold] >= 3 or self._complete_now(table, seat)
+        return tile != gold and tile in self.waits(table, seat)
+
+    def winning_tiles(self, table: Table, seat: int) -> list[int]:
+        gold = self.gold(table)
+        return sorted(k for k in self.waits(table, seat) if k != gold)
+
+    # -- events and who may win: YX-18, YX-28, YX-31 ----------------------------------------------------
+    def event(self, table: Table, seat: int, source: WinSource) -> str:
+        """The scoring event (:data:`~.patterns.EVENTS`) of a win by ``seat`` from ``source``."""
+        if source == "dealt":
+            return "tian_hu"
+        if source == "discard":
+            dealer = table.dealer
+            first = table.discarder == dealer and sum(table.discards_made) == 1
+            return "di_hu" if first and seat != dealer else "discard"
+        if source == "robbed_kong":
+            return "rob_kong"
+        if source in ("rob_gold", YOU_JIN):
+            return source
+        if not self._complete_now(table, seat):
+            return "san_jin_dao"  # YX-29: three golds, no other form
+        if source == "replacement":
+            last = table.extras["last_kong"]
+            return "an_gang" if last and last[1] else "ming_gang"
+        return "self_draw"
+
+    def may_win(self, table: Table, seat: int, tile: int, source: WinSource) -> bool:
+        """YX-28 (the 游 states, :func:`~.patterns.you_state_allows`) and YX-18 (three golds on another's tile
+        only by 地胡, 清一色 or 抢杠胡)."""
+        event = self.event(table, seat, source)
+        if not you_state_allows(event, seat, table.extras["you"]):
+            return False
+        gold = self.gold(table)
+        if event in _OTHERS_TILE and table.hands[seat][gold] >= 3:
+            hand = YunxiaoHand((*_kinds(table.hands[seat]), tile), gold, tuple(table.melds[seat]))
+            return three_golds_may_win(hand, event, self.options)
+        return True
+
+    # -- claims: YX-11, YX-14, YX-15, YX-26 -------------------------------------------------------------
+    def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+        """YX-14 claims on a discard, win first. A gold is never claimed (YX-11); after the last allowed kong
+        the discard ends the hand (YX-23). Also recomputes the discarder's 游 level (YX-26): this hook runs
+        once after every discard."""
+        self._update_you_level(table, discarder, tile)
+        gold = self.gold(table)
+        if tile == gold or table.extras["kongs"] >= self.options.max_kongs:
+            return {}
+        n = table.num_players
+        kong_ok = self.can_kong(table)
+        chower = (discarder + 1) % n
+        out: dict[int, list[Action]] = {}
+        for step in range(1, n):
+            seat = (discarder + step) % n
+            hand = table.hands[seat]
+            options: list[Action] = []
+            if self.completes(table, seat, tile, False) and self.may_win(table, seat, tile, "discard"):
+                options.append(ACTIONS.win[seat][tile])
+            # A pung or kong is always of one physical kind: the only tiles playing as G are the 白板.
+            if hand[tile] >= 2:
+                if hand[tile] >= 3 and kong_ok:
+                    options.append(ACTIONS.exposed_kong[seat][tile])
+                options.append(ACTIONS.pung[seat][tile])
+            if seat == chower and tile < 27:
+                for run in CHOW_RUNS[tile]:
+                    used = [k for k in run if k != tile]
+                    # A gold never enters a claimed meld; a 白板 standing in for G cannot (ENGINE NOTE).
+                    if gold not in used and all(hand[k] for k in used):
+                        options.append(Action("chow", seat, tile, run))
+            if options:
+                out[seat] = options
+        return out
+
+    def _update_you_level(self, table: Table, seat: int, tile: int) -> None:
+        """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (idempotent per discard)."""
+        extras = table.extras
+        seen = extras["you_seen"]
+        if seen[seat] == table.discards_made[seat]:
+            return
+        seen[seat] = table.discards_made[seat]
+        gold = self.gold(table)
+        hand = table.hands[seat]
+        shape = hand[gold] >= 1 and _you_shape(_kinds(hand), gold, tuple(table.melds[seat]))
+        extras["you"][seat] = next_you_level(extras["you"][seat], tile == gold, shape)
+
+    # -- own turn: YX-16, YX-20..YX-23, YX-27, YX-30 ----------------------------------------------------
+    def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
+        """YX-16 过张: in the turn of a chow, the chowed kind and the other end of a two-sided pair (physical
+        kinds; golds always allowed; the engine lifts it when nothing else is left)."""
+        if table.drawn >= 0 or not table.meld_order or table.meld_order[-1][0] != seat:
+            return frozenset()
+        meld = table.melds[seat][table.meld_order[-1][1]]
+        if meld.type != "chow" or meld.claimed_tile is None:
+            return frozenset()
+        gold = self.gold(table)
+        claimed = effective_kind(meld.claimed_tile, gold)
+        used = list(meld.tiles)
+        used.remove(claimed)
+        return chow_forbidden_discards(claimed, (used[0], used[1]), gold)
+
+    def kong_options(self, table: Table, seat: int) -> list[Action]:
+        """YX-20: a self-drawn fourth as 暗杠 (``kong``/``concealed``) or 明杠 (``declare``/``ming_gang``),
+        and 补杠 onto one's own pung; YX-21: golds never (at most three exist); four 白板 are a kong of G."""
+        if not self.can_kong(table):
+            return []
+        hand = table.hands[seat]
+        out: list[Action] = []
+        for kind in range(34):
+            if hand[kind] == 4:
+                out.append(ACTIONS.concealed_kong[seat][kind])
+                out.append(Action("declare", seat, kind, (), MING_GANG))
+        for meld in table.melds[seat]:
+            if meld.type == "pung" and hand[meld.tiles[0]]:
+                out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
+        return out
+
+    def pre_draw_actions(self, table: Table, seat: int) -> list[Action]:
+        """Before the draw (after the YX-12 wall-end check): YX-27 游金胡 for a level >= 1 player, YX-30
+        抢金胡 for a ready non-dealer at its first turn while nobody has claimed; YX-28 may forbid either."""
+        levels = table.extras["you"]
+        gold = self.gold(table)
+        out = []
+        if levels[seat] >= 1 and you_state_allows(YOU_JIN, seat, levels):
+            out.append(Action("declare", seat, gold, (), YOU_JIN))
+        if (seat != table.dealer and table.calls == 0 and table.draws[seat] == 0
+                and table.extras["indicator"] >= 0 and you_state_allows("rob_gold", seat, levels)
+                and gold in self.waits(table, seat)):
+            out.append(Action("declare", seat, gold, (), QIANG_JIN))
+        return out
+
+    def apply_extra(self, table: Table, action: Action) -> WinSource | None:
+        if action.flag == YOU_JIN:
+            return YOU_JIN
+        if action.flag == QIANG_JIN:
+            # The indicator joins the hand as its winning tile and acts as a gold (YX-30).
+            table.hands[action.seat][action.tile] += 1
+            table.extras["indicator"] = -1
+            table.drawn = action.tile
+            table.drawn_from = "rob_gold"
+            return "rob_gold"
+        if action.flag == MING_GANG:
+            self._declare_ming_gang(table, action.seat, action.tile)
+            return None
+        return super().apply_extra(table, action)
+
+    def _declare_ming_gang(self, table: Table, seat: int, kind: int) -> None:
+        """YX-20/YX-22: a self-drawn fourth declared 明杠. Robbable: if someone may rob, three tiles become a
+        pung and the engine's 补杠 machinery offers the fourth (rob, or complete the kong and draw);
+        otherwise the kong is made here and the replacement drawn from the tail (YX-13)."""
+        hand = table.hands[seat]
+        melds = table.melds[seat]
+        robbers = collect_robbers(self, table, kind, seat)
+        table.ready[seat] = None
+        if robbers:
+            hand[kind] -= 3
+            melds.append(Meld("pung", (kind,) * 3))
+            table.meld_order.append((seat, len(melds) - 1))
+            table.phase = "rob"
+            table.kong_tile = kind
+            table.kong_seat = seat
+            table.pending = robbers
+            table.answers = {}
+            return
+        hand[kind] -= 4
+        meld = Meld("kong", (kind,) * 4)
+        melds.append(meld)
+        table.meld_order.append((seat, len(melds) - 1))
+        table.calls += 1
+        self.on_kong(table, seat, meld)
+        wall = table.wall
+        wall.tail -= 1
+        tile = wall.tiles[wall.tail]
+        hand[tile] += 1
+        table.drawn = tile
+        table.drawn_from = "replacement"
+        table.draws[seat] += 1
+        table.missed[seat].clear()  # drawing is a move (YX-17)
+        table.missed_all[seat] = False
+        table.kong_from = -1
+
+    def on_kong(self, table: Table, seat: int, meld: Meld) -> list[int] | None:
+        """Count the kong (YX-12 reserve, YX-23 limit, YX-45 rotation); YX-24: no kong money."""
+        table.extras["kongs"] += 1
+        table.extras["last_kong"] = [seat, int(meld.concealed)]
+        return None
+
+    # -- for bots ---------------------------------------------------------------------------------------
+    def shanten_batch(self, table: Table, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
+        """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
+        the standard and seven-pairs forms: what a shanten-driven bot should minimise (YX-8, 幺九 and 不搭
+        left out)."""
+        gold = self.gold(table)
+        rows = np.asarray(rows, dtype=np.uint8)
+        jokers = rows[:, gold].astype(np.int64)
+        natural = rows.copy()
+        natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
+        if gold != WHITE:
+            natural[:, WHITE] = 0
+        return shanten_batch(natural, jokers=jokers, melds=melds, forms=self.win_forms)
+
+    def premium_discards(self, table: Table, seat: int) -> list[int]:
+        """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26)."""
+        gold = self.gold(table)
+        you = self.you_discards(table, seat)
+        return sorted(you, key=lambda kind: kind != gold)
+
+    def prefers_own_draw(self, table: Table, seat: int) -> bool:
+        """A gold holder with draws to come hopes for a self-draw or 游金 rather than a discard win."""
+        reserve = self.options.reserve_after(table.extras["kongs"])
+        return bool(table.hands[seat][self.gold(table)]) and table.wall.live > reserve + self.own_draw_patience
+
+    def you_discards(self, table: Table, seat: int) -> list[int]:
+        """YX-25: physical kinds whose discard now would leave ``seat``'s hand in 游 shape (a gold discard
+        among them raises the level to 双游/三游, YX-26). Empty unless the hand is a winning size and holds a
+        gold."""
+        gold = self.gold(table)
+        hand = table.hands[seat]
+        melds = table.melds[seat]
+        if not hand[gold] or sum(hand) != 14 - 3 * len(melds):
+            return []
+        return you_shape_discards(_kinds(hand), gold, tuple(melds))
+
+    # -- scoring and rotation: YX-38..YX-46 -------------------------------------------------------------
+    def win_context(self, table: Table, seat: int, tile: int, source: WinSource, discarder: int | None,
+                    winners_on_tile: int) -> WinContext:
+        """The facts :func:`~.scoring.score_win` needs: physical tiles, the event, the 游 level, the gold."""
+        gold = self.gold(table)
+        event = self.event(table, seat, source)
+        if source == YOU_JIN:
+            tile = gold  # the floating gold is the winning tile; no tile is added (YX-27)
+        without = -1 if event in ("discard", "di_hu", "rob_kong") else tile
+        return WinContext(
+            winner=seat, win_tile=tile, concealed=_kinds(table.hands[seat], without),
+            melds=tuple(table.melds[seat]), discarder=discarder, dealer=table.dealer,
+            num_players=table.num_players, seat_wind=table.seat_winds[seat], round_wind=table.round_wind,
+            kong_replacement=source == "replacement", robbed_kong=source == "robbed_kong",
+            heavenly=event == "tian_hu", earthly=event == "di_hu", winners_on_tile=winners_on_tile,
+            extras={"gold": gold, "event": event,
+                    "you_level": table.extras["you"][seat] if event == YOU_JIN else 0},
+        )
+
+    def score(self, context: WinContext) -> ScoreResult:
+        return score_win(context, self.options)
+
+    def next_dealer(self, table: Table, winners: Sequence[int]) -> int:
+        """YX-45: the winner deals; after a drawn hand the dealer repeats unless a kong was made (then its
+        下家 deals)."""
+        if winners:
+            return winners[0]
+        return table.dealer if not table.extras["kongs"] else (table.dealer + 1) % table.num_players
+
+    def next_round(self, round_wind: int, dealer: int, next_dealer: int, first_dealer: int
+                   ) -> tuple[int, bool]:
+        """YX-46: no round winds; a session lasts as many hands as the caller plays."""
+        return (round_wind, False)
