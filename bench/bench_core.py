@@ -24,7 +24,7 @@ PEER_ROWS = 3_000  # peers answer one hand per Python call; a few thousand hands
 
 
 def _batch(benchmark, function, counts, **kwargs):
-    result = benchmark.pedantic(function, args=(counts,), kwargs=kwargs, rounds=5, iterations=1, warmup_rounds=1)
+    result = benchmark.pedantic(function, args=(counts,), kwargs=kwargs, rounds=7, iterations=1, warmup_rounds=1)
     rate(benchmark, len(counts))
     return result
 
