@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
+import hupai
 import numpy as np
 import pytest
-
-import hupai
 from hupai import Forms
 
 FORMS = [Forms.STANDARD, Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS]
