@@ -183,3 +183,73 @@ def test_head_bump_when_the_rules_allow_one_winner():
         game.apply(Action("win", seat, 13))
     assert game.result.winners == (1,)
     assert game.result.payments == (-1, 1, 0, 0)
+
+
+def test_default_claim_meld_takes_the_physical_tiles():
+    """``Rules.claim_meld`` by default: a chow's tiles are its run, the discard among them; a pung or kong is of
+    the discard's kind; the hand gives up the other tiles (what the engine always did)."""
+    from hupai.hand import Meld
+
+    game = stacked_game(["1z2z3z4z5z6z7z1p9p1s9s7p8p5m", "46m5m5m5m", "", ""])
+    discard(game, "5m", then_pass=False)
+    rules, table = game.rules, game.table
+    used, meld = rules.claim_meld(table, Action("chow", 1, 4, (3, 4, 5)))
+    assert used == (3, 5) and meld == Meld("chow", (3, 4, 5), claimed_from=0) and meld.claimed_tile == 4
+    used, meld = rules.claim_meld(table, Action("pung", 1, 4))
+    assert used == (4, 4) and meld == Meld("pung", (4,) * 3, claimed_from=0) and meld.claimed_tile == 4
+    used, meld = rules.claim_meld(table, Action("kong", 1, 4, (), "exposed"))
+    assert used == (4,) * 3 and meld == Meld("kong", (4,) * 4, claimed_from=0) and meld.claimed_tile == 4
+
+
+class LastKong(Rules):
+    """Every kong is the hand's last (Yunxiao's third kong, YX-23): win on its replacement or end the hand."""
+
+    name = "toy-last-kong"
+
+    def options_dict(self):
+        return {}
+
+    def replacement_ends_hand(self, table, seat):
+        return True
+
+    def score(self, context):
+        return PreDrawDeclare.score(self, context)
+
+
+def test_a_last_kong_offers_only_win_or_pass_and_pass_ends_the_hand_drawn():
+    rules = LastKong()
+    game = stacked_game(["1111z2z3z4z5z6z7z1p9p1s9s", "", "", ""], rules=rules, replacements="8m")
+    game.apply(Action("kong", 0, 27, (), "concealed"))
+    assert game.current == ("turn", (0,), 7, 0) and game.legal_actions(0) == (Action("pass", 0),)
+    snap = json.loads(json.dumps(game.snapshot()))
+    game.apply(Action("pass", 0))
+    assert game.over and game.result.drawn and game.result.winners == ()
+    assert [e.type for e in game.events][-3:] == ["draw", "drawn", "end"]
+    restored = Game.from_snapshot(snap, rules=rules)
+    restored.apply(Action("pass", 0))
+    assert restored.to_json() == game.to_json() == Game.replay(game.to_json(), rules=rules).to_json()
+
+
+def test_a_last_kong_replacement_may_win():
+    game = stacked_game(["1111z123m456p789s5s", "", "", ""], rules=LastKong(), replacements="5s")
+    game.apply(Action("kong", 0, 27, (), "concealed"))
+    assert game.legal_actions(0) == (Action("win", 0, 22), Action("pass", 0))
+    game.apply(Action("win", 0, 22))
+    assert game.result.winners == (0,) and game.result.wins[0].source == "replacement"
+
+
+def test_random_games_with_a_last_kong_end_at_the_kong_and_replay():
+    """Over random games, a completed kong is the hand's last move but its maker's win or ``pass``."""
+    rules = LastKong()
+    ended_at_a_kong = 0
+    for seed in range(10):
+        game = _play(rules, seed)
+        kongs = [a for a in game.actions if a.kind == "kong"]
+        robbed = bool(game.result.wins) and game.result.wins[0].source == "robbed_kong"
+        if kongs and not robbed:
+            last = game.actions[-1]
+            assert last.seat == kongs[-1].seat and last.kind in ("win", "pass") and "discard" not in [
+                a.kind for a in game.actions[game.actions.index(kongs[-1]):]]
+            ended_at_a_kong += 1
+        assert Game.replay(game.to_json(), rules=rules).to_json() == game.to_json()
+    assert ended_at_a_kong > 0  # the property was exercised

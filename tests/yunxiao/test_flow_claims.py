@@ -141,12 +141,80 @@ def test_yx_7_white_pung_melds_as_gold_face():
     assert meld.type == "pung" and YunxiaoHand((), T("5m"), (meld,)).melds[0].tiles == (T("5m"),) * 3
 
 
-@pytest.mark.xfail(strict=True, reason="the engine builds chow melds from physical kinds (see rules.py)")
 def test_yx_e18_chow_a_white_as_the_gold_face():
-    """YX-E18: G=5m, P1 holds 46m and may chow P0's 白板 as 5m (meld 456m)."""
-    game = yx_game(["1z2z3z4z6z7z1p9p1s9s7p8p2p5z", "46m", "", ""], "5m")
+    """YX-E18 / YX-7: G=5m, P1 holds 46m and chows P0's 白板 as 5m: the action lists the physical tiles in run
+    order, the meld is 456m (effective kinds, the claimed tile the 白板), the hand gives up 4m and 6m; YX-16
+    then forbids the chowed kind, so a held 白板 (playing as 5m) may not be discarded, a gold may."""
+    game = yx_game(["1z2z3z4z6z7z1p9p1s9s7p8p2p5z", "46m5z5m1z2z3z1p4p7p1s4s7s", "", ""], "5m")
     _discard_no_pass(game, "5z")
-    assert any(a.kind == "chow" for a in game.legal_actions(1))
+    chow = Action("chow", 1, T("5z"), (T("4m"), T("5z"), T("6m")))
+    assert [a for a in game.legal_actions(1) if a.kind == "chow"] == [chow]
+    before = game.hand(1)
+    game.apply(chow)
+    pass_all(game)
+    meld = game.table.melds[1][0]
+    assert meld.type == "chow" and meld.tiles == (T("4m"), T("5m"), T("6m")) and meld.claimed_tile == T("5z")
+    after = game.hand(1)
+    assert [before[k] - after[k] for k in range(34)] == [int(k in (T("4m"), T("6m"))) for k in range(34)]
+    assert game.table.discards[0] == []
+    event = game.events[-1]
+    assert (event.type, event.tile, event.tiles) == ("chow", T("5z"), (T("4m"), T("5m"), T("6m")))
+    discards = kinds_of(game.legal_actions(1), "discard")
+    assert T("5z") not in discards and T("5m") in discards and T("1z") in discards
+
+
+def test_yx_e18_chow_with_a_held_white_as_the_gold_face():
+    """YX-7 / YX-14: G=5m, P1 holds 4m and a 白板 and chows P0's 6m as 456m, giving up the 白板 (a gold 5m
+    never enters a claimed meld); YX-16: 4m5m are consecutive, so 3m and 6m are forbidden this turn."""
+    game = yx_game(["1z2z3z4z6z7z1p9p1s9s7p8p2p6m", "3m4m5m6m5z1z2z3z1p4p7p1s4s", "", ""], "5m")
+    _discard_no_pass(game, "6m")
+    chows = [a for a in game.legal_actions(1) if a.kind == "chow"]
+    assert chows == [Action("chow", 1, T("6m"), (T("4m"), T("5z"), T("6m")))]
+    game.apply(chows[0])
+    pass_all(game)
+    assert game.table.melds[1][0].tiles == (T("4m"), T("5m"), T("6m"))
+    hand = game.hand(1)
+    assert hand[T("5z")] == 0 and hand[T("5m")] == 1 and hand[T("4m")] == 0
+    discards = kinds_of(game.legal_actions(1), "discard")
+    assert T("3m") not in discards and T("6m") not in discards and T("5m") in discards
+
+
+def test_yx_14_a_gold_does_not_make_a_chow():
+    """YX-14: golds are never usable in a claimed meld: with G=5m, 4m and a gold 5m cannot chow 6m."""
+    game = yx_game(["1z2z3z4z6z7z1p9p1s9s7p8p2p6m", "4m5m1z2z3z1p4p7p1s4s7s2z3z", "", ""], "5m")
+    _discard_no_pass(game, "6m")
+    assert not any(a.kind == "chow" for a in game.legal_actions(1))
+
+
+def test_yx_16_guozhang_lasts_through_a_kong_in_the_chow_turn():
+    """YX-16 / YX-20: P1 chows 5m with 34m, then makes a 暗杠 in the same turn: after the replacement draw 2m
+    and 5m are still forbidden; after its discard, in its next turn, the restriction is gone."""
+    game = yx_game(["2z3z4z6z7z1p9p1s9s7p8p2p3p5m", "2m34m5m1111z7s8p6z1p4s", "", ""], "9s",
+                   draws="7z6z3z4z", replacements="8s")
+    _discard_no_pass(game, "5m")
+    game.apply(Action("chow", 1, T("5m"), (T("3m"), T("4m"), T("5m"))))
+    pass_all(game)
+    game.apply(Action("kong", 1, T("1z"), (), "concealed"))
+    assert game.table.drawn == T("8s") and game.table.drawn_from == "replacement"
+    discards = kinds_of(game.legal_actions(1), "discard")
+    assert T("2m") not in discards and T("5m") not in discards and T("8s") in discards
+    play_discard(game, "8s")
+    discard_drawn(game, 3)                       # P2, P3, P0
+    assert game.current.seats == (1,) and game.table.drawn == T("4z")
+    discards = kinds_of(game.legal_actions(1), "discard")
+    assert T("2m") in discards and T("5m") in discards
+
+
+def test_yx_17_louhu_on_a_white_as_the_gold_face():
+    """YX-17 / YX-7: G=5m, P1 (waiting on 5m: 46m) declines P2's 白板; P3's 白板 is then blocked too."""
+    game = yx_game(["", "123m46m789p111z99p", "", ""], "5m", draws="7z5z5z")
+    discard_drawn(game, 2)                       # P0, P1 (declines 抢金, draws 7z)
+    _discard_no_pass(game, "5z")                 # P2
+    assert Action("win", 1, T("5z")) in game.legal_actions(1)
+    pass_all(game)
+    assert game.table.missed[1] == {T("5z")}
+    _discard_no_pass(game, "5z")                 # P3
+    assert Action("win", 1, T("5z")) not in game.legal_actions(1)
 
 
 def test_yx_18_three_golds_cannot_win_on_a_discard():

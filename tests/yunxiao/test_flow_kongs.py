@@ -3,7 +3,7 @@ limit (YX-23), replacements from the tail (YX-13), and kong wins scored as 明�
 
 from __future__ import annotations
 
-from hupai.game import Action
+from hupai.game import Action, Game
 from hupai.game.scripted import pass_all
 from hupai.rules.yunxiao import YunxiaoHand
 
@@ -100,33 +100,69 @@ def test_yx_20_exposed_kong_on_a_discard_and_ming_gang_hu():
 
 def test_yx_20_yx_23_three_kongs_in_one_turn_then_the_hand_is_drawn():
     """YX-20: several kongs in one turn; YX-12: the reserve goes 34 -> 38 -> 40; YX-23: after the third kong's
-    replacement its maker does not win, so its discard ends the hand (drawn, no claims), and the deal passes
-    (YX-45)."""
+    replacement its maker cannot win, so its only choice is ``pass``: the hand ends at once as a drawn hand
+    (YX-44, nothing paid) without a discard, and the deal passes to the dealer's 下家 (YX-45: a kong was
+    made)."""
     game = yx_game(["1111z2222z3333z5m8p", "", "", ""], "9s", replacements="1m7p4s")
     for wind in ("1z", "2z", "3z"):
         game.apply(Action("kong", 0, T(wind), (), "concealed"))
     table = game.table
     assert table.extras["kongs"] == 3 and table.drawn == T("4s")
-    assert not any(a.kind == "kong" or a.flag == "ming_gang" for a in game.legal_actions(0))
-    game.apply(Action("discard", 0, T("4s")))
-    assert game.over and game.result.drawn and game.result.next_dealer == 1
+    assert game.legal_actions(0) == (Action("pass", 0),)
+    game.apply(Action("pass", 0))
+    result = game.result
+    assert game.over and result.drawn and result.winners == () and result.payments == (0, 0, 0, 0)
+    assert result.next_dealer == 1
+    kinds = [event.type for event in game.events]
+    assert "discard" not in kinds and kinds[-2:] == ["drawn", "end"]
+    assert table.hands[0][T("4s")] == 1  # the replacement stays in the hand: nothing was discarded
 
 
 def test_yx_23_third_kong_may_win_on_its_replacement():
-    """YX-23: the third kong's maker wins on its replacement: 暗杠胡."""
+    """YX-23: the third kong's maker wins on its replacement (暗杠胡); its choices are win or end the hand."""
     game = yx_game(["1111z2222z3333z5m6m", "", "", ""], "9s", replacements="7m9p9p")
     for wind in ("1z", "2z", "3z"):
         game.apply(Action("kong", 0, T(wind), (), "concealed"))
+    assert game.legal_actions(0) == (Action("win", 0, T("9p")), Action("pass", 0))
     game.apply(Action("win", 0, T("9p")))
     assert game.result.payments == (6, -2, -2, -2)
 
 
+def test_yx_23_third_kong_maker_declines_its_win():
+    """YX-23 "cannot or does not win": declining the replacement win ends the hand drawn; the log replays."""
+    game = yx_game(["1111z2222z3333z5m6m", "", "", ""], "9s", replacements="7m9p9p", dealer=0)
+    for wind in ("1z", "2z", "3z"):
+        game.apply(Action("kong", 0, T(wind), (), "concealed"))
+    game.apply(Action("pass", 0))
+    assert game.result.drawn and game.result.next_dealer == 1
+    assert Game.replay(game.to_json(), rules=game.rules).to_json() == game.to_json()
+
+
+def test_yx_23_third_kong_by_a_claim_and_by_a_ming_gang_declaration():
+    """YX-23 whatever the third kong is: a 明杠 on a discard, or a self-drawn fourth declared 明杠 (YX-20)
+    that nobody may rob; a dealer's 下家 making it still passes the deal on (YX-45)."""
+    game = yx_game(["1111z2222z3z4z6z7z1p9p", "333z1m2m3m4p5p6p7s", "", ""], "9s",
+                   replacements="1s2s7p", options={"max_kongs": 2})
+    game.apply(Action("kong", 0, T("1z"), (), "concealed"))
+    game.apply(Action("discard", 0, T("3z")))
+    game.apply(Action("kong", 1, T("3z"), (), "exposed"))
+    pass_all(game)
+    assert game.table.extras["kongs"] == 2 and game.legal_actions(1) == (Action("pass", 1),)
+    game.apply(Action("pass", 1))
+    assert game.result.drawn and game.result.next_dealer == 1
+    game = yx_game(["1111z2222z3z4z6z7z1p9p", "", "", ""], "9s", replacements="1s2s",
+                   options={"max_kongs": 2})
+    game.apply(Action("kong", 0, T("1z"), (), "concealed"))
+    game.apply(Action("declare", 0, T("2z"), (), "ming_gang"))
+    assert game.table.drawn_from == "replacement" and game.legal_actions(0) == (Action("pass", 0),)
+
+
 def test_yx_23_max_kongs_option():
-    """YX-23 ``max_kongs``: with 1, the first kong is the last; no further kong is offered."""
+    """YX-23 ``max_kongs``: with 1, the first kong is the last: no further kong or discard, only ``pass``."""
     game = yx_game(["1111z2222z3z4z6z7z1p9p", "", "", ""], "9s", replacements="1m", options={"max_kongs": 1})
     game.apply(Action("kong", 0, T("1z"), (), "concealed"))
-    assert not any(a.kind == "kong" for a in game.legal_actions(0))
-    game.apply(Action("discard", 0, T("1m")))
+    assert game.legal_actions(0) == (Action("pass", 0),)
+    game.apply(Action("pass", 0))
     assert game.result.drawn
 
 
@@ -139,3 +175,38 @@ def test_yx_21_four_whites_are_a_kong_of_the_gold():
     game.apply(Action("kong", 0, T("5z"), (), "concealed"))
     meld = game.table.melds[0][0]
     assert YunxiaoHand((), T("5m"), (meld,)).melds[0].tiles == (T("5m"),) * 4
+
+
+def _types_after_declare(game):
+    events = game.events
+    start = max(i for i, e in enumerate(events) if e.type == "declare")
+    return [(e.type, e.seat, e.tile, e.info) for e in events[start:]]
+
+
+def test_yx_20_ming_gang_is_logged_as_a_kong_and_a_replacement_draw():
+    """YX-20 / YX-13: a self-drawn 明杠 nobody can rob logs its declaration, the kong (four tiles, exposed) and
+    the replacement draw from the tail, like the engine's own kongs; the log replays byte for byte."""
+    game = yx_game(["1111z2z3z4z6z7z1p9p1s9s", "", "", ""], "5m", replacements="8m")
+    game.apply(Action("declare", 0, T("1z"), (), "ming_gang"))
+    assert _types_after_declare(game) == [("declare", 0, T("1z"), "ming_gang"), ("kong", 0, -1, ""),
+                                          ("draw", 0, T("8m"), "replacement")]
+    assert game.events[-2].tiles == (T("1z"),) * 4
+    assert game.table.calls == 1 and game.table.hands[0][T("1z")] == 0
+    assert Game.replay(game.to_json(), rules=game.rules).to_json() == game.to_json()
+
+
+def test_yx_22_robbable_ming_gang_is_logged_and_snapshots_restore():
+    """YX-22: a robbable 明杠 opens a rob window (a ``rob`` event); declined, the kong and its replacement are
+    logged; a snapshot taken in the rob window continues identically."""
+    import json
+
+    game = _e15()
+    game.apply(Action("declare", 2, T("3s"), (), "ming_gang"))
+    snap = json.loads(json.dumps(game.snapshot()))
+    game.apply(Action("pass", 3))
+    assert [t for t, *_ in _types_after_declare(game)] == ["declare", "rob", "kong", "draw"]
+    meld = game.table.melds[2][0]
+    assert meld.tiles == (T("3s"),) * 4 and not meld.concealed and not meld.added
+    restored = Game.from_snapshot(snap, rules=game.rules)
+    restored.apply(Action("pass", 3))
+    assert restored.to_json() == game.to_json()

@@ -4,7 +4,8 @@ One small immutable type for all of them (a ``NamedTuple``: hashable, cheap to b
 matters because legal-action lists are built on every decision). ``kind`` says what it is:
 
 - ``discard``: discard ``tile`` (``flag`` may carry a declaration made with it, e.g. 亮倒);
-- ``chow``: claim the discard ``tile`` into the run ``tiles`` (three kinds, ascending);
+- ``chow``: claim the discard ``tile`` into the run ``tiles`` (three kinds in run order, as physically held:
+  ascending, except where a rule system lets one tile play as another, as Yunxiao's 白板 as the gold);
 - ``pung``: claim the discard ``tile`` onto a pair;
 - ``kong``: of ``tile``, ``flag`` = ``"exposed"`` (on a discard), ``"concealed"`` (暗杠) or ``"added"``
   (补杠);

@@ -31,6 +31,8 @@ class Hooks(NamedTuple):
     forbidden: bool
     extras: bool
     kongs: bool  # a custom kong_options may offer kongs that the quick check (four held, a meld) would miss
+    last_kong: bool  # replacement_ends_hand may say True (a kong after which the hand ends unless won)
+    declared_kongs: bool  # declares_kong may say True (a rule-specific declaration that makes a kong)
 
     @classmethod
     def of(cls, rules: Rules) -> Hooks:
@@ -38,7 +40,9 @@ class Hooks(NamedTuple):
         return cls(kind.pre_draw_actions is not Rules.pre_draw_actions,
                    kind.forbidden_discards is not Rules.forbidden_discards,
                    kind.turn_extras is not Rules.turn_extras,
-                   kind.kong_options is not Rules.kong_options)
+                   kind.kong_options is not Rules.kong_options,
+                   kind.replacement_ends_hand is not Rules.replacement_ends_hand,
+                   kind.declares_kong is not Rules.declares_kong)
 
 
 class HandFlow:
@@ -154,7 +158,7 @@ class HandFlow:
     def _claim(self, action: Action) -> None:
         """Carry out the winning meld claim on the discard."""
         table = self.table
-        seat, tile, discarder = action.seat, table.last_discard, table.discarder
+        seat, discarder = action.seat, table.discarder
         hand = table.hands[seat]
         table.discards[discarder].pop()
         if self.rules.louhu_clears_on_claim:
@@ -162,18 +166,11 @@ class HandFlow:
             table.missed_all[seat] = False
         table.pending = {}
         table.answers = {}
-        if action.kind == "chow":
-            used = list(action.tiles)
-            used.remove(tile)
-            for kind in used:
-                hand[kind] -= 1
-            meld = Meld("chow", action.tiles, claimed_from=discarder, claimed_tile=tile)
-        elif action.kind == "pung":
-            hand[tile] -= 2
-            meld = Meld("pung", (tile,) * 3, claimed_from=discarder, claimed_tile=tile)
-        else:
-            hand[tile] -= 3
-            meld = Meld("kong", (tile,) * 4, claimed_from=discarder, claimed_tile=tile)
+        # The rules say which tiles leave the hand and what meld they make: they differ where a tile plays as
+        # another kind (Yunxiao's 白板 as the gold's face, YX-7).
+        used, meld = self.rules.claim_meld(table, action)
+        for kind in used:
+            hand[kind] -= 1
         self._add_meld(seat, meld)
         if meld.type == "kong":
             self._after_kong(seat, meld, discarder)
@@ -185,6 +182,9 @@ class HandFlow:
         table.kong_from = -1
 
     def _own_kong(self, seat: int, tile: int, flag: str) -> None:
+        """A kong in ``seat``'s own turn: ``concealed`` (暗杠), ``added`` (补杠 onto its pung), or a rule
+        system's declared kong of four held (:meth:`~hupai.rules.base.Rules.declares_kong`, flag = the
+        declaration's). Robbable if ``flag`` is in the rules' ``robbable_kongs``."""
         table = self.table
         if flag == "concealed":
             table.hands[seat][tile] -= 4
@@ -202,17 +202,24 @@ class HandFlow:
                 table.answers = {}
                 self._events.append(Event("rob", seat, tile, (), flag))
                 return
-        self._complete_added_kong(seat, tile)
+        self._complete_own_kong(seat, tile)
 
-    def _complete_added_kong(self, seat: int, tile: int) -> None:
+    def _complete_own_kong(self, seat: int, tile: int) -> None:
         table = self.table
-        table.hands[seat][tile] -= 1
         melds = table.melds[seat]
-        index = next(i for i, m in enumerate(melds) if m.type == "pung" and m.tiles[0] == tile)
-        pung = melds[index]
-        meld = Meld("kong", (tile,) * 4, claimed_from=pung.claimed_from, added=True,
-                    claimed_tile=pung.claimed_tile)
-        self._add_meld(seat, meld, replace=index)
+        index = next((i for i, m in enumerate(melds) if m.type == "pung" and m.tiles[0] == tile), -1)
+        if index < 0:
+            # A declared kong (Rules.declares_kong): four held tiles shown as an exposed kong. A seat holding
+            # four of a kind has no pung of it, so the two cases cannot be confused.
+            table.hands[seat][tile] -= 4
+            meld = Meld("kong", (tile,) * 4)
+            self._add_meld(seat, meld)
+        else:
+            table.hands[seat][tile] -= 1
+            pung = melds[index]
+            meld = Meld("kong", (tile,) * 4, claimed_from=pung.claimed_from, added=True,
+                        claimed_tile=pung.claimed_tile)
+            self._add_meld(seat, meld, replace=index)
         self._after_kong(seat, meld, -1)
 
     def _after_kong(self, seat: int, meld: Meld, kong_from: int) -> None:
@@ -247,7 +254,7 @@ class HandFlow:
         elif rob:
             table.pending = {}
             table.answers = {}
-            self._complete_added_kong(source, tile)
+            self._complete_own_kong(source, tile)
         elif claim is not None:
             self._claim(claim)
         else:

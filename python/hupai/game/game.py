@@ -156,6 +156,10 @@ class Game(HandFlow):
         if (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
                 and rules.may_win(table, seat, drawn, table.drawn_from)):
             out.append(ACTIONS.win[seat][drawn])
+        if (self._hooks.last_kong and table.drawn_from == "replacement"
+                and rules.replacement_ends_hand(table, seat)):
+            # A last kong (Yunxiao's third, YX-23): win on the replacement, or ``pass`` to end the hand drawn.
+            return (*out, ACTIONS.pass_[seat])
         hand = table.hands[seat]
         if 4 in hand or table.melds[seat] or self._hooks.kongs:
             out.extend(rules.kong_options(table, seat))
@@ -203,10 +207,18 @@ class Game(HandFlow):
             self._own_kong(action.seat, action.tile, action.flag)
         elif kind == "win":
             self._settle([(action.seat, action.tile, table.drawn_from, None)])
+        elif kind == "pass":  # legal in a turn only after a last kong (Rules.replacement_ends_hand)
+            self._end_drawn()
         else:
             self._extra(action)
 
     def _extra(self, action: Action) -> None:
+        if self._hooks.declared_kongs and self.rules.declares_kong(self.table, action):
+            # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
+            # machinery robs, melds, logs and draws the replacement, as for its own kongs.
+            self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
+            self._own_kong(action.seat, action.tile, action.flag)
+            return
         source = self.rules.apply_extra(self.table, action)
         self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
         if source is not None:

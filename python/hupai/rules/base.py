@@ -13,14 +13,16 @@ only ``table.extras`` in the hooks that say so):
 - **Wall:** :meth:`can_draw` (the wall end, e.g. a reserve that grows with kongs), :meth:`can_kong`,
   :meth:`melds_claimable` (GD-8: the last discard may only be won on), :attr:`replacement_from_tail`.
 - **Claims:** :meth:`chow_seats`, :attr:`claim_priority`, :attr:`multiple_winners` (else head-bump in turn
-  order from the discarder), :meth:`claim_options` (full override point), :attr:`robbable_kongs`.
+  order from the discarder), :meth:`claim_options` (full override point), :meth:`claim_meld` (the meld a
+  claim makes and the tiles it takes: wild stand-ins), :attr:`robbable_kongs`.
 - **Missed win (漏胡):** :attr:`louhu` (``"same_kind"``, ``"any_tile"`` or ``None``),
   :attr:`louhu_clears_on_claim`.
 - **Wins:** :meth:`completes` (does a tile complete a hand: override for wild tiles), :meth:`may_win`
   (extra restrictions: 游金 states, three golds ...).
 - **Own turn:** :meth:`kong_options`, :meth:`forbidden_discards` (过张), :meth:`turn_extras` /
   :meth:`pre_draw_actions` / :meth:`apply_extra` (declarations: 亮倒 with a discard, 游金 before a draw,
-  抢金), :meth:`on_kong` (immediate kong money).
+  抢金), :meth:`declares_kong` (a declaration that is a kong), :meth:`on_kong` (immediate kong money),
+  :meth:`replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
 - **Scoring and rotation:** :meth:`win_context` (the facts of a win, liability included), :meth:`score`,
   :meth:`next_dealer`, :meth:`next_round`.
 """
@@ -152,6 +154,25 @@ class Rules(ABC):
                 out[seat] = options
         return out
 
+    def claim_meld(self, table: Table, action: Action) -> tuple[tuple[int, ...], Meld]:
+        """The meld a winning claim ``action`` on the discard makes, and the physical kinds it takes from the
+        claimer's concealed tiles (the discard itself not among them).
+
+        The engine calls this once, when it carries the claim out; a rule system may keep facts about the
+        claim in ``table.extras`` here. The default reads everything as physical kinds: a chow's
+        ``action.tiles`` are its run (the discard among them), a pung or kong is of the discard's kind. A rule
+        system with stand-in tiles (Yunxiao's 白板 as the gold's face, YX-7) records the meld in the kinds the
+        tiles play as, while the hand gives up the tiles it holds.
+        """
+        tile, discarder = table.last_discard, table.discarder
+        if action.kind == "chow":
+            used = list(action.tiles)
+            used.remove(tile)
+            return tuple(used), Meld("chow", action.tiles, claimed_from=discarder, claimed_tile=tile)
+        if action.kind == "pung":
+            return (tile, tile), Meld("pung", (tile,) * 3, claimed_from=discarder, claimed_tile=tile)
+        return (tile,) * 3, Meld("kong", (tile,) * 4, claimed_from=discarder, claimed_tile=tile)
+
     # -- wins -------------------------------------------------------------------------------------------
     def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
         """Is ``seat``'s hand complete with ``tile``? ``in_hand``: the tile is already among its concealed
@@ -258,9 +279,28 @@ class Rules(ABC):
         """Apply a rule-specific action; return a :data:`WinSource` if it is a win the engine must settle."""
         raise NotImplementedError(f"{self.name} has no action {action.kind}/{action.flag}")
 
+    def declares_kong(self, table: Table, action: Action) -> bool:
+        """Is the rule-specific own-turn ``action`` (a ``declare`` that :meth:`kong_options` offers) a kong of
+        the four ``action.tile`` held, shown as an exposed kong (Yunxiao's self-drawn 明杠, YX-20)?
+
+        If True the engine makes it as it makes its own kongs, and :meth:`apply_extra` is not called: offered
+        to robbers first if ``action.flag`` is in :attr:`robbable_kongs`, then melded (a ``kong`` event),
+        counted by :meth:`on_kong` and followed by the replacement draw. False by default.
+        """
+        return False
+
     def on_kong(self, table: Table, seat: int, meld: Meld) -> list[int] | None:
         """Immediate payments for a kong just made (per seat, summing to zero), or None (no kong money)."""
         return None
+
+    def replacement_ends_hand(self, table: Table, seat: int) -> bool:
+        """Is the tile ``seat`` just drew after a kong its last chance: may it now only win on it, or else end
+        the hand as drawn (流局) without discarding? Asked only while the drawn tile is a kong replacement.
+
+        If True the engine offers the win (when legal) and ``pass``, which ends the hand drawn: no discard, no
+        further kong or declaration. False by default (Yunxiao's third kong, YX-23, says True).
+        """
+        return False
 
     # -- scoring and rotation ---------------------------------------------------------------------------
     def win_context(self, table: Table, seat: int, tile: int, source: WinSource, discarder: int | None,

@@ -6,30 +6,31 @@ flow rules, each answered by a hook here:
 
 - YX-5, YX-6 (:meth:`on_deal`): the gold indicator is the wall's last tile; it leaves the wall (82 live tiles)
   and its kind is ``G``. ``table.extras`` holds the public Yunxiao facts: ``gold``, ``indicator`` (-1 once
-  taken by 抢金), ``you`` (游 level per seat), ``kongs`` (kongs made), ``last_kong``.
+  taken by 抢金), ``you`` (游 level per seat), ``kongs`` (kongs made), ``last_kong``, ``chow_turn`` (YX-16).
 - YX-7 白板 plays as ``G`` (:func:`~.hand.effective_kind`) in waits, wins and melds. A 白板 pung or kong is
-  made of 白板 tiles, so the engine's physical claims are right; a *chow* with a 白板 standing in for ``G`` is
-  not offered (the engine builds chow melds from physical kinds: see ``ENGINE NOTE`` below).
+  made of 白板 tiles, so the engine's physical claims are right. A chow may use a 白板 as ``G`` (the discard,
+  or a tile from the hand, YX-E18): its action lists the physical tiles in run order and
+  :meth:`claim_meld` records the meld in effective kinds.
 - YX-11 (:meth:`claim_options`): a discarded gold is never claimed or won on; golds are always discardable.
 - YX-12, YX-13 (:meth:`can_draw`, :meth:`can_kong`): the reserve 34/38/40 grows with kongs; replacement tiles
   come from the tail (engine) and are drawn even below the reserve.
 - YX-14, YX-15: 胡 > 杠 > 碰 > 吃, chow by the 下家 only, one winner by head-bump
   (``multiple_winners=False``).
-- YX-16 (:meth:`forbidden_discards`): 过张 in the turn of a chow. YX-17: 漏胡 (``louhu``, engine).
+- YX-16 (:meth:`forbidden_discards`): 过张 for the whole turn of a chow, kongs in it included
+  (:meth:`claim_meld` notes the chow's turn). YX-17: 漏胡 (``louhu``, engine).
 - YX-18, YX-28 (:meth:`may_win`): three golds and the 游 states restrict who may win and how.
-- YX-20..YX-23 (:meth:`kong_options`, :meth:`apply_extra`, :meth:`on_kong`): 明杠 on a discard (engine),
-  self-drawn fourth as 暗杠 (engine) or 明杠 (the declaration ``ming_gang``, robbable), 补杠 (engine,
-  robbable); at most ``max_kongs``, the last of which ends the hand unless its maker wins on the replacement.
+- YX-20..YX-23 (:meth:`kong_options`, :meth:`declares_kong`, :meth:`on_kong`): 明杠 on a discard (engine),
+  self-drawn fourth as 暗杠 (engine) or 明杠 (the declaration ``ming_gang``, made and robbed by the engine),
+  补杠 (engine, robbable); at most ``max_kongs``, the last of which ends the hand unless its maker wins on
+  the replacement (:meth:`replacement_ends_hand`: win or ``pass``, no discard).
 - YX-25..YX-28 (:meth:`claim_options` recomputes the discarder's level, :meth:`pre_draw_actions` offers
   ``you_jin``), YX-29 三金倒 and YX-31 天胡 (:meth:`completes`), YX-30 抢金胡 (``qiang_jin`` before the first
   draw), YX-31 地胡.
 - YX-38..YX-43 (:meth:`win_context`, :meth:`score`): the win's event and 游 level go to
   :func:`~.scoring.score_win`. YX-44 drawn hands pay nothing; YX-45 (:meth:`next_dealer`); YX-46 no winds.
 
-ENGINE NOTE (workarounds, each kept to this file; the report names the engine change that would replace it):
-the per-discard 游 level update runs in :meth:`claim_options` (no ``on_discard`` hook); the self-drawn-fourth
-明杠 is a ``declare`` action whose kong this object carries out (``_complete_added_kong`` needs a pung); after
-the last allowed kong the maker's discard ends the hand (no way to forbid every discard).
+ENGINE NOTE (a workaround, kept to this file; the report names the engine change that would replace it): the
+per-discard 游 level update runs in :meth:`claim_options` (no ``on_discard`` hook).
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ import numpy as np
 
 from ...analysis import Forms, shanten_batch
 from ...game.actions import ACTIONS, CHOW_RUNS, Action
-from ...game.claims import collect_robbers
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
@@ -106,7 +106,7 @@ class YunxiaoRules(Rules):
     name: ClassVar[str] = "yunxiao"
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
     multiple_winners = False  # YX-15: head-bump, 下家 > 对家 > 上家
-    robbable_kongs = frozenset({"added"})  # YX-22: 补杠; the self-drawn 明杠 is the MING_GANG declaration
+    robbable_kongs = frozenset({"added", "ming_gang"})  # YX-22: 补杠 and the self-drawn 明杠 (its flag)
     louhu_clears_on_claim = True  # YX-17: a 吃, 碰 or 杠 is a move
     #: For bots that read it (the engine asks :meth:`completes`): the structured forms, golds left out.
     win_forms = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
@@ -134,7 +134,7 @@ class YunxiaoRules(Rules):
         gold = wall.tiles[wall.tail]
         n = table.num_players
         table.extras.update({"gold": gold, "indicator": gold, "you": [0] * n, "you_seen": [0] * n,
-                             "kongs": 0, "last_kong": []})
+                             "kongs": 0, "last_kong": [], "chow_turn": []})
 
     @staticmethod
     def gold(table: Table) -> int:
@@ -234,16 +234,20 @@ class YunxiaoRules(Rules):
 
     # -- claims: YX-11, YX-14, YX-15, YX-26 -------------------------------------------------------------
     def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
-        """YX-14 claims on a discard, win first. A gold is never claimed (YX-11); after the last allowed kong
-        the discard ends the hand (YX-23). Also recomputes the discarder's 游 level (YX-26): this hook runs
-        once after every discard."""
+        """YX-14 claims on a discard, win first, by effective kind (YX-7). A gold is never claimed (YX-11).
+        Also recomputes the discarder's 游 level (YX-26): this hook runs once after every discard.
+
+        A chow's ``tiles`` are physical kinds in run order: a 白板 stands where the run needs ``G`` (YX-E18:
+        with G=5m, 46m chow a discarded 白板 as ``(4m, 5z, 6m)``; 4m and a held 白板 chow 6m the same way).
+        :meth:`claim_meld` turns them into the meld ``456m``."""
         self._update_you_level(table, discarder, tile)
         gold = self.gold(table)
-        if tile == gold or table.extras["kongs"] >= self.options.max_kongs:
+        if tile == gold:
             return {}
         n = table.num_players
         kong_ok = self.can_kong(table)
         chower = (discarder + 1) % n
+        face = effective_kind(tile, gold)
         out: dict[int, list[Action]] = {}
         for step in range(1, n):
             seat = (discarder + step) % n
@@ -256,15 +260,31 @@ class YunxiaoRules(Rules):
                 if hand[tile] >= 3 and kong_ok:
                     options.append(ACTIONS.exposed_kong[seat][tile])
                 options.append(ACTIONS.pung[seat][tile])
-            if seat == chower and tile < 27:
-                for run in CHOW_RUNS[tile]:
-                    used = [k for k in run if k != tile]
-                    # A gold never enters a claimed meld; a 白板 standing in for G cannot (ENGINE NOTE).
-                    if gold not in used and all(hand[k] for k in used):
-                        options.append(Action("chow", seat, tile, run))
+            if seat == chower and face < 27:
+                for run in CHOW_RUNS[face]:
+                    # A gold never enters a claimed meld (YX-14): where the run needs G, only a 白板 plays it.
+                    physical = tuple(tile if k == face else WHITE if k == gold else k for k in run)
+                    if all(hand[p] for p, k in zip(physical, run, strict=True) if k != face):
+                        options.append(Action("chow", seat, tile, physical))
             if options:
                 out[seat] = options
         return out
+
+    def claim_meld(self, table: Table, action: Action) -> tuple[tuple[int, ...], Meld]:
+        """YX-7: a chow takes its physical tiles from the hand (a 白板 among them) and is recorded in effective
+        kinds (``4m 5z 6m`` under G=5m is the meld ``456m``); the claimed tile stays physical. YX-16: the chow's
+        turn is noted in ``extras["chow_turn"]`` (seat, its discards so far, the meld's index) so that 过张
+        holds for the whole turn, kongs made in it included. Pungs and kongs are of one physical kind."""
+        if action.kind != "chow":
+            return super().claim_meld(table, action)
+        gold = self.gold(table)
+        seat, tile = action.seat, action.tile
+        used = list(action.tiles)
+        used.remove(tile)
+        meld = Meld("chow", tuple(effective_kind(k, gold) for k in action.tiles),
+                    claimed_from=table.discarder, claimed_tile=tile)
+        table.extras["chow_turn"] = [seat, table.discards_made[seat], len(table.melds[seat])]
+        return tuple(used), meld
 
     def _update_you_level(self, table: Table, seat: int, tile: int) -> None:
         """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (idempotent per discard)."""
@@ -281,12 +301,13 @@ class YunxiaoRules(Rules):
     # -- own turn: YX-16, YX-20..YX-23, YX-27, YX-30 ----------------------------------------------------
     def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
         """YX-16 过张: in the turn of a chow, the chowed kind and the other end of a two-sided pair (physical
-        kinds; golds always allowed; the engine lifts it when nothing else is left)."""
-        if table.drawn >= 0 or not table.meld_order or table.meld_order[-1][0] != seat:
+        kinds; golds always allowed; the engine lifts it when nothing else is left). The turn lasts until the
+        chow's maker discards, so a kong made in it (and its replacement draw) does not lift the restriction."""
+        chow_turn = table.extras["chow_turn"]
+        # The turn is over once the seat has discarded since the chow (its discard count moved on).
+        if not chow_turn or chow_turn[0] != seat or chow_turn[1] != table.discards_made[seat]:
             return frozenset()
-        meld = table.melds[seat][table.meld_order[-1][1]]
-        if meld.type != "chow" or meld.claimed_tile is None:
-            return frozenset()
+        meld = table.melds[seat][chow_turn[2]]
         gold = self.gold(table)
         claimed = effective_kind(meld.claimed_tile, gold)
         used = list(meld.tiles)
@@ -333,51 +354,24 @@ class YunxiaoRules(Rules):
             table.drawn = action.tile
             table.drawn_from = "rob_gold"
             return "rob_gold"
-        if action.flag == MING_GANG:
-            self._declare_ming_gang(table, action.seat, action.tile)
-            return None
         return super().apply_extra(table, action)
 
-    def _declare_ming_gang(self, table: Table, seat: int, kind: int) -> None:
-        """YX-20/YX-22: a self-drawn fourth declared 明杠. Robbable: if someone may rob, three tiles become a
-        pung and the engine's 补杠 machinery offers the fourth (rob, or complete the kong and draw);
-        otherwise the kong is made here and the replacement drawn from the tail (YX-13)."""
-        hand = table.hands[seat]
-        melds = table.melds[seat]
-        robbers = collect_robbers(self, table, kind, seat)
-        table.ready[seat] = None
-        if robbers:
-            hand[kind] -= 3
-            melds.append(Meld("pung", (kind,) * 3))
-            table.meld_order.append((seat, len(melds) - 1))
-            table.phase = "rob"
-            table.kong_tile = kind
-            table.kong_seat = seat
-            table.pending = robbers
-            table.answers = {}
-            return
-        hand[kind] -= 4
-        meld = Meld("kong", (kind,) * 4)
-        melds.append(meld)
-        table.meld_order.append((seat, len(melds) - 1))
-        table.calls += 1
-        self.on_kong(table, seat, meld)
-        wall = table.wall
-        wall.tail -= 1
-        tile = wall.tiles[wall.tail]
-        hand[tile] += 1
-        table.drawn = tile
-        table.drawn_from = "replacement"
-        table.draws[seat] += 1
-        table.missed[seat].clear()  # drawing is a move (YX-17)
-        table.missed_all[seat] = False
-        table.kong_from = -1
+    def declares_kong(self, table: Table, action: Action) -> bool:
+        """YX-20/YX-22: the ``ming_gang`` declaration is a self-drawn fourth shown as 明杠; the engine offers it
+        to robbers (its flag is in :attr:`robbable_kongs`), then makes it and draws the replacement from the
+        tail (YX-13)."""
+        return action.flag == MING_GANG
 
     def on_kong(self, table: Table, seat: int, meld: Meld) -> list[int] | None:
         """Count the kong (YX-12 reserve, YX-23 limit, YX-45 rotation); YX-24: no kong money."""
         table.extras["kongs"] += 1
         table.extras["last_kong"] = [seat, int(meld.concealed)]
         return None
+
+    def replacement_ends_hand(self, table: Table, seat: int) -> bool:
+        """YX-23: after the last allowed kong's replacement draw its maker wins or the hand ends at once as a
+        drawn hand (YX-44), without a discard; YX-45 then passes the deal (a kong was made)."""
+        return table.extras["kongs"] >= self.options.max_kongs
 
     # -- for bots ---------------------------------------------------------------------------------------
     def shanten_batch(self, table: Table, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
