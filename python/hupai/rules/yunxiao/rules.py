@@ -72,21 +72,18 @@ MING_GANG = "ming_gang"    # YX-20: declare a self-drawn fourth as 明杠 (robba
 _OTHERS_TILE = frozenset({"discard", "di_hu", "rob_kong"})
 
 
-# Pure, memoised questions about a hand (physical tiles as a sorted tuple). The same hand is asked about many
-# times (every discard asks every seat), so each answer is computed once.
-@lru_cache(maxsize=1 << 16)
+# Pure questions about a hand (physical tiles as a sorted tuple). The same hand is asked about many times
+# (every discard asks every seat), so each rules object memoises the answers (see YunxiaoRules.__init__).
 def _waits(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
            ) -> frozenset[int]:
     return frozenset(waits(concealed, gold, melds, options))
 
 
-@lru_cache(maxsize=1 << 16)
 def _complete(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
               ) -> bool:
     return is_complete(YunxiaoHand(concealed, gold, melds), options)
 
 
-@lru_cache(maxsize=1 << 14)
 def _you_shape(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...]) -> bool:
     return in_you_shape(concealed, gold, melds)
 
@@ -117,6 +114,10 @@ class YunxiaoRules(Rules):
 
     def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
         self.options = YunxiaoOptions.from_mapping(options)
+        # Bounded memos of the pure hand questions, owned by this object (no module-level state).
+        self._waits = lru_cache(maxsize=1 << 16)(_waits)
+        self._complete = lru_cache(maxsize=1 << 16)(_complete)
+        self._you_shape = lru_cache(maxsize=1 << 14)(_you_shape)
         self.louhu = self.options.louhu  # YX-17
         self._options_dict = self.options.to_dict()
 
@@ -169,7 +170,7 @@ class YunxiaoRules(Rules):
         kinds = self._waiting(table, seat)
         if kinds is None:
             return frozenset()
-        return _waits(kinds, self.gold(table), tuple(table.melds[seat]), self.options)
+        return self._waits(kinds, self.gold(table), tuple(table.melds[seat]), self.options)
 
     def ready(self, table: Table, seat: int) -> bool:
         """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29).
@@ -184,7 +185,7 @@ class YunxiaoRules(Rules):
 
     def _complete_now(self, table: Table, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
-        return _complete(_kinds(table.hands[seat]), self.gold(table), tuple(table.melds[seat]), self.options)
+        return self._complete(_kinds(table.hands[seat]), self.gold(table), tuple(table.melds[seat]), self.options)
 
     def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
@@ -295,7 +296,7 @@ class YunxiaoRules(Rules):
         seen[seat] = table.discards_made[seat]
         gold = self.gold(table)
         hand = table.hands[seat]
-        shape = hand[gold] >= 1 and _you_shape(_kinds(hand), gold, tuple(table.melds[seat]))
+        shape = hand[gold] >= 1 and self._you_shape(_kinds(hand), gold, tuple(table.melds[seat]))
         extras["you"][seat] = next_you_level(extras["you"][seat], tile == gold, shape)
 
     # -- own turn: YX-16, YX-20..YX-23, YX-27, YX-30 ----------------------------------------------------
