@@ -45,3 +45,12 @@ def test_yx_27_greedy_bots_win_by_you_jin():
         assert sum(result.payments) == 0
         events[result.wins[0].score.details["event"] if result.wins else "drawn"] += 1
     assert events["you_jin"] >= 8, events
+
+
+def test_yx_31_greedy_takes_tian_hu_rather_than_a_you_discard():
+    """YX-31 / YX-38: a dealt winning hand (天胡, 10 each) is won at once, not discarded into the 游 shape."""
+    game = yx_game(["123m456m789p111z5p9s", "", "", ""], "5p")
+    assert game.current.seats == (0,)
+    assert game.rules.premium_discards(game.table, 0) == []
+    action = GreedyBot(0).act(game, 0)
+    assert action.kind == "win"

@@ -389,7 +389,10 @@ class YunxiaoRules(Rules):
         return shanten_batch(natural, jokers=jokers, melds=melds, forms=self.win_forms)
 
     def premium_discards(self, table: Table, seat: int) -> list[int]:
-        """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26)."""
+        """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26). None on the
+        dealer's dealt hand: 天胡 (10 each, YX-38) is worth more than any 游 it could lead to but 三游."""
+        if table.drawn_from == "dealt":
+            return []
         gold = self.gold(table)
         you = self.you_discards(table, seat)
         return sorted(you, key=lambda kind: kind != gold)
