@@ -25,6 +25,9 @@ only ``table.extras`` in the hooks that say so):
   :meth:`replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
 - **Scoring and rotation:** :meth:`win_context` (the facts of a win, liability included), :meth:`score`,
   :meth:`next_dealer`, :meth:`next_round`.
+- **For shanten-driven players** (:class:`hupai.bots.GreedyBot`): :attr:`wild_tiles`, :meth:`shanten_batch`
+  (how the rules count a hand: golds as jokers), :meth:`premium_discards` (discards into a declared state worth
+  more than winning now: the 游 shape), :meth:`prefers_own_draw`.
 """
 
 from __future__ import annotations
