@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import hupai.rules
-import pytest
 from hupai.game import Action, Game
 from hupai.game.scripted import pass_all, stacked_game
 from hupai.rules.yunxiao import YunxiaoRules
@@ -25,12 +23,6 @@ def yx_game(hands: list[str], gold: str, *, draws: str = "", replacements: str =
     (the wall's last tile, YX-6: a stacked wall's first "replacement" sits there)."""
     return stacked_game(hands, dealer=dealer, draws=draws, replacements=gold + replacements,
                         rules=YunxiaoRules(options))
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``hupai.rules.get("yunxiao")`` works whether or not the registry lists it yet."""
-    monkeypatch.setitem(hupai.rules._REGISTRY, "yunxiao", ("hupai.rules.yunxiao", "YunxiaoRules"))
 
 
 def kinds_of(actions: tuple[Action, ...], kind: str) -> set[int]:

@@ -13,10 +13,9 @@ from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, Match, play
 from hupai.rules.yunxiao import YunxiaoRules
 
-from .flow_helpers import T, discard_drawn, flags, registered, yx_game  # noqa: F401 (fixture)
+from .flow_helpers import T, discard_drawn, flags, yx_game
 
 
-@pytest.mark.usefixtures("registered")
 def test_yx_1_yx_5_yx_6_gold_flip_leaves_82_live_tiles():
     """YX-1 136 tiles; YX-5 14 to the dealer, 13 to the others; YX-6 the indicator is the wall's last tile,
     its kind is G, it leaves play: 136 - 53 - 1 = 82 live tiles."""
@@ -111,7 +110,6 @@ def test_yx_greedy_games_and_match():
             assert before.next_dealer == before.winners[0]
 
 
-@pytest.mark.usefixtures("registered")
 def test_yx_same_seed_same_log():
     """Determinism: the same seed and the same bot seeds give the same JSON log."""
     logs = []
@@ -141,7 +139,6 @@ def test_yx_illegal_action_changes_nothing():
     assert not flags(game.legal_actions(game.current.seats[0])) - {"qiang_jin"}
 
 
-@pytest.mark.usefixtures("registered")
 def test_yx_options_are_checked_and_logged():
     """Spec §12: unknown options or values raise HupaiError; the full option set is in the log."""
     with pytest.raises(hupai.HupaiError):
