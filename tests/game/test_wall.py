@@ -1,8 +1,11 @@
 """The wall: our own seeded shuffle, per-hand seeds, stacked walls (determinism, DESIGN §6)."""
 
+import random
 from collections import Counter
 
+import numpy as np
 import pytest
+from hupai import _core
 from hupai.game.wall import Wall, hand_seed, shuffle, splitmix64, stacked_wall
 from hupai.tiles import parse
 
@@ -26,6 +29,42 @@ def test_shuffle_is_a_permutation_and_deterministic():
 def test_shuffle_is_pinned():
     # A regression pin: a changed shuffle would silently break every stored log.
     assert shuffle(TILES, 0)[:12] == [28, 20, 12, 5, 31, 2, 2, 5, 21, 23, 33, 28]
+
+
+def numpy_shuffle(tiles: list[int], seed: int) -> list[int]:
+    """The documented algorithm written with numpy: the reference the core's shuffle must equal."""
+    out = list(tiles)
+    n = len(out)
+    if n < 2:
+        return out
+    raw = np.random.PCG64(seed).random_raw(n - 1).tolist()
+    for i, value in zip(range(n - 1, 0, -1), raw, strict=True):
+        j = (value * (i + 1)) >> 64
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+# Seeds of every size SeedSequence reads differently: one word, two, exactly 2**64, and long ones.
+SEEDS = [0, 1, 2, 12345, 2**32 - 1, 2**32, 2**63 + 5, 2**64 - 1, 2**64, 2**128 + 3, 2**200 + 17, 10**40]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_core_generator_is_numpys_pcg64(seed):
+    assert _core.pcg64_raw(seed, 200) == np.random.PCG64(seed).random_raw(200).tolist()
+
+
+def test_core_shuffle_equals_the_numpy_reference():
+    rng = random.Random(3)
+    seeds = list(range(300)) + SEEDS + [rng.getrandbits(bits) for bits in (31, 40, 64, 65, 130) for _ in range(40)]
+    for seed in seeds:
+        assert shuffle(TILES, seed) == numpy_shuffle(TILES, seed), seed
+    for length in (0, 1, 2, 3, 84, 80):
+        assert shuffle(list(range(length)), 99) == numpy_shuffle(list(range(length)), 99)
+
+
+def test_core_shuffle_refuses_a_negative_seed():
+    with pytest.raises(ValueError):
+        shuffle(TILES, -1)
 
 
 def test_hand_seeds_differ_per_hand_and_per_match():

@@ -182,3 +182,11 @@ CHOW_RUNS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
           if kind < 27 and low >= kind - kind % 9 and low + 2 <= kind - kind % 9 + 8)
     for kind in range(NUM_KINDS)
 )
+
+#: For each seat and discarded kind, the chows that seat could make, each with its ``_core.claim_scan`` bit
+#: (8: the discard is the run's high tile, 16: its middle, 32: its low), built once.
+CHOWS: tuple[tuple[tuple[tuple[int, Action], ...], ...], ...] = tuple(
+    tuple(tuple((32 >> (kind - run[0]), Action("chow", seat, kind, run)) for run in CHOW_RUNS[kind])
+          for kind in range(NUM_KINDS))
+    for seat in _SEATS
+)

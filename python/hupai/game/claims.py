@@ -32,10 +32,12 @@ def _order_from(table: Table, source: int) -> list[int]:
     return [(source + i) % n for i in range(1, n)]
 
 
-def collect(rules: Rules, table: Table, tile: int, discarder: int) -> dict[int, tuple[Action, ...]]:
-    """The options of every seat that may claim ``tile`` just discarded by ``discarder`` (``pass`` last)."""
+def collect(rules: Rules, table: Table, tile: int,
+            offered: dict[int, list[Action]]) -> dict[int, tuple[Action, ...]]:
+    """What the seats are asked about the discard ``tile``: the claims the rules ``offered``
+    (:meth:`~hupai.rules.base.Rules.claim_options`) without wins that 漏胡 blocks, each with ``pass`` last."""
     pending: dict[int, tuple[Action, ...]] = {}
-    for seat, options in rules.claim_options(table, tile, discarder).items():
+    for seat, options in offered.items():
         if options[0].kind == "win" and louhu_blocks(rules, table, seat, tile):
             options = options[1:]
         if options:

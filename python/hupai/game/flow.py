@@ -9,13 +9,13 @@ then mutate: no copies needed to keep a rejected action harmless). Every rule qu
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from ..hand import Meld
 from ..rules.base import Rules
 from . import claims
 from .actions import Action
-from .events import Event
+from .events import Event, new_event
 from .result import HandResult, WinResult
 from .state import Table
 from .wall import Wall, shuffle
@@ -23,9 +23,11 @@ from .wall import Wall, shuffle
 __all__ = ["HandFlow"]
 
 
-class Hooks(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Hooks:
     """Which optional hooks a rule system overrides. Hooks left at their (empty) defaults are not called on
-    the hot path: a speed-up only, decided from the rules object's class, never from its name."""
+    the hot path: a speed-up only, decided from the rules object's class, never from its name. (Slots, not a
+    NamedTuple: the interpreter reads slots fastest.)"""
 
     pre_draw: bool
     forbidden: bool
@@ -33,16 +35,21 @@ class Hooks(NamedTuple):
     kongs: bool  # a custom kong_options may offer kongs that the quick check (four held, a meld) would miss
     last_kong: bool  # replacement_ends_hand may say True (a kong after which the hand ends unless won)
     declared_kongs: bool  # declares_kong may say True (a rule-specific declaration that makes a kong)
+    # A turn is the core's question alone (``_core.turn_scan``: a complete hand, a possible kong, else the
+    # discards): completes is the base's and no turn hook (forbidden, extras, kongs, last_kong) is overridden.
+    plain_turns: bool
+    forms: int  # int(rules.win_forms), read once
 
     @classmethod
     def of(cls, rules: Rules) -> Hooks:
         kind = type(rules)
-        return cls(kind.pre_draw_actions is not Rules.pre_draw_actions,
-                   kind.forbidden_discards is not Rules.forbidden_discards,
-                   kind.turn_extras is not Rules.turn_extras,
-                   kind.kong_options is not Rules.kong_options,
-                   kind.replacement_ends_hand is not Rules.replacement_ends_hand,
-                   kind.declares_kong is not Rules.declares_kong)
+        forbidden = kind.forbidden_discards is not Rules.forbidden_discards
+        extras = kind.turn_extras is not Rules.turn_extras
+        kongs = kind.kong_options is not Rules.kong_options
+        last_kong = kind.replacement_ends_hand is not Rules.replacement_ends_hand
+        plain = kind.completes is Rules.completes and not (forbidden or extras or kongs or last_kong)
+        return cls(kind.pre_draw_actions is not Rules.pre_draw_actions, forbidden, extras, kongs, last_kong,
+                   kind.declares_kong is not Rules.declares_kong, plain, int(rules.win_forms))
 
 
 class HandFlow:
@@ -72,34 +79,17 @@ class HandFlow:
             wall.head += size
             for tile in dealt:
                 hand[tile] += 1
-            events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+            events.append(new_event(Event, ("deal", seat, -1, tuple(sorted(dealt)), "")))
         # The dealer's extra tile is kept as its "drawn" tile so a dealt win (天和) has a winning tile.
         extra = wall.draw()
         table.hands[dealer][extra] += 1
-        events.append(Event("deal", dealer, extra, (), "extra"))
+        events.append(new_event(Event, ("deal", dealer, extra, (), "extra")))
         rules.on_deal(table)
         table.turn_seat = dealer
         table.drawn = extra
         table.drawn_from = "dealt"
 
     # -- turn mechanics ---------------------------------------------------------------------------------
-    def _begin_turn(self, seat: int) -> None:
-        """Start ``seat``'s normal turn: the wall-end check, pre-draw declarations, then the draw."""
-        table = self.table
-        table.turn_seat = seat
-        if table.pending:
-            table.pending = {}
-            table.answers = {}
-        if not self.rules.can_draw(table):
-            self._end_drawn()
-            return
-        table.drawn = -1
-        table.drawn_from = ""
-        if self._hooks.pre_draw and self.rules.pre_draw_actions(table, seat):
-            table.phase = "predraw"
-            return
-        self._draw(seat, "wall")
-
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
         wall = table.wall
@@ -118,7 +108,7 @@ class HandFlow:
             table.missed_all[seat] = False
         table.phase = "turn"
         table.turn_seat = seat
-        self._events.append(Event("draw", seat, tile, (), source))
+        self._events.append(new_event(Event, ("draw", seat, tile, (), source)))
 
     def _discard(self, seat: int, tile: int, flag: str) -> None:
         table = self.table
@@ -131,16 +121,31 @@ class HandFlow:
         table.discarder = seat
         table.drawn = -1
         table.drawn_from = ""
-        self._events.append(Event("discard", seat, tile, (), flag))
+        self._events.append(new_event(Event, ("discard", seat, tile, (), flag)))
         table.phase = "claim"
         table.answers = {}
-        table.pending = pending = claims.collect(self.rules, table, tile, seat)
+        options = self.rules.claim_options(table, tile, seat)
+        table.pending = pending = claims.collect(self.rules, table, tile, options) if options else {}
         if not pending:
             self._next_turn(seat)
 
     def _next_turn(self, seat: int) -> None:
-        self.table.kong_from = -1
-        self._begin_turn((seat + 1) % self.table.num_players)
+        """``seat``'s discard went unclaimed: its 下家's turn starts with the wall-end check, pre-draw
+        declarations, then the draw (the discard has already cleared ``drawn``)."""
+        table = self.table
+        table.kong_from = -1
+        seat = (seat + 1) % table.num_players
+        table.turn_seat = seat
+        if table.pending:
+            table.pending = {}
+            table.answers = {}
+        if not self.rules.can_draw(table):
+            self._end_drawn()
+            return
+        if self._hooks.pre_draw and self.rules.pre_draw_actions(table, seat):
+            table.phase = "predraw"
+            return
+        self._draw(seat, "wall")
 
     def _add_meld(self, seat: int, meld: Meld, replace: int = -1) -> None:
         table = self.table

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from itertools import compress
 from typing import Any, NamedTuple
 
 from .. import rules as rules_module
+from .._core import chosen_action, held_actions, turn_scan
 from ..errors import HupaiError, IllegalAction
 from ..rules.base import Rules
 from ..tiles import format_tiles
 from .actions import ACTIONS, Action, coerce
-from .events import Event
+from .events import Event, new_event
 from .flow import HandFlow, Hooks
 from .observation import observe
 from .result import HandResult
@@ -139,7 +139,7 @@ class Game(HandFlow):
         phase = table.phase
         if phase == "turn":
             out = self._turn_actions(seat) if seat == table.turn_seat else ()
-        elif phase in ("claim", "rob"):
+        elif phase == "claim" or phase == "rob":
             out = () if seat in table.answers else table.pending.get(seat, ())
         elif phase == "predraw" and seat == table.turn_seat:
             out = (*self.rules.pre_draw_actions(table, seat), ACTIONS.pass_[seat])
@@ -151,76 +151,86 @@ class Game(HandFlow):
     def _turn_actions(self, seat: int) -> tuple[Action, ...]:
         table = self.table
         rules = self.rules
-        out: list[Action] = []
+        hooks = self._hooks
+        hand = table.hands[seat]
         drawn = table.drawn
-        if (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
-                and rules.may_win(table, seat, drawn, table.drawn_from)):
-            out.append(ACTIONS.win[seat][drawn])
-        if (self._hooks.last_kong and table.drawn_from == "replacement"
-                and rules.replacement_ends_hand(table, seat)):
+        if hooks.plain_turns:
+            # One core call: a complete hand? a kong possible? If neither, the turn is its discards.
+            shapes = turn_scan(hand, table.melds[seat], drawn, hooks.forms)
+            if not shapes:
+                return held_actions(hand, ACTIONS.discard[seat])
+            win = shapes & 1 and rules.may_win(table, seat, drawn, table.drawn_from)
+        else:
+            win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
+                   and rules.may_win(table, seat, drawn, table.drawn_from))
+        out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
+        if hooks.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
             # A last kong (Yunxiao's third, YX-23): win on the replacement, or ``pass`` to end the hand drawn.
             return (*out, ACTIONS.pass_[seat])
-        hand = table.hands[seat]
-        if 4 in hand or table.melds[seat] or self._hooks.kongs:
+        if 4 in hand or table.melds[seat] or hooks.kongs:
             out.extend(rules.kong_options(table, seat))
         discards = ACTIONS.discard[seat]
-        forbidden = rules.forbidden_discards(table, seat) if self._hooks.forbidden else None
+        forbidden = rules.forbidden_discards(table, seat) if hooks.forbidden else None
         if forbidden:
             held = [k for k in range(34) if hand[k]]
             kinds = [k for k in held if k not in forbidden] or held  # nothing allowed: the restriction lifts
             out.extend([discards[k] for k in kinds])
         else:
-            out.extend(compress(discards, hand))  # the kinds held: C speed
-        if self._hooks.extras:
+            out.extend(held_actions(hand, discards))
+        if hooks.extras:
             out.extend(rules.turn_extras(table, seat))
         return tuple(out)
 
     def apply(self, action: Action | Mapping[str, Any]) -> None:
         """Validate ``action`` against the legal actions, then apply it; IllegalAction changes nothing."""
-        # Fast path: an Action among the seat's legal actions, usually cached by whoever chose it (matched by
-        # identity first: legal actions are shared objects). Anything else gets the full checks.
-        legal = self._legal.get(action.seat) if type(action) is Action and type(action.seat) is int else None
-        if legal is None or action not in legal:
+        # Fast path: an Action among the seat's legal actions, usually cached by whoever chose it and found
+        # by identity (legal actions are shared prebuilt objects). The engine's own copy is the one applied
+        # and logged: an equal action with odd types (a float tile 5.0) must not reach the log.
+        chosen = chosen_action(self._legal, action, Action)
+        if chosen is None:
             action = coerce(action)  # raises on a malformed action
-            if not 0 <= action.seat < self.table.num_players or action not in self.legal_actions(action.seat):
+            if not 0 <= action.seat < self.table.num_players:
                 raise IllegalAction(self._why_illegal(action))
-            legal = self._legal[action.seat]
-        # Log the engine's own copy: an equal action with odd types (a float tile 5.0) must not reach the log.
-        action = legal[legal.index(action)]
+            self.legal_actions(action.seat)  # fills the cache
+            chosen = chosen_action(self._legal, action, Action)
+            if chosen is None:
+                raise IllegalAction(self._why_illegal(action))
+        action = chosen
         self._legal = {}
         self._actions.append(action)
+        kind, seat, tile, _, flag = action
         table = self.table
-        kind = action.kind
         phase = table.phase
-        if phase in ("claim", "rob"):
-            self._answer(action)
-        elif phase == "predraw":
-            if kind == "pass":
-                self._draw(action.seat, "wall")
+        if phase == "turn":
+            if kind == "discard":
+                if flag:
+                    self.rules.apply_extra(table, action)
+                self._discard(seat, tile, flag)
+            elif kind == "kong":
+                self._own_kong(seat, tile, flag)
+            elif kind == "win":
+                self._settle([(seat, tile, table.drawn_from, None)])
+            elif kind == "pass":  # legal in a turn only after a last kong (Rules.replacement_ends_hand)
+                self._end_drawn()
             else:
                 self._extra(action)
-        elif kind == "discard":
-            if action.flag:
-                self.rules.apply_extra(table, action)
-            self._discard(action.seat, action.tile, action.flag)
-        elif kind == "kong":
-            self._own_kong(action.seat, action.tile, action.flag)
-        elif kind == "win":
-            self._settle([(action.seat, action.tile, table.drawn_from, None)])
-        elif kind == "pass":  # legal in a turn only after a last kong (Rules.replacement_ends_hand)
-            self._end_drawn()
-        else:
-            self._extra(action)
+        elif phase == "predraw":
+            if kind == "pass":
+                self._draw(seat, "wall")
+            else:
+                self._extra(action)
+        else:  # a claim or rob window
+            self._answer(action)
 
     def _extra(self, action: Action) -> None:
         if self._hooks.declared_kongs and self.rules.declares_kong(self.table, action):
             # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
             # machinery robs, melds, logs and draws the replacement, as for its own kongs.
-            self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
+            self._events.append(new_event(Event, ("declare", action.seat, action.tile, (), action.flag)))
             self._own_kong(action.seat, action.tile, action.flag)
             return
         source = self.rules.apply_extra(self.table, action)
-        self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
+        self._events.append(new_event(Event, ("declare", action.seat, action.tile, (), action.flag)))
         if source is not None:
             self._settle([(action.seat, action.tile, source, None)])
 

@@ -29,12 +29,19 @@ class Player(Protocol):
 
 def play(game: Game, players: Sequence[Player]) -> HandResult:
     """Drive ``game`` to its end, asking ``players[seat]`` whenever that seat must act."""
+    table = game.table  # a game keeps its table object from start to end
+    apply = game.apply
     while True:
+        phase = table.phase
+        if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
+            seat = table.turn_seat
+            apply(players[seat].act(game, seat))
+            continue
         seats = game.seats_to_act()
         if not seats:
             break
         for seat in seats:
-            game.apply(players[seat].act(game, seat))
+            apply(players[seat].act(game, seat))
     result = game.result
     assert result is not None
     return result

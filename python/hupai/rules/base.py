@@ -36,7 +36,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..analysis import Forms, is_win, shanten, shanten_batch
+from .._core import claim_scan
+from ..analysis import Forms, is_win, shanten, shanten_batch, waits
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
 
@@ -79,6 +80,16 @@ class Rules(ABC):
     #: Some tiles are wild (Yunxiao's golds): a hand's counts are not what the core should see as they are,
     #: so shanten-driven players must ask :meth:`shanten_batch` instead of the core directly.
     wild_tiles: bool = False
+    #: Set per class: :meth:`completes` is this base's (the core's test), so the claim scan may test wins
+    #: itself.
+    _core_completes: ClassVar[bool] = True
+    #: Set per class: :meth:`chow_seats` is this base's (the 下家 only), known without a call.
+    _default_chow_seats: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._core_completes = cls.completes is Rules.completes
+        cls._default_chow_seats = cls.chow_seats is Rules.chow_seats
 
     # -- setup ------------------------------------------------------------------------------------------
     @abstractmethod
@@ -124,35 +135,45 @@ class Rules(ABC):
 
         The default offers win (:meth:`completes` and :meth:`may_win`), then kong (three held) and pung
         (two held) if :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins
-        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the wall-end questions are asked
-        once per discard and a hand known not to be ready costs no core call.
+        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the shapes of all seats are
+        read by one core call (``_core.claim_scan``, the wins included unless a subclass overrides
+        :meth:`completes`) and the rule questions (:meth:`melds_claimable`, :meth:`can_kong`,
+        :meth:`may_win`) are asked only about what the shapes allow: they must not have side effects.
         """
+        if tile >= 27:
+            chowers = 0
+        elif self._default_chow_seats:
+            chowers = 1 << ((discarder + 1) % table.num_players)
+        else:
+            chowers = sum(1 << seat for seat in self.chow_seats(table, discarder))
+        core_wins = self._core_completes
+        shapes = claim_scan(table.hands, table.melds, tile, discarder, int(self.win_forms), chowers,
+                            _SCAN_ALL if core_wins else _SCAN_MELDS)
+        if not shapes and core_wins:
+            return {}  # the common case: nobody can claim, and no rule question needed asking
+        if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible
+            if not self.melds_claimable(table):
+                shapes &= _ANY_WIN
+            elif shapes & _ANY_KONG and not self.can_kong(table):
+                shapes &= ~_ANY_KONG
         n = table.num_players
-        melds_ok = self.melds_claimable(table)
-        kong_ok = melds_ok and self.can_kong(table)
-        chowers = self.chow_seats(table, discarder) if melds_ok and tile < 27 else ()
-        ready = table.ready
-        hands = table.hands
         out: dict[int, list[Action]] = {}
         for step in range(1, n):
             seat = (discarder + step) % n
-            hand = hands[seat]
-            if ready[seat] is False and hand[tile] < 2 and seat not in chowers:
-                continue  # the common case, decided without a call
+            bits = (shapes >> (8 * seat)) & 0xFF
+            if not core_wins and self.completes(table, seat, tile, False):
+                bits |= _WIN
+            if not bits:
+                continue
             options: list[Action] = []
-            if (ready[seat] is not False and self.completes(table, seat, tile, False)
-                    and self.may_win(table, seat, tile, "discard")):
+            if bits & _WIN and self.may_win(table, seat, tile, "discard"):
                 options.append(ACTIONS.win[seat][tile])
-            if melds_ok and hand[tile] >= 2:
-                if hand[tile] >= 3 and kong_ok:
-                    options.append(ACTIONS.exposed_kong[seat][tile])
+            if bits & _KONG:
+                options.append(ACTIONS.exposed_kong[seat][tile])
+            if bits & _PUNG:
                 options.append(ACTIONS.pung[seat][tile])
-            if seat in chowers:
-                for run in CHOW_RUNS[tile]:
-                    low, mid, high = run
-                    if ((low == tile or hand[low]) and (mid == tile or hand[mid])
-                            and (high == tile or hand[high])):
-                        options.append(Action("chow", seat, tile, run))
+            if bits & _CHOWS:
+                options.extend(chow for bit, chow in CHOWS[seat][tile] if bits & bit)
             if options:
                 out[seat] = options
         return out
@@ -179,24 +200,18 @@ class Rules(ABC):
     # -- wins -------------------------------------------------------------------------------------------
     def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
         """Is ``seat``'s hand complete with ``tile``? ``in_hand``: the tile is already among its concealed
-        tiles (a draw); otherwise it comes from another player. Shape only: :meth:`may_win` and 漏胡 come
-        on top.
+        tiles (a draw); otherwise it comes from another player and must complete a waiting hand. Shape
+        only: :meth:`may_win` and 漏胡 come on top.
 
-        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view),
-        and only for a hand that is ready (:meth:`ready`, cached): most hands are not, so most checks cost
-        nothing.
+        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view):
+        one call, cheaper than any cache of whether the hand is ready.
         """
-        ready = table.ready[seat]
-        if ready is None:
-            ready = self.ready(table, seat)
-        if not ready:
-            return False
         melds = len(table.melds[seat])
         if in_hand:
             return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
         hand = table.hands[seat]
-        if hand[tile] >= 4:
-            return False
+        if hand[tile] >= 4 or sum(hand) != 13 - 3 * melds:
+            return False  # a fifth copy, or a hand between a claim and its discard (it waits on nothing)
         hand[tile] += 1
         try:
             return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
@@ -204,9 +219,9 @@ class Rules(ABC):
             hand[tile] -= 1
 
     def ready(self, table: Table, seat: int) -> bool:
-        """Is ``seat``'s waiting hand (without the tile it just drew, if it is its turn) ready (听牌)? A rule
-        system that overrides :meth:`completes` (wild tiles) overrides this too, or never calls it. Cached
-        in ``table.ready`` until the engine sees that hand change."""
+        """Is ``seat``'s waiting hand (without the tile it just drew, if it is its turn) ready (听牌)? Cached
+        in ``table.ready`` until the engine sees that hand change; where it is False the engine skips the
+        turn's win check (a rule system whose :meth:`completes` is costly fills it: Yunxiao)."""
         cached = table.ready[seat]
         if cached is None:
             hand = table.hands[seat]
@@ -242,8 +257,13 @@ class Rules(ABC):
         return False
 
     def winning_tiles(self, table: Table, seat: int) -> list[int]:
-        """The kinds that would complete ``seat``'s hand now (for observations, bots and tests)."""
-        return [kind for kind in range(34) if self.completes(table, seat, kind, False)]
+        """The kinds that would complete ``seat``'s waiting hand (without the tile it just drew, in its turn),
+        by shape (for observations, bots and tests)."""
+        drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
+        kinds = table.concealed_kinds(seat, drawn)
+        if len(kinds) % 3 != 1:
+            return []  # between a claim and its discard: no wait
+        return waits(kinds, melds=len(table.melds[seat]), forms=self.win_forms)
 
     def may_win(self, table: Table, seat: int, tile: int, source: WinSource) -> bool:
         """Extra conditions on a win whose shape is complete (beyond 漏胡, which the engine applies)."""
@@ -352,5 +372,11 @@ def _kinds(counts: list[int]) -> list[int]:
     return out
 
 
+# _core.claim_scan's bits, per seat (cpp/claims.hpp); the same bits of all four seats; its flags (melds
+# claimable 1, kong allowed 2, check wins 4).
+_WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
+_ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
+_SCAN_MELDS, _SCAN_ALL = 1 | 2, 1 | 2 | 4
+
 # At the bottom: the engine package imports this module, so Action is bound only once Rules exists.
-from ..game.actions import ACTIONS, CHOW_RUNS, Action  # noqa: E402
+from ..game.actions import ACTIONS, CHOWS, Action  # noqa: E402
