@@ -178,9 +178,10 @@ PyObject* fast_is_win(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     return PyBool_FromLong(hand_complete(query));
 }
 
-// claim_scan(hands, melds, tile, discarder, forms, chow_seats, flags) -> int: the engine asks it after every
-// discard (hupai.rules.base.Rules.claim_options), so it reads the table's own objects in place: ``hands`` a
-// list of 34-byte bytearrays, ``melds`` a list of per-seat meld lists (only their lengths matter).
+// claim_scan(hands, melds, ready, tile, discarder, forms, chow_seats, flags) -> int: the engine asks it after
+// every discard (hupai.rules.base.Rules.claim_options), so it reads the table's own objects in place: ``hands``
+// a list of 34-byte bytearrays, ``melds`` a list of per-seat meld lists (only their lengths matter), ``ready``
+// the table's per-seat ready cache (True, False or None = unknown), which it fills in where it works it out.
 bool read_small_int(PyObject* value, const char* name, long low, long high, long& out) {
     out = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
     if (!PyLong_Check(value) || out < low || out > high) {
@@ -194,15 +195,18 @@ bool read_small_int(PyObject* value, const char* name, long low, long high, long
 }
 
 PyObject* fast_claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_Format(PyExc_TypeError, "claim_scan expects 7 arguments, got %zd", nargs);
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "claim_scan expects 8 arguments, got %zd", nargs);
         return nullptr;
     }
     PyObject* hands = args[0];
     PyObject* melds = args[1];
-    if (!PyList_Check(hands) || !PyList_Check(melds) || PyList_GET_SIZE(hands) < 2 || PyList_GET_SIZE(hands) > 4 ||
-        PyList_GET_SIZE(melds) != PyList_GET_SIZE(hands)) {
-        PyErr_SetString(PyExc_ValueError, "claim_scan: hands and melds must be lists with one entry per seat (2..4)");
+    PyObject* ready = args[2];
+    if (!PyList_Check(hands) || !PyList_Check(melds) || !PyList_Check(ready) || PyList_GET_SIZE(hands) < 2 ||
+        PyList_GET_SIZE(hands) > 4 || PyList_GET_SIZE(melds) != PyList_GET_SIZE(hands) ||
+        PyList_GET_SIZE(ready) != PyList_GET_SIZE(hands)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "claim_scan: hands, melds and ready must be lists with one entry per seat (2..4)");
         return nullptr;
     }
     ClaimQuery query;
@@ -223,19 +227,29 @@ PyObject* fast_claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         }
         query.hands[seat] = counts;
         query.melds[seat] = int(PyList_GET_SIZE(seat_melds));
+        PyObject* known = PyList_GET_ITEM(ready, seat);
+        query.ready[seat] = known == Py_True ? 1 : known == Py_False ? 0 : -1;
     }
     long tile = 0, discarder = 0, forms = 0, chow_seats = 0, flags = 0;
-    if (!read_small_int(args[2], "tile", 0, kNumKinds - 1, tile) ||
-        !read_small_int(args[3], "discarder", 0, query.num_players - 1, discarder) ||
-        !read_small_int(args[4], "forms", 1, kAllForms, forms) || !read_small_int(args[5], "chow_seats", 0, 15, chow_seats) ||
-        !read_small_int(args[6], "flags", 0, 7, flags))
+    if (!read_small_int(args[3], "tile", 0, kNumKinds - 1, tile) ||
+        !read_small_int(args[4], "discarder", 0, query.num_players - 1, discarder) ||
+        !read_small_int(args[5], "forms", 1, kAllForms, forms) || !read_small_int(args[6], "chow_seats", 0, 15, chow_seats) ||
+        !read_small_int(args[7], "flags", 0, 7, flags))
         return nullptr;
     query.tile = int(tile);
     query.discarder = int(discarder);
     query.forms = unsigned(forms);
     query.chow_seats = unsigned(chow_seats);
     query.flags = unsigned(flags);
-    return PyLong_FromUnsignedLong(claim_shapes(query));
+    const signed char before[4] = {query.ready[0], query.ready[1], query.ready[2], query.ready[3]};
+    const std::uint32_t shapes = claim_shapes(query);
+    for (int seat = 0; seat < query.num_players; ++seat) {
+        if (before[seat] >= 0 || query.ready[seat] < 0) continue;
+        PyObject* value = query.ready[seat] ? Py_True : Py_False;
+        Py_INCREF(value);
+        PyList_SetItem(ready, seat, value);  // steals the reference, releases the old None
+    }
+    return PyLong_FromUnsignedLong(shapes);
 }
 
 // held_actions(hand, actions) -> tuple: actions[k] for every kind k that ``hand`` (a bytearray of 34 counts)
@@ -369,11 +383,13 @@ PyMethodDef kFastMethods[] = {
      "Arguments as for shanten. A hand never completes with more than four of a kind, jokers' stand-ins\n"
      "included. Raises hupai.InvalidHand on malformed input or a hand of the wrong size."},
     {"claim_scan", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_claim_scan)), METH_FASTCALL,
-     "claim_scan(hands, melds, tile, discarder, forms, chow_seats, flags)\n--\n\n"
+     "claim_scan(hands, melds, ready, tile, discarder, forms, chow_seats, flags)\n--\n\n"
      "The claims every seat but the discarder could make on `tile` by the shape of its hand: 8 bits per seat\n"
-     "at 8*seat (1 win, 2 pung, 4 kong, 8/16/32 chow with the tile low/middle/high in the run). hands: list of\n"
-     "bytearray(34); melds: list of per-seat meld lists; chow_seats: bit s = seat s may chow; flags: 1 melds\n"
-     "claimable, 2 kong allowed, 4 check wins (in `forms`). For hupai.rules.base.Rules.claim_options."},
+     "at 8*seat (1 win, 2 pung, 4 kong; chows 8, 16, 32: the tile high, middle, low in the run). hands:\n"
+     "list of bytearray(34); melds: list of per-seat meld lists; ready: per-seat True/False/None (None is\n"
+     "filled in when a win is checked);\n"
+     "chow_seats: bit s = seat s may chow; flags: 1 melds claimable, 2 kong allowed, 4 check wins (in\n"
+     "`forms`). For hupai.rules.base.Rules.claim_options."},
     {"held_actions", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fast_held_actions)), METH_FASTCALL,
      "held_actions(hand, actions)\n--\n\n"
      "actions[k] for every kind k held in `hand` (bytearray of 34 counts; `actions` a tuple of 34), in kind\n"

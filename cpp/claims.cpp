@@ -38,7 +38,15 @@ bool hand_wins(const std::uint8_t* hand, int melds, unsigned forms) {
     return check_query(query, SizeRule::kComplete) == 0 && hand_complete(query);
 }
 
-std::uint32_t claim_shapes(const ClaimQuery& query) {
+bool hand_ready(const std::uint8_t* hand, int melds, unsigned forms) {
+    HandQuery query;
+    query.counts = hand;
+    query.melds = melds;
+    query.forms = forms;
+    return check_query(query, SizeRule::kWaiting) == 0 && hand_cost(query) <= 1;
+}
+
+std::uint32_t claim_shapes(ClaimQuery& query) {
     std::uint32_t out = 0;
     const int n = query.num_players;
     const int tile = query.tile;
@@ -47,7 +55,11 @@ std::uint32_t claim_shapes(const ClaimQuery& query) {
         const int seat = (query.discarder + step) % n;
         const std::uint8_t* hand = query.hands[seat];
         unsigned bits = 0;
-        if ((query.flags & kCheckWins) && wins_on(hand, query.melds[seat], tile, query.forms)) bits |= kClaimWin;
+        if (query.flags & kCheckWins) {
+            signed char& ready = query.ready[seat];
+            if (ready < 0) ready = hand_ready(hand, query.melds[seat], query.forms) ? 1 : 0;
+            if (ready && wins_on(hand, query.melds[seat], tile, query.forms)) bits |= kClaimWin;
+        }
         if (melds_ok) {
             if (hand[tile] >= 2) bits |= kClaimPung;
             if (hand[tile] >= 3 && (query.flags & kKongAllowed)) bits |= kClaimKong;

@@ -33,13 +33,20 @@ struct ClaimQuery {
     unsigned forms = 1;     // winning forms (hupai.Forms)
     unsigned chow_seats = 0;  // bit s: seat s may chow this discard
     unsigned flags = 0;
+    // Per seat: is its waiting hand ready (听牌)? 1 yes, 0 no, -1 unknown. A seat known not ready cannot win on
+    // the tile; an unknown one is worked out (and written back) before its win check.
+    signed char ready[4] = {-1, -1, -1, -1};
 };
 
 // Is ``hand`` (34 counts, 3 * (4 - melds) + 2 tiles) complete in one of ``forms``? False for any other size.
 bool hand_wins(const std::uint8_t* hand, int melds, unsigned forms);
 
-// The claim bits of every seat but the discarder. The query must be valid: kinds and seats in range,
+// Is the waiting hand ``hand`` (3 * (4 - melds) + 1 tiles) ready: shanten 0 in one of ``forms``?
+bool hand_ready(const std::uint8_t* hand, int melds, unsigned forms);
+
+// The claim bits of every seat but the discarder (and ``ready`` filled in where it was asked). The query must
+// be valid: kinds and seats in range,
 // counts at most 4. A win needs a waiting-size hand (3 * (4 - melds) + 1 tiles) completed by the tile.
-std::uint32_t claim_shapes(const ClaimQuery& query);
+std::uint32_t claim_shapes(ClaimQuery& query);
 
 }  // namespace hupai

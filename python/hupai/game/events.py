@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["Event", "HIDDEN_TYPES", "new_event"]
+__all__ = ["Event", "HIDDEN_TYPES", "RawEvent", "new_event", "as_events"]
 
 HIDDEN_TYPES = frozenset({"deal", "draw"})
 
@@ -46,5 +46,14 @@ class Event(NamedTuple):
 
 
 #: ``new_event(Event, (type, seat, tile, tiles, info))`` builds an Event with all five fields given, without the
-#: Python-level ``__new__`` a NamedTuple call runs: the engine makes two events per turn.
+#: Python-level ``__new__`` a NamedTuple call runs.
 new_event = tuple.__new__
+
+#: An event as the engine stores its two per turn (the draw and the discard): the plain tuple of the five
+#: fields, made into an :class:`Event` only when someone reads the log.
+RawEvent = tuple[str, int, int, tuple[int, ...], str]
+
+
+def as_events(stored: list[Event | RawEvent]) -> list[Event]:
+    """The stored events as :class:`Event` objects (a new list)."""
+    return [event if type(event) is Event else new_event(Event, event) for event in stored]

@@ -15,7 +15,7 @@ from ..hand import Meld
 from ..rules.base import Rules
 from . import claims
 from .actions import Action
-from .events import Event, new_event
+from .events import Event, RawEvent
 from .result import HandResult, WinResult
 from .state import Table
 from .wall import Wall, shuffle
@@ -36,7 +36,8 @@ class Hooks:
     last_kong: bool  # replacement_ends_hand may say True (a kong after which the hand ends unless won)
     declared_kongs: bool  # declares_kong may say True (a rule-specific declaration that makes a kong)
     # A turn is the core's question alone (``_core.turn_scan``: a complete hand, a possible kong, else the
-    # discards): completes is the base's and no turn hook (forbidden, extras, kongs, last_kong) is overridden.
+    # discards): completes and ready are the base's, no turn hook (forbidden, extras, kongs, last_kong) is
+    # overridden.
     plain_turns: bool
     forms: int  # int(rules.win_forms), read once
 
@@ -47,7 +48,7 @@ class Hooks:
         extras = kind.turn_extras is not Rules.turn_extras
         kongs = kind.kong_options is not Rules.kong_options
         last_kong = kind.replacement_ends_hand is not Rules.replacement_ends_hand
-        plain = kind.completes is Rules.completes and not (forbidden or extras or kongs or last_kong)
+        plain = kind._core_completes and not (forbidden or extras or kongs or last_kong)
         return cls(kind.pre_draw_actions is not Rules.pre_draw_actions, forbidden, extras, kongs, last_kong,
                    kind.declares_kong is not Rules.declares_kong, plain, int(rules.win_forms))
 
@@ -57,7 +58,7 @@ class HandFlow:
 
     rules: Rules
     table: Table
-    _events: list[Event]
+    _events: list[Event | RawEvent]  # draws and discards as plain tuples (cheaper); Game.events converts
     _result: HandResult | None
     _hooks: Hooks
 
@@ -79,11 +80,11 @@ class HandFlow:
             wall.head += size
             for tile in dealt:
                 hand[tile] += 1
-            events.append(new_event(Event, ("deal", seat, -1, tuple(sorted(dealt)), "")))
+            events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
         # The dealer's extra tile is kept as its "drawn" tile so a dealt win (天和) has a winning tile.
         extra = wall.draw()
         table.hands[dealer][extra] += 1
-        events.append(new_event(Event, ("deal", dealer, extra, (), "extra")))
+        events.append(Event("deal", dealer, extra, (), "extra"))
         rules.on_deal(table)
         table.turn_seat = dealer
         table.drawn = extra
@@ -108,7 +109,7 @@ class HandFlow:
             table.missed_all[seat] = False
         table.phase = "turn"
         table.turn_seat = seat
-        self._events.append(new_event(Event, ("draw", seat, tile, (), source)))
+        self._events.append(("draw", seat, tile, (), source))  # a raw Event (see Game.events)
 
     def _discard(self, seat: int, tile: int, flag: str) -> None:
         table = self.table
@@ -121,13 +122,16 @@ class HandFlow:
         table.discarder = seat
         table.drawn = -1
         table.drawn_from = ""
-        self._events.append(new_event(Event, ("discard", seat, tile, (), flag)))
+        self._events.append(("discard", seat, tile, (), flag))
         table.phase = "claim"
-        table.answers = {}
+        # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         options = self.rules.claim_options(table, tile, seat)
-        table.pending = pending = claims.collect(self.rules, table, tile, options) if options else {}
-        if not pending:
-            self._next_turn(seat)
+        if options:
+            pending = claims.collect(self.rules, table, tile, options)
+            if pending:
+                table.pending = pending
+                return
+        self._next_turn(seat)
 
     def _next_turn(self, seat: int) -> None:
         """``seat``'s discard went unclaimed: its 下家's turn starts with the wall-end check, pre-draw
@@ -136,9 +140,6 @@ class HandFlow:
         table.kong_from = -1
         seat = (seat + 1) % table.num_players
         table.turn_seat = seat
-        if table.pending:
-            table.pending = {}
-            table.answers = {}
         if not self.rules.can_draw(table):
             self._end_drawn()
             return

@@ -23,7 +23,7 @@ from ..errors import HupaiError, IllegalAction
 from ..rules.base import Rules
 from ..tiles import format_tiles
 from .actions import ACTIONS, Action, coerce
-from .events import Event, new_event
+from .events import Event, RawEvent, as_events
 from .flow import HandFlow, Hooks
 from .observation import observe
 from .result import HandResult
@@ -87,7 +87,7 @@ class Game(HandFlow):
             self.setup["wall"] = list(wall)
         self._actions: list[Action] = []
         self._prefix: list = []  # after from_snapshot: earlier actions in their JSON form (parsed lazily)
-        self._events: list[Event] = []
+        self._events: list[Event | RawEvent] = []
         # After from_snapshot: the events of the first N actions, not rebuilt until someone asks.
         self._event_prefix: int | None = None
         self._result: HandResult | None = None
@@ -155,8 +155,10 @@ class Game(HandFlow):
         hand = table.hands[seat]
         drawn = table.drawn
         if hooks.plain_turns:
-            # One core call: a complete hand? a kong possible? If neither, the turn is its discards.
-            shapes = turn_scan(hand, table.melds[seat], drawn, hooks.forms)
+            # One core call: a complete hand (not looked for if the hand before the draw was known not to be
+            # ready)? a kong possible? If neither, the turn is its discards.
+            shapes = turn_scan(hand, table.melds[seat], drawn if table.ready[seat] is not False else -1,
+                               hooks.forms)
             if not shapes:
                 return held_actions(hand, ACTIONS.discard[seat])
             win = shapes & 1 and rules.may_win(table, seat, drawn, table.drawn_from)
@@ -226,11 +228,11 @@ class Game(HandFlow):
         if self._hooks.declared_kongs and self.rules.declares_kong(self.table, action):
             # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
             # machinery robs, melds, logs and draws the replacement, as for its own kongs.
-            self._events.append(new_event(Event, ("declare", action.seat, action.tile, (), action.flag)))
+            self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
             self._own_kong(action.seat, action.tile, action.flag)
             return
         source = self.rules.apply_extra(self.table, action)
-        self._events.append(new_event(Event, ("declare", action.seat, action.tile, (), action.flag)))
+        self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
         if source is not None:
             self._settle([(action.seat, action.tile, source, None)])
 
@@ -288,7 +290,7 @@ class Game(HandFlow):
     def events(self) -> list[Event]:
         if self._event_prefix is not None:
             self._rebuild_history()
-        return list(self._events)
+        return as_events(self._events)
 
     # -- log, replay, snapshot --------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:

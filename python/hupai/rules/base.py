@@ -80,15 +80,15 @@ class Rules(ABC):
     #: Some tiles are wild (Yunxiao's golds): a hand's counts are not what the core should see as they are,
     #: so shanten-driven players must ask :meth:`shanten_batch` instead of the core directly.
     wild_tiles: bool = False
-    #: Set per class: :meth:`completes` is this base's (the core's test), so the claim scan may test wins
-    #: itself.
+    #: Set per class: :meth:`completes` and :meth:`ready` are this base's (the core's tests), so the claim
+    #: and turn scans may test wins and readiness themselves.
     _core_completes: ClassVar[bool] = True
     #: Set per class: :meth:`chow_seats` is this base's (the 下家 only), known without a call.
     _default_chow_seats: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._core_completes = cls.completes is Rules.completes
+        cls._core_completes = cls.completes is Rules.completes and cls.ready is Rules.ready
         cls._default_chow_seats = cls.chow_seats is Rules.chow_seats
 
     # -- setup ------------------------------------------------------------------------------------------
@@ -137,7 +137,8 @@ class Rules(ABC):
         (two held) if :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins
         blocked by 漏胡 and adds ``pass``. This runs on every discard, so the shapes of all seats are
         read by one core call (``_core.claim_scan``, the wins included unless a subclass overrides
-        :meth:`completes`) and the rule questions (:meth:`melds_claimable`, :meth:`can_kong`,
+        :meth:`completes` or :meth:`ready`; it fills ``table.ready`` as :meth:`ready` would) and the rule
+        questions (:meth:`melds_claimable`, :meth:`can_kong`,
         :meth:`may_win`) are asked only about what the shapes allow: they must not have side effects.
         """
         if tile >= 27:
@@ -147,7 +148,7 @@ class Rules(ABC):
         else:
             chowers = sum(1 << seat for seat in self.chow_seats(table, discarder))
         core_wins = self._core_completes
-        shapes = claim_scan(table.hands, table.melds, tile, discarder, int(self.win_forms), chowers,
+        shapes = claim_scan(table.hands, table.melds, table.ready, tile, discarder, self.win_forms, chowers,
                             _SCAN_ALL if core_wins else _SCAN_MELDS)
         if not shapes and core_wins:
             return {}  # the common case: nobody can claim, and no rule question needed asking
