@@ -527,12 +527,19 @@ PYBIND11_MODULE(_core, m) {
             std::uint64_t improving[kNumKinds];
             discard_analysis(query_of(counts, jokers, melds, forms, joker_kinds), shanten_after, improving);
             py::list out;
-            for (int kind = 0; kind < kNumKinds; ++kind)
-                if (shanten_after[kind] != 127) out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind]));
+            const std::uint8_t* held = counts.data();
+            for (int kind = 0; kind < kNumKinds; ++kind) {
+                if (shanten_after[kind] == 127) continue;
+                int copies = 0;  // the improving tiles this hand does not hold (受入 counted in tiles)
+                for (int draw = 0; draw < kNumKinds; ++draw)
+                    if (improving[kind] >> draw & 1) copies += kMaxCopies - held[draw];
+                out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind], copies));
+            }
             return out;
         },
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
-        "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it).");
+        "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it,\n"
+        "how many copies of those draws the hand does not hold).");
 
     m.def(
         "decompositions",

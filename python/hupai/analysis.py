@@ -127,12 +127,14 @@ def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = F
 
 @dataclass(frozen=True)
 class DiscardOption:
-    """One possible discard of a complete-size hand: the shanten after it, and the kinds whose draw would then
-    lower that shanten (the tiles that improve the hand, 受入/进张)."""
+    """One possible discard of a complete-size hand: the shanten after it, the kinds whose draw would then
+    lower that shanten (the tiles that improve the hand, 受入/进张), and ``copies``: how many tiles of those
+    kinds the hand does not hold (four each, less the hand's own; the usual measure of a discard)."""
 
     kind: int
     shanten: int
     improving: tuple[int, ...]
+    copies: int
 
 
 def discard_options(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
@@ -144,8 +146,8 @@ def discard_options(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms
     """
     raw = _core.discard_analysis(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
                                  _forms_arg(forms), _joker_mask(joker_kinds))
-    return [DiscardOption(kind, after, tuple(k for k in range(NUM_KINDS) if bits >> k & 1))
-            for kind, after, bits in raw]
+    return [DiscardOption(kind, after, tuple(k for k in range(NUM_KINDS) if bits >> k & 1), copies)
+            for kind, after, bits, copies in raw]
 
 
 def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,

@@ -41,7 +41,7 @@ class GreedyBot:
     and :meth:`~hupai.rules.Rules.prefers_own_draw` lets a discard win pass.
 
     With plain tiles, claims use one ``shanten_batch`` over the hand and every claim; discards use one
-    ``discard_analysis`` call (shanten after each discard and the draws that improve it).
+    ``discard_analysis`` call (shanten after each discard and how many unseen tiles would improve it).
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
@@ -50,8 +50,8 @@ class GreedyBot:
 
     def act(self, game: Game, seat: int) -> Action:
         legal = game.legal_actions(seat)
-        phase = game.current.phase
         rules, table = game.rules, game.table
+        phase = table.phase
         if phase == "predraw":
             return legal[0]  # declarations (游金, 抢金: wins) come before ``pass``
         wins = [a for a in legal if a.kind == "win"]
@@ -108,25 +108,13 @@ class GreedyBot:
         return discards[tied[int(self._rng.random() * len(tied))]]
 
     def _discard(self, discards: list[Action], hand: np.ndarray, melds: int, forms: int) -> Action:
-        # One core call gives, per kind held, the shanten after discarding it and the draws that would then
-        # lower it; the improving draws are weighted by the copies this seat has not seen in its own hand.
-        options = {kind: (after, bits) for kind, after, bits in
+        # One core call gives, per kind held, the shanten after discarding it and how many tiles this seat has
+        # not seen in its own hand would then lower it.
+        options = {kind: (-after, copies) for kind, after, _, copies in
                    _core.discard_analysis(hand, 0, melds, int(forms), _ALL_KINDS)}
-        unseen = [4 - count for count in hand.tolist()]
-        best_key: tuple[int, int] | None = None
-        tied: list[int] = []
-        for index, action in enumerate(discards):
-            after, bits = options[action.tile]
-            total = 0
-            while bits:
-                low = bits & -bits
-                total += unseen[low.bit_length() - 1]
-                bits ^= low
-            key = (-after, total)
-            if best_key is None or key > best_key:
-                best_key, tied = key, [index]
-            elif key == best_key:
-                tied.append(index)
+        keys = [options[action.tile] for action in discards]
+        best = max(keys)
+        tied = [index for index, key in enumerate(keys) if key == best]
         return discards[tied[int(self._rng.random() * len(tied))]]
 
 

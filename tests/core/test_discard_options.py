@@ -43,6 +43,7 @@ def test_discard_options_match_shanten_of_every_discard_and_draw(forms: Forms) -
                     improving.append(draw)
                 after[draw] -= 1
             assert list(option.improving) == improving
+            assert option.copies == sum(4 - int(hand[draw]) for draw in improving)
 
 
 def test_discard_options_of_a_ready_shape_are_its_waits() -> None:
@@ -50,6 +51,7 @@ def test_discard_options_of_a_ready_shape_are_its_waits() -> None:
     options = {o.kind: o for o in hupai.discard_options("123m456p789s1122z3z")}
     assert options[29].shanten == 0
     assert list(options[29].improving) == hupai.waits("123m456p789s1122z")
+    assert options[29].copies == 4  # two of each wait are in the hand
 
 
 def test_discard_options_reject_a_waiting_hand() -> None:
