@@ -178,22 +178,23 @@ PyObject* fast_is_win(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObje
     return PyBool_FromLong(hand_complete(query));
 }
 
+// An int argument of the engine's helpers, in low..high; anything else is a ValueError naming it.
+bool read_small_int(PyObject* value, const char* name, long low, long high, long& out) {
+    if (PyLong_Check(value)) {
+        out = PyLong_AsLong(value);
+        const bool failed = out == -1 && PyErr_Occurred();
+        if (!failed && out >= low && out <= high) return true;
+        if (failed && !PyErr_ExceptionMatches(PyExc_OverflowError)) return false;
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_ValueError, "%s must be an int in %ld..%ld", name, low, high);
+    return false;
+}
+
 // claim_scan(hands, melds, ready, tile, discarder, forms, chow_seats, flags) -> int: the engine asks it after
 // every discard (hupai.rules.base.Rules.claim_options), so it reads the table's own objects in place: ``hands``
 // a list of 34-byte bytearrays, ``melds`` a list of per-seat meld lists (only their lengths matter), ``ready``
 // the table's per-seat ready cache (True, False or None = unknown), which it fills in where it works it out.
-bool read_small_int(PyObject* value, const char* name, long low, long high, long& out) {
-    out = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
-    if (!PyLong_Check(value) || out < low || out > high) {
-        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "claim_scan: %s must be an int in %ld..%ld", name, low, high);
-        }
-        return false;
-    }
-    return true;
-}
-
 PyObject* fast_claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8) {
         PyErr_Format(PyExc_TypeError, "claim_scan expects 8 arguments, got %zd", nargs);
@@ -327,9 +328,10 @@ PyObject* fast_turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const auto* hand = reinterpret_cast<const std::uint8_t*>(PyByteArray_AS_STRING(args[0]));
     PyObject* melds = args[1];
-    const long drawn = PyLong_AsLong(args[2]);
-    const long forms = PyLong_AsLong(args[3]);
-    if (PyErr_Occurred()) return nullptr;
+    long drawn = -1, forms = 0;
+    if (!read_small_int(args[2], "drawn", -1, kNumKinds - 1, drawn) ||
+        !read_small_int(args[3], "forms", 1, kAllForms, forms))
+        return nullptr;
     for (int kind = 0; kind < kNumKinds; ++kind) {
         if (hand[kind] > kMaxCopies) {
             PyErr_Format(PyExc_ValueError, "turn_scan: the hand holds %d of kind %d", int(hand[kind]), kind);
@@ -338,7 +340,7 @@ PyObject* fast_turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const Py_ssize_t meld_count = PyList_GET_SIZE(melds);
     long bits = 0;
-    if (drawn >= 0 && forms > 0 && meld_count <= kMaxMelds && hand_wins(hand, int(meld_count), unsigned(forms)))
+    if (drawn >= 0 && meld_count <= kMaxMelds && hand_wins(hand, int(meld_count), unsigned(forms)))
         bits |= 1;
     if (std::memchr(hand, kMaxCopies, kNumKinds) != nullptr) {
         bits |= 2;
@@ -349,7 +351,11 @@ PyObject* fast_turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         for (Py_ssize_t i = 0; i < meld_count && !(bits & 2); ++i) {
             PyObject* meld = PyList_GET_ITEM(melds, i);
             PyObject* type = PyObject_GetAttr(meld, type_name);
-            if (type == nullptr) return nullptr;
+            if (type == nullptr) {
+                PyErr_Format(PyExc_TypeError, "turn_scan: melds must be hupai.Meld objects, got %s",
+                             Py_TYPE(meld)->tp_name);
+                return nullptr;
+            }
             const int is_pung = PyUnicode_Check(type) ? PyUnicode_Compare(type, pung) == 0 : 0;
             Py_DECREF(type);
             if (!is_pung) continue;
