@@ -253,3 +253,23 @@ def test_random_games_with_a_last_kong_end_at_the_kong_and_replay():
             ended_at_a_kong += 1
         assert Game.replay(game.to_json(), rules=rules).to_json() == game.to_json()
     assert ended_at_a_kong > 0  # the property was exercised
+
+
+class CountsDiscards(ThreePlayerKongMoney):
+    """Keeps its own per-seat discard count in ``extras`` through :meth:`Rules.on_discard`."""
+
+    def on_deal(self, table):
+        table.extras["seen"] = [0, 0, 0]
+
+    def on_discard(self, table, seat, tile):
+        assert table.last_discard == tile and table.discarder == seat  # the discard is on the table
+        assert table.pending == {}  # claims are offered after the hook
+        table.extras["seen"][seat] += 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_on_discard_runs_once_per_discard_before_claims(seed):
+    game = Game(CountsDiscards(), seed=seed)
+    play(game, [RandomBot(seed * 3 + i) for i in range(3)])
+    assert game.table.extras["seen"] == game.table.discards_made
+    assert sum(game.table.extras["seen"]) == sum(1 for e in game.events if e.type == "discard")

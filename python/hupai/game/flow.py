@@ -35,6 +35,7 @@ class Hooks:
     kongs: bool  # a custom kong_options may offer kongs that the quick check (four held, a meld) would miss
     last_kong: bool  # replacement_ends_hand may say True (a kong after which the hand ends unless won)
     declared_kongs: bool  # declares_kong may say True (a rule-specific declaration that makes a kong)
+    discards: bool  # on_discard keeps rule-specific state
     # A turn is the core's question alone (``_core.turn_scan``: a complete hand, a possible kong, else the
     # discards): completes and ready are the base's, no turn hook (forbidden, extras, kongs, last_kong) is
     # overridden.
@@ -50,7 +51,8 @@ class Hooks:
         last_kong = kind.replacement_ends_hand is not Rules.replacement_ends_hand
         plain = kind._core_completes and not (forbidden or extras or kongs or last_kong)
         return cls(kind.pre_draw_actions is not Rules.pre_draw_actions, forbidden, extras, kongs, last_kong,
-                   kind.declares_kong is not Rules.declares_kong, plain, int(rules.win_forms))
+                   kind.declares_kong is not Rules.declares_kong, kind.on_discard is not Rules.on_discard, plain,
+                   int(rules.win_forms))
 
 
 class HandFlow:
@@ -124,6 +126,8 @@ class HandFlow:
         table.drawn_from = ""
         self._events.append(("discard", seat, tile, (), flag))
         table.phase = "claim"
+        if self._hooks.discards:
+            self.rules.on_discard(table, seat, tile)
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         options = self.rules.claim_options(table, tile, seat)
         if options:

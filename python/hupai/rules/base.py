@@ -19,7 +19,8 @@ only ``table.extras`` in the hooks that say so):
   :attr:`louhu_clears_on_claim`.
 - **Wins:** :meth:`completes` (does a tile complete a hand: override for wild tiles), :meth:`may_win`
   (extra restrictions: 游金 states, three golds ...).
-- **Own turn:** :meth:`kong_options`, :meth:`forbidden_discards` (过张), :meth:`turn_extras` /
+- **Own turn:** :meth:`kong_options`, :meth:`forbidden_discards` (过张), :meth:`on_discard` (a rule
+  system's own state after each discard: 游 levels), :meth:`turn_extras` /
   :meth:`pre_draw_actions` / :meth:`apply_extra` (declarations: 亮倒 with a discard, 游金 before a draw,
   抢金), :meth:`declares_kong` (a declaration that is a kong), :meth:`on_kong` (immediate kong money),
   :meth:`replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
@@ -285,6 +286,10 @@ class Rules(ABC):
             if meld.type == "pung" and hand[meld.tiles[0]]:
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
+
+    def on_discard(self, table: Table, seat: int, tile: int) -> None:  # noqa: B027 (optional, empty by design)
+        """Called once after every discard (the tile is out of the hand and on the table), before claims are
+        offered: a rule system may update its own facts in ``table.extras`` (Yunxiao's 游 levels, YX-26)."""
 
     def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
         """Kinds ``seat`` may not discard now (Yunxiao's 过张 after a chow). None by default."""

@@ -134,7 +134,7 @@ class YunxiaoRules(Rules):
         wall.tail -= 1
         gold = wall.tiles[wall.tail]
         n = table.num_players
-        table.extras.update({"gold": gold, "indicator": gold, "you": [0] * n, "you_seen": [0] * n,
+        table.extras.update({"gold": gold, "indicator": gold, "you": [0] * n,
                              "kongs": 0, "last_kong": [], "chow_turn": []})
 
     @staticmethod
@@ -236,12 +236,10 @@ class YunxiaoRules(Rules):
     # -- claims: YX-11, YX-14, YX-15, YX-26 -------------------------------------------------------------
     def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
         """YX-14 claims on a discard, win first, by effective kind (YX-7). A gold is never claimed (YX-11).
-        Also recomputes the discarder's 游 level (YX-26): this hook runs once after every discard.
 
         A chow's ``tiles`` are physical kinds in run order: a 白板 stands where the run needs ``G`` (YX-E18:
         with G=5m, 46m chow a discarded 白板 as ``(4m, 5z, 6m)``; 4m and a held 白板 chow 6m the same way).
         :meth:`claim_meld` turns them into the meld ``456m``."""
-        self._update_you_level(table, discarder, tile)
         gold = self.gold(table)
         if tile == gold:
             return {}
@@ -287,13 +285,10 @@ class YunxiaoRules(Rules):
         table.extras["chow_turn"] = [seat, table.discards_made[seat], len(table.melds[seat])]
         return tuple(used), meld
 
-    def _update_you_level(self, table: Table, seat: int, tile: int) -> None:
-        """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (idempotent per discard)."""
+    def on_discard(self, table: Table, seat: int, tile: int) -> None:
+        """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (the engine calls this once per
+        discard, before claims are offered)."""
         extras = table.extras
-        seen = extras["you_seen"]
-        if seen[seat] == table.discards_made[seat]:
-            return
-        seen[seat] = table.discards_made[seat]
         gold = self.gold(table)
         hand = table.hands[seat]
         shape = hand[gold] >= 1 and self._you_shape(_kinds(hand), gold, tuple(table.melds[seat]))
