@@ -20,8 +20,8 @@ Fields the rules may read:
 - ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
 - ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
-- ``ready``: a per-seat cache (听牌 or not) that :meth:`~hupai.rules.base.Rules.ready` fills and the engine
-  resets whenever that seat's waiting hand changes
+- ``ready``: a per-seat cache (听牌 or not) that :meth:`~hupai.rules.base.Rules.ready` (and the default claim
+  scan, ``_core.claim_scan``) fills and the engine resets whenever that seat's waiting hand changes
 """
 
 from __future__ import annotations

@@ -205,8 +205,9 @@ class Rules(ABC):
         tiles (a draw); otherwise it comes from another player and must complete a waiting hand. Shape
         only: :meth:`may_win` and 漏胡 come on top.
 
-        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view):
-        one call, cheaper than any cache of whether the hand is ready.
+        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view). The
+        engine's own scans (claims after a discard, a plain turn) ask the core directly and skip seats whose
+        ``table.ready`` is False.
         """
         melds = len(table.melds[seat])
         if in_hand:
