@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["Event", "HIDDEN_TYPES", "RawEvent", "new_event", "as_events"]
+__all__ = ["Event", "HIDDEN_TYPES", "RawEvent", "as_events"]
 
 HIDDEN_TYPES = frozenset({"deal", "draw"})
 
@@ -45,10 +45,6 @@ class Event(NamedTuple):
         return self
 
 
-#: ``new_event(Event, (type, seat, tile, tiles, info))`` builds an Event with all five fields given, without the
-#: Python-level ``__new__`` a NamedTuple call runs.
-new_event = tuple.__new__
-
 #: An event as the engine stores its two per turn (the draw and the discard): the plain tuple of the five
 #: fields, made into an :class:`Event` only when someone reads the log.
 RawEvent = tuple[str, int, int, tuple[int, ...], str]
@@ -56,4 +52,5 @@ RawEvent = tuple[str, int, int, tuple[int, ...], str]
 
 def as_events(stored: list[Event | RawEvent]) -> list[Event]:
     """The stored events as :class:`Event` objects (a new list)."""
-    return [event if type(event) is Event else new_event(Event, event) for event in stored]
+    # tuple.__new__(Event, fields) skips the Python-level __new__ a NamedTuple call runs.
+    return [event if type(event) is Event else tuple.__new__(Event, event) for event in stored]

@@ -136,11 +136,11 @@ class Rules(ABC):
 
         The default offers win (:meth:`completes` and :meth:`may_win`), then kong (three held) and pung
         (two held) if :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins
-        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the shapes of all seats are
-        read by one core call (``_core.claim_scan``, the wins included unless a subclass overrides
-        :meth:`completes` or :meth:`ready`; it fills ``table.ready`` as :meth:`ready` would) and the rule
-        questions (:meth:`melds_claimable`, :meth:`can_kong`,
-        :meth:`may_win`) are asked only about what the shapes allow: they must not have side effects.
+        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the shapes of all seats are read by
+        one core call (``_core.claim_scan``, the wins included unless a subclass overrides :meth:`completes`
+        or :meth:`ready`; it fills ``table.ready`` as :meth:`ready` would), and the rule questions
+        (:meth:`melds_claimable`, :meth:`can_kong`, :meth:`may_win`) are asked only about what the shapes
+        allow: they must not have side effects.
         """
         if tile >= 27:
             chowers = 0
