@@ -11,32 +11,47 @@ Conventions used by every Yunxiao module:
 - The **effective kind** of a tile (YX-7) is its kind, except a 白板 when ``G != 5z``, which is ``G``. The
   natural tiles of kind ``G`` are the golds; :func:`is_gold` tells them apart from 白板 playing as ``G``.
 
-This module also holds an exact group search in pure Python (:func:`fits_groups`, :func:`fits_pairs`). The
-core bounds each kind at four *within the concealed part*; the fifth-copy rule also counts the player's own
-declared melds (YX-8), which the core does not see. The pattern module asks the core first (fast, and exact
-when nothing is declared) and this search only when melds are declared or for the 游 shape (a floating gold,
-no pair). Hands are at most 14 tiles with at most four golds, so the memoised search stays around 0.1 ms.
+This module also holds an exact group search (:func:`fits_groups`, :func:`fits_pairs`). The core bounds each
+kind at four *within the concealed part*; the fifth-copy rule also counts the player's own declared melds
+(YX-8), which the core does not see. The pattern module asks the core first (fast, and exact when nothing is
+declared) and this search only when golds and declared melds meet, or for the 游 shape (a floating gold, no
+pair). The search hands the core what it can decide: a question without golds, and one with a pair, each gold
+tried as one of the core's waits that has room (melds alone get the pair of an honor the hand lacks). Only the
+rest is a memoised search in pure Python; hands are at most 14 tiles with at most four golds, so it stays
+around 0.1 ms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import mul, sub
 
 import numpy as np
 
+from ... import _core
+from ...analysis import Forms
+from ...analysis import is_win as core_is_win
 from ...errors import InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles, kind_name
 
 __all__ = [
     "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "chow_forbidden_discards",
-    "meld_kind_counts", "gold_room", "fits_groups", "fits_pairs", "is_terminal_or_honor",
+    "meld_kind_counts", "gold_room", "fits_groups", "fits_pairs", "is_terminal_or_honor", "kinds_playing_as",
+    "counts_to_kinds", "core_waits",
 ]
 
 #: 白板 (5z): plays as the gold kind when the gold is not 白板 itself (YX-7).
 WHITE = 31
 _TERMINALS_HONORS = frozenset(TERMINALS_HONORS)
+_KINDS = tuple(range(NUM_KINDS))
+_KINDS_BUT_WHITE = tuple(k for k in _KINDS if k != WHITE)
+_KIND_SET = frozenset(_KINDS)
+_INT_TYPE = frozenset({int})
+_FOURS = (4,) * NUM_KINDS
+_KIND_BYTES = tuple(bytes([kind]) for kind in range(NUM_KINDS))
+_ALL_KINDS_MASK = (1 << NUM_KINDS) - 1  # the core's joker_kinds: a joker may stand for any kind
 
 
 def is_gold(kind: int, gold: int) -> bool:
@@ -69,8 +84,19 @@ def chow_forbidden_discards(claimed: int, used: tuple[int, int], gold: int) -> f
         for other in (low - 1, high + 1):
             if other != claimed and suit_start <= other <= suit_start + 8:
                 forbidden.add(other)
-    return frozenset(k for k in range(NUM_KINDS)
-                     if effective_kind(k, gold) in forbidden and not is_gold(k, gold))
+    return frozenset(kinds_playing_as(forbidden, gold) - {gold})
+
+
+def kinds_playing_as(effective: Iterable[int], gold: int) -> set[int]:
+    """The physical kinds whose effective kind (YX-7) is among ``effective``: a 白板 when ``G`` is there and
+    ``G != 5z`` (no tile then plays as 5z); a gold too when ``G`` is (test :func:`is_gold` to leave it out)."""
+    wanted = set(effective) & _KIND_SET
+    if gold == WHITE:
+        return wanted
+    physical = wanted - {WHITE}
+    if gold in wanted:
+        physical.add(WHITE)
+    return physical
 
 
 def split_golds(kinds: Iterable[int], gold: int, *, plain_white: bool = False) -> tuple[tuple[int, ...], int]:
@@ -104,9 +130,65 @@ def gold_room(counts: Sequence[int], melds: Iterable[Meld] = (), allowed: Iterab
     A kind's room is ``4`` minus its natural concealed tiles minus its tiles in the player's own melds; kinds
     outside ``allowed`` (when given) get no room at all.
     """
-    in_melds = meld_kind_counts(melds)
-    permitted = set(range(NUM_KINDS)) if allowed is None else set(allowed)
-    return tuple(max(0, 4 - counts[k] - in_melds[k]) if k in permitted else 0 for k in range(NUM_KINDS))
+    room = list(map(sub, _FOURS, counts))
+    for meld in melds:
+        for kind in meld.tiles:
+            room[kind] -= 1
+    if allowed is not None:
+        for kind in _KIND_SET.difference(allowed):
+            room[kind] = 0
+    return tuple(room) if min(room) >= 0 else tuple(max(0, left) for left in room)
+
+
+def counts_to_kinds(counts: Sequence[int]) -> tuple[int, ...]:
+    """The physical kinds of a hand given as counts by kind, ascending."""
+    # Each kind as one byte, repeated as often as it is held: the joined bytes read back as the kinds.
+    return tuple(b"".join(map(mul, _KIND_BYTES, counts)))
+
+
+def _check_gold(gold: int) -> None:
+    if not isinstance(gold, int) or isinstance(gold, bool) or not 0 <= gold < NUM_KINDS:
+        raise InvalidHand(f"the gold kind must be a kind in 0..33, got {gold!r}")
+
+
+def _checked_counts(concealed: tuple[int, ...]) -> list[int]:
+    """Physical counts of ``concealed``; :class:`InvalidHand` for a tile that is not a kind or a fifth copy."""
+    # The engine's tiles are always exact ints in range: two C-level checks clear them, and only a hand that
+    # fails them is walked tile by tile for the culprit (an int subclass other than bool is still a kind).
+    if not (set(map(type, concealed)) <= _INT_TYPE and _KIND_SET.issuperset(concealed)):
+        for pos, kind in enumerate(concealed):
+            if isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
+                raise InvalidHand(f"concealed tile {pos} is {kind!r}, not a kind in 0..33")
+    physical = [0] * NUM_KINDS
+    for kind in concealed:
+        physical[kind] += 1
+    if max(physical) > 4:
+        kind = next(k for k, count in enumerate(physical) if count > 4)
+        raise InvalidHand(f"{physical[kind]} tiles of {kind_name(kind)} in {format_tiles(list(concealed))}: "
+                          f"there are only four")
+    return physical
+
+
+def _split_counts(physical: Sequence[int], gold: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    """Valid physical counts as (natural counts by effective kind, golds, plain counts): :func:`split_golds`
+    read off a counts vector rather than tile by tile (the natural tiles of kind ``G`` are the golds, YX-6)."""
+    plain = list(physical)
+    golds = plain[gold]
+    plain[gold] = 0
+    counts = list(plain)
+    if gold != WHITE:  # YX-7: 白板 plays as G, whose natural tiles were all golds
+        counts[gold] = counts[WHITE]
+        counts[WHITE] = 0
+    return tuple(counts), golds, tuple(plain)
+
+
+def _effective_melds(melds: Iterable[Meld], gold: int) -> tuple[Meld, ...]:
+    """A 白板 pung or kong recorded physically ([555z] under G != 5z) is read as the kind it plays as."""
+    melds = tuple(melds)
+    if not melds:
+        return melds
+    return tuple(replace(meld, tiles=tuple(effective_kind(k, gold) for k in meld.tiles))
+                 if WHITE in meld.tiles and gold != WHITE else meld for meld in melds)
 
 
 @dataclass(frozen=True)
@@ -125,29 +207,40 @@ class YunxiaoHand:
     plain_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.gold, int) or isinstance(self.gold, bool) or not 0 <= self.gold < NUM_KINDS:
-            raise InvalidHand(f"the gold kind must be a kind in 0..33, got {self.gold!r}")
+        _check_gold(self.gold)
         concealed = tuple(self.concealed)
-        for pos, kind in enumerate(concealed):
-            if isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < NUM_KINDS:
-                raise InvalidHand(f"concealed tile {pos} is {kind!r}, not a kind in 0..33")
-        physical = [0] * NUM_KINDS
-        for kind in concealed:
-            physical[kind] += 1
-        for kind, count in enumerate(physical):
-            if count > 4:
-                raise InvalidHand(f"{count} tiles of {kind_name(kind)} in {format_tiles(list(concealed))}: "
-                                  f"there are only four")
-        object.__setattr__(self, "concealed", concealed)
-        # A 白板 pung or kong recorded physically ([555z] under G != 5z) is read as the kind it plays as.
-        object.__setattr__(self, "melds", tuple(
-            replace(meld, tiles=tuple(effective_kind(k, self.gold) for k in meld.tiles))
-            if WHITE in meld.tiles and self.gold != WHITE else meld for meld in self.melds))
-        counts, golds = split_golds(concealed, self.gold)
-        object.__setattr__(self, "counts", counts)
-        object.__setattr__(self, "golds", golds)
-        # 白板 as plain 白板: the 幺九 / 不搭 view (YX-7 exception).
-        object.__setattr__(self, "plain_counts", split_golds(concealed, self.gold, plain_white=True)[0])
+        counts, golds, plain = _split_counts(_checked_counts(concealed), self.gold)
+        # plain_counts: 白板 as plain 白板, the 幺九 / 不搭 view (YX-7 exception).
+        self._fill(concealed, self.gold, _effective_melds(self.melds, self.gold), counts, golds, plain)
+
+    @classmethod
+    def from_counts(cls, physical: bytes, gold: int, melds: Iterable[Meld] = ()) -> YunxiaoHand:
+        """Build from the 34 physical counts a table keeps for a hand (``bytes``; concealed kinds ascending).
+
+        The rule object asks about table hands many times; their counts are checked as a whole here, without
+        the tile-by-tile walk a list of kinds needs.
+        """
+        _check_gold(gold)
+        physical = bytes(physical)
+        if len(physical) != NUM_KINDS or max(physical) > 4:
+            raise InvalidHand(f"a hand is {NUM_KINDS} counts of at most four, got {list(physical)}")
+        hand = object.__new__(cls)
+        hand._fill(counts_to_kinds(physical), gold, _effective_melds(melds, gold), *_split_counts(physical, gold))
+        return hand
+
+    def _fill(self, concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], counts: tuple[int, ...],
+              golds: int, plain_counts: tuple[int, ...]) -> None:
+        # The dataclass is frozen: set the fields in the instance dict, as object.__setattr__ would one by one.
+        self.__dict__.update(concealed=concealed, gold=gold, melds=melds, counts=counts, golds=golds,
+                             plain_counts=plain_counts)
+
+    def _derived(self, concealed: tuple[int, ...], counts: list[int], golds: int, plain: list[int]
+                 ) -> YunxiaoHand:
+        """A hand of this gold and melds whose tiles are known valid: waits and the 游 search build many hands
+        from one checked hand, so they skip :meth:`__post_init__`."""
+        hand = object.__new__(YunxiaoHand)
+        hand._fill(concealed, self.gold, self.melds, tuple(counts), golds, tuple(plain))
+        return hand
 
     @classmethod
     def of(cls, concealed: Iterable[int], gold: int, melds: Iterable[Meld] = ()) -> YunxiaoHand:
@@ -158,20 +251,27 @@ class YunxiaoHand:
         """The same hand with one more physical tile (waits try every kind, so this skips re-validation)."""
         if not 0 <= kind < NUM_KINDS or self.concealed.count(kind) >= 4:
             raise InvalidHand(f"cannot add {kind!r} to {format_tiles(list(self.concealed))}")
-        grown = object.__new__(YunxiaoHand)
-        object.__setattr__(grown, "concealed", self.concealed + (kind,))
-        object.__setattr__(grown, "gold", self.gold)
-        object.__setattr__(grown, "melds", self.melds)
         counts, plain, golds = list(self.counts), list(self.plain_counts), self.golds
         if kind == self.gold:
             golds += 1
         else:
             counts[effective_kind(kind, self.gold)] += 1
             plain[kind] += 1
-        object.__setattr__(grown, "counts", tuple(counts))
-        object.__setattr__(grown, "plain_counts", tuple(plain))
-        object.__setattr__(grown, "golds", golds)
-        return grown
+        return self._derived(self.concealed + (kind,), counts, golds, plain)
+
+    def minus(self, kind: int) -> YunxiaoHand:
+        """The same hand without one physical tile of ``kind`` (the 游 shape tries every discard)."""
+        if kind not in self.concealed:
+            raise InvalidHand(f"cannot take {kind!r} from {format_tiles(list(self.concealed))}")
+        rest = list(self.concealed)
+        rest.remove(kind)
+        counts, plain, golds = list(self.counts), list(self.plain_counts), self.golds
+        if kind == self.gold:
+            golds -= 1
+        else:
+            counts[effective_kind(kind, self.gold)] -= 1
+            plain[kind] -= 1
+        return self._derived(tuple(rest), counts, golds, plain)
 
     @property
     def size(self) -> int:
@@ -193,7 +293,9 @@ class YunxiaoHand:
 
         With ``G != 5z`` no tile plays as 白板 (every 白板 is ``G``), so a gold never stands for ``5z`` there.
         """
-        permitted = range(NUM_KINDS) if allowed is None else set(allowed)
+        if allowed is None:
+            return _KINDS if self.gold == WHITE else _KINDS_BUT_WHITE
+        permitted = set(allowed)
         return tuple(k for k in range(NUM_KINDS)
                      if k in permitted and not (k == WHITE and self.gold != WHITE))
 
@@ -226,8 +328,54 @@ def fits_groups(counts: Sequence[int], golds: int, sets: int, pairs: int, room: 
     """
     if sum(counts) + golds != 3 * sets + 2 * pairs or golds < 0:
         return False
+    counts, room = tuple(counts), tuple(room)
+    if _core_decides(counts, golds, sets, pairs, room):
+        if pairs:
+            return _fits_standard(bytes(counts), golds, sets, list(room))
+        absent = next((k for k in range(27, NUM_KINDS) if not counts[k]), None)
+        if absent is not None and golds <= 2:
+            # Melds alone are the standard form with a pair of an honor the hand lacks added, no gold standing
+            # for it: those two tiles can only be the pair (chows take no honor, a pung of it three golds).
+            with_pair, left = bytearray(counts), list(room)
+            with_pair[absent], left[absent] = 2, 0
+            return _fits_standard(bytes(with_pair), golds, sets, left)
     memo: dict[tuple[tuple[int, ...], int, int, int, tuple[int, ...]], bool] = {}
-    return _fit(tuple(counts), golds, sets, pairs, tuple(room), memo)
+    return _fit(counts, golds, sets, pairs, room, memo)
+
+
+def core_waits(counts: bytes, jokers: int, melds: int, forms: int = Forms.STANDARD) -> list[int]:
+    """The core's waits of natural ``counts`` (34 bytes, a waiting size with the jokers) with ``jokers`` wild
+    tiles that may stand for any kind. The counts are valid here, so this skips the checks of
+    :func:`hupai.analysis.waits`, which cost more than the search."""
+    return _core.waits(np.frombuffer(counts, dtype=np.uint8), jokers, melds, int(forms), _ALL_KINDS_MASK)
+
+
+def _core_decides(counts: tuple[int, ...], golds: int, sets: int, pairs: int, room: tuple[int, ...]) -> bool:
+    """Is this a question for the core's standard form: the counts of a hand, at most four melds and one pair,
+    each kind's room within the core's own bound (four less its natural tiles; without golds room is moot)?"""
+    return (0 <= pairs <= 1 and 0 <= sets <= 4 and golds <= 8 and len(counts) == len(room) == NUM_KINDS
+            and min(counts) >= 0 and max(counts) <= 4
+            and (not golds or all(left <= 4 - held for left, held in zip(room, counts, strict=True))))
+
+
+def _fits_standard(counts: bytes, golds: int, sets: int, room: list[int]) -> bool:
+    """:func:`fits_groups` with one pair, each kind's room within the core's bound (see :func:`_core_decides`).
+
+    Whatever a gold stands for completes the rest with one gold fewer, so it is among the core's waits for
+    that hand; trying each wait that has room, one gold at a time, is exact. ``room`` is restored on return.
+    """
+    if not golds:
+        return core_is_win(counts, melds=4 - sets)
+    for kind in core_waits(counts, golds - 1, 4 - sets):
+        if room[kind] > 0:
+            grown = bytearray(counts)
+            grown[kind] += 1
+            room[kind] -= 1
+            found = _fits_standard(bytes(grown), golds - 1, sets, room)
+            room[kind] += 1
+            if found:
+                return True
+    return False
 
 
 def _take(vector: tuple[int, ...], changes: dict[int, int]) -> tuple[int, ...]:

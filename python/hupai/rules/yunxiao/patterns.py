@@ -14,18 +14,17 @@ from itertools import combinations
 
 from ...analysis import Forms
 from ...analysis import is_win as core_is_win
-from ...analysis import waits as core_waits
 from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
-from ...tiles import NUM_KINDS, format_tiles
-from .hand import YunxiaoHand, effective_kind, fits_groups, fits_pairs, is_gold, is_terminal_or_honor
+from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles
+from .hand import YunxiaoHand, core_waits, fits_groups, fits_pairs, is_terminal_or_honor, kinds_playing_as
 from .options import YunxiaoOptions
 
 __all__ = [
     "HandPattern", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
     "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
-    "qing_yi_se_suit", "hand_patterns", "is_complete", "waits",
-    "in_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
+    "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits",
+    "in_you_shape", "is_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
     "three_golds_may_win", "you_state_allows",
 ]
 
@@ -35,6 +34,8 @@ EVENTS = ("discard", "self_draw", "rob_kong", "rob_gold", "an_gang", "ming_gang"
 #: Wins on another player's tile (YX-18, YX-28): a discard, the dealer's first discard, a robbed kong.
 OTHERS_TILE_EVENTS = frozenset({"discard", "di_hu", "rob_kong"})
 
+_TERMINALS_HONORS = frozenset(TERMINALS_HONORS)
+
 #: YX-35: the ten allowed 不搭 suit triples 147 148 149 158 159 169 258 259 269 369 (numbers 1..9).
 BUDA_TRIPLES = tuple(t for t in combinations(range(1, 10), 3) if t[1] - t[0] >= 3 and t[2] - t[1] >= 3)
 # Every set of suit numbers pairwise 3 or more apart (the loose 不搭 suit shapes); at most 3 fit in 1..9.
@@ -42,7 +43,28 @@ _KNIT_SETS = tuple(frozenset(s) for size in range(4) for s in combinations(range
                    if all(s[i + 1] - s[i] >= 3 for i in range(size - 1)))
 
 
+def _suit_shape(numbers: frozenset[int]) -> tuple[int, ...]:
+    """The plain counts of one suit holding each of ``numbers`` once (how :func:`is_bu_da` looks them up)."""
+    return tuple(int(n in numbers) for n in range(1, 10))
+
+
+# 不搭 reads each suit's nine plain counts (all 0 or 1) as one table key. Loose: the knitted shapes, each with
+# how many more numbers a knitted superset can take (the golds may fill those). Strict: the shapes inside one
+# of the BUDA_TRIPLES.
+_KNIT_ROOM = {_suit_shape(s): max(len(t) for t in _KNIT_SETS if s <= t) - len(s) for s in _KNIT_SETS}
+_BUDA_SHAPES = frozenset(_suit_shape(s) for s in _KNIT_SETS if any(s <= set(t) for t in BUDA_TRIPLES))
+
+
 # --- forms --------------------------------------------------------------------------------------------------
+
+_ALL_STRUCTURED = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+
+
+def _structured_forms(hand: YunxiaoHand) -> Forms:
+    """The core's forms for the standard and seven-pairs shapes of ``hand``: seven pairs only when nothing is
+    declared (YX-33)."""
+    return Forms.STANDARD if hand.melds else _ALL_STRUCTURED
+
 
 def _core_joker_kinds(hand: YunxiaoHand, allowed: Iterable[int] | None) -> tuple[int, ...] | None:
     """What the core may let a gold stand for: ``None`` (every kind, its fast path) unless restricted.
@@ -60,12 +82,15 @@ def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool
     """
     if hand.size != 3 * hand.sets_needed + 2:
         return False
-    if not core_is_win(hand.core_counts(), jokers=hand.golds, melds=len(hand.melds), forms=Forms.STANDARD,
+    # The core reads the counts from any 34-byte buffer, cheaper to make than hand.core_counts()'s array.
+    if not core_is_win(bytes(hand.counts), jokers=hand.golds, melds=len(hand.melds), forms=Forms.STANDARD,
                        joker_kinds=_core_joker_kinds(hand, allowed)):
         return False
-    # With nothing declared the core's bound (four of a kind, stand-ins included) is exactly YX-8; declared
-    # melds also count toward the fifth copy, which only the exact search sees.
-    return not hand.melds or fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
+    # With nothing declared the core's bound (four of a kind, stand-ins included) is exactly YX-8, and without
+    # golds there is no stand-in to bound; declared melds also count toward the fifth copy of a gold's stand-in,
+    # which only the exact search sees.
+    return not (hand.melds and hand.golds) or \
+        fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
 
 
 def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
@@ -74,6 +99,9 @@ def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> b
     Any declared meld, a 暗杠 included, rules it out.
     """
     if hand.melds or hand.size != 14:
+        return False
+    # The core's count of pairs (golds unrestricted) is necessary and cheap; the exact search needs YX-8 room.
+    if not core_is_win(bytes(hand.counts), jokers=hand.golds, forms=Forms.SEVEN_PAIRS_QUADS):
         return False
     return fits_pairs(hand.counts, hand.golds, 7, hand.room(allowed))
 
@@ -85,7 +113,12 @@ def is_yao_jiu(hand: YunxiaoHand) -> bool:
         return False
     if hand.golds and not is_terminal_or_honor(hand.gold):
         return False
-    return all(is_terminal_or_honor(k) for k, n in enumerate(hand.plain_counts) if n)
+    return _terminals_and_honors_only(hand.plain_counts)
+
+
+def _terminals_and_honors_only(counts: tuple[int, ...]) -> bool:
+    """No suited 2..8 among ``counts`` (YX-34; a tuple of 34)."""
+    return not (any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]))
 
 
 def is_bu_da(hand: YunxiaoHand, loose: bool = False) -> bool:
@@ -97,19 +130,25 @@ def is_bu_da(hand: YunxiaoHand, loose: bool = False) -> bool:
     if hand.melds or hand.size != 14:
         return False
     counts = hand.plain_counts
-    if any(n > 1 for n in counts):
+    if not _bu_da_shape(counts, loose):
         return False
-    suits = [frozenset(k % 9 + 1 for k in range(9 * s, 9 * s + 9) if counts[k]) for s in range(3)]
-    honors = sum(counts[27:])
     if loose:
-        if any(s not in _KNIT_SETS for s in suits):
-            return False
         # Each gold needs a distinct tile that keeps its suit knitted, or a distinct honor.
-        room = sum(max(len(t) for t in _KNIT_SETS if s <= t) - len(s) for s in suits) + 7 - honors
-        return hand.golds <= room
-    if honors > 5 or any(not any(s <= set(t) for t in BUDA_TRIPLES) for s in suits):
-        return False
+        suits = (counts[0:9], counts[9:18], counts[18:27])
+        return hand.golds <= sum(_KNIT_ROOM[suit] for suit in suits) + 7 - sum(counts[27:])
     return True  # 14 tiles with at most 3 per suit and 5 honors: the golds fill exactly the gaps
+
+
+def _bu_da_shape(counts: tuple[int, ...], loose: bool) -> bool:
+    """YX-35 without the tile count: the plain ``counts`` (a tuple of 34) are distinct and each suit is a 不搭
+    shape (strict: inside one of :data:`BUDA_TRIPLES`, at most five honors; loose: knitted). Taking tiles away
+    keeps a hand in shape, so :func:`waits` asks it of the waiting hand before trying 不搭 tiles."""
+    if max(counts) > 1:
+        return False
+    suits = (counts[0:9], counts[9:18], counts[18:27])
+    if loose:
+        return all(suit in _KNIT_ROOM for suit in suits)
+    return sum(counts[27:]) <= 5 and all(suit in _BUDA_SHAPES for suit in suits)
 
 
 def qing_yi_se_suit(hand: YunxiaoHand) -> int | None:
@@ -202,33 +241,40 @@ def waits(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = (),
     either as ``G`` or, for 幺九 / 不搭, as plain 白板 (YX-E11, YX-E12). A kind the player already holds four
     of is no wait.
     """
-    hand = _hand(concealed, gold, melds)
+    return hand_waits(_hand(concealed, gold, melds), options)
+
+
+def hand_waits(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> list[int]:
+    """:func:`waits` of a hand already built (``hand.concealed`` the 13 − 3 × melds tiles)."""
+    gold = hand.gold
     if hand.size != 3 * hand.sets_needed + 1:
         raise InvalidHand(f"a waiting hand with {len(hand.melds)} melds has {3 * hand.sets_needed + 1} "
                           f"concealed tiles, got {hand.size} ({format_tiles(list(hand.concealed))})")
     options = options or YunxiaoOptions()
-    held = [0] * NUM_KINDS
-    for kind in hand.concealed:
-        held[kind] += 1
     # One core call bounds the standard / seven-pairs waits (its four-of-a-kind bound is looser than YX-8 with
-    # declared melds, so it may only over-report); each candidate is then checked exactly.
-    forms = Forms.STANDARD if hand.melds else Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
-    structured = set(core_waits(hand.core_counts(), jokers=hand.golds, melds=len(hand.melds), forms=forms,
-                                joker_kinds=_core_joker_kinds(hand, None)))
-    # 幺九 and 不搭 need a fully concealed hand that is already all 幺九 tiles / all distinct.
-    unstructured = not hand.melds and (
-        all(is_terminal_or_honor(k) for k, n in enumerate(hand.plain_counts) if n)
-        or max(hand.plain_counts) <= 1)
+    # declared melds, so it may only over-report); each candidate is then checked exactly. The core gives
+    # effective kinds: a 白板 is tried when G is among them, and a drawn gold whenever there is any (a gold
+    # completing the hand stands for some kind, which would then be among them).
+    effective = core_waits(bytes(hand.counts), hand.golds, len(hand.melds), _structured_forms(hand))
+    structured = kinds_playing_as(effective, gold)
+    if effective:
+        structured.add(gold)
+    # 幺九 and 不搭 need a fully concealed hand that is already all 幺九 tiles / in 不搭 shape; then only a
+    # 幺九 tile (a gold counts only as a 幺九 G) or a tile its plain counts lack (a gold among them) can do.
+    plain = hand.plain_counts
+    unstructured: set[int] = set()
+    if not hand.melds:
+        if _terminals_and_honors_only(plain):
+            unstructured.update(_TERMINALS_HONORS)
+        if _bu_da_shape(plain, options.buda_loose):
+            unstructured.update(kind for kind in range(NUM_KINDS) if not plain[kind])
     result = []
-    for kind in range(NUM_KINDS):
-        if held[kind] >= 4:
-            continue
-        candidate = is_gold(kind, gold) or effective_kind(kind, gold) in structured
-        if not (candidate or unstructured):
+    for kind in sorted(structured | unstructured):
+        if hand.concealed.count(kind) >= 4:
             continue
         plus = hand.plus(kind)
-        if (candidate and (is_standard(plus) or is_seven_pairs(plus))) or \
-                (unstructured and (is_yao_jiu(plus) or is_bu_da(plus, options.buda_loose))):
+        if (kind in structured and (is_standard(plus) or is_seven_pairs(plus))) or \
+                (kind in unstructured and (is_yao_jiu(plus) or is_bu_da(plus, options.buda_loose))):
             result.append(kind)
     return result
 
@@ -238,11 +284,23 @@ def waits(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = (),
 def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     if hand.golds < 1 or hand.size != 3 * hand.sets_needed + 1:
         return False
+    if allowed is None and not _may_be_you_shape(hand):  # (a restricted gold is rare: 游金 清一色 only)
+        return False
     # One gold is set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed.
     room = hand.room(allowed)
     if fits_groups(hand.counts, hand.golds - 1, hand.sets_needed, 0, room):
         return True
     return not hand.melds and fits_pairs(hand.counts, hand.golds - 1, 6, room)
+
+
+def _may_be_you_shape(hand: YunxiaoHand) -> bool:
+    """A quick necessary condition for the 游 shape, in one core call that rejects most hands.
+
+    If the hand less its floating gold forms the melds (or six pairs), two more golds as a pair of some kind
+    the hand does not use complete it within the core's four-of-a-kind bound, which is looser than YX-8 room.
+    """
+    return core_is_win(bytes(hand.counts), jokers=hand.golds + 1, melds=len(hand.melds),
+                       forms=_structured_forms(hand))
 
 
 def in_you_shape(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> bool:
@@ -251,19 +309,18 @@ def in_you_shape(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()
     At least one gold; setting one aside, the rest form 4 − melds complete melds (other golds wild, YX-8
     room), or with no declared meld at all six pairs. 不搭 and 幺九 are never 游 shapes.
     """
-    return _you_shape(_hand(concealed, gold, melds))
+    return is_you_shape(_hand(concealed, gold, melds))
+
+
+def is_you_shape(hand: YunxiaoHand) -> bool:
+    """:func:`in_you_shape` of a hand already built."""
+    return _you_shape(hand)
 
 
 def you_shape_discards(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> list[int]:
     """Physical kinds whose discard from a complete-size hand (14 − 3 × melds) leaves the 游 shape (YX-25)."""
     hand = _hand(concealed, gold, melds)
-    result = []
-    for kind in sorted(set(hand.concealed)):
-        rest = list(hand.concealed)
-        rest.remove(kind)
-        if _you_shape(YunxiaoHand(tuple(rest), gold, hand.melds)):
-            result.append(kind)
-    return result
+    return [kind for kind in sorted(set(hand.concealed)) if _you_shape(hand.minus(kind))]
 
 
 def next_you_level(previous: int, discarded_gold: bool, you_shape: bool) -> int:

@@ -23,20 +23,17 @@ flow rules, each answered by a hook here:
   self-drawn fourth as 暗杠 (engine) or 明杠 (the declaration ``ming_gang``, made and robbed by the engine),
   补杠 (engine, robbable); at most ``max_kongs``, the last of which ends the hand unless its maker wins on
   the replacement (:meth:`replacement_ends_hand`: win or ``pass``, no discard).
-- YX-25..YX-28 (:meth:`claim_options` recomputes the discarder's level, :meth:`pre_draw_actions` offers
+- YX-25..YX-28 (:meth:`on_discard` recomputes the discarder's level, :meth:`pre_draw_actions` offers
   ``you_jin``), YX-29 三金倒 and YX-31 天胡 (:meth:`completes`), YX-30 抢金胡 (``qiang_jin`` before the first
   draw), YX-31 地胡.
 - YX-38..YX-43 (:meth:`win_context`, :meth:`score`): the win's event and 游 level go to
   :func:`~.scoring.score_win`. YX-44 drawn hands pay nothing; YX-45 (:meth:`next_dealer`); YX-46 no winds.
-
-ENGINE NOTE (a workaround, kept to this file; the report names the engine change that would replace it): the
-per-discard 游 level update runs in :meth:`claim_options` (no ``on_discard`` hook).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -46,14 +43,14 @@ from ...game.actions import ACTIONS, CHOW_RUNS, Action
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
-from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, effective_kind
+from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, counts_to_kinds, effective_kind
 from .options import YunxiaoOptions
 from .patterns import (
-    in_you_shape,
+    hand_waits,
     is_complete,
+    is_you_shape,
     next_you_level,
     three_golds_may_win,
-    waits,
     you_shape_discards,
     you_state_allows,
 )
@@ -70,30 +67,32 @@ QIANG_JIN = "qiang_jin"    # YX-30: 抢金胡, take the indicator instead of dra
 MING_GANG = "ming_gang"    # YX-20: declare a self-drawn fourth as 明杠 (robbable, YX-22); tile = the kind
 
 _OTHERS_TILE = frozenset({"discard", "di_hu", "rob_kong"})
+#: For each kind, the chow runs holding it, each with the two other kinds the chower must show.
+_CHOW_PARTNERS = tuple(tuple((run, tuple(k for k in run if k != kind)) for run in runs)
+                       for kind, runs in enumerate(CHOW_RUNS))
 
 
-# Pure questions about a hand (physical tiles as a sorted tuple). The same hand is asked about many times
-# (every discard asks every seat), so each rules object memoises the answers (see YunxiaoRules.__init__).
-def _waits(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
-           ) -> frozenset[int]:
-    return frozenset(waits(concealed, gold, melds, options))
+# Pure questions about a hand (physical tiles as the 34 counts of the table's hand, in bytes: a cheap and
+# hashable key). The same hand is asked about many times (every discard asks every seat), so each rules object
+# memoises the answers (see YunxiaoRules.__init__).
+def _waits(counts: bytes, gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions) -> frozenset[int]:
+    return frozenset(hand_waits(YunxiaoHand.from_counts(counts, gold, melds), options))
 
 
-def _complete(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions
-              ) -> bool:
-    return is_complete(YunxiaoHand(concealed, gold, melds), options)
+def _complete(counts: bytes, gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions) -> bool:
+    return is_complete(YunxiaoHand.from_counts(counts, gold, melds), options)
 
 
-def _you_shape(concealed: tuple[int, ...], gold: int, melds: tuple[Meld, ...]) -> bool:
-    return in_you_shape(concealed, gold, melds)
+def _you_shape(counts: bytes, gold: int, melds: tuple[Meld, ...]) -> bool:
+    return is_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
 
 
 def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
-    out: list[int] = []
-    for kind, count in enumerate(counts):
-        if count:
-            out.extend([kind] * (count - (kind == without)))
-    return tuple(out)
+    """The physical kinds of a hand of counts, ascending, one ``without`` left out when it is held."""
+    if without >= 0 and counts[without]:
+        counts = bytearray(counts)
+        counts[without] -= 1
+    return counts_to_kinds(counts)
 
 
 class YunxiaoRules(Rules):
@@ -115,8 +114,9 @@ class YunxiaoRules(Rules):
     def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
         self.options = YunxiaoOptions.from_mapping(options)
         # Bounded memos of the pure hand questions, owned by this object (no module-level state).
-        self._waits = lru_cache(maxsize=1 << 16)(_waits)
-        self._complete = lru_cache(maxsize=1 << 16)(_complete)
+        # The options are fixed per object, so they stay out of the keys.
+        self._waits = lru_cache(maxsize=1 << 16)(partial(_waits, options=self.options))
+        self._complete = lru_cache(maxsize=1 << 16)(partial(_complete, options=self.options))
         self._you_shape = lru_cache(maxsize=1 << 14)(_you_shape)
         self.louhu = self.options.louhu  # YX-17
         self._options_dict = self.options.to_dict()
@@ -157,35 +157,38 @@ class YunxiaoRules(Rules):
         return True  # the spec ends the hand only when a normal draw is due
 
     # -- hands ------------------------------------------------------------------------------------------
-    def _waiting(self, table: Table, seat: int) -> tuple[int, ...] | None:
-        """``seat``'s waiting hand (without the tile drawn this turn) as physical kinds, or None if its size
+    def _waiting(self, table: Table, seat: int) -> bytes | None:
+        """``seat``'s waiting hand (without the tile drawn this turn) as physical counts, or None if its size
         is not a waiting size (between a claim and its discard)."""
         hand = table.hands[seat]
-        drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
-        kinds = _kinds(hand, drawn)
-        return kinds if len(kinds) % 3 == 1 else None
+        drawn = table.drawn
+        if drawn >= 0 and table.turn_seat == seat and table.phase == "turn" and hand[drawn]:
+            hand = bytearray(hand)
+            hand[drawn] -= 1
+        return bytes(hand) if sum(hand) % 3 == 1 else None
 
     def waits(self, table: Table, seat: int) -> frozenset[int]:
         """Physical kinds completing ``seat``'s waiting hand (G listed when a drawn gold completes it)."""
-        kinds = self._waiting(table, seat)
-        if kinds is None:
+        counts = self._waiting(table, seat)
+        if counts is None:
             return frozenset()
-        return self._waits(kinds, self.gold(table), tuple(table.melds[seat]), self.options)
+        return self._waits(counts, self.gold(table), tuple(table.melds[seat]))
 
     def ready(self, table: Table, seat: int) -> bool:
         """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29).
         Cached in ``table.ready`` until the engine sees the waiting hand change."""
         cached = table.ready[seat]
         if cached is None:
-            kinds = self._waiting(table, seat)
-            cached = kinds is not None and (kinds.count(self.gold(table)) >= 2
-                                            or bool(self.waits(table, seat)))
+            counts = self._waiting(table, seat)
+            gold = self.gold(table)
+            cached = counts is not None and (
+                counts[gold] >= 2 or bool(self._waits(counts, gold, tuple(table.melds[seat]))))
             table.ready[seat] = cached
         return cached
 
     def _complete_now(self, table: Table, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
-        return self._complete(_kinds(table.hands[seat]), self.gold(table), tuple(table.melds[seat]), self.options)
+        return self._complete(bytes(table.hands[seat]), self.gold(table), tuple(table.melds[seat]))
 
     def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
@@ -260,10 +263,10 @@ class YunxiaoRules(Rules):
                     options.append(ACTIONS.exposed_kong[seat][tile])
                 options.append(ACTIONS.pung[seat][tile])
             if seat == chower and face < 27:
-                for run in CHOW_RUNS[face]:
+                for run, (one, other) in _CHOW_PARTNERS[face]:
                     # A gold never enters a claimed meld (YX-14): where the run needs G, only a 白板 plays it.
-                    physical = tuple(tile if k == face else WHITE if k == gold else k for k in run)
-                    if all(hand[p] for p, k in zip(physical, run, strict=True) if k != face):
+                    if hand[WHITE if one == gold else one] and hand[WHITE if other == gold else other]:
+                        physical = tuple(tile if k == face else WHITE if k == gold else k for k in run)
                         options.append(Action("chow", seat, tile, physical))
             if options:
                 out[seat] = options
@@ -291,7 +294,7 @@ class YunxiaoRules(Rules):
         extras = table.extras
         gold = self.gold(table)
         hand = table.hands[seat]
-        shape = hand[gold] >= 1 and self._you_shape(_kinds(hand), gold, tuple(table.melds[seat]))
+        shape = hand[gold] >= 1 and self._you_shape(bytes(hand), gold, tuple(table.melds[seat]))
         extras["you"][seat] = next_you_level(extras["you"][seat], tile == gold, shape)
 
     # -- own turn: YX-16, YX-20..YX-23, YX-27, YX-30 ----------------------------------------------------
@@ -317,10 +320,11 @@ class YunxiaoRules(Rules):
             return []
         hand = table.hands[seat]
         out: list[Action] = []
-        for kind in range(34):
-            if hand[kind] == 4:
-                out.append(ACTIONS.concealed_kong[seat][kind])
-                out.append(Action("declare", seat, kind, (), MING_GANG))
+        kind = hand.find(4)  # the hand's counts are bytes: find the kinds held four times
+        while kind >= 0:
+            out.append(ACTIONS.concealed_kong[seat][kind])
+            out.append(Action("declare", seat, kind, (), MING_GANG))
+            kind = hand.find(4, kind + 1)
         for meld in table.melds[seat]:
             if meld.type == "pung" and hand[meld.tiles[0]]:
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
@@ -376,12 +380,12 @@ class YunxiaoRules(Rules):
         left out)."""
         gold = self.gold(table)
         rows = np.asarray(rows, dtype=np.uint8)
-        jokers = rows[:, gold].astype(np.int64)
+        jokers = rows[:, gold].astype(np.int32)  # the core's own dtype: no conversion on the way
         natural = rows.copy()
         natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
         if gold != WHITE:
             natural[:, WHITE] = 0
-        return shanten_batch(natural, jokers=jokers, melds=melds, forms=self.win_forms)
+        return shanten_batch(natural, jokers=jokers, melds=melds, forms=int(self.win_forms))
 
     def premium_discards(self, table: Table, seat: int) -> list[int]:
         """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26). None on the
