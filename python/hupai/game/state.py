@@ -134,9 +134,16 @@ class Table:
     def from_json(cls, data: dict[str, Any]) -> Table:
         from .actions import Action
 
+        # Every slot is set from the data (no __init__: it would build hands, views and lists only to replace
+        # them; a server restores a table per request).
+        table = cls.__new__(cls)
         wall_tiles, head, tail = data["wall"]
-        table = cls(data["n"], data["dealer"], data["first_dealer"], data["round_wind"],
-                    tuple(data["seat_winds"]), Wall(list(wall_tiles), head, tail))
+        table.num_players = data["n"]
+        table.dealer = data["dealer"]
+        table.first_dealer = data["first_dealer"]
+        table.round_wind = data["round_wind"]
+        table.seat_winds = tuple(data["seat_winds"])
+        table.wall = Wall(list(wall_tiles), head, tail)
         table.hands = [bytearray(h) for h in data["hands"]]
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
         table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
@@ -153,6 +160,7 @@ class Table:
         table.missed_all = list(data["missed_all"])
         table.extras = _copy_json(data["extras"])
         table.payments = list(data["payments"])
+        table.ready = [None] * table.num_players  # derived, never saved
         return table
 
 
