@@ -70,8 +70,14 @@ def record_missed(rules: Rules, table: Table, tile: int, taken: frozenset[int]) 
 
 def resolve(rules: Rules, table: Table, source: int) -> tuple[list[int], Action | None]:
     """Decide once every asked seat has answered: ``(winners, None)`` or ``([], meld claim or None)``."""
-    order = _order_from(table, source)
     answers = table.answers
+    if len(answers) == 1:  # one seat was asked (most windows): its answer decides
+        (answer,) = answers.values()
+        kind = answer[0]
+        if kind == "win":
+            return [answer[1]], None
+        return [], None if kind == "pass" else answer
+    order = _order_from(table, source)
     winners = [seat for seat in order if seat in answers and answers[seat].kind == "win"]
     if winners:
         return (winners if rules.multiple_winners else winners[:1]), None

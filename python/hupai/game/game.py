@@ -138,7 +138,16 @@ class Game(HandFlow):
         table = self.table
         phase = table.phase
         if phase == "turn":
-            out = self._turn_actions(seat) if seat == table.turn_seat else ()
+            if seat != table.turn_seat:
+                out = ()
+            elif self._hooks.plain_turns and not turn_scan(
+                    table.hands[seat], table.melds[seat], table.drawn if table.ready[seat] is not False else -1,
+                    self._hooks.forms):
+                # One core call: no complete hand (not looked for if the hand before the draw was known not
+                # to be ready) and no kong possible, so the turn is its discards. The common turn.
+                out = held_actions(table.hands[seat], ACTIONS.discard[seat])
+            else:
+                out = self._turn_actions(seat)
         elif phase == "claim" or phase == "rob":
             out = () if seat in table.answers else table.pending.get(seat, ())
         elif phase == "predraw" and seat == table.turn_seat:
@@ -154,17 +163,9 @@ class Game(HandFlow):
         hooks = self._hooks
         hand = table.hands[seat]
         drawn = table.drawn
-        if hooks.plain_turns:
-            # One core call: a complete hand (not looked for if the hand before the draw was known not to be
-            # ready)? a kong possible? If neither, the turn is its discards.
-            shapes = turn_scan(hand, table.melds[seat], drawn if table.ready[seat] is not False else -1,
-                               hooks.forms)
-            if not shapes:
-                return held_actions(hand, ACTIONS.discard[seat])
-            win = shapes & 1 and rules.may_win(table, seat, drawn, table.drawn_from)
-        else:
-            win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
-                   and rules.may_win(table, seat, drawn, table.drawn_from))
+        # (A plain turn gets here only when _core.turn_scan found a complete hand or a possible kong.)
+        win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
+               and rules.may_win(table, seat, drawn, table.drawn_from))
         out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
         if hooks.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
             # A last kong (Yunxiao's third, YX-23): win on the replacement, or ``pass`` to end the hand drawn.
