@@ -12,8 +12,8 @@ import random
 import numpy as np
 
 from . import _core
+from .actions import Action
 from .analysis import Forms
-from .game.actions import Action
 from .game.game import Game
 
 __all__ = ["RandomBot", "GreedyBot"]

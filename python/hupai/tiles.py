@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from numbers import Integral
+from operator import mul
 from typing import TYPE_CHECKING, Any, Literal, Union
 
 from .errors import InvalidHand
@@ -28,13 +29,17 @@ if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` st
 
 __all__ = [
     "NUM_KINDS", "SUITS", "TERMINALS_HONORS", "HONORS", "Hand",
-    "parse", "to_counts", "to_kinds", "format_tiles", "kind_name", "is_suited", "suit_of", "number_of",
+    "STANDARD_TILES", "counts_to_kinds", "parse", "to_counts", "to_kinds", "format_tiles", "kind_name",
+    "is_suited", "suit_of", "number_of",
 ]
 
 NUM_KINDS = 34
 SUITS = "mps"
 HONORS = tuple(range(27, 34))
 TERMINALS_HONORS = (0, 8, 9, 17, 18, 26, *HONORS)
+#: The 136 tiles of a standard set: four of each kind 0..33, in kind order.
+STANDARD_TILES: tuple[int, ...] = tuple(kind for kind in range(NUM_KINDS) for _ in range(4))
+_KIND_BYTES = tuple(bytes([kind]) for kind in range(NUM_KINDS))
 
 #: Anything the public functions accept as a hand: a tile string, a list of kinds, or a uint8[34] counts vector.
 Hand = Union[str, Iterable[int], "np.ndarray"]
@@ -199,6 +204,12 @@ def to_counts(hand: Hand) -> np.ndarray:
         bad = int(np.argmax(counts))
         raise InvalidHand(f"{int(counts[bad])} tiles of kind {kind_name(bad)}: a hand holds at most 4 of a kind")
     return counts
+
+
+def counts_to_kinds(counts: Iterable[int]) -> tuple[int, ...]:
+    """The kinds of a hand given as per-kind counts, ascending (``[0, 2, 1, ...]`` -> ``(1, 1, 2, ...)``)."""
+    # Each kind as one byte, repeated as often as it is held: the joined bytes read back as the kinds.
+    return tuple(b"".join(map(mul, _KIND_BYTES, counts)))
 
 
 def kind_name(kind: int, style: Literal["ascii", "chinese", "unicode"] = "ascii") -> str:

@@ -4,8 +4,8 @@ import json
 
 import hupai
 import pytest
+from hupai.actions import ACTIONS, CHOW_RUNS, coerce
 from hupai.game import Action
-from hupai.game.actions import ACTIONS, CHOW_RUNS, coerce
 
 
 def test_action_json_round_trip():

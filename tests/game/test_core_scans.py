@@ -11,9 +11,9 @@ from collections import Counter
 import hupai
 import pytest
 from hupai import _core
+from hupai.actions import ACTIONS, CHOW_RUNS
 from hupai.bots import RandomBot
 from hupai.game import Action
-from hupai.game.actions import ACTIONS, CHOW_RUNS
 from hupai.hand import Meld
 
 NUM_KINDS = 34

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .actions import Action
-from .events import Event
+from ..actions import Action
+from ..events import Event
 from .game import LOG_FORMAT, SNAPSHOT_FORMAT, Decision, Game
 from .match import Match, play
 from .result import HandResult, WinResult

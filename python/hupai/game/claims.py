@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import ACTIONS, Action
+from ..actions import ACTIONS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules

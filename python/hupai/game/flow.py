@@ -1,7 +1,7 @@
 """The mechanics of one hand: deal, draws, discards, claims, kongs, wins and the end of the wall.
 
 :class:`HandFlow` mutates the :class:`~hupai.game.state.Table` and appends events
-(:class:`~hupai.game.events.Event`). Its methods are only called with actions the
+(:class:`~hupai.events.Event`). Its methods are only called with actions the
 :class:`~hupai.game.game.Game` has already found legal, so none of them can fail half-way (validate first,
 then mutate: no copies needed to keep a rejected action harmless). Every rule question goes to
 ``self.rules``.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..actions import Action
+from ..events import Event, RawEvent
 from ..hand import Meld
 from ..rules.base import Rules
 from . import claims
-from .actions import Action
-from .events import Event, RawEvent
 from .result import HandResult, WinResult
 from .state import Table
 from .wall import Wall, shuffle

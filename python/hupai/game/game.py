@@ -19,11 +19,11 @@ from typing import Any, NamedTuple
 
 from .. import rules as rules_module
 from .._core import chosen_action, held_actions, turn_scan
+from ..actions import ACTIONS, Action, coerce
 from ..errors import HupaiError, IllegalAction
+from ..events import Event, RawEvent, as_events
 from ..rules.base import Rules
 from ..tiles import format_tiles
-from .actions import ACTIONS, Action, coerce
-from .events import Event, RawEvent, as_events
 from .flow import HandFlow, Hooks
 from .observation import observe
 from .result import HandResult

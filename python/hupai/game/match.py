@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .. import rules as rules_module
+from ..actions import Action
 from ..errors import HupaiError
 from ..rules.base import Rules
-from .actions import Action
 from .game import Game
 from .result import HandResult
 from .wall import hand_seed, splitmix64

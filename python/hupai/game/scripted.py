@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..actions import Action
 from ..rules.base import Rules
 from ..tiles import parse
-from .actions import Action
 from .game import Game
 from .wall import stacked_wall
 

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..hand import Meld
+from ..tiles import counts_to_kinds
 from .wall import Wall
 
 __all__ = ["Table", "meld_to_json", "meld_from_json"]
@@ -97,10 +98,7 @@ class Table:
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
-        out: list[int] = []
-        for kind, count in enumerate(self.hands[seat]):
-            if count:
-                out.extend([kind] * count)
+        out = list(counts_to_kinds(self.hands[seat]))
         if without >= 0:
             out.remove(without)
         return out
@@ -132,7 +130,7 @@ class Table:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        from .actions import Action
+        from ..actions import Action
 
         # Every slot is set from the data (no __init__: it would build hands, views and lists only to replace
         # them; a server restores a table per request).

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import _core
+from ..tiles import STANDARD_TILES
 
 __all__ = ["splitmix64", "hand_seed", "shuffle", "Wall"]
 
@@ -91,7 +92,7 @@ def stacked_wall(hands: Sequence[Sequence[int]], dealer: int = 0, draws: Sequenc
     from collections import Counter
 
     n = len(hands)
-    left = Counter([kind for kind in range(34) for _ in range(4)] if tiles is None else tiles)
+    left = Counter(STANDARD_TILES if tiles is None else tiles)
     used = Counter([t for hand in hands for t in hand]) + Counter(draws) + Counter(replacements)
     short = sorted(kind for kind, count in used.items() if count > left[kind])
     if short:

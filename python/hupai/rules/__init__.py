@@ -17,8 +17,8 @@ __all__ = ["Rules", "get", "names"]
 
 # name -> (module, class name). Each class takes one positional options mapping (None = defaults).
 _REGISTRY: dict[str, tuple[str, str]] = {
-    "guangdong": ("hupai.rules.guangdong", "GuangdongRules"),
-    "yunxiao": ("hupai.rules.yunxiao", "YunxiaoRules"),
+    "guangdong": ("hupai.rules.guangdong.rules", "GuangdongRules"),
+    "yunxiao": ("hupai.rules.yunxiao.rules", "YunxiaoRules"),
 }
 
 

@@ -38,9 +38,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._core import claim_scan
+from ..actions import ACTIONS, CHOWS, Action
 from ..analysis import Forms, is_win, shanten, shanten_batch, waits
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
+from ..tiles import STANDARD_TILES, counts_to_kinds
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -49,8 +51,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Rules", "WinSource", "STANDARD_TILES"]
 
-#: The 136 tiles of a standard set: four of each kind 0..33.
-STANDARD_TILES: tuple[int, ...] = tuple(kind for kind in range(34) for _ in range(4))
 
 #: Where a winning tile came from: ``"wall"`` (self-drawn), ``"replacement"`` (after a kong), ``"discard"``,
 #: ``"robbed_kong"`` (抢杠), ``"dealt"`` (the dealer's dealt 14), or a rule system's own (``"declared"``).
@@ -340,7 +340,7 @@ class Rules(ABC):
         if source in ("wall", "replacement", "dealt"):
             counts[tile] -= 1  # the winning tile is in the hand already
         return WinContext(
-            winner=seat, win_tile=tile, concealed=tuple(_kinds(counts)), melds=tuple(table.melds[seat]),
+            winner=seat, win_tile=tile, concealed=counts_to_kinds(counts), melds=tuple(table.melds[seat]),
             discarder=discarder, dealer=table.dealer, num_players=table.num_players,
             seat_wind=table.seat_winds[seat], round_wind=table.round_wind,
             kong_replacement=source == "replacement", robbed_kong=source == "robbed_kong",
@@ -371,19 +371,8 @@ class Rules(ABC):
         return (round_wind, False)
 
 
-def _kinds(counts: list[int]) -> list[int]:
-    out: list[int] = []
-    for kind, count in enumerate(counts):
-        if count:
-            out.extend([kind] * count)
-    return out
-
-
 # _core.claim_scan's bits, per seat (cpp/claims.hpp); the same bits of all four seats; its flags (melds
 # claimable 1, kong allowed 2, check wins 4).
 _WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
 _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
 _SCAN_MELDS, _SCAN_ALL = 1 | 2, 1 | 2 | 4
-
-# At the bottom: the engine package imports this module, so Action is bound only once Rules exists.
-from ..game.actions import ACTIONS, CHOWS, Action  # noqa: E402

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from operator import mul, sub
+from operator import sub
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from ...analysis import Forms
 from ...analysis import is_win as core_is_win
 from ...errors import InvalidHand
 from ...hand import Meld
-from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles, kind_name
+from ...tiles import NUM_KINDS, TERMINALS_HONORS, counts_to_kinds, format_tiles, kind_name
 
 __all__ = [
     "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "chow_forbidden_discards",
@@ -50,7 +50,6 @@ _KINDS_BUT_WHITE = tuple(k for k in _KINDS if k != WHITE)
 _KIND_SET = frozenset(_KINDS)
 _INT_TYPE = frozenset({int})
 _FOURS = (4,) * NUM_KINDS
-_KIND_BYTES = tuple(bytes([kind]) for kind in range(NUM_KINDS))
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1  # the core's joker_kinds: a joker may stand for any kind
 
 
@@ -138,12 +137,6 @@ def gold_room(counts: Sequence[int], melds: Iterable[Meld] = (), allowed: Iterab
         for kind in _KIND_SET.difference(allowed):
             room[kind] = 0
     return tuple(room) if min(room) >= 0 else tuple(max(0, left) for left in room)
-
-
-def counts_to_kinds(counts: Sequence[int]) -> tuple[int, ...]:
-    """The physical kinds of a hand given as counts by kind, ascending."""
-    # Each kind as one byte, repeated as often as it is held: the joined bytes read back as the kinds.
-    return tuple(b"".join(map(mul, _KIND_BYTES, counts)))
 
 
 def _check_gold(gold: int) -> None:

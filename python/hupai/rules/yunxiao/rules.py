@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from ...actions import ACTIONS, CHOW_RUNS, Action
 from ...analysis import Forms, shanten_batch
-from ...game.actions import ACTIONS, CHOW_RUNS, Action
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ..errors import IllegalAction
-from ..tiles import NUM_KINDS
+from .errors import IllegalAction
+from .tiles import NUM_KINDS
 
 __all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
 
@@ -65,7 +65,7 @@ class Action(NamedTuple):
         return coerce(data)
 
     def __str__(self) -> str:
-        from ..tiles import format_tiles
+        from .tiles import format_tiles
         parts = [f"P{self.seat} {self.kind}"]
         if self.flag:
             parts.append(self.flag)
