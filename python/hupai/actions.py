@@ -20,6 +20,7 @@ The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Integral
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction
@@ -77,9 +78,22 @@ class Action(NamedTuple):
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"malformed action: {what} must be an int, got {value!r}")
-    return value
+    """``value`` as a plain ``int`` (numpy integers accepted; bools, floats and strings refused)."""
+    if type(value) is int:
+        return value
+    if not isinstance(value, bool) and isinstance(value, Integral):
+        plain = int.__int__(value) if isinstance(value, int) else int(value)
+        if type(plain) is int:
+            return plain
+    raise IllegalAction(f"malformed action: {what} must be an int, got {_short(value)}")
+
+
+def _short(value: Any) -> str:
+    """A bounded description of a value from outside (its repr could be huge, or run the caller's code)."""
+    if type(value) in (int, str, float, bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return f"a {type(value).__name__}"
 
 
 def _tile(value: Any, what: str = "tile") -> int:
@@ -95,28 +109,31 @@ def coerce(action: Any) -> Action:
     Only the shape is checked here; whether the action is legal now is the game's question.
     """
     if isinstance(action, Action):
-        data: Mapping[str, Any] = action._asdict()
+        data: Mapping[str, Any] = dict(zip(Action._fields, tuple.__iter__(action), strict=True))
     elif isinstance(action, Mapping):
-        data = action
+        data = dict(action)
+        if len(data) > len(Action._fields) or any(type(key) is not str for key in data):
+            raise IllegalAction(f"malformed action: the fields are {', '.join(Action._fields)}")
         unknown = set(data) - set(Action._fields)
         if unknown:
-            raise IllegalAction(f"malformed action: unknown field(s) {sorted(map(str, unknown))}")
+            raise IllegalAction(f"malformed action: unknown field(s) {sorted(unknown)}")
     else:
         raise IllegalAction(f"malformed action: expected an Action or a dict, got {type(action).__name__}")
     kind = data.get("kind")
-    if kind not in KINDS:
-        raise IllegalAction(f"malformed action: kind {kind!r} is not one of {sorted(KINDS)}")
+    if type(kind) is not str or kind not in KINDS:
+        raise IllegalAction(f"malformed action: kind {_short(kind)} is not one of {sorted(KINDS)}")
     if "seat" not in data:
         raise IllegalAction("malformed action: no seat")
     seat = _int(data["seat"], "seat")
     tile = _tile(data.get("tile", -1))
     raw_tiles = data.get("tiles", ())
-    if not isinstance(raw_tiles, (list, tuple)):
-        raise IllegalAction(f"malformed action: tiles must be a list of kinds, got {raw_tiles!r}")
+    if type(raw_tiles) not in (list, tuple) or len(raw_tiles) > 4:
+        raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {_short(raw_tiles)}")
     tiles = tuple(_tile(t, "tiles entry") for t in raw_tiles)
     flag = data.get("flag", "")
-    if not isinstance(flag, str):
-        raise IllegalAction(f"malformed action: flag must be a string, got {flag!r}")
+    if not isinstance(flag, str) or len(flag) > 40:
+        raise IllegalAction(f"malformed action: flag must be a short string, got {_short(flag)}")
+    flag = str.__str__(flag)  # a plain str (a subclass could compare in surprising ways)
     if kind == "kong" and flag not in _KONG_FLAGS:
         raise IllegalAction(f"malformed action: a kong needs flag 'exposed', 'concealed' or 'added', "
                             f"got {flag!r}")

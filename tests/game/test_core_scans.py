@@ -14,6 +14,7 @@ from hupai import _core
 from hupai.actions import ACTIONS, CHOW_RUNS
 from hupai.bots import RandomBot
 from hupai.game import Action
+from hupai.game.claims import standard_options
 from hupai.hand import Meld
 
 NUM_KINDS = 34
@@ -302,7 +303,7 @@ def test_default_claim_options_match_the_old_python_default_in_real_games():
                 hands_before = [bytes(hand) for hand in table.hands]
                 table.ready[:] = [None] * 4
                 try:
-                    got = rules.claim_options(table, tile, discarder)
+                    got = standard_options(rules, table, tile, discarder)
                     filled = list(table.ready)
                 finally:
                     table.ready[:] = saved_ready

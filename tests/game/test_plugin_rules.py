@@ -3,7 +3,8 @@
 ``ThreePlayerKongMoney`` has Kawuxing's shape (3 players, 84 tiles, no chow, kong money paid at once, 漏胡
 over any tile until the next draw, winner deals next); ``PreDrawDeclare`` has Yunxiao's (a declaration
 before the draw that wins without drawing, head-bump single winner, a discard restriction, a flag on a
-discard). Neither changes the engine: they override hooks of :class:`hupai.rules.base.Rules`.
+discard). Neither changes the engine: they override hooks of :class:`hupai.rules.base.Rules`, declare them in
+their capabilities, and change the game only through the effects they return.
 """
 
 import json
@@ -13,11 +14,13 @@ from hupai.bots import RandomBot
 from hupai.game import Action, Game, play
 from hupai.game.scripted import discard, stacked_game
 from hupai.rules.base import Rules
+from hupai.rules.contract import Capabilities, Pay, SetState
 from hupai.scoring import Pattern, ScoreResult
 
 
 class ThreePlayerKongMoney(Rules):
     name = "toy-three"
+    capabilities = Capabilities(chow_seats=True)
     num_players = 3
     louhu = "any_tile"
     louhu_clears_on_claim = False
@@ -41,7 +44,7 @@ class ThreePlayerKongMoney(Rules):
                 if other != seat:
                     money[other] -= 1 if meld.added else 2
                     money[seat] += 1 if meld.added else 2
-        return money
+        return (Pay(tuple(money), seat),)
 
     def score(self, context):
         payments = [0, 0, 0]
@@ -60,6 +63,7 @@ class PreDrawDeclare(Rules):
     """Before drawing, a ready player may declare ``"float"`` and win at once (a 游金-like declaration)."""
 
     name = "toy-declare"
+    capabilities = Capabilities(pre_draw=True, forbidden_discards=True, turn_extras=True)
     multiple_winners = False
 
     def options_dict(self):
@@ -68,11 +72,10 @@ class PreDrawDeclare(Rules):
     def pre_draw_actions(self, table, seat):
         return [Action("declare", seat, -1, (), "float")] if self.ready(table, seat) else []
 
-    def apply_extra(self, table, action):
+    def on_declare(self, table, action):
         if action.flag == "float":
-            table.extras.setdefault("floats", []).append(action.seat)
-            return "declared"
-        return None
+            return (SetState("floats", [*table.extras.get("floats", []), action.seat]),), "declared"
+        return (), None
 
     def forbidden_discards(self, table, seat):
         # 过张-like: never discard the tile just claimed by a pung (the engine lifts it if nothing is left).
@@ -205,6 +208,7 @@ class LastKong(Rules):
     """Every kong is the hand's last (Yunxiao's third kong, YX-23): win on its replacement or end the hand."""
 
     name = "toy-last-kong"
+    capabilities = Capabilities(last_kong=True)
 
     def options_dict(self):
         return {}
@@ -258,13 +262,17 @@ def test_random_games_with_a_last_kong_end_at_the_kong_and_replay():
 class CountsDiscards(ThreePlayerKongMoney):
     """Keeps its own per-seat discard count in ``extras`` through :meth:`Rules.on_discard`."""
 
+    capabilities = Capabilities(chow_seats=True, on_discard=True)
+
     def on_deal(self, table):
-        table.extras["seen"] = [0, 0, 0]
+        return (SetState("seen", [0, 0, 0]),)
 
     def on_discard(self, table, seat, tile):
         assert table.last_discard == tile and table.discarder == seat  # the discard is on the table
         assert table.pending == {}  # claims are offered after the hook
-        table.extras["seen"][seat] += 1
+        seen = list(table.extras["seen"])
+        seen[seat] += 1
+        return (SetState("seen", seen),)
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -1,23 +1,39 @@
-"""Claims on a discard or on a kong being added: ask every eligible seat, then resolve by the rules' priority.
+"""Claims on a discard or on a kong being added: ask the seats, then resolve by the rules' priority.
 
-The engine offers each seat its options (:func:`collect`), records one answer per seat (``pass`` included),
-and once every asked seat has answered, :func:`resolve` decides: wins first (every winner if the rules allow
-several, else the first in turn order from the source: head-bump), otherwise the highest-priority meld claim,
-ties going to the seat first in turn order. Seats with nothing to claim are not asked, so most discards need
-no answer.
+The engine finds each seat's options (:func:`standard_options`, one core scan, unless the rule system declares
+``custom_claims``), offers them (:func:`collect`), records one answer per seat (``pass`` included), and once every
+asked seat has answered, :func:`resolve` decides: wins first (every winner if the rules allow several, else the
+first in turn order from the source: head-bump), otherwise the highest-priority meld claim, ties going to the seat
+first in turn order.
+
+Who is asked is the game's ``claim_window`` setting: ``"eligible"`` asks only seats with an option, so most
+discards need no answer (fastest, for simulations), but *whether* a window opens, and for whom, then depends on
+concealed tiles; ``"all"`` asks every other seat on every discard and kong offered to robbers (each may pass),
+so that the window itself reveals nothing (what a server needs).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import ACTIONS, Action
+from .._core import claim_scan
+from ..actions import ACTIONS, CHOWS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules
     from .state import Table
 
-__all__ = ["louhu_blocks", "collect", "collect_robbers", "resolve", "record_missed"]
+__all__ = ["CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect", "collect_robbers", "resolve",
+           "record_missed"]
+
+#: The values of the game's ``claim_window`` setting (see the module docstring).
+CLAIM_WINDOWS = ("eligible", "all")
+
+# _core.claim_scan's bits, per seat (cpp/claims.hpp); the same bits of all four seats; its flags (melds
+# claimable 1, kong allowed 2, check wins 4).
+_WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
+_ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
+_SCAN_MELDS, _SCAN_ALL = 1 | 2, 1 | 2 | 4
 
 
 def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
@@ -32,11 +48,77 @@ def _order_from(table: Table, source: int) -> list[int]:
     return [(source + i) % n for i in range(1, n)]
 
 
-def collect(rules: Rules, table: Table, tile: int,
-            offered: dict[int, list[Action]]) -> dict[int, tuple[Action, ...]]:
-    """What the seats are asked about the discard ``tile``: the claims the rules ``offered``
-    (:meth:`~hupai.rules.base.Rules.claim_options`) without wins that 漏胡 blocks, each with ``pass`` last."""
+def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+    """The standard claims on ``tile`` discarded by ``discarder`` (see
+    :meth:`~hupai.rules.base.Rules.claim_options`), in turn order from the discarder.
+
+    This runs on every discard, so the shapes of all seats are read by one core call (``_core.claim_scan``,
+    which decides wins too when the rules declare ``core_wins``, and fills the engine's ready cache where it
+    works it out), and the rule questions (:meth:`~hupai.rules.base.Rules.melds_claimable`, ``can_kong``,
+    ``may_win``, ``completes``) are asked only about what the shapes allow.
+    """
+    caps = rules.capabilities
+    core_wins = caps.core_wins
+    if tile >= 27:
+        chowers = 0
+    elif not caps.chow_seats:
+        chowers = 1 << ((discarder + 1) % table.num_players)
+    else:
+        chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
+    shapes = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms, chowers,
+                        _SCAN_ALL if core_wins else _SCAN_MELDS)
+    if not shapes and core_wins:
+        return {}  # the common case: nobody can claim, and no rule question needed asking
+    if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible
+        if not rules.melds_claimable(table):
+            shapes &= _ANY_WIN
+        elif shapes & _ANY_KONG and not rules.can_kong(table):
+            shapes &= ~_ANY_KONG
+    n = table.num_players
+    out: dict[int, list[Action]] = {}
+    for step in range(1, n):
+        seat = (discarder + step) % n
+        bits = (shapes >> (8 * seat)) & 0xFF
+        if not core_wins and rules.completes(table, seat, tile, False):
+            bits |= _WIN
+        if not bits:
+            continue
+        options: list[Action] = []
+        if bits & _WIN and rules.may_win(table, seat, tile, "discard"):
+            options.append(ACTIONS.win[seat][tile])
+        if bits & _KONG:
+            options.append(ACTIONS.exposed_kong[seat][tile])
+        if bits & _PUNG:
+            options.append(ACTIONS.pung[seat][tile])
+        if bits & _CHOWS:
+            options.extend(chow for bit, chow in CHOWS[seat][tile] if bits & bit)
+        if options:
+            out[seat] = options
+    return out
+
+
+def is_ready(rules: Rules, table: Table, seat: int) -> bool:
+    """Is ``seat``'s waiting hand ready (:meth:`~hupai.rules.base.Rules.ready`), through the engine's cache
+    (``table.ready``, reset whenever that hand changes)?"""
+    cached = table.ready[seat]
+    if cached is None:
+        cached = table.ready[seat] = rules.ready(table, seat)
+    return cached
+
+
+def collect(rules: Rules, table: Table, tile: int, offered: dict[int, list[Action]], source: int,
+            window: str) -> dict[int, tuple[Action, ...]]:
+    """What the seats are asked about the discard ``tile`` from ``source``: the claims ``offered`` without wins
+    that 漏胡 blocks, each with ``pass`` last; with ``window="all"`` every other seat, in turn order (``pass``
+    alone where it has no claim)."""
     pending: dict[int, tuple[Action, ...]] = {}
+    if window == "all":
+        for seat in _order_from(table, source):
+            options = offered.get(seat, [])
+            if options and options[0].kind == "win" and louhu_blocks(rules, table, seat, tile):
+                options = options[1:]
+            pending[seat] = (*options, ACTIONS.pass_[seat])
+        return pending
     for seat, options in offered.items():
         if options[0].kind == "win" and louhu_blocks(rules, table, seat, tile):
             options = options[1:]
@@ -46,13 +128,17 @@ def collect(rules: Rules, table: Table, tile: int,
     return pending
 
 
-def collect_robbers(rules: Rules, table: Table, tile: int, konger: int) -> dict[int, tuple[Action, ...]]:
-    """The seats that may rob a kong of ``tile`` being added by ``konger`` (抢杠, GD-14), with win/pass."""
+def collect_robbers(rules: Rules, table: Table, tile: int, konger: int,
+                    window: str) -> dict[int, tuple[Action, ...]]:
+    """The seats asked about a kong of ``tile`` being added by ``konger`` (抢杠, GD-14): those that may rob it
+    (win or pass), and with ``window="all"`` every other seat (``pass`` alone where it may not)."""
     pending: dict[int, tuple[Action, ...]] = {}
     for seat in _order_from(table, konger):
         if (not louhu_blocks(rules, table, seat, tile) and rules.completes(table, seat, tile, False)
                 and rules.may_win(table, seat, tile, "robbed_kong")):
             pending[seat] = (ACTIONS.win[seat][tile], ACTIONS.pass_[seat])
+        elif window == "all":
+            pending[seat] = (ACTIONS.pass_[seat],)
     return pending
 
 

@@ -1,68 +1,83 @@
-"""``hupai.Game``: one hand as a state machine driven by actions (DESIGN §4).
+"""``hupai.Game``: the public shell of one hand, a state machine driven by actions (DESIGN §4).
+
+The shell is the same for every rule system; the hand itself is run by a *flow* of the rule system's family
+(``rules.family``): :class:`~hupai.game.mahjong.MahjongFlow` for the mahjong family (draws enter the hand,
+claims on discards: Guangdong, Yunxiao, Kawuxing). See :mod:`hupai.game.flow` for what a flow provides, and
+for the zipai family (Wai Huzi) it is designed to host. The shell adds what every game needs:
 
 - :meth:`Game.legal_actions` lists what a seat may do now (cached until the next action); draws are
   automatic.
 - :meth:`Game.apply` checks the action against that list *before* touching anything, so an illegal action
-  raises :class:`~hupai.IllegalAction` (saying why) and leaves the game exactly as it was.
+  raises :class:`~hupai.IllegalAction` (saying why) and leaves the game exactly as it was; it cannot be
+  re-entered (from an action's ``__eq__``, say).
 - :attr:`Game.current` says which seats must act; in a claim window every asked seat answers (``pass``
-  included) before the rules' priority decides.
+  included) before the rules' priority decides. ``claim_window`` says who is asked (see
+  :mod:`hupai.game.claims`): ``"all"`` (the default; nothing about concealed tiles shows) or ``"eligible"``.
 - The log (:meth:`Game.to_json`) holds a format version, the rules and their full option set, the setup
-  (seed, dealer, winds) and every action; :meth:`Game.replay` rebuilds the game from it, byte for byte.
+  (seed, dealer, winds, the claim window when it is ``"all"``) and every action; :meth:`Game.replay` rebuilds
+  the game from it, byte for byte.
 - :meth:`Game.snapshot` / :meth:`Game.from_snapshot` save and restore the state itself, for servers.
+
+Logs and snapshots hold the seed and every hidden tile: they are for the server's storage, never for a client.
+What a client may see is :meth:`Game.observation`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import rules as rules_module
-from .._core import chosen_action, held_actions, turn_scan
-from ..actions import ACTIONS, Action, coerce
+from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction
-from ..events import Event, RawEvent, as_events
+from ..events import Event, as_events
 from ..rules.base import Rules
-from ..tiles import format_tiles
-from .flow import HandFlow, Hooks
+from .claims import CLAIM_WINDOWS
+from .mahjong import Decision, MahjongFlow
 from .observation import observe
 from .result import HandResult
 from .state import Table
 
-__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT"]
+__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
 
 LOG_FORMAT = "hupai-game-log/1"
 SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
 
-
-class Decision(NamedTuple):
-    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
-    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
-    seat."""
-
-    phase: str
-    seats: tuple[int, ...]
-    tile: int
-    source: int
+#: The flow class hosting each rule-system family (``Rules.family``).
+FLOWS: dict[str, type[MahjongFlow]] = {"mahjong": MahjongFlow}
 
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-class Game(HandFlow):
+def _flow_for(rules: Rules, window: str) -> MahjongFlow:
+    flow = FLOWS.get(rules.family)
+    if flow is None:
+        raise HupaiError(f"{rules.name}: no engine flow for the rule family {rules.family!r} "
+                         f"(known: {', '.join(sorted(FLOWS))})")
+    return flow(rules, window)
+
+
+class Game:
     """One hand of a rule system.
 
     ``rules`` is a rule-system name (``"guangdong"``) with ``options``, or a rules object (then
     ``options`` must be None). ``seed`` fixes the wall; ``dealer`` deals and takes the first turn;
     ``round_wind`` (0..3 = 东南西北) and ``first_dealer`` (the match's first dealer, for fixed seat winds)
     come from the match. ``wall`` replaces the shuffled wall with a given tile order (see
-    :func:`~hupai.game.wall.stacked_wall`); it is kept in the log.
+    :func:`~hupai.game.wall.stacked_wall`); it is kept in the log. ``claim_window`` is ``"all"`` (every other
+    seat is asked about each discard: what a server needs) or ``"eligible"`` (only seats with a claim: fastest,
+    for simulations; who is asked then depends on concealed tiles).
     """
+
+    __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal", "_busy")
 
     def __init__(self, rules: str | Rules = "guangdong", seed: int = 0, dealer: int = 0,
                  options: Mapping[str, Any] | None = None, *, round_wind: int = 0,
-                 first_dealer: int | None = None, wall: Sequence[int] | None = None) -> None:
+                 first_dealer: int | None = None, wall: Sequence[int] | None = None,
+                 claim_window: str = "all") -> None:
         if isinstance(rules, str):
             rules = rules_module.get(rules, options)
         elif options is not None:
@@ -79,189 +94,102 @@ class Game(HandFlow):
             raise HupaiError(f"seed must be a non-negative int, got {seed!r}")
         if wall is not None and sorted(wall) != sorted(rules.tiles()):
             raise HupaiError("a given wall must hold exactly the rule system's tiles")
+        if claim_window not in CLAIM_WINDOWS:
+            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
         self.rules = rules
-        self._hooks = Hooks.of(rules)
         self.setup: dict[str, Any] = {"seed": seed, "dealer": dealer, "round_wind": round_wind,
-                      "first_dealer": dealer if first_dealer is None else first_dealer}
+                                      "first_dealer": dealer if first_dealer is None else first_dealer}
         if wall is not None:
             self.setup["wall"] = list(wall)
+        if claim_window != "eligible":  # absent means "eligible": what every log of format 1 before it meant
+            self.setup["claim_window"] = claim_window
         self._actions: list[Action] = []
-        self._prefix: list = []  # after from_snapshot: earlier actions in their JSON form (parsed lazily)
-        self._events: list[Event | RawEvent] = []
+        self._prefix: list[Any] = []  # after from_snapshot: earlier actions in their JSON form (parsed lazily)
         # After from_snapshot: the events of the first N actions, not rebuilt until someone asks.
         self._event_prefix: int | None = None
-        self._result: HandResult | None = None
         self._legal: dict[int, tuple[Action, ...]] = {}
-        self._deal(seed, dealer, round_wind, self.setup["first_dealer"], self.setup.get("wall"))
+        self._busy = False
+        self._flow = _flow_for(rules, claim_window)
+        self._flow.deal(seed, dealer, round_wind, self.setup["first_dealer"], self.setup.get("wall"))
 
     # -- decisions --------------------------------------------------------------------------------------
     @property
+    def table(self) -> Table:
+        """The hand's full state (every seat's tiles and the wall: never for a client; see :meth:`observation`)."""
+        return self._flow.table
+
+    @property
+    def claim_window(self) -> str:
+        return self._flow.window
+
+    @property
     def current(self) -> Decision:
-        table = self.table
-        phase = table.phase
-        if phase == "over":
-            return Decision("over", (), -1, -1)
-        if phase in ("turn", "predraw"):
-            return Decision(phase, (table.turn_seat,), table.drawn, table.turn_seat)
-        seats = tuple(s for s in table.pending if s not in table.answers)
-        if phase == "rob":
-            return Decision(phase, seats, table.kong_tile, table.kong_seat)
-        return Decision(phase, seats, table.last_discard, table.discarder)
+        """Who must act now (phase, seats, the tile in question and its source)."""
+        return self._flow.current
 
     def seats_to_act(self) -> tuple[int, ...]:
         """The seats that must act now (``current.seats`` without building the whole Decision)."""
-        table = self.table
-        phase = table.phase
-        if phase == "turn" or phase == "predraw":
-            return (table.turn_seat,)
-        if phase == "over":
-            return ()
-        answers = table.answers
-        return tuple(s for s in table.pending if s not in answers)
+        return self._flow.seats_to_act()
 
     @property
     def over(self) -> bool:
-        return self.table.phase == "over"
+        return self._flow.table.phase == "over"
 
     @property
     def result(self) -> HandResult | None:
         """The hand's result once it is over (winners, patterns, points, payments, next dealer), else None."""
-        if self._result is None and self.table.phase == "over":
+        flow = self._flow
+        if flow.result is None and flow.table.phase == "over":
             self._rebuild_history()
-        return self._result
+        return flow.result
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has nothing to decide)."""
         cached = self._legal.get(seat)
-        if cached is not None:
-            return cached
-        table = self.table
-        phase = table.phase
-        if phase == "turn":
-            if seat != table.turn_seat:
-                out = ()
-            elif self._hooks.plain_turns and not turn_scan(
-                    table.hands[seat], table.melds[seat], table.drawn if table.ready[seat] is not False else -1,
-                    self._hooks.forms):
-                # One core call: no complete hand (not looked for if the hand before the draw was known not
-                # to be ready) and no kong possible, so the turn is its discards. The common turn.
-                out = held_actions(table.hands[seat], ACTIONS.discard[seat])
-            else:
-                out = self._turn_actions(seat)
-        elif phase == "claim" or phase == "rob":
-            out = () if seat in table.answers else table.pending.get(seat, ())
-        elif phase == "predraw" and seat == table.turn_seat:
-            out = (*self.rules.pre_draw_actions(table, seat), ACTIONS.pass_[seat])
-        else:
-            out = ()
-        self._legal[seat] = out
-        return out
-
-    def _turn_actions(self, seat: int) -> tuple[Action, ...]:
-        table = self.table
-        rules = self.rules
-        hooks = self._hooks
-        hand = table.hands[seat]
-        drawn = table.drawn
-        # (A plain turn gets here only when _core.turn_scan found a complete hand or a possible kong.)
-        win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
-               and rules.may_win(table, seat, drawn, table.drawn_from))
-        out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
-        if hooks.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
-            # A last kong (Yunxiao's third, YX-23): win on the replacement, or ``pass`` to end the hand drawn.
-            return (*out, ACTIONS.pass_[seat])
-        if 4 in hand or table.melds[seat] or hooks.kongs:
-            out.extend(rules.kong_options(table, seat))
-        discards = ACTIONS.discard[seat]
-        forbidden = rules.forbidden_discards(table, seat) if hooks.forbidden else None
-        if forbidden:
-            held = [k for k in range(34) if hand[k]]
-            kinds = [k for k in held if k not in forbidden] or held  # nothing allowed: the restriction lifts
-            out.extend([discards[k] for k in kinds])
-        else:
-            out.extend(held_actions(hand, discards))
-        if hooks.extras:
-            out.extend(rules.turn_extras(table, seat))
-        return tuple(out)
+        if cached is None:
+            if self._busy:
+                raise HupaiError("legal_actions() was called while an action is being applied")
+            cached = self._legal[seat] = self._flow.legal_actions(seat)
+        return cached
 
     def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """Validate ``action`` against the legal actions, then apply it; IllegalAction changes nothing."""
-        # Fast path: an Action among the seat's legal actions, usually cached by whoever chose it and found
-        # by identity (legal actions are shared prebuilt objects). The engine's own copy is the one applied
-        # and logged: an equal action with odd types (a float tile 5.0) must not reach the log.
-        chosen = chosen_action(self._legal, action, Action)
-        if chosen is None:
-            action = coerce(action)  # raises on a malformed action
-            if not 0 <= action.seat < self.table.num_players:
-                raise IllegalAction(self._why_illegal(action))
-            self.legal_actions(action.seat)  # fills the cache
-            chosen = chosen_action(self._legal, action, Action)
-            if chosen is None:
-                raise IllegalAction(self._why_illegal(action))
-        action = chosen
-        self._legal = {}
-        self._actions.append(action)
-        kind, seat, tile, _, flag = action
-        table = self.table
-        phase = table.phase
-        if phase == "turn":
-            if kind == "discard":
-                if flag:
-                    self.rules.apply_extra(table, action)
-                self._discard(seat, tile, flag)
-            elif kind == "kong":
-                self._own_kong(seat, tile, flag)
-            elif kind == "win":
-                self._settle([(seat, tile, table.drawn_from, None)])
-            elif kind == "pass":  # legal in a turn only after a last kong (Rules.replacement_ends_hand)
-                self._end_drawn()
-            else:
-                self._extra(action)
-        elif phase == "predraw":
-            if kind == "pass":
-                self._draw(seat, "wall")
-            else:
-                self._extra(action)
-        else:  # a claim or rob window
-            self._answer(action)
+        """Validate ``action`` against the legal actions, then apply it; IllegalAction changes nothing.
 
-    def _extra(self, action: Action) -> None:
-        if self._hooks.declared_kongs and self.rules.declares_kong(self.table, action):
-            # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
-            # machinery robs, melds, logs and draws the replacement, as for its own kongs.
-            self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
-            self._own_kong(action.seat, action.tile, action.flag)
-            return
-        source = self.rules.apply_extra(self.table, action)
-        self._events.append(Event("declare", action.seat, action.tile, (), action.flag))
-        if source is not None:
-            self._settle([(action.seat, action.tile, source, None)])
+        Raises :class:`~hupai.HupaiError` if called while another action is being applied (re-entry)."""
+        if self._busy:
+            raise HupaiError("apply() was re-entered while an action was being applied")
+        self._busy = True
+        try:
+            chosen = self._chosen(action)
+            self._legal = {}
+            self._actions.append(chosen)
+            self._flow.apply(chosen)
+        finally:
+            self._busy = False
 
-    def _why_illegal(self, action: Action) -> str:
-        table = self.table
-        n = table.num_players
-        if not 0 <= action.seat < n:
-            return f"seat {action.seat} is not a seat of this {n}-player game"
-        if table.phase == "over":
-            return f"{action}: the hand is over"
-        decision = self.current
-        if action.seat not in decision.seats:
-            if action.seat in table.answers:
-                return f"{action}: seat {action.seat} has already answered this claim window"
-            waiting = ", ".join(f"P{s}" for s in decision.seats)
-            return (f"{action}: it is not P{action.seat}'s decision now "
-                    f"({decision.phase}, waiting for {waiting})")
-        legal = self.legal_actions(action.seat)
-        same_kind = [a for a in legal if a.kind == action.kind]
-        if not same_kind:
-            kinds = sorted({a.kind for a in legal})
-            return (f"{action}: no {action.kind} is legal for P{action.seat} now "
-                    f"(legal kinds: {', '.join(kinds)})")
-        if action.kind in ("discard", "win", "pung", "kong", "chow") and action.tile < 0:
-            return f"{action}: a {action.kind} needs a tile"
-        if action.kind == "discard" and not table.hands[action.seat][action.tile]:
-            return f"{action}: P{action.seat} holds no {format_tiles([action.tile])}"
-        return f"{action} is not legal now; legal {action.kind} actions: {', '.join(map(str, same_kind))}"
+    def _chosen(self, action: Any) -> Action:
+        """The engine's own legal action equal to ``action``, or IllegalAction. Nothing here can run code of
+        the caller's: fields are compared only once they are known to be plain ints, strings and tuples."""
+        # Fast path: an Action among the seat's legal actions, usually cached by whoever chose it (legal actions
+        # are shared prebuilt objects, and tuple.index tests identity first). The engine's own copy is the one
+        # applied and logged: an equal action with odd types must not reach the log.
+        if type(action) is not Action or not _plain(action):
+            action = coerce(action)  # raises on a malformed action; its result is plain
+        seat = action[1]
+        legal = self._legal.get(seat)
+        if legal is None:
+            if not 0 <= seat < self._flow.table.num_players:
+                n = self._flow.table.num_players
+                raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
+            self._busy = False  # legal_actions refuses to fill the cache during an apply
+            try:
+                legal = self.legal_actions(seat)
+            finally:
+                self._busy = True
+        try:
+            return legal[legal.index(action)]
+        except ValueError:
+            raise IllegalAction(self._flow.why_illegal(action, legal)) from None
 
     # -- views ------------------------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -291,7 +219,7 @@ class Game(HandFlow):
     def events(self) -> list[Event]:
         if self._event_prefix is not None:
             self._rebuild_history()
-        return as_events(self._events)
+        return as_events(self._flow.events)
 
     # -- log, replay, snapshot --------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
@@ -323,7 +251,8 @@ class Game(HandFlow):
     @classmethod
     def _from_setup(cls, rules: Rules, setup: Mapping[str, Any]) -> Game:
         return cls(rules, seed=setup["seed"], dealer=setup["dealer"], round_wind=setup["round_wind"],
-                   first_dealer=setup["first_dealer"], wall=setup.get("wall"))
+                   first_dealer=setup["first_dealer"], wall=setup.get("wall"),
+                   claim_window=setup.get("claim_window", "eligible"))
 
     def _setup_copy(self) -> dict[str, Any]:
         setup = dict(self.setup)
@@ -354,17 +283,16 @@ class Game(HandFlow):
                              f"{snap.get('format')!r}")
         game = cls.__new__(cls)
         game.rules = rules or rules_module.get(snap["rules"], snap["options"])
-        game._hooks = Hooks.of(game.rules)
         game.setup = dict(snap["setup"])
         if "wall" in game.setup:
             game.setup["wall"] = list(game.setup["wall"])
-        game.table = Table.from_json(snap["table"])
+        game._flow = _flow_for(game.rules, game.setup.get("claim_window", "eligible"))
+        game._flow.restore(Table.from_json(snap["table"]))
         game._prefix = list(snap["actions"])
         game._actions = []
-        game._events = []
         game._event_prefix = len(game._prefix)
-        game._result = None
         game._legal = {}
+        game._busy = False
         return game
 
     def _rebuild_history(self) -> None:
@@ -374,7 +302,16 @@ class Game(HandFlow):
         past = Game._from_setup(self.rules, self.setup)
         for action in self._all_actions()[:self._event_prefix]:
             past.apply(action)
-        self._events = past._events + self._events
-        if self._result is None:
-            self._result = past._result
+        flow = self._flow
+        flow.events[:0] = past._flow.events
+        if flow.result is None:
+            flow.result = past._flow.result
         self._event_prefix = None
+
+
+def _plain(action: Action) -> bool:
+    """Are ``action``'s fields plain ints and strings (so comparing it runs no code of the caller's)?"""
+    tiles = action[3]
+    return (type(action[0]) is str and type(action[1]) is int and type(action[2]) is int
+            and type(action[4]) is str and type(tiles) is tuple
+            and (not tiles or all(type(tile) is int for tile in tiles)))

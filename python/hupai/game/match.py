@@ -14,6 +14,7 @@ from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError
 from ..rules.base import Rules
+from .claims import CLAIM_WINDOWS
 from .game import Game
 from .result import HandResult
 from .wall import hand_seed, splitmix64
@@ -52,13 +53,16 @@ class Match:
 
     def __init__(self, rules: str | Rules = "guangdong", seed: int = 0,
                  options: Mapping[str, Any] | None = None,
-                 *, first_dealer: int | None = None) -> None:
+                 *, first_dealer: int | None = None, claim_window: str = "all") -> None:
         if isinstance(rules, str):
             rules = rules_module.get(rules, options)
         elif options is not None:
             raise HupaiError("options are given with a rule-system name; a rules object carries its own")
+        if claim_window not in CLAIM_WINDOWS:
+            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
         self.rules = rules
         self.seed = seed
+        self.claim_window = claim_window
         n = rules.num_players
         # GD-4 / YX-4 / KW-4: the first dealer is drawn at random, from the match seed.
         self.first_dealer = splitmix64(seed ^ 0xD1CE) % n if first_dealer is None else first_dealer
@@ -74,7 +78,7 @@ class Match:
         if self.over:
             raise HupaiError("the match is over")
         return Game(self.rules, seed=hand_seed(self.seed, self.hand_index), dealer=self.dealer,
-                    round_wind=self.round_wind, first_dealer=self.first_dealer)
+                    round_wind=self.round_wind, first_dealer=self.first_dealer, claim_window=self.claim_window)
 
     def record(self, game: Game) -> HandResult:
         """Add a finished hand's payments to the scores and move the deal and the round on."""
@@ -104,4 +108,5 @@ class Match:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.name, "options": self.rules.options_dict(), "seed": self.seed,
                 "first_dealer": self.first_dealer, "dealer": self.dealer, "round_wind": self.round_wind,
-                "hands": self.hand_index, "scores": list(self.scores), "over": self.over}
+                "hands": self.hand_index, "scores": list(self.scores), "over": self.over,
+                "claim_window": self.claim_window}

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import rules as rules_module
 from ..actions import Action
 from ..rules.base import Rules
 from ..tiles import parse
@@ -27,19 +28,25 @@ __all__ = ["stacked_game", "answer", "discard", "discard_drawn", "pass_all"]
 
 def stacked_game(hands: Sequence[str], *, dealer: int = 0, draws: str = "", replacements: str = "",
                  options: Mapping[str, Any] | None = None, rules: str | Rules = "guangdong",
-                 round_wind: int = 0,
-                 first_dealer: int | None = None) -> Game:
-    """A game whose deal, draws and replacement tiles are the given ones."""
+                 round_wind: int = 0, first_dealer: int | None = None,
+                 claim_window: str = "eligible") -> Game:
+    """A game whose deal, draws and replacement tiles are the given ones; the rest of the rule system's tile set
+    (``rules.tiles()``) fills the hands up to their size and the wall. ``claim_window`` defaults to
+    ``"eligible"`` here: scripted examples answer only the claims they are about."""
+    if isinstance(rules, str):
+        rules = rules_module.get(rules, options)
+        options = None
     n = len(hands)
     kinds = [parse(h) for h in hands]
     draw_kinds, replacement_kinds = parse(draws), parse(replacements)
-    left = Counter(k for k in range(34) for _ in range(4))
+    left = Counter(rules.tiles())
     left.subtract(Counter(t for hand in kinds for t in hand))
     left.subtract(Counter(draw_kinds + replacement_kinds))
     # Filler: one copy of each kind in turn (honors first, suits in steps of three) before any second copy, so
     # filler hands hold few pairs and runs and rarely have claims.
     spread = [suit * 9 + number for number in (0, 3, 6, 1, 4, 7, 2, 5, 8) for suit in range(3)]
     order = [k for k in (*range(27, 34), *spread) if left[k] > 0]
+    order += sorted(k for k in left if left[k] > 0 and k not in order)
     pool = []
     while any(left[k] > 0 for k in order):
         for k in order:
@@ -47,14 +54,15 @@ def stacked_game(hands: Sequence[str], *, dealer: int = 0, draws: str = "", repl
                 pool.append(k)
                 left[k] -= 1
     for seat in range(n):
-        size = 14 if seat == dealer else 13
+        size = rules.hand_size + (seat == dealer)
         while len(kinds[seat]) < size:
             kinds[seat].append(pool.pop(0))
         if len(kinds[seat]) != size:
             raise ValueError(f"seat {seat} is dealt {len(kinds[seat])} tiles, expected {size}")
-    wall = stacked_wall(kinds, dealer=dealer, draws=draw_kinds, replacements=replacement_kinds)
-    return Game(rules, dealer=dealer, options=options, round_wind=round_wind, first_dealer=first_dealer,
-                wall=wall)
+    wall = stacked_wall(kinds, dealer=dealer, draws=draw_kinds, replacements=replacement_kinds,
+                        tiles=rules.tiles())
+    return Game(rules, dealer=dealer, round_wind=round_wind, first_dealer=first_dealer, wall=wall,
+                claim_window=claim_window)
 
 
 def pass_all(game: Game) -> None:

@@ -34,7 +34,7 @@ from ..hand import Meld
 from ..tiles import counts_to_kinds
 from .wall import Wall
 
-__all__ = ["Table", "meld_to_json", "meld_from_json"]
+__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json"]
 
 def meld_to_json(meld: Meld) -> list:
     source = -1 if meld.claimed_from is None else meld.claimed_from
@@ -125,7 +125,7 @@ class Table:
             "draws": list(self.draws), "discards_made": list(self.discards_made), "calls": self.calls,
             "meld_order": [list(x) for x in self.meld_order],
             "missed": [sorted(s) for s in self.missed], "missed_all": list(self.missed_all),
-            "extras": _copy_json(self.extras), "payments": list(self.payments),
+            "extras": copy_json(self.extras), "payments": list(self.payments),
         }
 
     @classmethod
@@ -156,16 +156,16 @@ class Table:
         table.meld_order = [(s, i) for s, i in data["meld_order"]]
         table.missed = [set(s) for s in data["missed"]]
         table.missed_all = list(data["missed_all"])
-        table.extras = _copy_json(data["extras"])
+        table.extras = copy_json(data["extras"])
         table.payments = list(data["payments"])
         table.ready = [None] * table.num_players  # derived, never saved
         return table
 
 
-def _copy_json(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``."""
     if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy_json(v) for v in value]
+        return [copy_json(v) for v in value]
     return value

@@ -1,66 +1,79 @@
-"""The rule-system interface the table engine consults (DESIGN §4).
+"""The rule-system interface the table engine consults (DESIGN §4), and its contract.
 
-The engine (``hupai.game``) runs a generic mahjong hand: deal, draw, discard, claims, kongs, wins,
-settlement. Every *rule question* goes to a :class:`Rules` object, and the engine has no branch on a rule
-system's name. The defaults here are plain Chinese mahjong (136 tiles, four players, chow from the left,
-win > kong/pung > chow, several winners allowed, 补杠 robbable); a rule system overrides what differs.
+A rule system is an object the engine asks questions; it never changes the game itself. Every hook receives
+``table``, a read-only :class:`~hupai.rules.contract.TableView` of the hand (mahjong family), and answers; a
+hook that needs the state to change returns :data:`~hupai.rules.contract.Effects`, which the engine applies and
+logs. What a rule system can do beyond the defaults it declares in :attr:`Rules.capabilities`
+(:class:`~hupai.rules.contract.Capabilities`): the engine picks its fast paths from that declaration, and a
+subclass that overrides a hook without declaring it is refused when the class is made.
 
-The hooks, grouped (``table`` is the engine's :class:`~hupai.game.state.Table`; rules read it, and write
-only ``table.extras`` in the hooks that say so):
+The defaults are plain Chinese mahjong (136 tiles, four players, chow from the left, win > kong/pung > chow,
+several winners allowed, 补杠 robbable). Every hook, in one place:
 
-- **Setup:** :attr:`name`, :attr:`num_players`, :attr:`hand_size`, :meth:`tiles`, :meth:`seat_winds`,
-  :meth:`on_deal` (e.g. flip Yunxiao's gold from the wall tail), :meth:`options_dict`.
-- **Wall:** :meth:`can_draw` (the wall end, e.g. a reserve that grows with kongs), :meth:`can_kong`,
-  :meth:`melds_claimable` (GD-8: the last discard may only be won on), :attr:`replacement_from_tail`.
-- **Claims:** :meth:`chow_seats`, :attr:`claim_priority`, :attr:`multiple_winners` (else head-bump in turn
-  order from the discarder), :meth:`claim_options` (full override point), :meth:`claim_meld` (the meld a
-  claim makes and the tiles it takes: wild stand-ins), :attr:`robbable_kongs`.
-- **Missed win (漏胡):** :attr:`louhu` (``"same_kind"``, ``"any_tile"`` or ``None``),
-  :attr:`louhu_clears_on_claim`.
-- **Wins:** :meth:`completes` (does a tile complete a hand: override for wild tiles), :meth:`may_win`
-  (extra restrictions: 游金 states, three golds ...).
-- **Own turn:** :meth:`kong_options`, :meth:`forbidden_discards` (过张), :meth:`on_discard` (a rule
-  system's own state after each discard: 游 levels), :meth:`turn_extras` /
-  :meth:`pre_draw_actions` / :meth:`apply_extra` (declarations: 亮倒 with a discard, 游金 before a draw,
-  抢金), :meth:`declares_kong` (a declaration that is a kong), :meth:`on_kong` (immediate kong money),
-  :meth:`replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
-- **Scoring and rotation:** :meth:`win_context` (the facts of a win, liability included), :meth:`score`,
-  :meth:`next_dealer`, :meth:`next_round`.
-- **For shanten-driven players** (:class:`hupai.bots.GreedyBot`): :attr:`wild_tiles`, :meth:`shanten_batch`
-  (how the rules count a hand: golds as jokers), :meth:`premium_discards` (discards into a declared state worth
-  more than winning now: the 游 shape), :meth:`prefers_own_draw`.
+- **Setup** (data): :attr:`~Rules.name`, :attr:`~Rules.family` (which engine flow hosts the hand:
+  ``"mahjong"``), :attr:`~Rules.num_players`, :attr:`~Rules.hand_size`, :attr:`~Rules.win_forms`,
+  :attr:`~Rules.capabilities`; :meth:`~Rules.options_dict`, :meth:`~Rules.tiles`, :meth:`~Rules.seat_winds`,
+  :meth:`~Rules.on_deal` (effects: Yunxiao flips its gold from the wall tail).
+- **Wall**: :meth:`~Rules.can_draw` (the wall end), :meth:`~Rules.can_kong`, :meth:`~Rules.melds_claimable`
+  (GD-8: the last discard may only be won on), :attr:`~Rules.replacement_from_tail`.
+- **Claims**: :meth:`~Rules.chow_seats`, :attr:`~Rules.claim_priority`, :attr:`~Rules.multiple_winners` (else
+  head-bump in turn order from the discarder), :meth:`~Rules.claim_options` (replaces the standard claims),
+  :meth:`~Rules.claim_meld` (the meld a claim makes and the tiles it takes), :meth:`~Rules.on_claim` (effects
+  after a claimed meld), :attr:`~Rules.robbable_kongs`.
+- **Missed win (漏胡)**: :attr:`~Rules.louhu` (``"same_kind"``, ``"any_tile"`` or ``None``),
+  :attr:`~Rules.louhu_clears_on_claim`.
+- **Wins**: :meth:`~Rules.completes` (does a tile complete a hand), :meth:`~Rules.ready` (is a waiting hand
+  ready: the engine caches the answer), :meth:`~Rules.may_win` (extra restrictions: 游金 states, three golds),
+  :meth:`~Rules.winning_tiles`.
+- **Own turn**: :meth:`~Rules.kong_options`, :meth:`~Rules.forbidden_discards` (过张), :meth:`~Rules.on_discard`
+  (effects after each discard: 游 levels), :meth:`~Rules.pre_draw_actions` and :meth:`~Rules.pre_draw_window`
+  (declarations before a draw: 游金, 抢金), :meth:`~Rules.turn_extras` and :meth:`~Rules.on_declare`
+  (declarations: 亮倒 with a discard; effects and maybe a win), :meth:`~Rules.declares_kong` (a declaration
+  that is a kong), :meth:`~Rules.on_kong` (effects: kong money, kong counts),
+  :meth:`~Rules.replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
+- **Scoring and rotation**: :meth:`~Rules.win_context` (the facts of a win, liability included),
+  :meth:`~Rules.score`, :meth:`~Rules.next_dealer`, :meth:`~Rules.next_round`.
+
+Playing advice for bots lives beside each rule system (``rules/<name>/advice.py``), not here.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from .._core import claim_scan
-from ..actions import ACTIONS, CHOWS, Action
-from ..analysis import Forms, is_win, shanten, shanten_batch, waits
+from ..actions import ACTIONS, Action
+from ..analysis import Forms, is_win, shanten, waits
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
 from ..tiles import STANDARD_TILES, counts_to_kinds
-
-if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
-    from ..game.state import Table
+from .contract import Capabilities, Effects, TableView
 
 __all__ = ["Rules", "WinSource", "STANDARD_TILES"]
 
 
 #: Where a winning tile came from: ``"wall"`` (self-drawn), ``"replacement"`` (after a kong), ``"discard"``,
-#: ``"robbed_kong"`` (抢杠), ``"dealt"`` (the dealer's dealt 14), or a rule system's own (``"declared"``).
+#: ``"robbed_kong"`` (抢杠), ``"dealt"`` (the dealer's dealt 14), or a rule system's own (``"rob_gold"``).
 WinSource = str
 
+#: Hook name -> the capability flag that must be declared to override it.
+_DECLARED_BY = {
+    "completes": "core_wins", "ready": "core_wins", "claim_options": "custom_claims",
+    "chow_seats": "chow_seats", "pre_draw_actions": "pre_draw", "pre_draw_window": "pre_draw",
+    "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
+    "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
+    "on_claim": "on_claim",
+}
 
 class Rules(ABC):
     """A rule system. Subclasses set :attr:`name` and implement :meth:`options_dict` and :meth:`score`."""
 
     name: ClassVar[str] = ""
+    #: The engine flow that hosts a hand of this system (``hupai.game`` maps it to its flow class).
+    family: ClassVar[str] = "mahjong"
+    #: What this system does beyond the defaults; the engine chooses its paths from it.
+    capabilities: ClassVar[Capabilities] = Capabilities()
     num_players: int = 4
     #: Tiles dealt to each seat; the dealer gets one more and takes the first turn without drawing.
     hand_size: int = 13
@@ -78,19 +91,17 @@ class Rules(ABC):
     replacement_from_tail: bool = True
     #: Winning forms passed to the core.
     win_forms: Forms = Forms.STANDARD
-    #: Some tiles are wild (Yunxiao's golds): a hand's counts are not what the core should see as they are,
-    #: so shanten-driven players must ask :meth:`shanten_batch` instead of the core directly.
-    wild_tiles: bool = False
-    #: Set per class: :meth:`completes` and :meth:`ready` are this base's (the core's tests), so the claim
-    #: and turn scans may test wins and readiness themselves.
-    _core_completes: ClassVar[bool] = True
-    #: Set per class: :meth:`chow_seats` is this base's (the 下家 only), known without a call.
-    _default_chow_seats: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._core_completes = cls.completes is Rules.completes and cls.ready is Rules.ready
-        cls._default_chow_seats = cls.chow_seats is Rules.chow_seats
+        caps = cls.capabilities
+        for hook, flag in _DECLARED_BY.items():
+            overridden = getattr(cls, hook) is not getattr(Rules, hook)
+            declared = not caps.core_wins if flag == "core_wins" else getattr(caps, flag)
+            if overridden and not declared:
+                wanted = "core_wins=False" if flag == "core_wins" else f"{flag}=True"
+                raise TypeError(f"{cls.__name__} overrides {hook}() but its capabilities do not say so: declare "
+                                f"capabilities = Capabilities({wanted}, ...) (the engine calls only declared hooks)")
 
     # -- setup ------------------------------------------------------------------------------------------
     @abstractmethod
@@ -106,89 +117,49 @@ class Rules(ABC):
         n = self.num_players
         return tuple((seat - dealer) % n for seat in range(n))
 
-    def on_deal(self, table: Table) -> None:  # noqa: B027 (an optional hook: empty by design)
-        """Called once after the deal, before the dealer's first turn. May take tiles from the wall and keep
-        facts in ``table.extras`` (Yunxiao flips its gold indicator here)."""
+    def on_deal(self, table: TableView) -> Effects:
+        """Effects once after the deal, before the dealer's first turn (Yunxiao flips its gold indicator from
+        the wall's tail here). None by default."""
+        return ()
 
     # -- wall -------------------------------------------------------------------------------------------
-    def can_draw(self, table: Table) -> bool:
+    def can_draw(self, table: TableView) -> bool:
         """May the next normal draw happen? False ends the hand as drawn (流局)."""
         wall = table.wall
         return wall.tail > wall.head
 
-    def can_kong(self, table: Table) -> bool:
+    def can_kong(self, table: TableView) -> bool:
         """May a kong be declared now? By default a replacement tile must remain."""
         wall = table.wall
         return wall.tail > wall.head
 
-    def melds_claimable(self, table: Table) -> bool:
+    def melds_claimable(self, table: TableView) -> bool:
         """May the discard on the table be chowed, punged or konged? By default if another draw follows."""
         return self.can_draw(table)
 
     # -- claims -----------------------------------------------------------------------------------------
-    def chow_seats(self, table: Table, discarder: int) -> tuple[int, ...]:
-        """The seats that may chow ``discarder``'s discard: by default only its 下家; ``()`` for no chow."""
+    def chow_seats(self, table: TableView, discarder: int) -> tuple[int, ...]:
+        """The seats that may chow ``discarder``'s discard: by default only its 下家; ``()`` for no chow
+        (declare ``chow_seats=True`` to override)."""
         return ((discarder + 1) % table.num_players,)
 
-    def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+    def claim_options(self, table: TableView, tile: int, discarder: int) -> dict[int, list[Action]]:
         """Every claim each other seat may make on ``tile`` discarded by ``discarder`` (``pass`` not
-        included; seats with no claim left out), in turn order from the discarder.
+        included; seats with no claim left out), in turn order from the discarder. Asked only if the system
+        declares ``custom_claims``; otherwise the engine offers the standard claims itself (in the core): win
+        (:meth:`completes` and :meth:`may_win`), then kong (three held, :meth:`can_kong`) and pung (two held) if
+        :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins blocked by 漏胡 and
+        adds ``pass``."""
+        raise NotImplementedError(f"{self.name} declares custom_claims but does not define claim_options")
 
-        The default offers win (:meth:`completes` and :meth:`may_win`), then kong (three held) and pung
-        (two held) if :meth:`melds_claimable`, and chows to :meth:`chow_seats`. The engine removes wins
-        blocked by 漏胡 and adds ``pass``. This runs on every discard, so the shapes of all seats are read by
-        one core call (``_core.claim_scan``, the wins included unless a subclass overrides :meth:`completes`
-        or :meth:`ready`; it fills ``table.ready`` as :meth:`ready` would), and the rule questions
-        (:meth:`melds_claimable`, :meth:`can_kong`, :meth:`may_win`) are asked only about what the shapes
-        allow: they must not have side effects.
-        """
-        if tile >= 27:
-            chowers = 0
-        elif self._default_chow_seats:
-            chowers = 1 << ((discarder + 1) % table.num_players)
-        else:
-            chowers = sum(1 << seat for seat in self.chow_seats(table, discarder))
-        core_wins = self._core_completes
-        shapes = claim_scan(table.hands, table.melds, table.ready, tile, discarder, self.win_forms, chowers,
-                            _SCAN_ALL if core_wins else _SCAN_MELDS)
-        if not shapes and core_wins:
-            return {}  # the common case: nobody can claim, and no rule question needed asking
-        if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible
-            if not self.melds_claimable(table):
-                shapes &= _ANY_WIN
-            elif shapes & _ANY_KONG and not self.can_kong(table):
-                shapes &= ~_ANY_KONG
-        n = table.num_players
-        out: dict[int, list[Action]] = {}
-        for step in range(1, n):
-            seat = (discarder + step) % n
-            bits = (shapes >> (8 * seat)) & 0xFF
-            if not core_wins and self.completes(table, seat, tile, False):
-                bits |= _WIN
-            if not bits:
-                continue
-            options: list[Action] = []
-            if bits & _WIN and self.may_win(table, seat, tile, "discard"):
-                options.append(ACTIONS.win[seat][tile])
-            if bits & _KONG:
-                options.append(ACTIONS.exposed_kong[seat][tile])
-            if bits & _PUNG:
-                options.append(ACTIONS.pung[seat][tile])
-            if bits & _CHOWS:
-                options.extend(chow for bit, chow in CHOWS[seat][tile] if bits & bit)
-            if options:
-                out[seat] = options
-        return out
-
-    def claim_meld(self, table: Table, action: Action) -> tuple[tuple[int, ...], Meld]:
+    def claim_meld(self, table: TableView, action: Action) -> tuple[tuple[int, ...], Meld]:
         """The meld a winning claim ``action`` on the discard makes, and the physical kinds it takes from the
         claimer's concealed tiles (the discard itself not among them).
 
-        The engine calls this once, when it carries the claim out; a rule system may keep facts about the
-        claim in ``table.extras`` here. The default reads everything as physical kinds: a chow's
-        ``action.tiles`` are its run (the discard among them), a pung or kong is of the discard's kind. A rule
-        system with stand-in tiles (Yunxiao's 白板 as the gold's face, YX-7) records the meld in the kinds the
-        tiles play as, while the hand gives up the tiles it holds.
+        The default reads everything as physical kinds: a chow's ``action.tiles`` are its run (the discard among
+        them), a pung or kong is of the discard's kind. A rule system with stand-in tiles (Yunxiao's 白板 as the
+        gold's face, YX-7) records the meld in the kinds the tiles play as, while the hand gives up the tiles it
+        holds.
         """
         tile, discarder = table.last_discard, table.discarder
         if action.kind == "chow":
@@ -199,81 +170,69 @@ class Rules(ABC):
             return (tile, tile), Meld("pung", (tile,) * 3, claimed_from=discarder, claimed_tile=tile)
         return (tile,) * 3, Meld("kong", (tile,) * 4, claimed_from=discarder, claimed_tile=tile)
 
+    def on_claim(self, table: TableView, seat: int, meld: Meld) -> Effects:
+        """Effects after ``seat``'s claimed ``meld`` is on the table (the last of ``table.melds[seat]``; a
+        claimed kong: before its replacement draw). None by default (Yunxiao notes a chow's turn, YX-16)."""
+        return ()
+
     # -- wins -------------------------------------------------------------------------------------------
-    def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
+    def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """Is ``seat``'s hand complete with ``tile``? ``in_hand``: the tile is already among its concealed
         tiles (a draw); otherwise it comes from another player and must complete a waiting hand. Shape
-        only: :meth:`may_win` and 漏胡 come on top.
-
-        The default asks the core (:attr:`win_forms`) about the hand's counts in place (a zero-copy view). The
-        engine's own scans (claims after a discard, a plain turn) ask the core directly and skip seats whose
-        ``table.ready`` is False.
-        """
+        only: :meth:`may_win` and 漏胡 come on top. The default is the core's test of :attr:`win_forms`
+        (declare ``core_wins=False`` to override: the engine's scans then ask this instead of the core)."""
         melds = len(table.melds[seat])
         if in_hand:
             return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
         hand = table.hands[seat]
-        if hand[tile] >= 4 or sum(hand) != 13 - 3 * melds:
+        if hand[tile] >= 4 or sum(hand) != self.hand_size - 3 * melds:
             return False  # a fifth copy, or a hand between a claim and its discard (it waits on nothing)
-        hand[tile] += 1
-        try:
-            return is_win(table.views[seat], melds=melds, forms=int(self.win_forms))
-        finally:
-            hand[tile] -= 1
+        counts = bytearray(hand)
+        counts[tile] += 1
+        return is_win(counts, melds=melds, forms=int(self.win_forms))
 
-    def ready(self, table: Table, seat: int) -> bool:
-        """Is ``seat``'s waiting hand (without the tile it just drew, if it is its turn) ready (听牌)? Cached
-        in ``table.ready`` until the engine sees that hand change; where it is False the engine skips the
-        turn's win check (a rule system whose :meth:`completes` is costly fills it: Yunxiao)."""
-        cached = table.ready[seat]
-        if cached is None:
-            hand = table.hands[seat]
-            drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
-            if drawn >= 0:
-                hand[drawn] -= 1
-            try:
-                if sum(hand) % 3 != 1:  # a hand between a claim and its discard waits on nothing
-                    cached = False
-                else:
-                    cached = shanten(table.views[seat], melds=len(table.melds[seat]),
-                                     forms=int(self.win_forms)) <= 0
-            finally:
-                if drawn >= 0:
-                    hand[drawn] += 1
-            table.ready[seat] = cached
-        return cached
+    def ready(self, table: TableView, seat: int) -> bool:
+        """Is ``seat``'s waiting hand (without the tile it just drew, if it is its turn) ready (听牌)? The
+        engine caches the answer until that hand changes and skips win checks where it is False."""
+        counts = bytearray(table.hands[seat])
+        if table.turn_seat == seat and table.phase == "turn" and table.drawn >= 0:
+            counts[table.drawn] -= 1
+        if sum(counts) % 3 != 1:  # a hand between a claim and its discard waits on nothing
+            return False
+        return shanten(counts, melds=len(table.melds[seat]), forms=int(self.win_forms)) <= 0
 
-    # -- questions a shanten-driven player asks (hupai.bots.GreedyBot) ----------------------------------
-    def shanten_batch(self, table: Table, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
-        """Shanten of physical ``uint8[N, 34]`` hands under these rules. The default is the core's, in
-        :attr:`win_forms`; a rule system with wild tiles maps them to jokers first."""
-        return shanten_batch(rows, melds=melds, forms=int(self.win_forms))
-
-    def premium_discards(self, table: Table, seat: int) -> list[int]:
-        """Kinds whose discard now puts ``seat`` in a declared state worth more than winning at once (Yunxiao:
-        the 游 shape, YX-25); empty by default."""
-        return []
-
-    def prefers_own_draw(self, table: Table, seat: int) -> bool:
-        """Whether ``seat`` expects more from its own draws than from winning on a discard now (Yunxiao: a
-        gold holder with a long wall ahead); False by default."""
-        return False
-
-    def winning_tiles(self, table: Table, seat: int) -> list[int]:
+    def winning_tiles(self, table: TableView, seat: int) -> list[int]:
         """The kinds that would complete ``seat``'s waiting hand (without the tile it just drew, in its turn),
-        by shape (for observations, bots and tests)."""
+        by shape (for tests and tools)."""
         drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
         kinds = table.concealed_kinds(seat, drawn)
         if len(kinds) % 3 != 1:
             return []  # between a claim and its discard: no wait
         return waits(kinds, melds=len(table.melds[seat]), forms=self.win_forms)
 
-    def may_win(self, table: Table, seat: int, tile: int, source: WinSource) -> bool:
+    def may_win(self, table: TableView, seat: int, tile: int, source: WinSource) -> bool:
         """Extra conditions on a win whose shape is complete (beyond 漏胡, which the engine applies)."""
         return True
 
+    # -- bot advice (moving to rules/<name>/advice.py) -------------------------------------------------
+    #: Some tiles are wild (Yunxiao's golds): shanten-driven players ask :meth:`shanten_batch`.
+    wild_tiles: bool = False
+
+    def shanten_batch(self, table: TableView, rows: Any, melds: Any) -> Any:
+        """Shanten of physical ``uint8[N, 34]`` hands under these rules (the core's, in :attr:`win_forms`)."""
+        from ..analysis import shanten_batch
+        return shanten_batch(rows, melds=melds, forms=int(self.win_forms))
+
+    def premium_discards(self, table: TableView, seat: int) -> list[int]:
+        """Kinds whose discard now puts ``seat`` in a declared state worth more than winning at once."""
+        return []
+
+    def prefers_own_draw(self, table: TableView, seat: int) -> bool:
+        """Whether ``seat`` expects more from its own draws than from winning on a discard now."""
+        return False
+
     # -- own turn ---------------------------------------------------------------------------------------
-    def kong_options(self, table: Table, seat: int) -> list[Action]:
+    def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """Kongs ``seat`` may declare in its own turn: 暗杠 of four held, 补杠 onto its own pung."""
         hand = table.hands[seat]
         melds = table.melds[seat]
@@ -288,42 +247,51 @@ class Rules(ABC):
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
 
-    def on_discard(self, table: Table, seat: int, tile: int) -> None:  # noqa: B027 (optional, empty by design)
-        """Called once after every discard (the tile is out of the hand and on the table), before claims are
-        offered: a rule system may update its own facts in ``table.extras`` (Yunxiao's 游 levels, YX-26)."""
+    def on_discard(self, table: TableView, seat: int, tile: int) -> Effects:
+        """Effects after every discard (the tile is out of the hand and on the table), before claims are
+        offered (Yunxiao's 游 levels, YX-26). None by default."""
+        return ()
 
-    def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
+    def forbidden_discards(self, table: TableView, seat: int) -> frozenset[int]:
         """Kinds ``seat`` may not discard now (Yunxiao's 过张 after a chow). None by default."""
         return frozenset()
 
-    def pre_draw_actions(self, table: Table, seat: int) -> list[Action]:
+    def pre_draw_actions(self, table: TableView, seat: int) -> list[Action]:
         """Declarations ``seat`` may make at the start of its turn, before drawing (游金, 抢金). If any, the
         engine asks the seat (``pass`` = draw normally)."""
         return []
 
-    def turn_extras(self, table: Table, seat: int) -> list[Action]:
+    def pre_draw_window(self, table: TableView, seat: int) -> bool:
+        """With ``claim_window="all"``: is ``seat`` asked before its draw, on public facts alone (so that being
+        asked reveals nothing of its hand)? It then answers ``pass`` when :meth:`pre_draw_actions` is empty.
+        By default only when it has a declaration (facts of the hand may then show: override to hide them)."""
+        return bool(self.pre_draw_actions(table, seat))
+
+    def turn_extras(self, table: TableView, seat: int) -> list[Action]:
         """Extra actions in ``seat``'s own turn (e.g. a discard with a 亮倒 flag)."""
         return []
 
-    def apply_extra(self, table: Table, action: Action) -> WinSource | None:
-        """Apply a rule-specific action; return a :data:`WinSource` if it is a win the engine must settle."""
+    def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
+        """A rule-specific action (a ``declare``, or a discard with a flag) is being applied: its effects, and a
+        :data:`WinSource` if it is a win the engine must settle (a flagged discard is then discarded as usual)."""
         raise NotImplementedError(f"{self.name} has no action {action.kind}/{action.flag}")
 
-    def declares_kong(self, table: Table, action: Action) -> bool:
+    def declares_kong(self, table: TableView, action: Action) -> bool:
         """Is the rule-specific own-turn ``action`` (a ``declare`` that :meth:`kong_options` offers) a kong of
         the four ``action.tile`` held, shown as an exposed kong (Yunxiao's self-drawn 明杠, YX-20)?
 
-        If True the engine makes it as it makes its own kongs, and :meth:`apply_extra` is not called: offered
+        If True the engine makes it as it makes its own kongs, and :meth:`on_declare` is not called: offered
         to robbers first if ``action.flag`` is in :attr:`robbable_kongs`, then melded (a ``kong`` event),
-        counted by :meth:`on_kong` and followed by the replacement draw. False by default.
+        followed by :meth:`on_kong` and the replacement draw. False by default.
         """
         return False
 
-    def on_kong(self, table: Table, seat: int, meld: Meld) -> list[int] | None:
-        """Immediate payments for a kong just made (per seat, summing to zero), or None (no kong money)."""
-        return None
+    def on_kong(self, table: TableView, seat: int, meld: Meld) -> Effects:
+        """Effects of a kong just made (before its replacement draw): kong money (a
+        :class:`~hupai.rules.contract.Pay`), counts kept in the rule state. None by default."""
+        return ()
 
-    def replacement_ends_hand(self, table: Table, seat: int) -> bool:
+    def replacement_ends_hand(self, table: TableView, seat: int) -> bool:
         """Is the tile ``seat`` just drew after a kong its last chance: may it now only win on it, or else end
         the hand as drawn (流局) without discarding? Asked only while the drawn tile is a kong replacement.
 
@@ -333,7 +301,7 @@ class Rules(ABC):
         return False
 
     # -- scoring and rotation ---------------------------------------------------------------------------
-    def win_context(self, table: Table, seat: int, tile: int, source: WinSource, discarder: int | None,
+    def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
         """The facts of a win, for :meth:`score`. The default fills what every system shares."""
         counts = list(table.hands[seat])
@@ -352,7 +320,7 @@ class Rules(ABC):
     def score(self, context: WinContext) -> ScoreResult:
         """Score one win (patterns, value, per-seat payments)."""
 
-    def next_dealer(self, table: Table, winners: Sequence[int]) -> int:
+    def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
         """Who deals the next hand. By default the dealer repeats if it won or nobody won."""
         if not winners or table.dealer in winners:
             return table.dealer
@@ -369,10 +337,3 @@ class Rules(ABC):
         if next_dealer == first_dealer and dealer != first_dealer:
             return (round_wind + 1, round_wind + 1 >= 4)
         return (round_wind, False)
-
-
-# _core.claim_scan's bits, per seat (cpp/claims.hpp); the same bits of all four seats; its flags (melds
-# claimable 1, kong allowed 2, check wins 4).
-_WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
-_ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
-_SCAN_MELDS, _SCAN_ALL = 1 | 2, 1 | 2 | 4

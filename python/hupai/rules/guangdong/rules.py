@@ -21,17 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ...analysis import Forms
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
+from ..contract import TableView
 from .options import GuangdongOptions
 from .scoring import score_win
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ...game.state import Table
 
 __all__ = ["GuangdongRules"]
 
@@ -65,16 +63,16 @@ class GuangdongRules(Rules):
         return tuple((seat - east) % 4 for seat in range(4))
 
     # GD-8
-    def can_draw(self, table: Table) -> bool:
+    def can_draw(self, table: TableView) -> bool:
         wall = table.wall
         return wall.tail - wall.head > self._reserve
 
-    def can_kong(self, table: Table) -> bool:
+    def can_kong(self, table: TableView) -> bool:
         wall = table.wall
         return wall.tail - wall.head > self._reserve
 
     # GD-20, GD-21, GD-26, GD-28, GD-29
-    def win_context(self, table: Table, seat: int, tile: int, source: WinSource, discarder: int | None,
+    def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
         context = super().win_context(table, seat, tile, source, discarder, winners_on_tile)
         dealer = table.dealer
@@ -89,7 +87,7 @@ class GuangdongRules(Rules):
         )
         return context
 
-    def liable(self, table: Table, seat: int, source: WinSource) -> int | None:
+    def liable(self, table: TableView, seat: int, source: WinSource) -> int | None:
         """The seat liable for ``seat``'s self-drawn win (GD-25: the first case listed decides), or None.
 
         GD-26: a replacement win after a kong on another player's discard makes that discarder liable. GD-28:
@@ -113,7 +111,7 @@ class GuangdongRules(Rules):
         return score_win(context, self.options)
 
 
-def _first_fed(table: Table, feeder: int) -> int | None:
+def _first_fed(table: TableView, feeder: int) -> int | None:
     """The first seat whose fourth meld came from ``feeder``'s discard (GD-29 包先不包后)."""
     for seat, index in table.meld_order:
         if index == 3:

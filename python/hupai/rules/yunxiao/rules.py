@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from ...analysis import Forms, shanten_batch
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
+from ..contract import Capabilities, Effects, GiveTile, SetState, TableView, TakeFromTail
 from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, counts_to_kinds, effective_kind
 from .options import YunxiaoOptions
 from .patterns import (
@@ -55,9 +56,6 @@ from .patterns import (
     you_state_allows,
 )
 from .scoring import score_win
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ...game.state import Table
 
 __all__ = ["YunxiaoRules", "YOU_JIN", "QIANG_JIN", "MING_GANG"]
 
@@ -100,6 +98,9 @@ class YunxiaoRules(Rules):
     ``hupai.rules.get("yunxiao", **options)``."""
 
     name: ClassVar[str] = "yunxiao"
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        core_wins=False, custom_claims=True, pre_draw=True, forbidden_discards=True, kong_options=True,
+        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
     multiple_winners = False  # YX-15: head-bump, 下家 > 对家 > 上家
     robbable_kongs = frozenset({"added", "ming_gang"})  # YX-22: 补杠 and the self-drawn 明杠 (its flag)
@@ -128,36 +129,35 @@ class YunxiaoRules(Rules):
         return f"YunxiaoRules({self.options_dict()!r})"
 
     # -- setup: YX-5, YX-6 ------------------------------------------------------------------------------
-    def on_deal(self, table: Table) -> None:
+    def on_deal(self, table: TableView) -> Effects:
         """YX-6 开金: the wall's last tile is the gold indicator; it leaves play (82 live tiles remain)."""
         wall = table.wall
-        wall.tail -= 1
-        gold = wall.tiles[wall.tail]
+        gold = wall.tiles[wall.tail - 1]
         n = table.num_players
-        table.extras.update({"gold": gold, "indicator": gold, "you": [0] * n,
-                             "kongs": 0, "last_kong": [], "chow_turn": []})
+        return (TakeFromTail(1), SetState("gold", gold), SetState("indicator", gold), SetState("you", [0] * n),
+                SetState("kongs", 0), SetState("last_kong", []), SetState("chow_turn", []))
 
     @staticmethod
-    def gold(table: Table) -> int:
+    def gold(table: TableView) -> int:
         """The gold kind G of the hand on ``table`` (YX-6)."""
         return int(table.extras["gold"])
 
     # -- wall: YX-12, YX-13, YX-23 ----------------------------------------------------------------------
-    def can_draw(self, table: Table) -> bool:
+    def can_draw(self, table: TableView) -> bool:
         """YX-12: a normal draw needs more than R live tiles (R after 0/1/2 kongs); YX-23: the hand ends once
         the last allowed kong has been made (its maker did not win on the replacement)."""
         kongs = table.extras["kongs"]
         return kongs < self.options.max_kongs and table.wall.live > self.options.reserve_after(kongs)
 
-    def can_kong(self, table: Table) -> bool:
+    def can_kong(self, table: TableView) -> bool:
         """YX-23: at most ``max_kongs`` per hand; YX-13: a replacement is drawn even below the reserve."""
         return table.extras["kongs"] < self.options.max_kongs and table.wall.live > 0
 
-    def melds_claimable(self, table: Table) -> bool:
+    def melds_claimable(self, table: TableView) -> bool:
         return True  # the spec ends the hand only when a normal draw is due
 
     # -- hands ------------------------------------------------------------------------------------------
-    def _waiting(self, table: Table, seat: int) -> bytes | None:
+    def _waiting(self, table: TableView, seat: int) -> bytes | None:
         """``seat``'s waiting hand (without the tile drawn this turn) as physical counts, or None if its size
         is not a waiting size (between a claim and its discard)."""
         hand = table.hands[seat]
@@ -167,30 +167,24 @@ class YunxiaoRules(Rules):
             hand[drawn] -= 1
         return bytes(hand) if sum(hand) % 3 == 1 else None
 
-    def waits(self, table: Table, seat: int) -> frozenset[int]:
+    def waits(self, table: TableView, seat: int) -> frozenset[int]:
         """Physical kinds completing ``seat``'s waiting hand (G listed when a drawn gold completes it)."""
         counts = self._waiting(table, seat)
         if counts is None:
             return frozenset()
         return self._waits(counts, self.gold(table), tuple(table.melds[seat]))
 
-    def ready(self, table: Table, seat: int) -> bool:
-        """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29).
-        Cached in ``table.ready`` until the engine sees the waiting hand change."""
-        cached = table.ready[seat]
-        if cached is None:
-            counts = self._waiting(table, seat)
-            gold = self.gold(table)
-            cached = counts is not None and (
-                counts[gold] >= 2 or bool(self._waits(counts, gold, tuple(table.melds[seat]))))
-            table.ready[seat] = cached
-        return cached
+    def ready(self, table: TableView, seat: int) -> bool:
+        """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29)."""
+        counts = self._waiting(table, seat)
+        gold = self.gold(table)
+        return counts is not None and (counts[gold] >= 2 or bool(self._waits(counts, gold, tuple(table.melds[seat]))))
 
-    def _complete_now(self, table: Table, seat: int) -> bool:
+    def _complete_now(self, table: TableView, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
         return self._complete(bytes(table.hands[seat]), self.gold(table), tuple(table.melds[seat]))
 
-    def completes(self, table: Table, seat: int, tile: int, in_hand: bool) -> bool:
+    def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
         dealt 14th): the hand is complete, or holds all three golds (YX-29 三金倒, YX-31 天胡)."""
         if not self.ready(table, seat):
@@ -200,12 +194,12 @@ class YunxiaoRules(Rules):
             return table.hands[seat][gold] >= 3 or self._complete_now(table, seat)
         return tile != gold and tile in self.waits(table, seat)
 
-    def winning_tiles(self, table: Table, seat: int) -> list[int]:
+    def winning_tiles(self, table: TableView, seat: int) -> list[int]:
         gold = self.gold(table)
         return sorted(k for k in self.waits(table, seat) if k != gold)
 
     # -- events and who may win: YX-18, YX-28, YX-31 ----------------------------------------------------
-    def event(self, table: Table, seat: int, source: WinSource) -> str:
+    def event(self, table: TableView, seat: int, source: WinSource) -> str:
         """The scoring event (:data:`~.patterns.EVENTS`) of a win by ``seat`` from ``source``."""
         if source == "dealt":
             return "tian_hu"
@@ -224,7 +218,7 @@ class YunxiaoRules(Rules):
             return "an_gang" if last and last[1] else "ming_gang"
         return "self_draw"
 
-    def may_win(self, table: Table, seat: int, tile: int, source: WinSource) -> bool:
+    def may_win(self, table: TableView, seat: int, tile: int, source: WinSource) -> bool:
         """YX-28 (the 游 states, :func:`~.patterns.you_state_allows`) and YX-18 (three golds on another's tile
         only by 地胡, 清一色 or 抢杠胡)."""
         event = self.event(table, seat, source)
@@ -237,7 +231,7 @@ class YunxiaoRules(Rules):
         return True
 
     # -- claims: YX-11, YX-14, YX-15, YX-26 -------------------------------------------------------------
-    def claim_options(self, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+    def claim_options(self, table: TableView, tile: int, discarder: int) -> dict[int, list[Action]]:
         """YX-14 claims on a discard, win first, by effective kind (YX-7). A gold is never claimed (YX-11).
 
         A chow's ``tiles`` are physical kinds in run order: a 白板 stands where the run needs ``G`` (YX-E18:
@@ -272,33 +266,41 @@ class YunxiaoRules(Rules):
                 out[seat] = options
         return out
 
-    def claim_meld(self, table: Table, action: Action) -> tuple[tuple[int, ...], Meld]:
+    def claim_meld(self, table: TableView, action: Action) -> tuple[tuple[int, ...], Meld]:
         """YX-7: a chow takes its physical tiles from the hand (a 白板 among them) and is recorded in effective
-        kinds (``4m 5z 6m`` under G=5m is the meld ``456m``); the claimed tile stays physical. YX-16: the chow's
-        turn is noted in ``extras["chow_turn"]`` (seat, its discards so far, the meld's index) so that 过张
-        holds for the whole turn, kongs made in it included. Pungs and kongs are of one physical kind."""
+        kinds (``4m 5z 6m`` under G=5m is the meld ``456m``); the claimed tile stays physical (YX-16, the chow's
+        turn: :meth:`on_claim`). Pungs and kongs are of one physical kind."""
         if action.kind != "chow":
             return super().claim_meld(table, action)
         gold = self.gold(table)
-        seat, tile = action.seat, action.tile
+        tile = action.tile
         used = list(action.tiles)
         used.remove(tile)
         meld = Meld("chow", tuple(effective_kind(k, gold) for k in action.tiles),
                     claimed_from=table.discarder, claimed_tile=tile)
-        table.extras["chow_turn"] = [seat, table.discards_made[seat], len(table.melds[seat])]
         return tuple(used), meld
 
-    def on_discard(self, table: Table, seat: int, tile: int) -> None:
-        """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (the engine calls this once per
-        discard, before claims are offered)."""
-        extras = table.extras
+    def on_claim(self, table: TableView, seat: int, meld: Meld) -> Effects:
+        """YX-16: a chow's turn is noted (seat, its discards so far, the meld's index) so that 过张 holds for the
+        whole turn, kongs made in it included."""
+        if meld.type != "chow":
+            return ()
+        return (SetState("chow_turn", [seat, table.discards_made[seat], len(table.melds[seat]) - 1]),)
+
+    def on_discard(self, table: TableView, seat: int, tile: int) -> Effects:
+        """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (the engine asks once per discard,
+        before claims are offered)."""
+        levels = table.extras["you"]
         gold = self.gold(table)
         hand = table.hands[seat]
         shape = hand[gold] >= 1 and self._you_shape(bytes(hand), gold, tuple(table.melds[seat]))
-        extras["you"][seat] = next_you_level(extras["you"][seat], tile == gold, shape)
+        level = next_you_level(levels[seat], tile == gold, shape)
+        if level == levels[seat]:
+            return ()
+        return (SetState("you", [level if s == seat else old for s, old in enumerate(levels)]),)
 
     # -- own turn: YX-16, YX-20..YX-23, YX-27, YX-30 ----------------------------------------------------
-    def forbidden_discards(self, table: Table, seat: int) -> frozenset[int]:
+    def forbidden_discards(self, table: TableView, seat: int) -> frozenset[int]:
         """YX-16 过张: in the turn of a chow, the chowed kind and the other end of a two-sided pair (physical
         kinds; golds always allowed; the engine lifts it when nothing else is left). The turn lasts until the
         chow's maker discards, so a kong made in it (and its replacement draw) does not lift the restriction."""
@@ -313,7 +315,7 @@ class YunxiaoRules(Rules):
         used.remove(claimed)
         return chow_forbidden_discards(claimed, (used[0], used[1]), gold)
 
-    def kong_options(self, table: Table, seat: int) -> list[Action]:
+    def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """YX-20: a self-drawn fourth as 暗杠 (``kong``/``concealed``) or 明杠 (``declare``/``ming_gang``),
         and 补杠 onto one's own pung; YX-21: golds never (at most three exist); four 白板 are a kong of G."""
         if not self.can_kong(table):
@@ -330,7 +332,7 @@ class YunxiaoRules(Rules):
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
 
-    def pre_draw_actions(self, table: Table, seat: int) -> list[Action]:
+    def pre_draw_actions(self, table: TableView, seat: int) -> list[Action]:
         """Before the draw (after the YX-12 wall-end check): YX-27 游金胡 for a level >= 1 player, YX-30
         抢金胡 for a ready non-dealer at its first turn while nobody has claimed; YX-28 may forbid either."""
         levels = table.extras["you"]
@@ -344,37 +346,31 @@ class YunxiaoRules(Rules):
             out.append(Action("declare", seat, gold, (), QIANG_JIN))
         return out
 
-    def apply_extra(self, table: Table, action: Action) -> WinSource | None:
+    def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
         if action.flag == YOU_JIN:
-            return YOU_JIN
+            return (), YOU_JIN
         if action.flag == QIANG_JIN:
             # The indicator joins the hand as its winning tile and acts as a gold (YX-30).
-            table.hands[action.seat][action.tile] += 1
-            table.extras["indicator"] = -1
-            table.drawn = action.tile
-            table.drawn_from = "rob_gold"
-            return "rob_gold"
-        return super().apply_extra(table, action)
+            return (GiveTile(action.seat, action.tile, "rob_gold"), SetState("indicator", -1)), "rob_gold"
+        return super().on_declare(table, action)
 
-    def declares_kong(self, table: Table, action: Action) -> bool:
+    def declares_kong(self, table: TableView, action: Action) -> bool:
         """YX-20/YX-22: the ``ming_gang`` declaration is a self-drawn fourth shown as 明杠; the engine offers it
         to robbers (its flag is in :attr:`robbable_kongs`), then makes it and draws the replacement from the
         tail (YX-13)."""
         return action.flag == MING_GANG
 
-    def on_kong(self, table: Table, seat: int, meld: Meld) -> list[int] | None:
+    def on_kong(self, table: TableView, seat: int, meld: Meld) -> Effects:
         """Count the kong (YX-12 reserve, YX-23 limit, YX-45 rotation); YX-24: no kong money."""
-        table.extras["kongs"] += 1
-        table.extras["last_kong"] = [seat, int(meld.concealed)]
-        return None
+        return (SetState("kongs", table.extras["kongs"] + 1), SetState("last_kong", [seat, int(meld.concealed)]))
 
-    def replacement_ends_hand(self, table: Table, seat: int) -> bool:
+    def replacement_ends_hand(self, table: TableView, seat: int) -> bool:
         """YX-23: after the last allowed kong's replacement draw its maker wins or the hand ends at once as a
         drawn hand (YX-44), without a discard; YX-45 then passes the deal (a kong was made)."""
         return table.extras["kongs"] >= self.options.max_kongs
 
     # -- for bots ---------------------------------------------------------------------------------------
-    def shanten_batch(self, table: Table, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
+    def shanten_batch(self, table: TableView, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
         """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
         the standard and seven-pairs forms: what a shanten-driven bot should minimise (YX-8, 幺九 and 不搭
         left out)."""
@@ -387,7 +383,7 @@ class YunxiaoRules(Rules):
             natural[:, WHITE] = 0
         return shanten_batch(natural, jokers=jokers, melds=melds, forms=int(self.win_forms))
 
-    def premium_discards(self, table: Table, seat: int) -> list[int]:
+    def premium_discards(self, table: TableView, seat: int) -> list[int]:
         """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26). None on the
         dealer's dealt hand: 天胡 (10 each, YX-38) is worth more than any 游 it could lead to but 三游."""
         if table.drawn_from == "dealt":
@@ -396,12 +392,12 @@ class YunxiaoRules(Rules):
         you = self.you_discards(table, seat)
         return sorted(you, key=lambda kind: kind != gold)
 
-    def prefers_own_draw(self, table: Table, seat: int) -> bool:
+    def prefers_own_draw(self, table: TableView, seat: int) -> bool:
         """A gold holder with draws to come hopes for a self-draw or 游金 rather than a discard win."""
         reserve = self.options.reserve_after(table.extras["kongs"])
         return bool(table.hands[seat][self.gold(table)]) and table.wall.live > reserve + self.own_draw_patience
 
-    def you_discards(self, table: Table, seat: int) -> list[int]:
+    def you_discards(self, table: TableView, seat: int) -> list[int]:
         """YX-25: physical kinds whose discard now would leave ``seat``'s hand in 游 shape (a gold discard
         among them raises the level to 双游/三游, YX-26). Empty unless the hand is a winning size and holds a
         gold."""
@@ -413,7 +409,7 @@ class YunxiaoRules(Rules):
         return you_shape_discards(_kinds(hand), gold, tuple(melds))
 
     # -- scoring and rotation: YX-38..YX-46 -------------------------------------------------------------
-    def win_context(self, table: Table, seat: int, tile: int, source: WinSource, discarder: int | None,
+    def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
         """The facts :func:`~.scoring.score_win` needs: physical tiles, the event, the 游 level, the gold."""
         gold = self.gold(table)
@@ -434,7 +430,7 @@ class YunxiaoRules(Rules):
     def score(self, context: WinContext) -> ScoreResult:
         return score_win(context, self.options)
 
-    def next_dealer(self, table: Table, winners: Sequence[int]) -> int:
+    def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
         """YX-45: the winner deals; after a drawn hand the dealer repeats unless a kong was made (then its
         下家 deals)."""
         if winners:

@@ -1,0 +1,470 @@
+"""The mahjong flow: one hand of the mahjong family (Guangdong, Yunxiao, next Kawuxing), hosted by the
+:class:`~hupai.game.Game` shell.
+
+Deal, draws (the drawn tile enters the hand), discards, claims on a discard, kongs and their replacement draws,
+robbing a kong, wins, the wall end, settlement. :class:`MahjongFlow` owns and mutates the
+:class:`~hupai.game.state.Table` and appends events (:class:`~hupai.events.Event`); every rule question goes to
+``self.rules`` (a read-only view of the table in, answers and effects out: :mod:`hupai.rules.contract`), and
+the paths taken follow what the rules declare in ``rules.capabilities``.
+
+Its mutating methods are only called with actions the shell has already found legal, so none of them can fail
+half-way (validate first, then mutate: no copies needed to keep a rejected action harmless).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .._core import held_actions, turn_scan
+from ..actions import ACTIONS, Action
+from ..events import Event, RawEvent
+from ..hand import Meld
+from ..rules.base import Rules
+from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..tiles import format_tiles
+from . import claims
+from .result import HandResult, WinResult
+from .state import Table, copy_json
+from .wall import Wall, shuffle
+
+__all__ = ["MahjongFlow", "Decision"]
+
+
+class Decision(NamedTuple):
+    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
+    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
+    seat."""
+
+    phase: str
+    seats: tuple[int, ...]
+    tile: int
+    source: int
+
+
+class MahjongFlow:
+    """State and transitions of one mahjong-family hand (the public API is :class:`~hupai.game.Game`).
+
+    ``window`` is the claim window setting (:data:`~hupai.game.claims.CLAIM_WINDOWS`).
+    """
+
+    __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps")
+
+    rules: Rules
+    table: Table
+    events: list[Event | RawEvent]  # draws and discards as plain tuples (cheaper); Game.events converts
+    result: HandResult | None
+
+    def __init__(self, rules: Rules, window: str) -> None:
+        self.rules = rules
+        self.window = window
+        self.events = []
+        self.result = None
+        caps = self._caps = rules.capabilities
+        self._plain_turns = caps.plain_turns
+        self._forms = int(rules.win_forms)
+
+    # -- setup ------------------------------------------------------------------------------------------
+    def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
+             stacked: Sequence[int] | None = None) -> None:
+        rules = self.rules
+        n = rules.num_players
+        wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else list(stacked))
+        winds = rules.seat_winds(dealer, first_dealer)
+        table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
+        events = self.events
+        size = rules.hand_size
+        tiles = wall.tiles
+        for offset in range(n):
+            seat = (dealer + offset) % n
+            hand = table.hands[seat]
+            dealt = tiles[wall.head:wall.head + size]
+            wall.head += size
+            for tile in dealt:
+                hand[tile] += 1
+            events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+        # The dealer's extra tile is kept as its "drawn" tile so a dealt win (天和) has a winning tile.
+        extra = wall.draw()
+        table.hands[dealer][extra] += 1
+        events.append(Event("deal", dealer, extra, (), "extra"))
+        self._apply_effects(rules.on_deal(table))
+        table.turn_seat = dealer
+        table.drawn = extra
+        table.drawn_from = "dealt"
+
+    def restore(self, table: Table) -> None:
+        self.table = table
+
+    # -- effects ----------------------------------------------------------------------------------------
+    def _apply_effects(self, effects: Effects) -> None:
+        """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
+        table = self.table
+        for effect in effects:
+            if type(effect) is SetState:
+                table.extras[effect.key] = copy_json(effect.value)
+            elif type(effect) is Pay:
+                amounts = effect.amounts
+                if len(amounts) != table.num_players or sum(amounts):
+                    raise ValueError(f"{self.rules.name}: a payment must give one amount per seat summing to 0, "
+                                     f"got {amounts!r}")
+                table.payments = [a + b for a, b in zip(table.payments, amounts, strict=True)]
+                self.events.append(Event("payment", effect.seat, -1, tuple(amounts), effect.reason))
+            elif type(effect) is TakeFromTail:
+                if not 0 <= effect.count <= table.wall.live:
+                    raise ValueError(f"{self.rules.name}: cannot take {effect.count} tiles from the wall's tail")
+                table.wall.tail -= effect.count
+            elif type(effect) is GiveTile:
+                seat, tile = effect.seat, effect.tile
+                table.hands[seat][tile] += 1
+                table.ready[seat] = None
+                table.drawn = tile
+                table.drawn_from = effect.source
+            else:
+                raise TypeError(f"{self.rules.name}: a rule hook returned {effect!r}, which is not an effect")
+
+    # -- decisions --------------------------------------------------------------------------------------
+    @property
+    def current(self) -> Decision:
+        table = self.table
+        phase = table.phase
+        if phase == "over":
+            return Decision("over", (), -1, -1)
+        if phase in ("turn", "predraw"):
+            return Decision(phase, (table.turn_seat,), table.drawn, table.turn_seat)
+        seats = tuple(s for s in table.pending if s not in table.answers)
+        if phase == "rob":
+            return Decision(phase, seats, table.kong_tile, table.kong_seat)
+        return Decision(phase, seats, table.last_discard, table.discarder)
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        table = self.table
+        phase = table.phase
+        if phase == "turn" or phase == "predraw":
+            return (table.turn_seat,)
+        if phase == "over":
+            return ()
+        answers = table.answers
+        return tuple(s for s in table.pending if s not in answers)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        table = self.table
+        phase = table.phase
+        if phase == "turn":
+            if seat != table.turn_seat:
+                return ()
+            if self._plain_turns and not turn_scan(
+                    table.hands[seat], table.melds[seat], table.drawn if table.ready[seat] is not False else -1,
+                    self._forms):
+                # One core call: no complete hand (not looked for if the hand before the draw was known not
+                # to be ready) and no kong possible, so the turn is its discards. The common turn.
+                return held_actions(table.hands[seat], ACTIONS.discard[seat])
+            return self._turn_actions(seat)
+        if phase == "claim" or phase == "rob":
+            return () if seat in table.answers else table.pending.get(seat, ())
+        if phase == "predraw" and seat == table.turn_seat:
+            return (*self.rules.pre_draw_actions(table, seat), ACTIONS.pass_[seat])
+        return ()
+
+    def _turn_actions(self, seat: int) -> tuple[Action, ...]:
+        table = self.table
+        rules = self.rules
+        caps = self._caps
+        hand = table.hands[seat]
+        drawn = table.drawn
+        # (A plain turn gets here only when _core.turn_scan found a complete hand or a possible kong.)
+        win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
+               and rules.may_win(table, seat, drawn, table.drawn_from))
+        out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
+        if caps.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
+            # A last kong (Yunxiao's third, YX-23): win on the replacement, or ``pass`` to end the hand drawn.
+            return (*out, ACTIONS.pass_[seat])
+        if 4 in hand or table.melds[seat] or caps.kong_options:
+            out.extend(rules.kong_options(table, seat))
+        discards = ACTIONS.discard[seat]
+        forbidden = rules.forbidden_discards(table, seat) if caps.forbidden_discards else None
+        if forbidden:
+            held = [k for k in range(34) if hand[k]]
+            kinds = [k for k in held if k not in forbidden] or held  # nothing allowed: the restriction lifts
+            out.extend([discards[k] for k in kinds])
+        else:
+            out.extend(held_actions(hand, discards))
+        if caps.turn_extras:
+            out.extend(rules.turn_extras(table, seat))
+        return tuple(out)
+
+    def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
+        """Why ``action`` (well-formed, of a seat of this table) is not among ``legal``, its seat's actions."""
+        table = self.table
+        if table.phase == "over":
+            return f"{action}: the hand is over"
+        decision = self.current
+        if action.seat not in decision.seats:
+            if action.seat in table.answers:
+                return f"{action}: seat {action.seat} has already answered this claim window"
+            waiting = ", ".join(f"P{s}" for s in decision.seats)
+            return (f"{action}: it is not P{action.seat}'s decision now "
+                    f"({decision.phase}, waiting for {waiting})")
+        same_kind = [a for a in legal if a.kind == action.kind]
+        if not same_kind:
+            kinds = sorted({a.kind for a in legal})
+            return (f"{action}: no {action.kind} is legal for P{action.seat} now "
+                    f"(legal kinds: {', '.join(kinds)})")
+        if action.kind in ("discard", "win", "pung", "kong", "chow") and action.tile < 0:
+            return f"{action}: a {action.kind} needs a tile"
+        if action.kind == "discard" and not table.hands[action.seat][action.tile]:
+            return f"{action}: P{action.seat} holds no {format_tiles([action.tile])}"
+        return f"{action} is not legal now; legal {action.kind} actions: {', '.join(map(str, same_kind))}"
+
+    # -- applying a legal action ------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        kind, seat, tile, _, flag = action
+        table = self.table
+        phase = table.phase
+        if phase == "turn":
+            if kind == "discard":
+                if flag:
+                    effects, _ = self.rules.on_declare(table, action)
+                    self._apply_effects(effects)
+                self._discard(seat, tile, flag)
+            elif kind == "kong":
+                self._own_kong(seat, tile, flag)
+            elif kind == "win":
+                self._settle([(seat, tile, table.drawn_from, None)])
+            elif kind == "pass":  # legal in a turn only after a last kong (Rules.replacement_ends_hand)
+                self._end_drawn()
+            else:
+                self._declare(action)
+        elif phase == "predraw":
+            if kind == "pass":
+                self._draw(seat, "wall")
+            else:
+                self._declare(action)
+        else:  # a claim or rob window
+            self._answer(action)
+
+    def _declare(self, action: Action) -> None:
+        if self._caps.declared_kongs and self.rules.declares_kong(self.table, action):
+            # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
+            # machinery robs, melds, logs and draws the replacement, as for its own kongs.
+            self.events.append(Event("declare", action.seat, action.tile, (), action.flag))
+            self._own_kong(action.seat, action.tile, action.flag)
+            return
+        effects, source = self.rules.on_declare(self.table, action)
+        self._apply_effects(effects)
+        self.events.append(Event("declare", action.seat, action.tile, (), action.flag))
+        if source is not None:
+            self._settle([(action.seat, action.tile, source, None)])
+
+    # -- turn mechanics ---------------------------------------------------------------------------------
+    def _draw(self, seat: int, source: str) -> None:
+        table = self.table
+        wall = table.wall
+        if source == "replacement" and self.rules.replacement_from_tail:
+            wall.tail -= 1
+            tile = wall.tiles[wall.tail]
+        else:
+            tile = wall.tiles[wall.head]
+            wall.head += 1
+        table.hands[seat][tile] += 1
+        table.drawn = tile
+        table.drawn_from = source
+        table.draws[seat] += 1
+        if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
+            table.missed[seat].clear()
+            table.missed_all[seat] = False
+        table.phase = "turn"
+        table.turn_seat = seat
+        self.events.append(("draw", seat, tile, (), source))  # a raw Event (see Game.events)
+
+    def _discard(self, seat: int, tile: int, flag: str) -> None:
+        table = self.table
+        rules = self.rules
+        table.hands[seat][tile] -= 1
+        if tile != table.drawn:
+            table.ready[seat] = None  # a 摸切 discard leaves the waiting hand as it was
+        table.discards[seat].append(tile)
+        table.discards_made[seat] += 1
+        table.last_discard = tile
+        table.discarder = seat
+        table.drawn = -1
+        table.drawn_from = ""
+        self.events.append(("discard", seat, tile, (), flag))
+        table.phase = "claim"
+        caps = self._caps
+        if caps.on_discard:
+            self._apply_effects(rules.on_discard(table, seat, tile))
+        # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
+        options = (rules.claim_options(table, tile, seat) if caps.custom_claims
+                   else claims.standard_options(rules, table, tile, seat))
+        if options or self.window == "all":
+            pending = claims.collect(rules, table, tile, options, seat, self.window)
+            if pending:
+                table.pending = pending
+                return
+        self._next_turn(seat)
+
+    def _next_turn(self, seat: int) -> None:
+        """``seat``'s discard went unclaimed: its 下家's turn starts with the wall-end check, pre-draw
+        declarations, then the draw (the discard has already cleared ``drawn``)."""
+        table = self.table
+        table.kong_from = -1
+        seat = (seat + 1) % table.num_players
+        table.turn_seat = seat
+        rules = self.rules
+        if not rules.can_draw(table):
+            self._end_drawn()
+            return
+        if self._caps.pre_draw and (rules.pre_draw_window(table, seat) if self.window == "all"
+                                    else rules.pre_draw_actions(table, seat)):
+            table.phase = "predraw"
+            return
+        self._draw(seat, "wall")
+
+    def _add_meld(self, seat: int, meld: Meld, replace: int = -1) -> None:
+        table = self.table
+        melds = table.melds[seat]
+        if replace >= 0:
+            melds[replace] = meld
+        else:
+            melds.append(meld)
+            table.meld_order.append((seat, len(melds) - 1))
+        table.calls += 1
+        table.ready[seat] = None
+        self.events.append(Event(meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,
+                                 meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
+
+    def _claim(self, action: Action) -> None:
+        """Carry out the winning meld claim on the discard."""
+        table = self.table
+        rules = self.rules
+        seat, discarder = action.seat, table.discarder
+        hand = table.hands[seat]
+        # The rules say which tiles leave the hand and what meld they make: they differ where a tile plays as
+        # another kind (Yunxiao's 白板 as the gold's face, YX-7). Asked before anything changes.
+        used, meld = rules.claim_meld(table, action)
+        table.discards[discarder].pop()
+        if rules.louhu_clears_on_claim:
+            table.missed[seat].clear()
+            table.missed_all[seat] = False
+        table.pending = {}
+        table.answers = {}
+        for kind in used:
+            hand[kind] -= 1
+        self._add_meld(seat, meld)
+        if self._caps.on_claim:
+            self._apply_effects(rules.on_claim(table, seat, meld))
+        if meld.type == "kong":
+            self._after_kong(seat, meld, discarder)
+            return
+        table.phase = "turn"
+        table.turn_seat = seat
+        table.drawn = -1
+        table.drawn_from = ""
+        table.kong_from = -1
+
+    def _own_kong(self, seat: int, tile: int, flag: str) -> None:
+        """A kong in ``seat``'s own turn: ``concealed`` (暗杠), ``added`` (补杠 onto its pung), or a rule
+        system's declared kong of four held (:meth:`~hupai.rules.base.Rules.declares_kong`, flag = the
+        declaration's). Robbable if ``flag`` is in the rules' ``robbable_kongs``."""
+        table = self.table
+        if flag == "concealed":
+            table.hands[seat][tile] -= 4
+            meld = Meld("kong", (tile,) * 4, concealed=True)
+            self._add_meld(seat, meld)
+            self._after_kong(seat, meld, -1)
+            return
+        if flag in self.rules.robbable_kongs:
+            robbers = claims.collect_robbers(self.rules, table, tile, seat, self.window)
+            if robbers:
+                table.phase = "rob"
+                table.kong_tile = tile
+                table.kong_seat = seat
+                table.pending = robbers
+                table.answers = {}
+                self.events.append(Event("rob", seat, tile, (), flag))
+                return
+        self._complete_own_kong(seat, tile)
+
+    def _complete_own_kong(self, seat: int, tile: int) -> None:
+        table = self.table
+        melds = table.melds[seat]
+        index = next((i for i, m in enumerate(melds) if m.type == "pung" and m.tiles[0] == tile), -1)
+        if index < 0:
+            # A declared kong (Rules.declares_kong): four held tiles shown as an exposed kong. A seat holding
+            # four of a kind has no pung of it, so the two cases cannot be confused.
+            table.hands[seat][tile] -= 4
+            meld = Meld("kong", (tile,) * 4)
+            self._add_meld(seat, meld)
+        else:
+            table.hands[seat][tile] -= 1
+            pung = melds[index]
+            meld = Meld("kong", (tile,) * 4, claimed_from=pung.claimed_from, added=True,
+                        claimed_tile=pung.claimed_tile)
+            self._add_meld(seat, meld, replace=index)
+        self._after_kong(seat, meld, -1)
+
+    def _after_kong(self, seat: int, meld: Meld, kong_from: int) -> None:
+        table = self.table
+        table.kong_tile = -1
+        table.kong_seat = -1
+        table.pending = {}
+        table.answers = {}
+        self._apply_effects(self.rules.on_kong(table, seat, meld))
+        self._draw(seat, "replacement")
+        table.kong_from = kong_from
+
+    # -- claim resolution -------------------------------------------------------------------------------
+    def _answer(self, action: Action) -> None:
+        table = self.table
+        table.answers[action.seat] = action
+        if len(table.answers) < len(table.pending):
+            return
+        rob = table.phase == "rob"
+        source = table.kong_seat if rob else table.discarder
+        tile = table.kong_tile if rob else table.last_discard
+        winners, claim = claims.resolve(self.rules, table, source)
+        claims.record_missed(self.rules, table, tile, frozenset(winners))
+        if winners:
+            if rob:
+                table.hands[source][tile] -= 1  # the added tile goes to the robbers
+                table.ready[source] = None
+            self._settle([(seat, tile, "robbed_kong" if rob else "discard", source) for seat in winners])
+        elif rob:
+            table.pending = {}
+            table.answers = {}
+            self._complete_own_kong(source, tile)
+        elif claim is not None:
+            self._claim(claim)
+        else:
+            table.pending = {}
+            table.answers = {}
+            self._next_turn(source)
+
+    # -- the end ----------------------------------------------------------------------------------------
+    def _settle(self, wins: list[tuple[int, int, str, int | None]]) -> None:
+        table = self.table
+        rules = self.rules
+        results = []
+        payments = list(table.payments)
+        for seat, tile, source, discarder in wins:
+            context = rules.win_context(table, seat, tile, source, discarder, len(wins))
+            score = rules.score(context)
+            payments = [a + b for a, b in zip(payments, score.payments, strict=True)]
+            results.append(WinResult(seat, tile, source, discarder, context, score))
+            self.events.append(Event("win", seat, tile, (), source))
+        winners = tuple(w[0] for w in wins)
+        self._finish(HandResult(winners, tuple(results), tuple(payments),
+                                rules.next_dealer(table, winners), False))
+
+    def _end_drawn(self) -> None:
+        table = self.table
+        self.events.append(Event("drawn"))
+        self._finish(HandResult((), (), tuple(table.payments), self.rules.next_dealer(table, ()), True))
+
+    def _finish(self, result: HandResult) -> None:
+        table = self.table
+        table.phase = "over"
+        table.pending = {}
+        table.answers = {}
+        self.result = result
+        self.events.append(Event("end", -1, -1, tuple(result.payments), str(result.next_dealer)))
