@@ -27,7 +27,7 @@ def _play_hands(rules, bot_class, first_seed: int) -> int:
     bots = [bot_class(first_seed * 4 + i) for i in range(4)]
     actions = 0
     for seed in range(first_seed, first_seed + HANDS):
-        game = Game(rules, seed=seed, dealer=seed % 4)
+        game = Game(rules, seed=seed, dealer=seed % 4, claim_window="eligible")
         play(game, bots)
         actions += len(game.actions)
     return actions
@@ -49,7 +49,7 @@ def _decision_states(count: int = 300) -> list[Game]:
     rng = random.Random(7)
     states = []
     for seed in range(count):
-        game = Game("guangdong", seed=seed)
+        game = Game("guangdong", seed=seed, claim_window="eligible")
         bots = [RandomBot(seed * 4 + i) for i in range(4)]
         stop = rng.randrange(1, 90)
         for _ in range(stop):
@@ -97,7 +97,7 @@ def test_bench_snapshot_restore_decide(benchmark):
 
 def test_bench_replay(benchmark):
     """Replaying a full logged hand from its JSON."""
-    game = Game("guangdong", seed=3)
+    game = Game("guangdong", seed=3, claim_window="eligible")
     play(game, [GreedyBot(i) for i in range(4)])
     log = game.to_json()
     benchmark(Game.replay, log)

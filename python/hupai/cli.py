@@ -106,7 +106,7 @@ def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | Non
     started = time.perf_counter()
     matches = 0
     while len(results) < hands:  # a match ends after its last round; then the next match starts
-        match = Match(rule_system, seed=seed * 100_003 + matches)
+        match = Match(rule_system, seed=seed * 100_003 + matches, claim_window="eligible")
         results.extend(match.play(players, hands - len(results)))
         scores = [a + b for a, b in zip(scores, match.scores, strict=True)]
         matches += 1

@@ -25,7 +25,7 @@ What a client may see is :meth:`Game.observation`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import rules as rules_module
@@ -34,6 +34,7 @@ from ..errors import HupaiError, IllegalAction
 from ..events import Event, as_events
 from ..rules.base import Rules
 from .claims import CLAIM_WINDOWS
+from .flow import Flow
 from .mahjong import Decision, MahjongFlow
 from .observation import observe
 from .result import HandResult
@@ -45,14 +46,18 @@ LOG_FORMAT = "hupai-game-log/1"
 SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
 
 #: The flow class hosting each rule-system family (``Rules.family``).
-FLOWS: dict[str, type[MahjongFlow]] = {"mahjong": MahjongFlow}
+FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow}
+
+
+# Game._busy: what the game is doing, so that nothing re-enters it (0: idle).
+_CHECKING, _ASKING, _APPLYING, _BROKEN = 1, 2, 3, 4
 
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _flow_for(rules: Rules, window: str) -> MahjongFlow:
+def _flow_for(rules: Rules, window: str) -> Flow:
     flow = FLOWS.get(rules.family)
     if flow is None:
         raise HupaiError(f"{rules.name}: no engine flow for the rule family {rules.family!r} "
@@ -108,7 +113,7 @@ class Game:
         # After from_snapshot: the events of the first N actions, not rebuilt until someone asks.
         self._event_prefix: int | None = None
         self._legal: dict[int, tuple[Action, ...]] = {}
-        self._busy = False
+        self._busy = 0
         self._flow = _flow_for(rules, claim_window)
         self._flow.deal(seed, dealer, round_wind, self.setup["first_dealer"], self.setup.get("wall"))
 
@@ -147,25 +152,44 @@ class Game:
         """Every action ``seat`` may take now (empty if it has nothing to decide)."""
         cached = self._legal.get(seat)
         if cached is None:
-            if self._busy:
-                raise HupaiError("legal_actions() was called while an action is being applied")
-            cached = self._legal[seat] = self._flow.legal_actions(seat)
+            if self._busy >= _APPLYING:
+                raise HupaiError("legal_actions() was called while an action is being applied"
+                                 if self._busy == _APPLYING else "this game failed and can no longer be used")
+            outer = self._busy
+            self._busy = _ASKING  # a rule hook asked here must not apply an action meanwhile
+            try:
+                cached = self._legal[seat] = self._flow.legal_actions(seat)
+            finally:
+                self._busy = outer
         return cached
 
     def apply(self, action: Action | Mapping[str, Any]) -> None:
         """Validate ``action`` against the legal actions, then apply it; IllegalAction changes nothing.
 
-        Raises :class:`~hupai.HupaiError` if called while another action is being applied (re-entry)."""
+        Raises :class:`~hupai.HupaiError` if called while another action is being applied or the legal actions
+        are being found (re-entry, say from a rule hook)."""
         if self._busy:
+            if self._busy == _BROKEN:
+                raise HupaiError("this game failed while applying an action and can no longer be used")
             raise HupaiError("apply() was re-entered while an action was being applied")
-        self._busy = True
+        self._busy = _CHECKING
         try:
             chosen = self._chosen(action)
+            self._busy = _APPLYING
             self._legal = {}
             self._actions.append(chosen)
-            self._flow.apply(chosen)
+            try:
+                self._flow.apply(chosen)
+            except BaseException as error:
+                # A legal action failed half-way: a rule system's bug (the flow validates before it changes
+                # anything). The state is no longer trustworthy, so the game refuses to go on.
+                self._busy = _BROKEN
+                raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
+                                 f"{type(error).__name__}: {error}") from error
+            self._busy = 0
         finally:
-            self._busy = False
+            if self._busy != _BROKEN:
+                self._busy = 0
 
     def _chosen(self, action: Any) -> Action:
         """The engine's own legal action equal to ``action``, or IllegalAction. Nothing here can run code of
@@ -178,14 +202,10 @@ class Game:
         seat = action[1]
         legal = self._legal.get(seat)
         if legal is None:
-            if not 0 <= seat < self._flow.table.num_players:
-                n = self._flow.table.num_players
+            n = self._flow.table.num_players
+            if not 0 <= seat < n:
                 raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
-            self._busy = False  # legal_actions refuses to fill the cache during an apply
-            try:
-                legal = self.legal_actions(seat)
-            finally:
-                self._busy = True
+            legal = self.legal_actions(seat)
         try:
             return legal[legal.index(action)]
         except ValueError:
@@ -292,7 +312,7 @@ class Game:
         game._actions = []
         game._event_prefix = len(game._prefix)
         game._legal = {}
-        game._busy = False
+        game._busy = 0
         return game
 
     def _rebuild_history(self) -> None:

@@ -346,6 +346,16 @@ class YunxiaoRules(Rules):
             out.append(Action("declare", seat, gold, (), QIANG_JIN))
         return out
 
+    def pre_draw_window(self, table: TableView, seat: int) -> bool:
+        """With ``claim_window="all"``: ask on public facts alone, so that being asked does not show that a
+        seat waits on the gold (YX-30 抢金 needs that): a 游 level, or a non-dealer's first turn while nobody
+        has claimed and the indicator lies (it then passes when it cannot 抢金)."""
+        levels = table.extras["you"]
+        if levels[seat] >= 1 and you_state_allows(YOU_JIN, seat, levels):
+            return True
+        return (seat != table.dealer and table.calls == 0 and table.draws[seat] == 0
+                and table.extras["indicator"] >= 0 and you_state_allows("rob_gold", seat, levels))
+
     def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
         if action.flag == YOU_JIN:
             return (), YOU_JIN

@@ -1,0 +1,232 @@
+"""The architecture's promises, checked (issue 8): layers point one way, rules read and never write, fast paths
+come from declared capabilities, and ``apply`` cannot be re-entered."""
+
+import ast
+import pathlib
+
+import hupai
+import pytest
+from hupai.bots import GreedyBot, RandomBot
+from hupai.errors import HupaiError
+from hupai.game import Action, Game, play
+from hupai.rules.base import Rules
+from hupai.rules.contract import Capabilities
+from hupai.rules.guangdong.rules import GuangdongRules
+
+PACKAGE = pathlib.Path(hupai.__file__).parent
+
+# Layers, lowest first: a module may import its own layer and those below, never above
+# (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, actions, events, scoring -> _core).
+LAYERS = [
+    {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring"},
+    {"rules"},
+    {"game"},
+    {"bots"},
+    {"cli", "simulate", "serve", "__main__", "__init__"},
+]
+
+
+def _layer(module: str) -> int:
+    top = module.split(".")[0]
+    for rank, names in enumerate(LAYERS):
+        if top in names:
+            return rank
+    raise AssertionError(f"hupai.{module} is in no layer: add it to LAYERS")
+
+
+def _imports(path: pathlib.Path) -> list[tuple[str, bool]]:
+    """The hupai modules ``path`` imports (relative to the package), each with whether it is only for type
+    checking (under ``if TYPE_CHECKING:``)."""
+    relative = path.relative_to(PACKAGE).with_suffix("")
+    parts = list(relative.parts)
+    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(child) for stmt in node.body for child in ast.walk(stmt))
+    out = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1] if node.level > 1 else package
+                stem = ".".join([*base, *(node.module.split(".") if node.module else [])])
+                names = [stem] if node.module else [f"{stem}.{alias.name}".strip(".") for alias in node.names]
+            elif node.module and node.module.startswith("hupai"):
+                names = [node.module.removeprefix("hupai").strip(".") or "__init__"]
+        elif isinstance(node, ast.Import):
+            names = [a.name.removeprefix("hupai").strip(".") for a in node.names if a.name.startswith("hupai")]
+        out.extend((name or "__init__", id(node) in typing_only) for name in names)
+    return out
+
+
+def _modules() -> list[pathlib.Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_layers_point_one_way():
+    """No module imports a layer above its own at run time; nothing under rules/ imports hupai.game at all."""
+    wrong = []
+    for path in _modules():
+        module = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        for imported, typing_only in _imports(path):
+            if module.startswith("rules") and imported.startswith("game"):
+                wrong.append(f"{module} imports {imported}")
+            elif not typing_only and _layer(imported) > _layer(module):
+                wrong.append(f"{module} imports {imported} (a layer above it)")
+    assert not wrong, "\n".join(wrong)
+    assert len(_modules()) > 20  # the walk found the package
+
+
+def test_the_layer_check_can_fail(tmp_path):
+    """The import walk sees relative imports of the engine from a rules module."""
+    fake = PACKAGE / "rules" / "_layer_probe.py"
+    fake.write_text("from ..game.state import Table\n", encoding="utf-8")
+    try:
+        assert ("game.state", False) in _imports(fake)
+    finally:
+        fake.unlink()
+
+
+def _guard(rules: Rules, seen: list[str]) -> Rules:
+    """Wrap every hook of ``rules`` (on the instance) so that a hook that changes the table fails the test."""
+    for name in dir(type(rules)):
+        if name.startswith("_") or name in ("score", "options_dict", "tiles", "seat_winds", "next_round"):
+            continue
+        method = getattr(rules, name)
+        if not callable(method) or isinstance(getattr(type(rules), name), type):
+            continue
+
+        def guarded(*args, _method=method, _name=name, **kwargs):
+            table = args[0] if args and hasattr(args[0], "to_json") else None
+            before = None if table is None else (table.to_json(), list(table.ready))
+            out = _method(*args, **kwargs)
+            if table is not None:
+                seen.append(_name)
+                assert (table.to_json(), list(table.ready)) == before, f"{_name} changed the table"
+            return out
+
+        setattr(rules, name, guarded)
+    return rules
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao"])
+@pytest.mark.parametrize("window", ["all", "eligible"])
+def test_rule_hooks_never_change_the_table(name, window):
+    """Rules read, the engine writes: every hook leaves the table exactly as it found it, in whole games."""
+    seen: list[str] = []
+    for seed in range(6):
+        rules = _guard(hupai.rules.get(name), seen)
+        bots = [GreedyBot(seed) if seat % 2 else RandomBot(seed) for seat in range(4)]
+        game = Game(rules, seed=seed, dealer=seed % 4, claim_window=window)
+        play(game, bots)
+    assert {"can_draw", "win_context", "next_dealer"} <= set(seen)
+    if name == "yunxiao":
+        assert {"on_deal", "on_discard", "claim_options", "completes", "kong_options"} <= set(seen)
+
+
+def test_overriding_a_hook_needs_its_capability():
+    """The engine calls only declared hooks, so an undeclared override is refused when the class is made."""
+    with pytest.raises(TypeError, match="on_discard"):
+        class Quiet(GuangdongRules):
+            def on_discard(self, table, seat, tile):
+                return ()
+    with pytest.raises(TypeError, match="core_wins=False"):
+        class OwnWins(GuangdongRules):
+            def completes(self, table, seat, tile, in_hand):
+                return False
+
+    class Declared(GuangdongRules):
+        capabilities = Capabilities(on_discard=True)
+
+        def on_discard(self, table, seat, tile):
+            return ()
+
+    play(Game(Declared(), seed=1), [RandomBot(i) for i in range(4)])
+
+
+def test_plain_turns_follow_the_declaration():
+    assert Capabilities().plain_turns
+    assert not Capabilities(core_wins=False).plain_turns
+    assert not Capabilities(forbidden_discards=True).plain_turns
+    assert Capabilities(pre_draw=True, on_discard=True).plain_turns
+
+
+def test_apply_cannot_be_reentered_from_a_rule_hook():
+    """A hook that calls back into the game is refused, and the game is not changed by the inner call."""
+    holder: dict[str, Game] = {}
+
+    class Meddling(GuangdongRules):
+        capabilities = Capabilities(on_discard=True)
+
+        def on_discard(self, table, seat, tile):
+            game = holder["game"]
+            with pytest.raises(HupaiError, match="re-entered"):
+                game.apply(Action("pass", (seat + 1) % 4))
+            with pytest.raises(HupaiError, match="being applied"):
+                game.legal_actions((seat + 2) % 4)
+            holder["refused"] = holder.get("refused", 0) + 1
+            return ()
+
+    game = holder["game"] = Game(Meddling(), seed=5, claim_window="eligible")
+    play(game, [RandomBot(i) for i in range(4)])
+    assert holder["refused"] == sum(1 for a in game.actions if a.kind == "discard")
+    assert Game.replay(game.to_json()).to_json() == game.to_json()  # nothing of the inner calls was logged
+
+
+class _Sneaky(int):
+    """An int whose comparison would call back into the game."""
+
+    calls = 0
+
+    def __eq__(self, other):
+        _Sneaky.calls += 1
+        return int(self) == other
+
+    __hash__ = int.__hash__
+
+
+def test_apply_cannot_be_reentered_while_legal_actions_are_found():
+    class Asking(GuangdongRules):
+        capabilities = Capabilities(forbidden_discards=True)
+
+        def forbidden_discards(self, table, seat):
+            with pytest.raises(HupaiError, match="re-entered"):
+                game.apply(Action("discard", seat, table.drawn))
+            return frozenset()
+
+    game = Game(Asking(), seed=8, claim_window="eligible")
+    play(game, [RandomBot(i) for i in range(4)])
+    assert Game.replay(game.to_json()).to_json() == game.to_json()
+
+
+def test_an_action_with_odd_field_types_runs_none_of_their_code():
+    """``apply`` makes a plain copy of an unusual action before comparing it, and logs its own action."""
+    game = Game("guangdong", seed=2, claim_window="eligible")
+    seat = game.current.seats[0]
+    tile = game.table.drawn
+    game.apply(Action("discard", _Sneaky(seat), _Sneaky(tile)))
+    assert _Sneaky.calls == 0
+    assert type(game.actions[0].tile) is int and type(game.actions[0].seat) is int
+    assert Game.replay(game.to_json()).to_json() == game.to_json()
+
+
+def test_a_rule_bug_mid_action_leaves_a_game_that_refuses_to_go_on():
+    """An exception inside a legal action's application (a rule system's bug) is reported as a HupaiError and the
+    half-changed game refuses every further action instead of playing on from a corrupt state."""
+
+    class Buggy(GuangdongRules):
+        capabilities = Capabilities(on_discard=True)
+
+        def on_discard(self, table, seat, tile):
+            raise RuntimeError("boom")
+
+    game = Game(Buggy(), seed=3, claim_window="eligible")
+    seat = game.current.seats[0]
+    with pytest.raises(HupaiError, match="boom"):
+        game.apply(Action("discard", seat, game.table.drawn))
+    with pytest.raises(HupaiError, match="can no longer be used"):
+        game.apply(Action("pass", 1))
+    with pytest.raises(HupaiError, match="can no longer be used"):
+        game.legal_actions(2)
