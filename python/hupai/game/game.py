@@ -167,45 +167,53 @@ class Game:
         """Validate ``action`` against the legal actions, then apply it; IllegalAction changes nothing.
 
         Raises :class:`~hupai.HupaiError` if called while another action is being applied or the legal actions
-        are being found (re-entry, say from a rule hook)."""
+        are being found (re-entry, say from a rule hook or an action's ``__eq__``)."""
         if self._busy:
             if self._busy == _BROKEN:
                 raise HupaiError("this game failed while applying an action and can no longer be used")
             raise HupaiError("apply() was re-entered while an action was being applied")
         self._busy = _CHECKING
-        try:
-            chosen = self._chosen(action)
-            self._busy = _APPLYING
-            self._legal = {}
-            self._actions.append(chosen)
+        chosen = None
+        if type(action) is Action and type(action[1]) is int:
+            # Fast path: usually one of the cached legal actions itself (shared prebuilt objects), which
+            # tuple.index finds by identity. The engine's copy is the one applied and logged.
+            legal = self._legal.get(action[1])
+            if legal is not None:
+                try:
+                    chosen = legal[legal.index(action)]
+                except ValueError:
+                    pass
+        if chosen is None:
             try:
-                self._flow.apply(chosen)
-            except BaseException as error:
-                # A legal action failed half-way: a rule system's bug (the flow validates before it changes
-                # anything). The state is no longer trustworthy, so the game refuses to go on.
-                self._busy = _BROKEN
-                raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
-                                 f"{type(error).__name__}: {error}") from error
-            self._busy = 0
-        finally:
-            if self._busy != _BROKEN:
+                chosen = self._chosen(action)
+            except BaseException:
                 self._busy = 0
+                raise
+        self._busy = _APPLYING
+        self._legal = {}
+        self._actions.append(chosen)
+        try:
+            self._flow.apply(chosen)
+        except BaseException as error:
+            # A legal action failed half-way: a rule system's bug (the flow validates before it changes
+            # anything). The state is no longer trustworthy, so the game refuses to go on.
+            self._busy = _BROKEN
+            raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
+                             f"{type(error).__name__}: {error}") from error
+        self._busy = 0
 
     def _chosen(self, action: Any) -> Action:
-        """The engine's own legal action equal to ``action``, or IllegalAction. Nothing here can run code of
-        the caller's: fields are compared only once they are known to be plain ints, strings and tuples."""
-        # Fast path: an Action among the seat's legal actions, usually cached by whoever chose it (legal actions
-        # are shared prebuilt objects, and tuple.index tests identity first). The engine's own copy is the one
-        # applied and logged: an equal action with odd types must not reach the log.
-        if type(action) is not Action or not _plain(action):
-            action = coerce(action)  # raises on a malformed action; its result is plain
+        """The engine's own legal action equal to ``action``, or IllegalAction.
+
+        The engine's copy is the one applied and logged (an equal action with odd types must not reach the log).
+        Comparing a caller's object may run its code (``__eq__``), but the game is marked busy meanwhile, so
+        that code cannot change the game; the worst it can do is make its action equal to a legal one."""
+        action = coerce(action)  # raises on a malformed action; its result has plain fields
         seat = action[1]
-        legal = self._legal.get(seat)
-        if legal is None:
-            n = self._flow.table.num_players
-            if not 0 <= seat < n:
-                raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
-            legal = self.legal_actions(seat)
+        n = self._flow.table.num_players
+        if not 0 <= seat < n:
+            raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
+        legal = self.legal_actions(seat)
         try:
             return legal[legal.index(action)]
         except ValueError:
@@ -328,10 +336,3 @@ class Game:
             flow.result = past._flow.result
         self._event_prefix = None
 
-
-def _plain(action: Action) -> bool:
-    """Are ``action``'s fields plain ints and strings (so comparing it runs no code of the caller's)?"""
-    tiles = action[3]
-    return (type(action[0]) is str and type(action[1]) is int and type(action[2]) is int
-            and type(action[4]) is str and type(tiles) is tuple
-            and (not tiles or all(type(tile) is int for tile in tiles)))

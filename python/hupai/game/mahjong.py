@@ -172,7 +172,8 @@ class MahjongFlow:
         hand = table.hands[seat]
         drawn = table.drawn
         # (A plain turn gets here only when _core.turn_scan found a complete hand or a possible kong.)
-        win = (drawn >= 0 and table.ready[seat] is not False and rules.completes(table, seat, drawn, True)
+        ready = table.ready[seat] if caps.core_wins else claims.is_ready(rules, table, seat)
+        win = (drawn >= 0 and ready is not False and rules.completes(table, seat, drawn, True)
                and rules.may_win(table, seat, drawn, table.drawn_from))
         out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
         if caps.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
@@ -294,8 +295,14 @@ class MahjongFlow:
         if caps.on_discard:
             self._apply_effects(rules.on_discard(table, seat, tile))
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
-        options = (rules.claim_options(table, tile, seat) if caps.custom_claims
-                   else claims.standard_options(rules, table, tile, seat))
+        if caps.custom_claims:
+            if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first
+                for other in range(table.num_players):
+                    if other != seat and table.ready[other] is None:
+                        table.ready[other] = rules.ready(table, other)
+            options = rules.claim_options(table, tile, seat)
+        else:
+            options = claims.standard_options(rules, table, tile, seat)
         if options or self.window == "all":
             pending = claims.collect(rules, table, tile, options, seat, self.window)
             if pending:

@@ -54,7 +54,9 @@ class TableView(Protocol):
     34 counts; ``views`` the same as numpy arrays), ``melds``, ``discards`` (claimed tiles removed), ``phase``,
     ``turn_seat``, ``drawn``, ``drawn_from``, ``kong_from``, ``last_discard``, ``discarder``, ``kong_tile``,
     ``kong_seat``, ``draws``, ``discards_made``, ``calls``, ``meld_order``, ``extras`` (the rule system's own
-    state, written only through :class:`SetState`), ``payments``.
+    state, written only through :class:`SetState`), ``payments``, ``ready`` (the engine's cache of
+    :meth:`~hupai.rules.base.Rules.ready` per seat: True, False, or None when not known yet; a rule system whose
+    win test is its own may read it to skip work).
     """
 
     @property
@@ -107,6 +109,8 @@ class TableView(Protocol):
     def extras(self) -> Mapping[str, Any]: ...
     @property
     def payments(self) -> Sequence[int]: ...
+    @property
+    def ready(self) -> Sequence[bool | None]: ...
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]: ...
 

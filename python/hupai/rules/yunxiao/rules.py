@@ -187,7 +187,8 @@ class YunxiaoRules(Rules):
     def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
         dealt 14th): the hand is complete, or holds all three golds (YX-29 三金倒, YX-31 天胡)."""
-        if not self.ready(table, seat):
+        known = table.ready[seat]  # the engine's cache of ready(): filled before claims and turns are asked
+        if not (self.ready(table, seat) if known is None else known):
             return False
         gold = self.gold(table)
         if in_hand:
