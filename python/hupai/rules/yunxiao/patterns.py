@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ...analysis import Forms
+from ...analysis import Forms, fits_with_jokers
 from ...analysis import is_win as core_is_win
 from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles
-from .hand import YunxiaoHand, core_waits, fits_groups, fits_pairs, is_terminal_or_honor, kinds_playing_as
+from .hand import YunxiaoHand, core_waits, is_terminal_or_honor, kinds_playing_as
 from .options import YunxiaoOptions
 
 __all__ = [
@@ -75,6 +75,12 @@ def _core_joker_kinds(hand: YunxiaoHand, allowed: Iterable[int] | None) -> tuple
     return None if allowed is None else hand.joker_kinds(allowed)
 
 
+def _fits(hand: YunxiaoHand, golds: int, sets: int, pairs: int, allowed: Iterable[int] | None) -> bool:
+    """The core's exact search: the hand's natural tiles and ``golds`` golds as ``sets`` melds and ``pairs`` pairs,
+    each gold within YX-8 room (:meth:`~.hand.YunxiaoHand.room`, restricted to ``allowed``)."""
+    return fits_with_jokers(bytes(hand.counts), golds, sets, pairs, bytes(hand.room(allowed)))
+
+
 def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     """YX-32 平胡 form: four melds and a pair, declared melds included; golds wild within YX-8 room.
 
@@ -89,8 +95,7 @@ def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool
     # With nothing declared the core's bound (four of a kind, stand-ins included) is exactly YX-8, and without
     # golds there is no stand-in to bound; declared melds also count toward the fifth copy of a gold's stand-in,
     # which only the exact search sees.
-    return not (hand.melds and hand.golds) or \
-        fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
+    return not (hand.melds and hand.golds) or _fits(hand, hand.golds, hand.sets_needed, 1, allowed)
 
 
 def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
@@ -103,7 +108,7 @@ def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> b
     # The core's count of pairs (golds unrestricted) is necessary and cheap; the exact search needs YX-8 room.
     if not core_is_win(bytes(hand.counts), jokers=hand.golds, forms=Forms.SEVEN_PAIRS_QUADS):
         return False
-    return fits_pairs(hand.counts, hand.golds, 7, hand.room(allowed))
+    return _fits(hand, hand.golds, 0, 7, allowed)
 
 
 def is_yao_jiu(hand: YunxiaoHand) -> bool:
@@ -287,10 +292,11 @@ def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     if allowed is None and not _may_be_you_shape(hand):  # (a restricted gold is rare: 游金 清一色 only)
         return False
     # One gold is set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed.
-    room = hand.room(allowed)
-    if fits_groups(hand.counts, hand.golds - 1, hand.sets_needed, 0, room):
+    room = bytes(hand.room(allowed))
+    counts = bytes(hand.counts)
+    if fits_with_jokers(counts, hand.golds - 1, hand.sets_needed, 0, room):
         return True
-    return not hand.melds and fits_pairs(hand.counts, hand.golds - 1, 6, room)
+    return not hand.melds and fits_with_jokers(counts, hand.golds - 1, 0, 6, room)
 
 
 def _may_be_you_shape(hand: YunxiaoHand) -> bool:
