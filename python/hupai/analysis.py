@@ -236,7 +236,8 @@ def _kind_bytes(name: str, values: KindCounts) -> bytes | bytearray | np.ndarray
         return values
     array = as_ndarray(values)
     if array is not None and array.dtype == numpy().uint8 and array.shape == (NUM_KINDS,):
-        return numpy().ascontiguousarray(array)
+        contiguous: np.ndarray = numpy().ascontiguousarray(array)
+        return contiguous
     if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__len__") or len(values) != NUM_KINDS:
         raise InvalidHand(f"{name} must be {NUM_KINDS} per-kind values, got {values!r}")
     if not all(is_integer(value) and 0 <= value <= 255 for value in values):
