@@ -18,6 +18,8 @@ using namespace hupai;
 
 // The game engine's helpers (bindings_engine.cpp): plain METH_FASTCALL functions, null-terminated.
 PyMethodDef* engine_methods();
+// The wild-tile search (register_wild.cpp).
+void register_wild(py::module_& m);
 
 namespace {
 
@@ -442,4 +444,6 @@ PYBIND11_MODULE(_core, m) {
 
     m.def("table_bytes", [] { return Tables::get().bytes(); }, "Memory held by the lookup tables, in bytes.");
     m.def("suit_patterns", [] { return Tables::get().suit_patterns(); }, "Number of suit patterns in the table.");
+
+    register_wild(m);
 }

@@ -13,7 +13,7 @@ concealed hand (``melds == 0``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Union
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` st
 __all__ = [
     "Forms", "Group", "Decomposition", "DiscardOption", "shanten", "is_win", "waits", "decompositions",
     "discard_options",
-    "shanten_batch", "is_win_batch",
+    "shanten_batch", "is_win_batch", "fits_with_jokers",
 ]
 
 
@@ -224,3 +224,49 @@ def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int
     rows = counts.shape[0]
     return _core.is_win_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
                               _forms_arg(forms), _joker_mask(joker_kinds), _int_arg("threads", threads))
+
+
+#: Per-kind counts as :func:`fits_with_jokers` takes them: 34 bytes, a ``uint8[34]`` array or 34 ints.
+KindCounts = Union[bytes, bytearray, Sequence[int], "np.ndarray"]  # noqa: UP007 (a runtime alias)
+
+
+def _kind_bytes(name: str, values: KindCounts) -> bytes | bytearray | np.ndarray:
+    """34 per-kind values as a buffer of unsigned bytes; the core checks what they mean."""
+    if type(values) is bytes and len(values) == NUM_KINDS:  # the common case, as Yunxiao's hands keep them
+        return values
+    array = as_ndarray(values)
+    if array is not None and array.dtype == numpy().uint8 and array.shape == (NUM_KINDS,):
+        contiguous: np.ndarray = numpy().ascontiguousarray(array)
+        return contiguous
+    if isinstance(values, (str, bytes, bytearray)) or not hasattr(values, "__len__") or len(values) != NUM_KINDS:
+        raise InvalidHand(f"{name} must be {NUM_KINDS} per-kind values, got {values!r}")
+    if not all(is_integer(value) and 0 <= value <= 255 for value in values):
+        raise InvalidHand(f"{name} must hold ints in 0..255, got {list(values)}")
+    return bytes(int(value) for value in values)
+
+
+def fits_with_jokers(counts: KindCounts, jokers: int, sets: int, pairs: int, room: KindCounts) -> bool:
+    """Can the natural ``counts`` plus ``jokers`` wild tiles form exactly ``sets`` melds and ``pairs`` pairs?
+
+    Melds are pungs and chows (three consecutive kinds of one suit); four of a kind may be two pairs. Every tile
+    is used. A joker may stand for kind ``k`` only while ``room[k]`` is not used up: each joker standing for
+    ``k`` takes one unit. That is how a rule limits wild tiles per kind beyond what :func:`is_win`'s
+    ``joker_kinds`` can say: Yunxiao's fifth-copy rule (YX-8, YX-21) counts the player's declared melds too,
+    so ``room[k]`` is four less the kind's concealed and declared tiles (0 where a gold may not stand at all).
+
+    ``counts`` and ``room`` are 34 values each (``bytes``, a ``uint8[34]`` array or a sequence of ints).
+    ``sets`` is 0..4, ``pairs`` 0..7 and ``3 * sets + 2 * pairs`` at most 14. The search is exact (C++, a few
+    microseconds). Raises :class:`InvalidHand` on malformed input.
+
+    >>> fits_with_jokers(to_counts("11m234p"), 1, 2, 0, [4] * 34)   # the joker makes 111m
+    True
+    >>> fits_with_jokers(to_counts("11m234p"), 1, 2, 0, [0] * 34)   # no kind has room
+    False
+    """
+    if type(counts) is bytes and type(room) is bytes and type(jokers) is int and type(sets) is int \
+            and type(pairs) is int:
+        # Yunxiao asks this for every candidate hand: plain bytes and ints go straight to the core, which checks
+        # the lengths and ranges itself (the generic checks below cost more than the search).
+        return _core.fits_with_jokers(counts, jokers, sets, pairs, room)
+    return _core.fits_with_jokers(_kind_bytes("counts", counts), _int_arg("jokers", jokers), _int_arg("sets", sets),
+                                  _int_arg("pairs", pairs), _kind_bytes("room", room))

@@ -34,7 +34,7 @@ SPEC_FAN = {
 
 
 def test_gd_16_17_19_tables_match_the_spec_fan():
-    table = {entry.name: entry.fan for entry in (*WITHIN_LIMIT, *EXTRAS, *BEYOND_LIMIT)}
+    table = {entry.name: entry.value for entry in (*WITHIN_LIMIT, *EXTRAS, *BEYOND_LIMIT)}
     assert table == SPEC_FAN
 
 
@@ -44,7 +44,8 @@ def test_every_pattern_names_its_rule_and_its_chinese():
     for entry in every:
         assert "GD-" in entry.doc, entry.name
         assert entry.chinese in entry.doc, entry.name
-        assert entry.test.__name__ == entry.name
+        assert entry.holds.__name__ == entry.name
+        assert entry.rule in entry.doc, entry.name
 
 
 # --- GD-16 within-limit patterns ----------------------------------------------------------------------------

@@ -9,13 +9,12 @@ import hupai
 import numpy as np
 import pytest
 from hupai import Forms
+from hupai.analysis import fits_with_jokers
 from hupai.errors import InvalidHand
 from hupai.rules.yunxiao.hand import (
     WHITE,
     YunxiaoHand,
     effective_kind,
-    fits_groups,
-    fits_pairs,
     is_gold,
     split_golds,
 )
@@ -279,7 +278,8 @@ def _random_complete(rng: random.Random) -> list[int]:
 
 
 def test_exact_search_agrees_with_core_without_melds():
-    """The pure-Python search (used with declared melds) matches the core where YX-8 adds nothing."""
+    """The exact room search (used with declared melds) matches the core's table lookup where YX-8 adds
+    nothing."""
     rng = random.Random(20261129)
     forms = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
     for _ in range(150):
@@ -296,8 +296,8 @@ def test_exact_search_agrees_with_core_without_melds():
                 continue
             candidate = YunxiaoHand(tuple(physical) + (extra,), gold)
             room = candidate.room()
-            ours = fits_groups(candidate.counts, candidate.golds, 4, 1, room) or \
-                fits_pairs(candidate.counts, candidate.golds, 7, room)
+            ours = fits_with_jokers(candidate.counts, candidate.golds, 4, 1, room) or \
+                fits_with_jokers(candidate.counts, candidate.golds, 0, 7, room)
             counts = np.array(candidate.counts, dtype=np.uint8)
             core = hupai.is_win(counts, jokers=candidate.golds, forms=forms,
                                 joker_kinds=candidate.joker_kinds())

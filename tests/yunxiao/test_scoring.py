@@ -53,14 +53,14 @@ def test_yx_12_reserve_after_kongs():
 # --- YX-38: discard-type and self-draw-type -----------------------------------------------------------------
 
 def test_yx_38_tables_match_the_spec():
-    points = {(row.id, row.name): (row.discard, row.self_draw) for row in POINTS_000}
+    points = {(row.value.row, row.name): (row.value.discard, row.value.self_draw) for row in POINTS_000}
     assert points[(3, "san_pu_qing_yi_se")] == ((26, 1), None)
     assert points[(4, "qing_yi_se")] == ((10, 9), 10)
     assert points[(5, "yao_jiu")] == ((2, 2), 4)
     assert points[(6, "ping_hu")] == ((2, 1), 2)
-    assert [row.self_draw for row in POINTS_000 if row.id == 9] == [4, 8, 16]
-    assert [row.self_draw for row in POINTS_000 if row.id == 10] == [12, 16, 24, 12]
-    assert all(row.discard is None or row.discard[0] == row.discard[1] for row in MULTIPLIER_001)
+    assert [row.value.self_draw for row in POINTS_000 if row.value.row == 9] == [4, 8, 16]
+    assert [row.value.self_draw for row in POINTS_000 if row.value.row == 10] == [12, 16, 24, 12]
+    assert all(row.value.discard is None or row.value.discard[0] == row.value.discard[1] for row in MULTIPLIER_001)
 
 
 def test_yx_38_discard_type_win_discarder_pays_more():
@@ -122,7 +122,7 @@ def test_yx_39_row_10_is_the_only_combination():
     result = score("123m456m789m9m", "9m", gold="5p", winner=1, event="ming_gang", melds=(meld("1111m"),))
     assert result.details["row_name"] == "qing_yi_se_ming_gang_hu"
     assert result.payments == (-12, 36, -12, -12)
-    assert select_row(frozenset({"ping_hu", "dan_you_jin"}), False, POINTS_000).id == 9
+    assert select_row(frozenset({"ping_hu", "dan_you_jin"}), False, POINTS_000).value.row == 9
 
 
 def test_yx_39_no_applicable_row_raises():

@@ -2,6 +2,18 @@
 
 The registry maps a name to a factory taking the options mapping; an unknown name, option or option value
 raises :class:`hupai.HupaiError`. Rule modules are imported on first use, so importing hupai stays cheap.
+
+A rule package ``rules/<name>/`` has the same files as every other, so a new system copies one:
+
+- ``options.py``: the spec's options table as a :class:`~hupai.rules.options.RuleOptions` subclass (checks,
+  ``to_dict`` for logs, ``describe()``);
+- ``patterns.py``: the spec's pattern tables, tuples of :class:`~hupai.rules.patterns.PatternEntry` (pinyin and
+  Chinese name, rule id, value, predicate, what it replaces), one small named predicate per pattern;
+- ``scoring.py``: how the entries combine (add, multiply, the best row) and who pays;
+- ``rules.py``: the :class:`Rules` subclass the engine consults; ``advice.py``: playing advice for bots.
+
+Helpers only one system needs sit beside them (Yunxiao's ``hand.py``: the gold and its fifth-copy room, asked
+of the core's :func:`hupai.analysis.fits_with_jokers`).
 """
 
 from __future__ import annotations

@@ -15,16 +15,16 @@ are predicates over the :class:`~hupai.scoring.WinContext` itself. ``scoring.py`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import Literal
 
 from ...errors import HupaiError
-from ...scoring import Pattern, WinContext
+from ...scoring import WinContext
 from ...tiles import HONORS, TERMINALS_HONORS, format_tiles, parse
+from ..patterns import PatternEntry, check_table
 
 __all__ = [
-    "Reading", "FanPattern", "WITHIN_LIMIT", "EXTRAS", "BEYOND_LIMIT", "MINIMUM_WINS", "FLAT_WINS",
+    "Reading", "WITHIN_LIMIT", "EXTRAS", "BEYOND_LIMIT", "MINIMUM_WINS", "FLAT_WINS",
     "FLAT_FAN", "WINDS", "DRAGONS", "TERMINALS",
 ]
 
@@ -137,33 +137,6 @@ def _less(tiles: list[int], win_tile: str | int | None) -> tuple[int, ...]:
     return tuple(rest)
 
 
-Subject = TypeVar("Subject")
-
-
-@dataclass(frozen=True)
-class FanPattern(Generic[Subject]):
-    """One entry of a pattern table: its names, its 番 and the predicate that says whether it applies.
-
-    The predicate's docstring gives the rule id and the definition.
-    """
-
-    name: str
-    chinese: str
-    fan: int
-    test: Callable[[Subject], bool]
-
-    def applies(self, subject: Subject) -> bool:
-        return self.test(subject)
-
-    def pattern(self, value: int | None = None) -> Pattern:
-        """The :class:`~hupai.scoring.Pattern` reported when it applies (``value`` overrides its 番)."""
-        return Pattern(self.name, self.chinese, self.fan if value is None else value)
-
-    @property
-    def doc(self) -> str:
-        return (self.test.__doc__ or "").strip()
-
-
 def _pung_count(reading: Reading, kinds: tuple[int, ...]) -> int:
     return sum(1 for k in reading.pungs if k in kinds)
 
@@ -190,11 +163,11 @@ def ji_hu(reading: Reading) -> bool:
     return reading.standard and not (ping_hu(reading) or peng_peng_hu(reading) or hun_yi_se(reading))
 
 
-WITHIN_LIMIT: tuple[FanPattern[Reading], ...] = (
-    FanPattern("ji_hu", "鸡胡", 0, ji_hu),
-    FanPattern("ping_hu", "平胡", 1, ping_hu),
-    FanPattern("peng_peng_hu", "碰碰胡", 2, peng_peng_hu),
-    FanPattern("hun_yi_se", "混一色", 2, hun_yi_se),
+WITHIN_LIMIT: tuple[PatternEntry[Reading, int], ...] = (
+    PatternEntry("ji_hu", "鸡胡", "GD-16", 0, ji_hu),
+    PatternEntry("ping_hu", "平胡", "GD-16", 1, ping_hu),
+    PatternEntry("peng_peng_hu", "碰碰胡", "GD-16", 2, peng_peng_hu),
+    PatternEntry("hun_yi_se", "混一色", "GD-16", 2, hun_yi_se),
 )
 
 
@@ -230,13 +203,13 @@ def hong_zhong(reading: Reading) -> bool:
     return 33 in reading.pungs
 
 
-EXTRAS: tuple[FanPattern[Reading], ...] = (
-    FanPattern("zi_mo", "自摸", 1, zi_mo),
-    FanPattern("men_feng", "门风", 1, men_feng),
-    FanPattern("quan_feng", "圈风", 1, quan_feng),
-    FanPattern("bai_ban", "白板", 1, bai_ban),
-    FanPattern("fa_cai", "发财", 1, fa_cai),
-    FanPattern("hong_zhong", "红中", 1, hong_zhong),
+EXTRAS: tuple[PatternEntry[Reading, int], ...] = (
+    PatternEntry("zi_mo", "自摸", "GD-17", 1, zi_mo),
+    PatternEntry("men_feng", "门风", "GD-17", 1, men_feng),
+    PatternEntry("quan_feng", "圈风", "GD-17", 1, quan_feng),
+    PatternEntry("bai_ban", "白板", "GD-17", 1, bai_ban),
+    PatternEntry("fa_cai", "发财", "GD-17", 1, fa_cai),
+    PatternEntry("hong_zhong", "红中", "GD-17", 1, hong_zhong),
 )
 
 
@@ -308,23 +281,23 @@ def shi_san_yao(reading: Reading) -> bool:
     return reading.form == "thirteen_orphans"
 
 
-BEYOND_LIMIT: tuple[FanPattern[Reading], ...] = (
-    FanPattern("qing_yi_se", "清一色", 4, qing_yi_se),
-    FanPattern("hun_peng", "混碰", 4, hun_peng),
-    FanPattern("qing_peng", "清碰", 5, qing_peng),
-    FanPattern("hun_yao_jiu", "混幺九", 5, hun_yao_jiu),
-    FanPattern("xiao_san_yuan", "小三元", 5, xiao_san_yuan),
-    FanPattern("xiao_si_xi", "小四喜", 5, xiao_si_xi),
-    FanPattern("zi_yi_se", "字一色", 6, zi_yi_se),
-    FanPattern("qing_yao_jiu", "清幺九", 6, qing_yao_jiu),
-    FanPattern("da_san_yuan", "大三元", 6, da_san_yuan),
-    FanPattern("da_si_xi", "大四喜", 6, da_si_xi),
-    FanPattern("jiu_lian_bao_deng", "九莲宝灯", 6, jiu_lian_bao_deng),
-    FanPattern("shi_san_yao", "十三幺", 6, shi_san_yao),
+BEYOND_LIMIT: tuple[PatternEntry[Reading, int], ...] = (
+    PatternEntry("qing_yi_se", "清一色", "GD-19", 4, qing_yi_se),
+    PatternEntry("hun_peng", "混碰", "GD-19", 4, hun_peng),
+    PatternEntry("qing_peng", "清碰", "GD-19", 5, qing_peng),
+    PatternEntry("hun_yao_jiu", "混幺九", "GD-19", 5, hun_yao_jiu),
+    PatternEntry("xiao_san_yuan", "小三元", "GD-19", 5, xiao_san_yuan),
+    PatternEntry("xiao_si_xi", "小四喜", "GD-19", 5, xiao_si_xi),
+    PatternEntry("zi_yi_se", "字一色", "GD-19", 6, zi_yi_se),
+    PatternEntry("qing_yao_jiu", "清幺九", "GD-19", 6, qing_yao_jiu),
+    PatternEntry("da_san_yuan", "大三元", "GD-19", 6, da_san_yuan),
+    PatternEntry("da_si_xi", "大四喜", "GD-19", 6, da_si_xi),
+    PatternEntry("jiu_lian_bao_deng", "九莲宝灯", "GD-19", 6, jiu_lian_bao_deng),
+    PatternEntry("shi_san_yao", "十三幺", "GD-19", 6, shi_san_yao),
 )
 
 
-# --- GD-20: special wins with a minimum of cap_fan (their `fan` is a placeholder: the minimum is cap_fan) ---
+# --- GD-20: special wins with a minimum of cap_fan (their value is a placeholder: the minimum is cap_fan) -
 
 def gang_shang_kai_hua(context: WinContext) -> bool:
     """杠上开花 (GD-20, GD-26): a self-draw on a kong's replacement tile."""
@@ -346,11 +319,11 @@ def yi_pao_san_xiang(context: WinContext) -> bool:
     return context.winners_on_tile == 3 and context.discarder is not None and not context.robbed_kong
 
 
-MINIMUM_WINS: tuple[FanPattern[WinContext], ...] = (
-    FanPattern("gang_shang_kai_hua", "杠上开花", 0, gang_shang_kai_hua),
-    FanPattern("hai_di_lao_yue", "海底捞月", 0, hai_di_lao_yue),
-    FanPattern("qiang_gang", "抢杠", 0, qiang_gang),
-    FanPattern("yi_pao_san_xiang", "一炮三响", 0, yi_pao_san_xiang),
+MINIMUM_WINS: tuple[PatternEntry[WinContext, int], ...] = (
+    PatternEntry("gang_shang_kai_hua", "杠上开花", "GD-20", 0, gang_shang_kai_hua),
+    PatternEntry("hai_di_lao_yue", "海底捞月", "GD-20", 0, hai_di_lao_yue),
+    PatternEntry("qiang_gang", "抢杠", "GD-20", 0, qiang_gang),
+    PatternEntry("yi_pao_san_xiang", "一炮三响", "GD-20", 0, yi_pao_san_xiang),
 )
 
 
@@ -372,8 +345,10 @@ def di_hu(context: WinContext) -> bool:
     return context.earthly
 
 
-FLAT_WINS: tuple[FanPattern[WinContext], ...] = (
-    FanPattern("tian_hu", "天和", FLAT_FAN, tian_hu),
-    FanPattern("ren_hu", "人和", FLAT_FAN, ren_hu),
-    FanPattern("di_hu", "地和", FLAT_FAN, di_hu),
+FLAT_WINS: tuple[PatternEntry[WinContext, int], ...] = (
+    PatternEntry("tian_hu", "天和", "GD-21", FLAT_FAN, tian_hu),
+    PatternEntry("ren_hu", "人和", "GD-21", FLAT_FAN, ren_hu),
+    PatternEntry("di_hu", "地和", "GD-21", FLAT_FAN, di_hu),
 )
+
+check_table(WITHIN_LIMIT, EXTRAS, BEYOND_LIMIT, MINIMUM_WINS, FLAT_WINS)

@@ -26,6 +26,7 @@ from ...analysis import Decomposition, Forms, decompositions
 from ...errors import HupaiError
 from ...scoring import Pattern, ScoreResult, WinContext
 from ...tiles import NUM_KINDS, format_tiles
+from ..patterns import counted, total
 from .options import GuangdongOptions
 from .patterns import BEYOND_LIMIT, EXTRAS, FLAT_FAN, FLAT_WINS, MINIMUM_WINS, WITHIN_LIMIT, Reading
 from .settlement import PLAYERS, settle
@@ -56,15 +57,15 @@ class Evaluation:
 def evaluate(reading: Reading, cap_fan: int) -> Evaluation:
     """Score one reading: the highest beyond-limit hand alone (GD-19), else the capped within-limit patterns
     plus extras (GD-16 .. GD-18)."""
-    beyond = [entry for entry in BEYOND_LIMIT if entry.applies(reading)]
+    beyond = counted(BEYOND_LIMIT, reading)
     if beyond:
         # max keeps the first of equal values, so ties go to the earlier table entry (spec order).
-        top = max(beyond, key=lambda entry: entry.fan)
+        top = max(beyond, key=lambda entry: entry.value)
         others = tuple(entry.name for entry in beyond if entry is not top)
-        return Evaluation(reading, (top.pattern(),), top.fan, top.fan, True, others)
-    within = [entry for entry in (*WITHIN_LIMIT, *EXTRAS) if entry.applies(reading)]
-    total = sum(entry.fan for entry in within)
-    return Evaluation(reading, tuple(entry.pattern() for entry in within), min(total, cap_fan), total, False)
+        return Evaluation(reading, (top.pattern(),), top.value, top.value, True, others)
+    within = counted((*WITHIN_LIMIT, *EXTRAS), reading)
+    fan = total(within, reading)
+    return Evaluation(reading, tuple(entry.pattern() for entry in within), min(fan, cap_fan), fan, False)
 
 
 def check_context(context: WinContext) -> None:
@@ -183,11 +184,11 @@ def score_win(context: WinContext, options: GuangdongOptions) -> ScoreResult:
     check_context(context)
     best = max((evaluate(reading, options.cap_fan) for reading in readings_of(context)), key=lambda e: e.rank)
     patterns, value = best.patterns, best.value
-    flat = [entry for entry in FLAT_WINS if entry.applies(context)]
+    flat = counted(FLAT_WINS, context)
     if flat:
         # GD-21: a flat 6 that replaces the hand's own patterns (no extras, no stacking).
         patterns, value = (flat[0].pattern(),), FLAT_FAN
-    minimum = [entry for entry in MINIMUM_WINS if entry.applies(context)]
+    minimum = counted(MINIMUM_WINS, context)
     if minimum:
         # GD-20: within-limit hands (<= cap_fan) score exactly cap_fan, higher values keep theirs.
         value = max(value, options.cap_fan)

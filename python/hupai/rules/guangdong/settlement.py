@@ -35,7 +35,8 @@ class Settlement:
 
 def share(fan: int, options: GuangdongOptions) -> int:
     """GD-3: one share of a hand worth ``fan`` 番 is ``base * 2**fan``."""
-    return options.base * 2 ** fan
+    unit: int = options.base * 2 ** fan  # int ** int is typed Any (a negative power is a float); fan >= 0
+    return unit
 
 
 def liable_seat(context: WinContext) -> tuple[int | None, str | None]:

@@ -11,14 +11,10 @@ Conventions used by every Yunxiao module:
 - The **effective kind** of a tile (YX-7) is its kind, except a 白板 when ``G != 5z``, which is ``G``. The
   natural tiles of kind ``G`` are the golds; :func:`is_gold` tells them apart from 白板 playing as ``G``.
 
-This module also holds an exact group search (:func:`fits_groups`, :func:`fits_pairs`). The core bounds each
-kind at four *within the concealed part*; the fifth-copy rule also counts the player's own declared melds
-(YX-8), which the core does not see. The pattern module asks the core first (fast, and exact when nothing is
-declared) and this search only when golds and declared melds meet, or for the 游 shape (a floating gold, no
-pair). The search hands the core what it can decide: a question without golds, and one with a pair, each gold
-tried as one of the core's waits that has room (melds alone get the pair of an honor the hand lacks). Only the
-rest is a memoised search in pure Python; hands are at most 14 tiles with at most four golds, so it stays
-around 0.1 ms.
+Golds are wild only within YX-8 room: the core's table lookups bound each kind at four *within the concealed
+part*, while the fifth-copy rule also counts the player's own declared melds. :meth:`YunxiaoHand.room` gives the
+per-kind room, and the pattern module asks the core's exact search :func:`hupai.analysis.fits_with_jokers` with it
+when golds and declared melds meet, or for the 游 shape (a floating gold, no pair).
 """
 
 from __future__ import annotations
@@ -31,15 +27,13 @@ import numpy as np
 
 from ... import _core
 from ...analysis import Forms
-from ...analysis import is_win as core_is_win
 from ...errors import InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, counts_to_kinds, format_tiles, kind_name
 
 __all__ = [
     "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "chow_forbidden_discards",
-    "meld_kind_counts", "gold_room", "fits_groups", "fits_pairs", "is_terminal_or_honor", "kinds_playing_as",
-    "counts_to_kinds", "core_waits",
+    "meld_kind_counts", "gold_room", "is_terminal_or_honor", "kinds_playing_as", "counts_to_kinds", "core_waits",
 ]
 
 #: 白板 (5z): plays as the gold kind when the gold is not 白板 itself (YX-7).
@@ -311,150 +305,10 @@ def is_terminal_or_honor(kind: int) -> bool:
     return kind in _TERMINALS_HONORS
 
 
-# --- exact group search -------------------------------------------------------------------------------------
-
-def fits_groups(counts: Sequence[int], golds: int, sets: int, pairs: int, room: Sequence[int]) -> bool:
-    """Can the natural ``counts`` plus ``golds`` wild tiles form exactly ``sets`` melds and ``pairs`` pairs?
-
-    Melds are pungs and chows (suited, consecutive). A gold standing for kind ``k`` uses one unit of
-    ``room[k]`` (YX-8 room, 0 for kinds a gold may not stand for here). Every tile must be used.
-    """
-    if sum(counts) + golds != 3 * sets + 2 * pairs or golds < 0:
-        return False
-    counts, room = tuple(counts), tuple(room)
-    if _core_decides(counts, golds, sets, pairs, room):
-        if pairs:
-            return _fits_standard(bytes(counts), golds, sets, list(room))
-        absent = next((k for k in range(27, NUM_KINDS) if not counts[k]), None)
-        if absent is not None and golds <= 2:
-            # Melds alone are the standard form with a pair of an honor the hand lacks added, no gold standing
-            # for it: those two tiles can only be the pair (chows take no honor, a pung of it three golds).
-            with_pair, left = bytearray(counts), list(room)
-            with_pair[absent], left[absent] = 2, 0
-            return _fits_standard(bytes(with_pair), golds, sets, left)
-    memo: dict[tuple[tuple[int, ...], int, int, int, tuple[int, ...]], bool] = {}
-    return _fit(counts, golds, sets, pairs, room, memo)
-
+# --- the core's waits --------------------------------------------------------------------------------------
 
 def core_waits(counts: bytes, jokers: int, melds: int, forms: int = Forms.STANDARD) -> list[int]:
     """The core's waits of natural ``counts`` (34 bytes, a waiting size with the jokers) with ``jokers`` wild
     tiles that may stand for any kind. The counts are valid here, so this skips the checks of
-    :func:`hupai.analysis.waits`, which cost more than the search."""
+    :func:`hupai.analysis.waits`, which cost more than the question."""
     return _core.waits(np.frombuffer(counts, dtype=np.uint8), jokers, melds, int(forms), _ALL_KINDS_MASK)
-
-
-def _core_decides(counts: tuple[int, ...], golds: int, sets: int, pairs: int, room: tuple[int, ...]) -> bool:
-    """Is this a question for the core's standard form: the counts of a hand, at most four melds and one pair,
-    each kind's room within the core's own bound (four less its natural tiles; without golds room is moot)?"""
-    return (0 <= pairs <= 1 and 0 <= sets <= 4 and golds <= 8 and len(counts) == len(room) == NUM_KINDS
-            and min(counts) >= 0 and max(counts) <= 4
-            and (not golds or all(left <= 4 - held for left, held in zip(room, counts, strict=True))))
-
-
-def _fits_standard(counts: bytes, golds: int, sets: int, room: list[int]) -> bool:
-    """:func:`fits_groups` with one pair, each kind's room within the core's bound (see :func:`_core_decides`).
-
-    Whatever a gold stands for completes the rest with one gold fewer, so it is among the core's waits for
-    that hand; trying each wait that has room, one gold at a time, is exact. ``room`` is restored on return.
-    """
-    if not golds:
-        return core_is_win(counts, melds=4 - sets)
-    for kind in core_waits(counts, golds - 1, 4 - sets):
-        if room[kind] > 0:
-            grown = bytearray(counts)
-            grown[kind] += 1
-            room[kind] -= 1
-            found = _fits_standard(bytes(grown), golds - 1, sets, room)
-            room[kind] += 1
-            if found:
-                return True
-    return False
-
-
-def _take(vector: tuple[int, ...], changes: dict[int, int]) -> tuple[int, ...]:
-    as_list = list(vector)
-    for kind, amount in changes.items():
-        as_list[kind] -= amount
-    return tuple(as_list)
-
-
-def _fit(counts: tuple[int, ...], golds: int, sets: int, pairs: int, room: tuple[int, ...],
-         memo: dict[tuple[tuple[int, ...], int, int, int, tuple[int, ...]], bool]) -> bool:
-    first = next((k for k in range(NUM_KINDS) if counts[k]), None)
-    if first is None:
-        return _golds_alone(golds, sets, pairs, room)
-    key = (counts, golds, sets, pairs, room)
-    if key in memo:
-        return memo[key]
-    result = False
-    # The lowest natural kind must sit in some group; try every group that can hold it.
-    options: list[tuple[dict[int, int], dict[int, int], int, int]] = []  # (naturals, golds as, sets, pairs)
-    have = counts[first]
-    if pairs:
-        natural = min(have, 2)
-        options.append(({first: natural}, {first: 2 - natural} if natural < 2 else {}, 0, 1))
-    if sets:
-        natural = min(have, 3)
-        options.append(({first: natural}, {first: 3 - natural} if natural < 3 else {}, 1, 0))
-        if first < 27:
-            suit_start = first - first % 9
-            for start in (first - 2, first - 1, first):
-                if start < suit_start or start + 2 > suit_start + 8:
-                    continue
-                naturals: dict[int, int] = {}
-                wild: dict[int, int] = {}
-                for kind in (start, start + 1, start + 2):
-                    # Kinds below `first` hold no natural tile any more; above it, a natural beats a gold
-                    # (swapping a gold and a natural of the same kind between groups changes nothing).
-                    if kind >= first and counts[kind]:
-                        naturals[kind] = 1
-                    else:
-                        wild[kind] = 1
-                options.append((naturals, wild, 1, 0))
-    for naturals, wild, used_sets, used_pairs in options:
-        needed = sum(wild.values())
-        if needed > golds or any(room[k] < n for k, n in wild.items()):
-            continue
-        if _fit(_take(counts, naturals), golds - needed, sets - used_sets, pairs - used_pairs,
-                _take(room, wild), memo):
-            result = True
-            break
-    memo[key] = result
-    return result
-
-
-def _golds_alone(golds: int, sets: int, pairs: int, room: tuple[int, ...]) -> bool:
-    """Golds left over form whole groups by themselves; each group still needs kinds with YX-8 room."""
-    if golds != 3 * sets + 2 * pairs:
-        return False
-    if pairs:
-        for kind in range(NUM_KINDS):
-            if room[kind] >= 2 and _golds_alone(golds - 2, sets, pairs - 1, _take(room, {kind: 2})):
-                return True
-        return False
-    if sets:
-        for kind in range(NUM_KINDS):
-            if room[kind] >= 3 and _golds_alone(golds - 3, sets - 1, 0, _take(room, {kind: 3})):
-                return True
-            if kind < 27 and kind % 9 <= 6 and all(room[kind + i] >= 1 for i in range(3)) and \
-                    _golds_alone(golds - 3, sets - 1, 0, _take(room, {kind: 1, kind + 1: 1, kind + 2: 1})):
-                return True
-        return False
-    return True
-
-
-def fits_pairs(counts: Sequence[int], golds: int, pairs: int, room: Sequence[int]) -> bool:
-    """Can ``counts`` plus ``golds`` form exactly ``pairs`` pairs, four of a kind counting as two (YX-33)?
-
-    A gold pairs with any natural tile (using a unit of that kind's room) or with another gold.
-    """
-    if sum(counts) + golds != 2 * pairs:
-        return False
-    singles = [k for k in range(NUM_KINDS) if counts[k] % 2]
-    if len(singles) > golds or any(room[k] < 1 for k in singles):
-        return False
-    spare = list(room)
-    for kind in singles:
-        spare[kind] -= 1
-    gold_pairs = (golds - len(singles)) // 2
-    return sum(r // 2 for r in spare) >= gold_pairs

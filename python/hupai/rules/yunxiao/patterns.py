@@ -8,20 +8,21 @@ player's declared melds in effective kinds (see :mod:`hupai.rules.yunxiao.hand`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from itertools import combinations
+from typing import NamedTuple
 
-from ...analysis import Forms
+from ...analysis import Forms, fits_with_jokers
 from ...analysis import is_win as core_is_win
 from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles
-from .hand import YunxiaoHand, core_waits, fits_groups, fits_pairs, is_terminal_or_honor, kinds_playing_as
+from ..patterns import PatternEntry, check_table, counted
+from .hand import YunxiaoHand, core_waits, is_terminal_or_honor, kinds_playing_as
 from .options import YunxiaoOptions
 
 __all__ = [
-    "HandPattern", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
+    "HandSubject", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
     "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
     "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits",
     "in_you_shape", "is_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
@@ -75,6 +76,12 @@ def _core_joker_kinds(hand: YunxiaoHand, allowed: Iterable[int] | None) -> tuple
     return None if allowed is None else hand.joker_kinds(allowed)
 
 
+def _fits(hand: YunxiaoHand, golds: int, sets: int, pairs: int, allowed: Iterable[int] | None) -> bool:
+    """The core's exact search: the hand's natural tiles and ``golds`` golds as ``sets`` melds and ``pairs`` pairs,
+    each gold within YX-8 room (:meth:`~.hand.YunxiaoHand.room`, restricted to ``allowed``)."""
+    return fits_with_jokers(bytes(hand.counts), golds, sets, pairs, bytes(hand.room(allowed)))
+
+
 def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     """YX-32 平胡 form: four melds and a pair, declared melds included; golds wild within YX-8 room.
 
@@ -89,8 +96,7 @@ def is_standard(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool
     # With nothing declared the core's bound (four of a kind, stand-ins included) is exactly YX-8, and without
     # golds there is no stand-in to bound; declared melds also count toward the fifth copy of a gold's stand-in,
     # which only the exact search sees.
-    return not (hand.melds and hand.golds) or \
-        fits_groups(hand.counts, hand.golds, hand.sets_needed, 1, hand.room(allowed))
+    return not (hand.melds and hand.golds) or _fits(hand, hand.golds, hand.sets_needed, 1, allowed)
 
 
 def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
@@ -103,7 +109,7 @@ def is_seven_pairs(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> b
     # The core's count of pairs (golds unrestricted) is necessary and cheap; the exact search needs YX-8 room.
     if not core_is_win(bytes(hand.counts), jokers=hand.golds, forms=Forms.SEVEN_PAIRS_QUADS):
         return False
-    return fits_pairs(hand.counts, hand.golds, 7, hand.room(allowed))
+    return _fits(hand, hand.golds, 0, 7, allowed)
 
 
 def is_yao_jiu(hand: YunxiaoHand) -> bool:
@@ -182,30 +188,55 @@ def is_san_jin_dao(hand: YunxiaoHand) -> bool:
     return hand.golds >= 3
 
 
-@dataclass(frozen=True)
-class HandPattern:
-    """One Yunxiao hand pattern: pinyin ``name``, ``chinese``, the ``rule`` id and its predicate.
+class HandSubject(NamedTuple):
+    """What the hand patterns read: a complete-size hand and the options (``buda_loose``, YX-35)."""
 
-    ``fallback`` marks 平胡: it holds only when the hand is standard and no other form (YX-33..36) holds.
-    """
-
-    name: str
-    chinese: str
-    rule: str
-    holds: Callable[[YunxiaoHand, YunxiaoOptions], bool]
-    fallback: bool = False
+    hand: YunxiaoHand
+    options: YunxiaoOptions
 
 
-#: Spec §7, top to bottom. 三金倒 is listed as a hand fact (three golds held); it is not a form (YX-37).
-HAND_PATTERNS: tuple[HandPattern, ...] = (
-    HandPattern("ping_hu", "平胡", "YX-32", lambda hand, options: is_standard(hand), fallback=True),
-    HandPattern("dui_dui_hu", "对对胡", "YX-33", lambda hand, options: is_seven_pairs(hand)),
-    HandPattern("yao_jiu", "幺九", "YX-34", lambda hand, options: is_yao_jiu(hand)),
-    HandPattern("bu_da", "不搭", "YX-35", lambda hand, options: is_bu_da(hand, options.buda_loose)),
-    HandPattern("qing_yi_se", "清一色", "YX-36", lambda hand, options: is_qing_yi_se(hand)),
-    HandPattern("san_jin_dao", "三金倒", "YX-29", lambda hand, options: is_san_jin_dao(hand)),
+def ping_hu(subject: HandSubject) -> bool:
+    """平胡 (YX-32): four melds and a pair, golds wild within YX-8 room. Any YX-33..36 form replaces it (YX-37)."""
+    return is_standard(subject.hand)
+
+
+def dui_dui_hu(subject: HandSubject) -> bool:
+    """对对胡 (YX-33): seven pairs, four alike are two pairs, nothing declared."""
+    return is_seven_pairs(subject.hand)
+
+
+def yao_jiu(subject: HandSubject) -> bool:
+    """幺九 (YX-34): fourteen concealed terminals and honors, no structure."""
+    return is_yao_jiu(subject.hand)
+
+
+def bu_da(subject: HandSubject) -> bool:
+    """不搭 (YX-35): fourteen distinct knitted tiles (the loose form with the option ``buda_loose``)."""
+    return is_bu_da(subject.hand, subject.options.buda_loose)
+
+
+def qing_yi_se(subject: HandSubject) -> bool:
+    """清一色 (YX-36): one suit throughout, standard or seven pairs."""
+    return is_qing_yi_se(subject.hand)
+
+
+def san_jin_dao(subject: HandSubject) -> bool:
+    """三金倒 (YX-29): the hand holds all three golds (a hand fact, not a form; the event decides the win)."""
+    return is_san_jin_dao(subject.hand)
+
+
+_NOT_PING_HU = ("ping_hu",)  # YX-37: 平胡 only when no other form holds
+
+#: Spec §7, top to bottom. The patterns are facts the scoring rows select by (YX-38), so they carry no value.
+HAND_PATTERNS: tuple[PatternEntry[HandSubject, None], ...] = (
+    PatternEntry("ping_hu", "平胡", "YX-32", None, ping_hu),
+    PatternEntry("dui_dui_hu", "对对胡", "YX-33", None, dui_dui_hu, replaces=_NOT_PING_HU),
+    PatternEntry("yao_jiu", "幺九", "YX-34", None, yao_jiu, replaces=_NOT_PING_HU),
+    PatternEntry("bu_da", "不搭", "YX-35", None, bu_da, replaces=_NOT_PING_HU),
+    PatternEntry("qing_yi_se", "清一色", "YX-36", None, qing_yi_se, replaces=_NOT_PING_HU),
+    PatternEntry("san_jin_dao", "三金倒", "YX-29", None, san_jin_dao),
 )
-_FORM_PATTERNS = frozenset({"dui_dui_hu", "yao_jiu", "bu_da", "qing_yi_se"})
+check_table(HAND_PATTERNS)
 
 
 def hand_patterns(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> tuple[str, ...]:
@@ -214,11 +245,8 @@ def hand_patterns(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> t
     An incomplete hand yields ``()`` or just ``("san_jin_dao",)``. YX-37: 平胡 only when no YX-33..36 form
     holds.
     """
-    options = options or YunxiaoOptions()
-    found = {p.name for p in HAND_PATTERNS if not p.fallback and p.holds(hand, options)}
-    if not found & _FORM_PATTERNS and HAND_PATTERNS[0].holds(hand, options):
-        found.add("ping_hu")
-    return tuple(p.name for p in HAND_PATTERNS if p.name in found)
+    subject = HandSubject(hand, options or YunxiaoOptions())
+    return tuple(entry.name for entry in counted(HAND_PATTERNS, subject))
 
 
 def is_complete(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> bool:
@@ -287,10 +315,11 @@ def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
     if allowed is None and not _may_be_you_shape(hand):  # (a restricted gold is rare: 游金 清一色 only)
         return False
     # One gold is set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed.
-    room = hand.room(allowed)
-    if fits_groups(hand.counts, hand.golds - 1, hand.sets_needed, 0, room):
+    room = bytes(hand.room(allowed))
+    counts = bytes(hand.counts)
+    if fits_with_jokers(counts, hand.golds - 1, hand.sets_needed, 0, room):
         return True
-    return not hand.melds and fits_pairs(hand.counts, hand.golds - 1, 6, room)
+    return not hand.melds and fits_with_jokers(counts, hand.golds - 1, 0, 6, room)
 
 
 def _may_be_you_shape(hand: YunxiaoHand) -> bool:

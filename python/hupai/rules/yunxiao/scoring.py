@@ -34,12 +34,15 @@ from dataclasses import dataclass
 from ...errors import HupaiError
 from ...hand import Meld
 from ...scoring import Pattern, ScoreResult, WinContext
+from ..patterns import PatternEntry, check_table, counted
 from .hand import YunxiaoHand
 from .options import YunxiaoOptions
 from .patterns import EVENTS, HAND_PATTERNS, hand_patterns, is_complete, three_golds_may_win, you_jin_patterns
 
-__all__ = ["Row", "POINTS_000", "MULTIPLIER_001", "DISCARD_TYPE_EVENTS", "EVENT_PATTERNS", "PATTERN_CHINESE",
-           "win_facts", "select_row", "score_win"]
+__all__ = [
+    "Row", "Payout", "Needs", "row_names", "POINTS_000", "MULTIPLIER_001", "DISCARD_TYPE_EVENTS", "EVENT_PATTERNS",
+    "PATTERN_CHINESE", "win_facts", "select_row", "score_win",
+]
 
 #: Discard-type wins (YX-38): the discarder pays the first amount, the other two the second. All else is
 #: self-draw-type (each opponent pays the same).
@@ -62,26 +65,19 @@ PATTERN_CHINESE: Mapping[str, str] = {
 
 
 @dataclass(frozen=True)
-class Row:
-    """One scoring-table row (YX-38 / YX-41).
+class Payout:
+    """What one scoring row pays (YX-38 / YX-41), in base units, and its row number in the spec table.
 
-    It applies when every fact in ``all_of`` holds and, if ``any_of`` is not empty, at least one of those.
-    ``discard`` = (discarder, each other) for discard-type wins, ``self_draw`` = each opponent for
-    self-draw-type wins; ``None`` where the table has no amount. ``id`` is the row number in the spec table.
+    ``discard`` = (discarder, each other) for discard-type wins, ``self_draw`` = each opponent for self-draw-type
+    wins; ``None`` where the table has no amount (the row then does not apply to that type of win).
     """
 
-    id: int
-    name: str
-    chinese: str
-    all_of: frozenset[str] = frozenset()
-    any_of: frozenset[str] = frozenset()
+    row: int
     discard: tuple[int, int] | None = None
     self_draw: int | None = None
 
-    def applies(self, facts: frozenset[str], discard_type: bool) -> bool:
-        if (self.discard if discard_type else self.self_draw) is None:
-            return False
-        return self.all_of <= facts and (not self.any_of or bool(self.any_of & facts))
+    def pays(self, discard_type: bool) -> bool:
+        return (self.discard if discard_type else self.self_draw) is not None
 
     def amounts(self, discard_type: bool) -> tuple[int, int]:
         """(discarder's amount, each other's amount); equal for self-draw-type wins."""
@@ -96,52 +92,82 @@ class Row:
         return first + (num_payers - 1) * other
 
 
-def _fs(*names: str) -> frozenset[str]:
-    return frozenset(names)
+@dataclass(frozen=True)
+class Needs:
+    """A row's condition on the facts of a win: every fact of ``all_of`` and, if ``any_of`` is not empty, at least
+    one of those (YX-39: a row names its event and its hand pattern)."""
+
+    all_of: frozenset[str] = frozenset()
+    any_of: frozenset[str] = frozenset()
+
+    def __call__(self, facts: frozenset[str]) -> bool:
+        return self.all_of <= facts and (not self.any_of or bool(self.any_of & facts))
+
+    @property
+    def names(self) -> frozenset[str]:
+        return self.all_of | self.any_of
+
+
+#: One scoring row: a pattern entry over the facts of a win, valued by what it pays.
+Row = PatternEntry[frozenset[str], Payout]
+
+
+def _row(row: int, name: str, chinese: str, *, all_of: tuple[str, ...] = (), any_of: tuple[str, ...] = (),
+         discard: tuple[int, int] | None = None, self_draw: int | None = None, rule: str = "YX-38") -> Row:
+    return PatternEntry(name, chinese, rule, Payout(row, discard, self_draw),
+                        Needs(frozenset(all_of), frozenset(any_of)))
+
+
+def row_names(row: Row) -> frozenset[str]:
+    """The facts a row names (its condition's)."""
+    return row.holds.names if isinstance(row.holds, Needs) else frozenset()
 
 
 _QYS = "qing_yi_se"
-_PLAIN = _fs("ping_hu", "dui_dui_hu", "bu_da")
+_PLAIN = ("ping_hu", "dui_dui_hu", "bu_da")
+_M = "YX-41"
 
 #: YX-38, ``scoring = "points_000"``: spec rows 1..10 in order (rows 9 and 10 one entry per level).
 POINTS_000: tuple[Row, ...] = (
-    Row(1, "tian_hu", "天胡", _fs("tian_hu"), self_draw=10),
-    Row(2, "di_hu", "地胡", _fs("di_hu"), discard=(10, 9)),
-    Row(3, "san_pu_qing_yi_se", "三铺清一色", _fs(_QYS, "san_pu"), discard=(26, 1)),  # YX-40 liability
-    Row(4, "qing_yi_se", "清一色", _fs(_QYS), discard=(10, 9), self_draw=10),
-    Row(5, "yao_jiu", "幺九", _fs("yao_jiu"), discard=(2, 2), self_draw=4),
-    Row(6, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(2, 1), self_draw=2),
-    Row(7, "qiang_gang_hu", "抢杠胡/抢金胡/暗杠胡/三金倒",
-        any_of=_fs("qiang_gang_hu", "qiang_jin_hu", "an_gang_hu", "san_jin_dao"), self_draw=2),
-    Row(8, "ming_gang_hu", "明杠胡", _fs("ming_gang_hu"), self_draw=4),
-    Row(9, "dan_you_jin", "单游金", _fs("dan_you_jin"), self_draw=4),
-    Row(9, "shuang_you_jin", "双游金", _fs("shuang_you_jin"), self_draw=8),
-    Row(9, "san_you_jin", "三游金", _fs("san_you_jin"), self_draw=16),
-    Row(10, "qing_yi_se_dan_you_jin", "清一色单游金", _fs(_QYS, "dan_you_jin"), self_draw=12),
-    Row(10, "qing_yi_se_shuang_you_jin", "清一色双游金", _fs(_QYS, "shuang_you_jin"), self_draw=16),
-    Row(10, "qing_yi_se_san_you_jin", "清一色三游金", _fs(_QYS, "san_you_jin"), self_draw=24),
-    Row(10, "qing_yi_se_ming_gang_hu", "清一色明杠胡", _fs(_QYS, "ming_gang_hu"), self_draw=12),
+    _row(1, "tian_hu", "天胡", all_of=("tian_hu",), self_draw=10),
+    _row(2, "di_hu", "地胡", all_of=("di_hu",), discard=(10, 9)),
+    _row(3, "san_pu_qing_yi_se", "三铺清一色", all_of=(_QYS, "san_pu"), discard=(26, 1), rule="YX-40"),
+    _row(4, "qing_yi_se", "清一色", all_of=(_QYS,), discard=(10, 9), self_draw=10),
+    _row(5, "yao_jiu", "幺九", all_of=("yao_jiu",), discard=(2, 2), self_draw=4),
+    _row(6, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(2, 1), self_draw=2),
+    _row(7, "qiang_gang_hu", "抢杠胡/抢金胡/暗杠胡/三金倒",
+         any_of=("qiang_gang_hu", "qiang_jin_hu", "an_gang_hu", "san_jin_dao"), self_draw=2),
+    _row(8, "ming_gang_hu", "明杠胡", all_of=("ming_gang_hu",), self_draw=4),
+    _row(9, "dan_you_jin", "单游金", all_of=("dan_you_jin",), self_draw=4),
+    _row(9, "shuang_you_jin", "双游金", all_of=("shuang_you_jin",), self_draw=8),
+    _row(9, "san_you_jin", "三游金", all_of=("san_you_jin",), self_draw=16),
+    _row(10, "qing_yi_se_dan_you_jin", "清一色单游金", all_of=(_QYS, "dan_you_jin"), self_draw=12),
+    _row(10, "qing_yi_se_shuang_you_jin", "清一色双游金", all_of=(_QYS, "shuang_you_jin"), self_draw=16),
+    _row(10, "qing_yi_se_san_you_jin", "清一色三游金", all_of=(_QYS, "san_you_jin"), self_draw=24),
+    _row(10, "qing_yi_se_ming_gang_hu", "清一色明杠胡", all_of=(_QYS, "ming_gang_hu"), self_draw=12),
 )
 
 #: YX-41, ``scoring = "multiplier_001"``: every opponent pays M (discard-type rows give (M, M)); the table's
 #: rows in order, numbered 1..9. No 三铺 liability.
 MULTIPLIER_001: tuple[Row, ...] = (
-    Row(1, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(1, 1), self_draw=2),
-    Row(2, "yao_jiu", "幺九", _fs("yao_jiu"), discard=(2, 2), self_draw=4),
-    Row(3, "san_jin_dao", "三金倒/抢金胡/暗杠胡/抢杠胡",
-        any_of=_fs("san_jin_dao", "qiang_jin_hu", "an_gang_hu", "qiang_gang_hu"), self_draw=2),
-    Row(4, "ming_gang_hu", "明杠胡", _fs("ming_gang_hu"), self_draw=4),
-    Row(5, "tian_hu", "天胡", _fs("tian_hu"), self_draw=8),
-    Row(5, "di_hu", "地胡", _fs("di_hu"), discard=(4, 4)),
-    Row(6, "dan_you_jin", "单游金", _fs("dan_you_jin"), self_draw=4),
-    Row(6, "shuang_you_jin", "双游金", _fs("shuang_you_jin"), self_draw=8),
-    Row(6, "san_you_jin", "三游金", _fs("san_you_jin"), self_draw=16),
-    Row(7, "qing_yi_se", "清一色", _fs(_QYS), discard=(9, 9), self_draw=10),
-    Row(8, "qing_yi_se_dan_you_jin", "清一色单游金", _fs(_QYS, "dan_you_jin"), self_draw=12),
-    Row(8, "qing_yi_se_shuang_you_jin", "清一色双游金", _fs(_QYS, "shuang_you_jin"), self_draw=16),
-    Row(8, "qing_yi_se_san_you_jin", "清一色三游金", _fs(_QYS, "san_you_jin"), self_draw=24),
-    Row(8, "qing_yi_se_ming_gang_hu", "清一色明杠胡", _fs(_QYS, "ming_gang_hu"), self_draw=12),
+    _row(1, "ping_hu", "平胡/对对胡/不搭", any_of=_PLAIN, discard=(1, 1), self_draw=2, rule=_M),
+    _row(2, "yao_jiu", "幺九", all_of=("yao_jiu",), discard=(2, 2), self_draw=4, rule=_M),
+    _row(3, "san_jin_dao", "三金倒/抢金胡/暗杠胡/抢杠胡",
+         any_of=("san_jin_dao", "qiang_jin_hu", "an_gang_hu", "qiang_gang_hu"), self_draw=2, rule=_M),
+    _row(4, "ming_gang_hu", "明杠胡", all_of=("ming_gang_hu",), self_draw=4, rule=_M),
+    _row(5, "tian_hu", "天胡", all_of=("tian_hu",), self_draw=8, rule=_M),
+    _row(5, "di_hu", "地胡", all_of=("di_hu",), discard=(4, 4), rule=_M),
+    _row(6, "dan_you_jin", "单游金", all_of=("dan_you_jin",), self_draw=4, rule=_M),
+    _row(6, "shuang_you_jin", "双游金", all_of=("shuang_you_jin",), self_draw=8, rule=_M),
+    _row(6, "san_you_jin", "三游金", all_of=("san_you_jin",), self_draw=16, rule=_M),
+    _row(7, "qing_yi_se", "清一色", all_of=(_QYS,), discard=(9, 9), self_draw=10, rule=_M),
+    _row(8, "qing_yi_se_dan_you_jin", "清一色单游金", all_of=(_QYS, "dan_you_jin"), self_draw=12, rule=_M),
+    _row(8, "qing_yi_se_shuang_you_jin", "清一色双游金", all_of=(_QYS, "shuang_you_jin"), self_draw=16, rule=_M),
+    _row(8, "qing_yi_se_san_you_jin", "清一色三游金", all_of=(_QYS, "san_you_jin"), self_draw=24, rule=_M),
+    _row(8, "qing_yi_se_ming_gang_hu", "清一色明杠胡", all_of=(_QYS, "ming_gang_hu"), self_draw=12, rule=_M),
 )
+check_table(POINTS_000)
+check_table(MULTIPLIER_001)
 
 _TABLES = {"points_000": POINTS_000, "multiplier_001": MULTIPLIER_001}
 
@@ -202,9 +228,8 @@ def win_facts(hand: YunxiaoHand, event: str, options: YunxiaoOptions, you_level:
 def select_row(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...]) -> Row:
     """YX-39: among applicable rows, the largest total to the winner; the earlier row on equal totals."""
     best: Row | None = None
-    for row in table:
-        if row.applies(facts, discard_type) and (best is None or row.total(discard_type) >
-                                                 best.total(discard_type)):
+    for row in _applicable(table, facts, discard_type):
+        if best is None or row.value.total(discard_type) > best.value.total(discard_type):
             best = row
     if best is None:
         raise HupaiError(f"no scoring row applies to a {'discard' if discard_type else 'self-draw'}-type win "
@@ -212,13 +237,18 @@ def select_row(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...]
     return best
 
 
+def _applicable(table: tuple[Row, ...], facts: frozenset[str], discard_type: bool) -> tuple[Row, ...]:
+    """Rows whose facts hold and that have an amount for this type of win (YX-38)."""
+    return tuple(row for row in counted(table, facts) if row.value.pays(discard_type))
+
+
 def _pattern_values(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...], base: int
                     ) -> tuple[Pattern, ...]:
     """Each fact as a Pattern valued at the best total of the rows that name it (0 when none does)."""
+    applicable = _applicable(table, facts, discard_type)
     patterns = []
     for name in sorted(facts, key=_fact_order):
-        values = [row.total(discard_type) for row in table if row.applies(facts, discard_type)
-                  and (name in row.all_of or name in row.any_of)]
+        values = [row.value.total(discard_type) for row in applicable if name in row_names(row)]
         patterns.append(Pattern(name, PATTERN_CHINESE.get(name, name), max(values, default=0) * base))
     return tuple(patterns)
 
@@ -275,7 +305,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
             raise HupaiError(f"a {event} win needs a discarder seat other than the winner, got {discarder!r}")
     table = _TABLES[options.scoring]
     row = select_row(facts, discard_type, table)
-    first, other = row.amounts(discard_type)
+    first, other = row.value.amounts(discard_type)
     base = options.base_points
     payments = [0] * 4
     for seat in range(4):
@@ -286,7 +316,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
         patterns=_pattern_values(facts, discard_type, table, base),
         value=payments[context.winner],
         payments=tuple(payments),
-        details={"row": row.id, "row_name": row.name, "table": options.scoring, "event": event,
+        details={"row": row.value.row, "row_name": row.name, "table": options.scoring, "event": event,
                  "amounts": (first * base, other * base), "gold": gold, "you_level": you_level,
                  "options": options.to_dict()},
     )

@@ -1,0 +1,206 @@
+"""The options base every rule system's options class uses: one checked, described, JSON-ready option set.
+
+A rule package declares its options table (the spec's "Options" section) as a frozen dataclass whose fields are
+made by the helpers below, each naming its allowed values, its default, the spec rule id and what it means::
+
+    @dataclass(frozen=True)
+    class KawuxingOptions(RuleOptions):
+        system: ClassVar[str] = "Kawuxing"
+
+        base: int = integer(1, minimum=1, rule="KW-3", doc="V = base x the product of the factors")
+        cap: int | None = integer(None, minimum=1, optional=True, rule="KW-24", doc="limit of the product")
+
+:class:`RuleOptions` then gives:
+
+- validation on construction: an unknown option or a bad value raises :class:`hupai.HupaiError` naming the
+  option and its allowed values; ``True`` is not an int;
+- :meth:`~RuleOptions.from_mapping` (what ``hupai.rules.get(name, **options)`` passes) and
+  :meth:`~RuleOptions.to_dict`, every option named, JSON-ready, in field order (logs record it and replay from
+  it, so it must read back to the same options);
+- :meth:`~RuleOptions.describe`: one :class:`OptionInfo` per option (name, allowed values, default, rule id,
+  meaning), for documentation and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeVar
+
+from ..errors import HupaiError
+
+__all__ = ["RuleOptions", "OptionInfo", "OptionKind", "choice", "integer", "flag", "int_list"]
+
+_Options = TypeVar("_Options", bound="RuleOptions")
+
+
+def _is_int(value: Any) -> bool:
+    # bool is an int subclass; `True` as a base or a count is a caller's mistake, not a 1.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class OptionKind:
+    """What one option accepts. ``check`` returns the value to store (an int list becomes a tuple) or raises
+    :class:`HupaiError` through :meth:`reject`; ``to_json`` is the value as a log records it."""
+
+    allowed: str                  # in words, for messages and docs: "'one' or 'all_three'", "an int >= 1"
+    rule: str
+    doc: str
+
+    def check(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def to_json(self, value: Any) -> Any:
+        return value
+
+
+@dataclass(frozen=True)
+class _Choice(OptionKind):
+    choices: tuple[Any, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        # Compared with the type too: 1 == True, but a flag is not a choice of ints.
+        if not any(type(value) is type(c) and value == c for c in self.choices):
+            raise ValueError(f"must be one of {self.allowed}")
+        return value
+
+
+@dataclass(frozen=True)
+class _Integer(OptionKind):
+    minimum: int = 0
+    optional: bool = False
+
+    def check(self, value: Any) -> Any:
+        if value is None and self.optional:
+            return value
+        if not _is_int(value):
+            raise ValueError(f"must be {self.allowed}")
+        if value < self.minimum:
+            raise ValueError(f"must be >= {self.minimum}" + (" or None" if self.optional else ""))
+        return value
+
+
+@dataclass(frozen=True)
+class _Flag(OptionKind):
+    def check(self, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise ValueError("must be true or false")
+        return value
+
+
+@dataclass(frozen=True)
+class _IntList(OptionKind):
+    length: int = 0
+    minimum: int = 0
+
+    def check(self, value: Any) -> Any:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != self.length \
+                or not all(_is_int(item) and item >= self.minimum for item in value):
+            raise ValueError(f"must be {self.allowed}")
+        # A list from JSON becomes a tuple, so the options stay hashable and immutable.
+        return tuple(value)
+
+    def to_json(self, value: Any) -> Any:
+        return list(value)
+
+
+def _option(default: Any, kind: OptionKind) -> Any:
+    # Typed Any so that `base: int = integer(...)` checks like a plain default.
+    return field(default=default, metadata={"option": kind})
+
+
+def choice(default: Any, *others: Any, rule: str, doc: str) -> Any:
+    """One of a few values (strings, or ``None`` for "off"); ``default`` first."""
+    choices = (default, *others)
+    allowed = ", ".join(repr(c) for c in choices)
+    return _option(default, _Choice(allowed, rule, doc, choices))
+
+
+def integer(default: int | None, *, minimum: int, rule: str, doc: str, optional: bool = False) -> Any:
+    """An int ``>= minimum`` (never a bool); ``optional`` also allows ``None`` (e.g. no cap)."""
+    allowed = f"an int >= {minimum}" + (" or None" if optional else "")
+    return _option(default, _Integer(allowed, rule, doc, minimum, optional))
+
+
+def flag(default: bool, *, rule: str, doc: str) -> Any:
+    """``True`` or ``False`` (not 0 or 1)."""
+    return _option(default, _Flag("true or false", rule, doc))
+
+
+def int_list(default: tuple[int, ...], *, minimum: int, rule: str, doc: str) -> Any:
+    """A fixed-length list of ints ``>= minimum``; stored as a tuple, logged as a list."""
+    allowed = f"a list of {len(default)} ints >= {minimum}"
+    return _option(default, _IntList(allowed, rule, doc, len(default), minimum))
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option as documentation shows it: ``default`` in its JSON form."""
+
+    name: str
+    allowed: str
+    default: Any
+    rule: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Base of a rule system's options: subclass as a frozen dataclass, set :attr:`system`, and make every field
+    with :func:`choice`, :func:`integer`, :func:`flag` or :func:`int_list`."""
+
+    #: The rule system's name as messages show it ("Guangdong").
+    system: ClassVar[str] = "rule"
+
+    def __post_init__(self) -> None:
+        # Checked here, not only in from_mapping, so that direct construction cannot build an option set the spec
+        # does not allow.
+        for spec in fields(self):
+            kind = _kind_of(type(self), spec.name, spec.metadata)
+            value = getattr(self, spec.name)
+            try:
+                checked = kind.check(value)
+            except ValueError as why:
+                raise HupaiError(f"{self.system} option {spec.name!r} {why}, got {value!r}") from None
+            if checked is not value:
+                object.__setattr__(self, spec.name, checked)
+
+    @classmethod
+    def from_mapping(cls: type[_Options], options: Mapping[str, Any] | _Options | None = None) -> _Options:
+        """Build from a mapping of option names to values (a log's ``options`` included); missing names take
+        their defaults, an instance is returned as it is. Unknown names raise :class:`HupaiError`."""
+        if options is None:
+            return cls()
+        if isinstance(options, cls):
+            return options
+        if not isinstance(options, Mapping):
+            raise HupaiError(f"{cls.system} options must be a mapping, got {type(options).__name__}")
+        known = [spec.name for spec in fields(cls)]
+        unknown = sorted(str(name) for name in options if name not in known)
+        if unknown:
+            raise HupaiError(f"unknown {cls.system} option{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(repr(n) for n in unknown)} "
+                             f"(known: {', '.join(sorted(known))})")
+        return cls(**dict(options))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option, JSON-ready, in field order (results and replay logs record it)."""
+        return {spec.name: spec.metadata["option"].to_json(getattr(self, spec.name)) for spec in fields(self)}
+
+    @classmethod
+    def describe(cls) -> tuple[OptionInfo, ...]:
+        """Each option's name, allowed values, default, spec rule id and meaning, in field order."""
+        infos = []
+        for spec in fields(cls):
+            kind = _kind_of(cls, spec.name, spec.metadata)
+            infos.append(OptionInfo(spec.name, kind.allowed, kind.to_json(spec.default), kind.rule, kind.doc))
+        return tuple(infos)
+
+
+def _kind_of(cls: type, name: str, metadata: Mapping[str, Any]) -> OptionKind:
+    kind = metadata.get("option")
+    if not isinstance(kind, OptionKind):
+        # A programming error in a rule package, not a user's: every option must say what it accepts.
+        raise HupaiError(f"{cls.__name__}.{name} is not declared with choice(), integer(), flag() or int_list()")
+    return kind
