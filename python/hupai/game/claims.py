@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules
     from .state import Table
 
-__all__ = ["CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect", "collect_robbers", "resolve",
-           "record_missed"]
+__all__ = ["SCAN_ALL", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
+           "collect_robbers", "resolve", "record_missed"]
 
 #: The values of the game's ``claim_window`` setting (see the module docstring).
 CLAIM_WINDOWS = ("eligible", "all")
@@ -33,7 +33,7 @@ CLAIM_WINDOWS = ("eligible", "all")
 # claimable 1, kong allowed 2, check wins 4).
 _WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
 _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
-_SCAN_MELDS, _SCAN_ALL = 1 | 2, 1 | 2 | 4
+_SCAN_MELDS, SCAN_ALL = 1 | 2, 1 | 2 | 4
 
 
 def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
@@ -66,7 +66,7 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> d
     else:
         chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
     shapes = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms, chowers,
-                        _SCAN_ALL if core_wins else _SCAN_MELDS)
+                        SCAN_ALL if core_wins else _SCAN_MELDS)
     if not shapes and core_wins:
         return {}  # the common case: nobody can claim, and no rule question needed asking
     if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible

@@ -169,21 +169,14 @@ class Game:
         Raises :class:`~hupai.HupaiError` if called while another action is being applied or the legal actions
         are being found (re-entry, say from a rule hook or an action's ``__eq__``)."""
         if self._busy:
-            if self._busy == _BROKEN:
-                raise HupaiError("this game failed while applying an action and can no longer be used")
-            raise HupaiError("apply() was re-entered while an action was being applied")
+            self._refuse_reentry()
         self._busy = _CHECKING
-        chosen = None
-        if type(action) is Action and type(action[1]) is int:
+        try:
             # Fast path: usually one of the cached legal actions itself (shared prebuilt objects), which
             # tuple.index finds by identity. The engine's copy is the one applied and logged.
-            legal = self._legal.get(action[1])
-            if legal is not None:
-                try:
-                    chosen = legal[legal.index(action)]
-                except ValueError:
-                    pass
-        if chosen is None:
+            legal = self._legal[action[1]]  # type: ignore[index]
+            chosen = legal[legal.index(action)]
+        except Exception:
             try:
                 chosen = self._chosen(action)
             except BaseException:
@@ -201,6 +194,11 @@ class Game:
             raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
                              f"{type(error).__name__}: {error}") from error
         self._busy = 0
+
+    def _refuse_reentry(self) -> None:
+        if self._busy == _BROKEN:
+            raise HupaiError("this game failed while applying an action and can no longer be used")
+        raise HupaiError("apply() was re-entered while an action was being applied")
 
     def _chosen(self, action: Any) -> Action:
         """The engine's own legal action equal to ``action``, or IllegalAction.

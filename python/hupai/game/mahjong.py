@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import held_actions, turn_scan
+from .._core import claim_scan, held_actions, turn_scan
 from ..actions import ACTIONS, Action
 from ..events import Event, RawEvent
 from ..hand import Meld
@@ -48,7 +48,7 @@ class MahjongFlow:
     ``window`` is the claim window setting (:data:`~hupai.game.claims.CLAIM_WINDOWS`).
     """
 
-    __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps")
+    __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims")
 
     rules: Rules
     table: Table
@@ -63,6 +63,8 @@ class MahjongFlow:
         caps = self._caps = rules.capabilities
         self._plain_turns = caps.plain_turns
         self._forms = int(rules.win_forms)
+        self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
+                              and not caps.chow_seats and not caps.on_discard)
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -221,13 +223,13 @@ class MahjongFlow:
         kind, seat, tile, _, flag = action
         table = self.table
         phase = table.phase
-        if phase == "turn":
-            if kind == "discard":
-                if flag:
-                    effects, _ = self.rules.on_declare(table, action)
-                    self._apply_effects(effects)
-                self._discard(seat, tile, flag)
-            elif kind == "kong":
+        if phase == "turn" and kind == "discard":
+            if flag:
+                effects, _ = self.rules.on_declare(table, action)
+                self._apply_effects(effects)
+            self._discard(seat, tile, flag)
+        elif phase == "turn":
+            if kind == "kong":
                 self._own_kong(seat, tile, flag)
             elif kind == "win":
                 self._settle([(seat, tile, table.drawn_from, None)])
@@ -279,7 +281,6 @@ class MahjongFlow:
 
     def _discard(self, seat: int, tile: int, flag: str) -> None:
         table = self.table
-        rules = self.rules
         table.hands[seat][tile] -= 1
         if tile != table.drawn:
             table.ready[seat] = None  # a 摸切 discard leaves the waiting hand as it was
@@ -291,6 +292,14 @@ class MahjongFlow:
         table.drawn_from = ""
         self.events.append(("discard", seat, tile, (), flag))
         table.phase = "claim"
+        if self._quick_claims:
+            # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
+            # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
+            if not claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
+                              0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL):
+                self._next_turn(seat)
+                return
+        rules = self.rules
         caps = self._caps
         if caps.on_discard:
             self._apply_effects(rules.on_discard(table, seat, tile))
