@@ -161,12 +161,17 @@ class Splitter {
   public:
     explicit Splitter(const Query& query) : query_(query), common_(common_of(query)), counts_(query.hand) {
         if (query.win_card >= 0) ++counts_[query.win_card];
+        // Sizes never mix, so each size splits alone: into triples (its count is 3k) or triples and the unit
+        // (3k+2). That fixes the size of the unit, and a size with 3k+1 cards rules the hand out at once.
+        int small = 0;
+        for (int kind = 0; kind < kSizeKinds; ++kind) small += counts_[kind];
+        unit_size_ = small % 3 == 2 ? 0 : small % 3 == 0 ? 1 : -1;
     }
 
     // Calls visit(layout) for every distinct layout.
     template <class Visit>
     void run(Visit&& visit) {
-        search(0, 0, 0, false, visit);
+        if (unit_size_ >= 0) search(0, 0, 0, false, visit);
     }
 
   private:
@@ -187,7 +192,7 @@ class Splitter {
         for (int s = kind == from_kind ? from_shape : 0; s < list.count; ++s) {
             const Shape& shape = list.shapes[s];
             const bool unit = shape.size == 2;
-            if (unit && unit_used) continue;
+            if (unit && (unit_used || kind / kSizeKinds != unit_size_)) continue;
             int taken = 0;  // cards removed so far, put back below
             while (taken < shape.size && shape.offsets[taken] < room && counts_[kind + shape.offsets[taken]] > 0)
                 --counts_[kind + shape.offsets[taken++]];
@@ -298,6 +303,7 @@ class Splitter {
     const Query& query_;
     Common common_;
     Counts counts_;
+    int unit_size_ = -1;  // 0 small, 1 big: the size that holds the 2-card unit; -1 none can
     std::array<Part, kMaxUnits> stack_{};
 };
 
