@@ -70,20 +70,25 @@ void require(const Query& query, bool ready) {
     if (!problem.empty()) invalid(problem);
 }
 
-py::tuple layout_tuple(const Layout& layout) {
-    py::tuple parts(layout.count);
-    for (int i = 0; i < layout.count; ++i) {
-        const Part& part = layout.parts[i];
-        py::tuple kinds(part.size);
-        for (int c = 0; c < part.size; ++c) kinds[c] = int(part.kinds[c]);
-        parts[i] = py::make_tuple(int(part.type), kinds, int(part.xi));
-    }
+py::tuple part_tuple(const Part& part) {
+    py::tuple kinds(part.size);
+    for (int c = 0; c < part.size; ++c) kinds[c] = int(part.kinds[c]);
+    return py::make_tuple(int(part.type), kinds, int(part.xi));
+}
+
+// The declared groups come first, so that Python reads every part and its 息 from the core alone.
+py::tuple layout_tuple(const Layout& layout, const std::vector<Declared>& declared) {
+    const std::size_t count = declared.size() + std::size_t(layout.count);
+    py::tuple parts(count);
+    for (std::size_t i = 0; i < declared.size(); ++i) parts[i] = part_tuple(declared_part(declared[i]));
+    for (int i = 0; i < layout.count; ++i) parts[declared.size() + std::size_t(i)] = part_tuple(layout.parts[i]);
     return py::make_tuple(parts, layout.xi, layout.score, layout.mingtang, layout.huohuo_doublings,
                           layout.inner_yuan, layout.outer_yuan);
 }
 
-py::tuple best_tuple(const Best& best) {
-    return py::make_tuple(best.max_xi, best.found ? py::object(layout_tuple(best.layout)) : py::object(py::none()));
+py::tuple best_tuple(const Best& best, const std::vector<Declared>& declared) {
+    return py::make_tuple(best.max_xi,
+                          best.found ? py::object(layout_tuple(best.layout, declared)) : py::object(py::none()));
 }
 
 struct BatchOut {
@@ -102,12 +107,12 @@ void register_zipai(py::module_& m) {
             const Query query = make_query(hand, declared, win_card, source, options);
             require(query, false);
             py::list out;
-            for (const Layout& layout : layouts(query)) out.append(layout_tuple(layout));
+            for (const Layout& layout : layouts(query)) out.append(layout_tuple(layout, query.declared));
             return out;
         },
         py::arg("hand"), py::arg("declared"), py::arg("win_card"), py::arg("source"), py::arg("options"),
         "Every layout of hand + winning card as (parts, xi, score, mingtang, huohuo_doublings, inner_yuan,\n"
-        "outer_yuan); parts are (type, kinds, xi) with the 2-card unit last (see hupai.zipai.splits).");
+        "outer_yuan); parts are (type, kinds, xi): the declared groups, the hand's groups, the 2-card unit last (see hupai.zipai.splits).");
 
     m.def(
         "zipai_best",
@@ -115,7 +120,7 @@ void register_zipai(py::module_& m) {
            int win_card, int source, const OptionsTuple& options) {
             const Query query = make_query(hand, declared, win_card, source, options);
             require(query, false);
-            return best_tuple(best_layout(query));
+            return best_tuple(best_layout(query), query.declared);
         },
         py::arg("hand"), py::arg("declared"), py::arg("win_card"), py::arg("source"), py::arg("options"),
         "(max_xi, best layout or None): the highest-scoring layout reaching min_huxi (see hupai.zipai.best_split).");
@@ -128,7 +133,8 @@ void register_zipai(py::module_& m) {
             require(query, true);
             py::list out;
             for (const Wait& wait : waits(query))
-                out.append(py::make_tuple(wait.card, best_tuple(wait.self_drawn), best_tuple(wait.from_other)));
+                out.append(py::make_tuple(wait.card, best_tuple(wait.self_drawn, query.declared),
+                                           best_tuple(wait.from_other, query.declared)));
             return out;
         },
         py::arg("hand"), py::arg("declared"), py::arg("options"),

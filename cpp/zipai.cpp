@@ -85,15 +85,6 @@ std::uint8_t shape_xi(const Part& part) {
     }
 }
 
-Part declared_part(const Declared& declared) {
-    Part part;
-    part.type = declared.type;
-    part.size = std::uint8_t(declared_size(declared.type));
-    for (int i = 0; i < part.size; ++i) part.kinds[i] = declared.kinds[i < 3 ? i : 0];
-    part.xi = shape_xi(part);
-    return part;
-}
-
 bool valid_run(std::array<std::uint8_t, 3> kinds) {
     if (kinds[0] >= kKinds || kinds[1] >= kKinds || kinds[2] >= kKinds) return false;
     const int size = kinds[0] / kSizeKinds;
@@ -314,6 +305,15 @@ int total_cards(const Counts& counts) {
 }
 
 }  // namespace
+
+Part declared_part(const Declared& declared) {
+    Part part;
+    part.type = declared.type;
+    part.size = std::uint8_t(declared_size(declared.type));
+    for (int i = 0; i < part.size; ++i) part.kinds[i] = declared.kinds[i < 3 ? i : 0];
+    part.xi = shape_xi(part);
+    return part;
+}
 
 std::uint64_t mingtang_factor(std::uint32_t flag, int huohuo_doublings) {
     switch (flag) {

@@ -135,6 +135,9 @@ Best best_layout(const Query& query);
 // For a 3m+1 hand (win_card and source ignored): every card that wins, self-drawn or from another player.
 std::vector<Wait> waits(const Query& query);
 
+// A declared group as a part of the layout, with its 息 (WH-9).
+Part declared_part(const Declared& declared);
+
 // The multiplier a 名堂 flag stands for (火火翻 needs the number of doublings).
 std::uint64_t mingtang_factor(std::uint32_t flag, int huohuo_doublings);
 

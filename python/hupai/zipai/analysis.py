@@ -191,8 +191,8 @@ class Layout:
         return (*self.groups, self.unit)
 
     def __str__(self) -> str:
-        names = " ".join(f"{m.chinese}×{m.factor}" for m in self.mingtang)
-        return f"{' '.join(map(str, self.parts))} 息={self.xi} {names} score={self.score}".replace("  ", " ")
+        words = [*map(str, self.parts), f"息={self.xi}", *(f"{m.chinese}×{m.factor}" for m in self.mingtang)]
+        return " ".join([*words, f"score={self.score}"])
 
 
 @dataclass(frozen=True)
@@ -305,23 +305,16 @@ def _options(min_huxi: int, xingxingxi: str, daxiaozihu: bool, extra_mingtang: b
     return int(min_huxi), xingxingxi == "strict", daxiaozihu, extra_mingtang
 
 
-def _layout(raw: tuple, declared: list[tuple[int, int, int, int, int]]) -> Layout:  # type: ignore[type-arg]
+def _layout(raw: _core._ZipaiLayout) -> Layout:
+    """A core layout tuple as a :class:`Layout` (the core lists the declared groups first, the unit last)."""
     parts, xi, score, flags, doublings, inner, outer = raw
-    declared_parts = []
-    for type_, a, b, c, _ in declared:
-        size = 4 if type_ in (PartType.LIU, PartType.PIAO) else 3
-        cards = (a, b, c, a)[:size]
-        xi_of = {PartType.WAI: 4, PartType.LIU: 4, PartType.PENG: 1, PartType.PIAO: 1}.get(PartType(type_))
-        if xi_of is None:  # 吃: 二七十 only
-            xi_of = 1 if (a % 10, b % 10, c % 10) == (1, 6, 9) else 0
-        declared_parts.append(Part(PartType(type_), cards, xi_of))
-    hand_parts = [Part(PartType(type_), tuple(kinds), part_xi) for type_, kinds, part_xi in parts]
+    every = [Part(PartType(type_), tuple(kinds), part_xi) for type_, kinds, part_xi in parts]
     mingtang = []
     for flag, (name, chinese, factor) in MINGTANG.items():
         if flags & flag:
             mingtang.append(Mingtang(name, chinese, 1 << doublings if flag == 1 << 5 else factor))
     return Layout(
-        groups=(*declared_parts, *hand_parts[:-1]), unit=hand_parts[-1], xi=xi, score=score,
+        groups=tuple(every[:-1]), unit=every[-1], xi=xi, score=score,
         mingtang=tuple(mingtang),
         inner_yuan=tuple(k for k in range(NUM_KINDS) if inner >> k & 1),
         outer_yuan=tuple(k for k in range(NUM_KINDS) if outer >> k & 1),
@@ -346,7 +339,7 @@ def splits(hand: Cards, groups: Iterable[Declared] | str = (), win_card: int | s
     kind, src = _source(win_card, source)
     options = _options(0, xingxingxi, daxiaozihu, extra_mingtang)
     raws = _core.zipai_layouts(counts, declared, kind, int(src), options)
-    layouts = [_layout(raw, declared) for raw in raws]
+    layouts = [_layout(raw) for raw in raws]
     layouts.sort(key=lambda layout: (-layout.score, -layout.xi))
     return layouts
 
@@ -364,7 +357,7 @@ def best_split(hand: Cards, groups: Iterable[Declared] | str = (), win_card: int
     kind, src = _source(win_card, source)
     options = _options(min_huxi, xingxingxi, daxiaozihu, extra_mingtang)
     _, raw = _core.zipai_best(counts, declared, kind, int(src), options)
-    return None if raw is None else _layout(raw, declared)
+    return None if raw is None else _layout(raw)
 
 
 def waits(hand: Cards, groups: Iterable[Declared] | str = (), *, min_huxi: int = 5, xingxingxi: str = "loose",
@@ -376,8 +369,7 @@ def waits(hand: Cards, groups: Iterable[Declared] | str = (), *, min_huxi: int =
     options = _options(min_huxi, xingxingxi, daxiaozihu, extra_mingtang)
     out = []
     for card, (_, own), (_, other) in _core.zipai_waits(counts, declared, options):
-        out.append(Wait(card, None if own is None else _layout(own, declared),
-                        None if other is None else _layout(other, declared)))
+        out.append(Wait(card, None if own is None else _layout(own), None if other is None else _layout(other)))
     return out
 
 
