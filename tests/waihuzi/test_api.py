@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 from hupai import InvalidHand, _core, zipai
-from hupai.zipai import Declared
+from hupai.zipai import Declared, PartType
 
 from .helpers import random_layout
 
@@ -140,6 +140,24 @@ def test_single_calls_refuse_malformed_layouts() -> None:
         zipai.parse_groups("[杠 x1x1x1]")
     with pytest.raises(InvalidHand):
         zipai.parse_groups("[碰 x1x1x1")
+
+
+@pytest.mark.parametrize("group", [
+    Declared(PartType.PENG, (1, 1), 1),
+    Declared(PartType.LIU, (1, 1, 1), None),
+    Declared(PartType.KAN, (1, 1, 1), None),
+    Declared(7, (1, 1, 1), 1),  # type: ignore[arg-type]
+    Declared(PartType.PENG, [1, 1, 1], 1),  # type: ignore[arg-type]
+    Declared(PartType.PENG, (1, 1, True), 1),
+    Declared(PartType.PENG, (1, 1, 2**70), 1),
+    Declared(PartType.PENG, (1, 1, 1), 2.0),  # type: ignore[arg-type]
+    Declared(PartType.PENG, (1, 1, 1), 2),
+    Declared(PartType.WAI, (1, 1, 1), 1),
+    Declared(PartType.CHI, (1, 2, 4), 1),
+])
+def test_hand_built_declared_groups_are_checked(group: Declared) -> None:
+    with pytest.raises(InvalidHand):
+        zipai.best_split("x5 x5 x5 x6 x6 x6 x7 x7 x7 x8 x8 x8 x9", [group], "x9", "other", min_huxi=0)
 
 
 def test_core_refuses_what_the_wrappers_would_not_send() -> None:

@@ -116,8 +116,15 @@ class Declared:
         return cls(type_, (kind,) * size, external)
 
     def as_core(self) -> tuple[int, int, int, int, int]:
-        a, b, c = self.cards[:3]
-        return (int(self.type), a, b, c, -1 if self.external_card is None else self.external_card)
+        """The core's plain form; the core checks what the group means (WH-9), this only its shape."""
+        if not isinstance(self.type, PartType) or self.type < PartType.WAI:
+            raise InvalidHand(f"{self.type!r} is not a declared group type (歪 碰 溜 飘 吃)")
+        size = 4 if self.type in (PartType.LIU, PartType.PIAO) else 3
+        if not isinstance(self.cards, tuple) or len(self.cards) != size:
+            raise InvalidHand(f"a {_CHINESE_TYPE[self.type]} holds {size} cards, got {self.cards!r}")
+        a, b, c = (_one_card(card) for card in self.cards[:3])
+        external = -1 if self.external_card is None else _one_card(self.external_card)
+        return (int(self.type), a, b, c, external)
 
     def __str__(self) -> str:
         return f"[{_CHINESE_TYPE[self.type]} {format_cards(list(self.cards)).replace(' ', '')}]"
