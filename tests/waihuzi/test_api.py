@@ -214,3 +214,15 @@ def test_splits_lists_each_layout_once_best_first() -> None:
         "[句 x1x2x3 0] [句 x1x2x3 0] [句 x1x2x3 0] [对 x4x4 1] 息=1 小字胡×8 score=8",
         "[句 x1x2x3 0] [句 x2x3x4 0] [句 x2x3x4 0] [对 x1x1 1] 息=1 小字胡×8 score=8",
     ]
+
+
+def test_winning_card_accepts_numpy_integers_and_refuses_bools_floats_and_huge_ints() -> None:
+    layout = zipai.best_split(E3_HAND, (), np.int8(12), "other")  # type: ignore[arg-type]
+    assert layout is not None and layout.xi == 5
+    for bad in (True, 12.0, 2**64, -1, "x1 x2", np.float32(1)):
+        with pytest.raises(InvalidHand):
+            zipai.best_split(E3_HAND, (), bad, "other")  # type: ignore[arg-type]
+    for source in ("dealer", 1, True, zipai.Source.NONE):
+        with pytest.raises(InvalidHand, match="source"):
+            zipai.best_split(E3_HAND, (), 12, source)  # type: ignore[arg-type]
+    assert zipai.best_split(E3_HAND, (), 12, zipai.Source.SELF_DRAWN) is not None
