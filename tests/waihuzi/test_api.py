@@ -134,6 +134,9 @@ def test_single_calls_refuse_malformed_layouts() -> None:
         Declared.chi("x1 x2 x4", "x1")
     with pytest.raises(InvalidHand, match="not in the run"):
         Declared.chi("x1 x2 x3", "x5")
+    with pytest.raises(InvalidHand, match="item 1"):
+        Declared.chi([0, 1.5, 2], 0)  # type: ignore[list-item]
+    assert Declared.chi(zipai.to_counts("x3 x1 x2"), "x1") == Declared.chi([2, 0, 1], 0)
     with pytest.raises(InvalidHand):
         zipai.parse_groups("[碰 x1x1]")
     with pytest.raises(InvalidHand):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from .. import _core
 from ..errors import InvalidHand
 from ..tiles import as_ndarray, is_integer, numpy
-from .cards import NUM_KINDS, Cards, card_name, format_cards, parse, to_counts
+from .cards import NUM_KINDS, Cards, card_name, format_cards, parse, to_counts, to_kinds
 
 if TYPE_CHECKING:
     import numpy as np
@@ -101,7 +101,7 @@ class Declared:
     @classmethod
     def chi(cls, cards: Cards, taken: int | str, *, own_draw: bool = False) -> Declared:
         """A chowed run; ``taken`` is the chowed card, ``own_draw`` if it was the player's own drawn card."""
-        kinds = tuple(sorted(_kinds(cards)))
+        kinds = tuple(to_kinds(cards))
         taken_kind = _one_card(taken)
         if len(kinds) != 3 or not _is_run(kinds):
             raise InvalidHand(f"a 吃 is a run of one size (x1x2x3 or x2x7x10), got {format_cards(list(kinds))!r}")
@@ -236,10 +236,6 @@ def _one_card(card: object) -> int:
         raise InvalidHand(f"{card!r} is not a card kind in 0..19")
     kind: int = int(card)  # type: ignore[call-overload]
     return kind
-
-
-def _kinds(cards: Cards) -> list[int]:
-    return [int(k) for k in (parse(cards) if isinstance(cards, str) else cards)]
 
 
 def _is_run(kinds: Sequence[int]) -> bool:
