@@ -12,8 +12,8 @@ Two notations are accepted, and may be mixed in one string:
   as the big card, as zipai players often write it.
 
 Spaces and commas between cards are ignored. Anything else raises :class:`hupai.InvalidHand` naming the
-offending character and its position. A numpy integer array of shape (20,) is always read as a counts vector;
-a list (or tuple) is always a list of kinds.
+offending character and its position. A numpy array is always a counts vector (integer dtype, shape (20,));
+kinds go in a list or tuple, so that a dealer's 20 cards are never mistaken for counts.
 """
 
 from __future__ import annotations
