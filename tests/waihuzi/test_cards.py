@@ -8,6 +8,8 @@ from hupai import InvalidHand, zipai
 from hypothesis import given
 from hypothesis import strategies as st
 
+from . import reference
+
 card_lists = st.lists(st.integers(0, 19), max_size=30).filter(lambda cards: all(cards.count(k) <= 4 for k in cards))
 
 
@@ -107,3 +109,45 @@ def test_counts_vector_of_another_int_dtype_is_accepted() -> None:
     assert zipai.to_kinds(counts) == [0, 0, 19, 19, 19, 19]
     assert zipai.to_counts(counts[::1]).dtype == np.uint8
     assert zipai.to_kinds(np.repeat(counts, 2)[::2]) == [0, 0, 19, 19, 19, 19]  # strided view
+
+
+@pytest.mark.rule("WH-7")
+def test_wh_7_runs_never_mix_sizes() -> None:
+    assert len(zipai.RUNS) == 18
+    assert zipai.is_run(zipai.parse("x2 x7 x10")) and zipai.is_run(zipai.parse("d10 d8 d9"))
+    assert not zipai.is_run(zipai.parse("x9 x10 d1")) and not zipai.is_run(zipai.parse("x2 x7 d10"))
+    assert not zipai.is_run(zipai.parse("x1 x1 x2"))
+
+
+@pytest.mark.rule("WH-8")
+def test_wh_8_menzi_and_their_completing_cards() -> None:
+    def names(first: str, second: str) -> list[str]:
+        cards = zipai.completing_cards(zipai.parse(first)[0], zipai.parse(second)[0])
+        return [zipai.card_name(card) for card in cards]
+
+    assert names("x3", "x4") == ["x2", "x5"]
+    assert names("x3", "x5") == ["x4"]
+    assert names("x2", "x7") == ["x10"] and names("x7", "x10") == ["x2"] and names("d2", "d10") == ["d7"]
+    assert names("x2", "x3") == ["x1", "x4"]
+    assert names("x9", "x10") == ["x8"] and names("x10", "d1") == [] and names("x3", "x3") == []
+    menzi = {(a, b) for a in range(20) for b in range(a + 1, 20) if zipai.is_menzi(a, b)}
+    assert len(menzi) == 40  # per size: 9 neighbours, 8 gaps of one, and 二七 二十 七十
+    assert menzi == set(reference.MENZI)
+
+
+@pytest.mark.rule("WH-21", "WH-23", "WH-26")
+def test_menzi_for_gives_the_ways_to_chow_and_the_bans_they_imply() -> None:
+    # WH-21: holding x1x2x3 and discarding x1 makes x1 and x4 臭 (x2x3 is the 门子 x1 completes).
+    left = zipai.parse("x2 x3")
+    x1, x4 = zipai.parse("x1 x4")
+    assert zipai.menzi_for(left, x1) == [(1, 2)]
+    assert [c for c in zipai.completing_cards(1, 2) if c != x1] == [x4]
+    # WH-E15: x3 x4 passing x2 bans chowing x5 with that 门子.
+    assert zipai.menzi_for("x3 x4", zipai.parse("x2")[0]) == [(2, 3)]
+    # WH-E16: x2 x3 x4 chowing x1 with x2x3 locks x4, the 门子's other completing card.
+    assert zipai.menzi_for("x2 x3 x4", x1) == [(1, 2)]
+    assert zipai.completing_cards(1, 2) == (x1, x4)
+    assert zipai.menzi_for("x1 x2 x3 x4 x5 x7 x10", zipai.parse("x3")[0]) == [(0, 1), (1, 3), (3, 4)]
+    assert zipai.menzi_for("x2 x7", zipai.parse("x10")[0]) == [(1, 6)]
+    with pytest.raises(InvalidHand):
+        zipai.menzi_for("x1 x2", 20)

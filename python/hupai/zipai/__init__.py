@@ -30,10 +30,15 @@ from .cards import (
     COPIES,
     NUM_KINDS,
     RED_KINDS,
+    RUNS,
     card_name,
+    completing_cards,
     format_cards,
     is_big,
+    is_menzi,
     is_red,
+    is_run,
+    menzi_for,
     parse,
     to_counts,
     to_kinds,
@@ -41,8 +46,8 @@ from .cards import (
 )
 
 __all__ = [
-    "ALL_CARDS", "COPIES", "MINGTANG", "NUM_KINDS", "RED_KINDS", "BatchResult", "Declared", "Layout", "Mingtang",
-    "Part", "PartType", "Source", "Wait", "best_split", "best_split_batch", "best_xi_batch", "card_name",
-    "context_score", "format_cards", "is_big", "is_red", "is_win_batch", "parse", "parse_groups", "splits",
-    "to_counts", "to_kinds", "value_of", "waits",
+    "ALL_CARDS", "COPIES", "MINGTANG", "NUM_KINDS", "RED_KINDS", "RUNS", "BatchResult", "Declared", "Layout",
+    "Mingtang", "Part", "PartType", "Source", "Wait", "best_split", "best_split_batch", "best_xi_batch", "card_name",
+    "completing_cards", "context_score", "format_cards", "is_big", "is_menzi", "is_red", "is_run", "is_win_batch",
+    "menzi_for", "parse", "parse_groups", "splits", "to_counts", "to_kinds", "value_of", "waits",
 ]

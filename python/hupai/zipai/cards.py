@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NUM_KINDS", "COPIES", "RED_KINDS", "ALL_CARDS", "Cards", "Style",
     "parse", "to_kinds", "to_counts", "card_name", "format_cards", "is_red", "is_big", "value_of",
+    "RUNS", "is_run", "is_menzi", "completing_cards", "menzi_for",
 ]
 
 NUM_KINDS = 20
@@ -205,3 +206,51 @@ def is_big(kind: int) -> bool:
 def value_of(kind: int) -> int:
     """The card's number, 1..10."""
     return kind % 10 + 1
+
+
+# ------------------------------------------------------------------ runs and 门子 (WH-7, WH-8)
+
+#: Every run (WH-7), as ascending kinds: three consecutive values of one size, or 二七十 of one size.
+RUNS: tuple[tuple[int, int, int], ...] = tuple(
+    run for base in (0, 10)
+    for run in [*((base + v, base + v + 1, base + v + 2) for v in range(8)), (base + 1, base + 6, base + 9)]
+)
+_RUN_SET = frozenset(RUNS)
+
+
+def is_run(cards: Iterable[int]) -> bool:
+    """WH-7: three cards forming a run of one size (x1x2x3 .. x8x9x10, x2x7x10, and the same in big cards)."""
+    return tuple(sorted(cards)) in _RUN_SET
+
+
+def completing_cards(first: int, second: int) -> tuple[int, ...]:
+    """The cards that make a run with ``first`` and ``second``, ascending; empty unless they are a 门子.
+
+    ``completing_cards(2, 3) == (1, 4)`` (x3x4 wants x2 or x5); ``completing_cards(1, 6) == (9,)`` (x2x7 wants
+    x10). The game's bans and locks read them: WH-21 (臭牌), WH-23 (过吃), WH-26 (锁牌).
+    """
+    low, high = sorted((first, second))
+    return tuple(sorted({card for run in RUNS if low in run and high in run and low != high
+                         for card in run if card not in (low, high)}))
+
+
+def is_menzi(first: int, second: int) -> bool:
+    """WH-8: two different cards of one size that are two cards of some run."""
+    return bool(completing_cards(first, second))
+
+
+def menzi_for(cards: Cards, card: int) -> list[tuple[int, int]]:
+    """The 门子 among ``cards`` that ``card`` completes into a run (the ways to 吃 it, WH-14, WH-21, WH-23).
+
+    Each 门子 is an ascending pair of different held kinds, listed once however many copies are held.
+    """
+    counts = to_counts(cards)
+    if not is_integer(card) or not 0 <= card < NUM_KINDS:
+        raise InvalidHand(f"{card!r} is not a card kind in 0..19")
+    out = []
+    for run in RUNS:
+        if card in run:
+            low, high = (other for other in run if other != card)
+            if counts[low] and counts[high]:
+                out.append((low, high))
+    return out
