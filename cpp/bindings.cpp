@@ -20,6 +20,8 @@ using namespace hupai;
 PyMethodDef* engine_methods();
 // The wild-tile search (register_wild.cpp).
 void register_wild(py::module_& m);
+// The Wai Huzi core's functions (register_zipai.cpp).
+void register_zipai(py::module_& m);
 
 namespace {
 
@@ -446,4 +448,5 @@ PYBIND11_MODULE(_core, m) {
     m.def("suit_patterns", [] { return Tables::get().suit_patterns(); }, "Number of suit patterns in the table.");
 
     register_wild(m);
+    register_zipai(m);
 }

@@ -29,7 +29,7 @@ from .errors import HupaiError, IllegalAction, InvalidHand
 from .tiles import format_tiles, parse, to_counts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import bots, rules
+    from . import bots, rules, zipai
     from .game import Action, Game, HandResult, Match
     from .scoring import WinContext, score
 
@@ -45,6 +45,7 @@ _LAZY = {
     "score": ("hupai.scoring", "score"),
     "rules": ("hupai.rules", None),
     "bots": ("hupai.bots", None),
+    "zipai": ("hupai.zipai", None),
 }
 
 
@@ -65,5 +66,5 @@ __all__ = [
     "Action", "Decomposition", "DiscardOption", "Forms", "Game", "Group", "HandResult", "HupaiError",
     "IllegalAction", "InvalidHand", "Match", "WinContext", "bots", "decompositions", "discard_options",
     "format_tiles", "is_win", "is_win_batch", "parse", "rules", "score", "shanten", "shanten_batch", "to_counts",
-    "waits",
+    "waits", "zipai",
 ]

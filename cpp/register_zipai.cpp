@@ -1,0 +1,206 @@
+// pybind11 bindings of the Wai Huzi core (zipai.hpp): argument checks, GIL release, plain data in and out.
+// hupai.zipai.analysis validates and names things; these calls still refuse anything malformed.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <tuple>
+
+#include "tiles.hpp"
+#include "zipai.hpp"
+
+namespace py = pybind11;
+using namespace hupai::zipai;
+
+namespace {
+
+using DeclaredTuple = std::tuple<int, int, int, int, int>;  // (type, kind, kind, kind, external kind or -1)
+using OptionsTuple = std::tuple<int, bool, bool, bool>;     // (min_huxi, strict 行行息, 大/小字胡, extra pack)
+
+[[noreturn]] void invalid(const std::string& message) { throw hupai::InvalidHand(message); }
+
+Counts read_hand(const py::array_t<std::uint8_t, py::array::c_style>& hand) {
+    if (hand.ndim() != 1 || hand.shape(0) != kKinds) invalid("a zipai hand must be a uint8[20] counts vector");
+    Counts counts;
+    std::memcpy(counts.data(), hand.data(), kKinds);
+    return counts;
+}
+
+Options read_options(const OptionsTuple& options) {
+    Options out;
+    out.min_huxi = std::get<0>(options);
+    out.strict_xingxing = std::get<1>(options);
+    out.daxiaozihu = std::get<2>(options);
+    out.extra_mingtang = std::get<3>(options);
+    return out;
+}
+
+std::vector<Declared> read_declared(const std::vector<DeclaredTuple>& groups) {
+    std::vector<Declared> out;
+    for (const auto& [type, a, b, c, external] : groups) {
+        for (int value : {type, a, b, c})
+            if (value < 0 || value > 255) invalid("a declared group holds small non-negative ints");
+        if (external < -1 || external >= kKinds) invalid("a declared group's external card must be -1 or 0..19");
+        Declared declared;
+        declared.type = PartType(type);
+        declared.kinds = {std::uint8_t(a), std::uint8_t(b), std::uint8_t(c)};
+        declared.external_kind = external;
+        out.push_back(declared);
+    }
+    return out;
+}
+
+Query make_query(const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& groups,
+                 int win_card, int source, const OptionsTuple& options) {
+    if (source < 0 || source > kFromOther) invalid("source must be 0 (none), 1 (self-drawn) or 2 (from another player)");
+    Query query;
+    query.hand = read_hand(hand);
+    query.declared = read_declared(groups);
+    query.win_card = win_card;
+    query.source = Source(source);
+    query.options = read_options(options);
+    return query;
+}
+
+void require(const Query& query, bool ready) {
+    const std::string problem = check(query, ready);
+    if (!problem.empty()) invalid(problem);
+}
+
+py::tuple part_tuple(const Part& part) {
+    py::tuple kinds(part.size);
+    for (int c = 0; c < part.size; ++c) kinds[c] = int(part.kinds[c]);
+    return py::make_tuple(int(part.type), kinds, int(part.xi));
+}
+
+// The declared groups come first, so that Python reads every part and its 息 from the core alone.
+py::tuple layout_tuple(const Layout& layout, const std::vector<Declared>& declared) {
+    const std::size_t count = declared.size() + std::size_t(layout.count);
+    py::tuple parts(count);
+    for (std::size_t i = 0; i < declared.size(); ++i) parts[i] = part_tuple(declared_part(declared[i]));
+    for (int i = 0; i < layout.count; ++i) parts[declared.size() + std::size_t(i)] = part_tuple(layout.parts[i]);
+    return py::make_tuple(parts, layout.xi, layout.score, layout.mingtang, layout.huohuo_doublings,
+                          layout.inner_yuan, layout.outer_yuan);
+}
+
+py::tuple best_tuple(const Best& best, const std::vector<Declared>& declared) {
+    return py::make_tuple(best.max_xi,
+                          best.found ? py::object(layout_tuple(best.layout, declared)) : py::object(py::none()));
+}
+
+struct BatchOut {
+    std::int16_t* xi;        // 息 of the best layout, -1 when no layout reaches min_huxi
+    std::int64_t* score;     // its score, 0 when none
+    std::int16_t* max_xi;    // the most 息 of any layout, -1 when the hand does not split
+};
+
+}  // namespace
+
+void register_zipai(py::module_& m) {
+    m.def(
+        "zipai_layouts",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
+           int win_card, int source, const OptionsTuple& options) {
+            const Query query = make_query(hand, declared, win_card, source, options);
+            require(query, false);
+            py::list out;
+            for (const Layout& layout : layouts(query)) out.append(layout_tuple(layout, query.declared));
+            return out;
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("win_card"), py::arg("source"), py::arg("options"),
+        "Every layout of hand + winning card as (parts, xi, score, mingtang, huohuo_doublings, inner_yuan,\n"
+        "outer_yuan); parts are (type, kinds, xi): the declared groups, the hand's groups, the 2-card unit last (see hupai.zipai.splits).");
+
+    m.def(
+        "zipai_best",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
+           int win_card, int source, const OptionsTuple& options) {
+            const Query query = make_query(hand, declared, win_card, source, options);
+            require(query, false);
+            return best_tuple(best_layout(query), query.declared);
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("win_card"), py::arg("source"), py::arg("options"),
+        "(max_xi, best layout or None): the highest-scoring layout reaching min_huxi (see hupai.zipai.best_split).");
+
+    m.def(
+        "zipai_waits",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
+           const OptionsTuple& options) {
+            const Query query = make_query(hand, declared, -1, kNoWinCard, options);
+            require(query, true);
+            py::list out;
+            for (const Wait& wait : waits(query))
+                out.append(py::make_tuple(wait.card, best_tuple(wait.self_drawn, query.declared),
+                                           best_tuple(wait.from_other, query.declared)));
+            return out;
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("options"),
+        "(card, self-drawn (max_xi, layout|None), from another (max_xi, layout|None)) for every winning card.");
+
+    m.def(
+        "zipai_best_batch",
+        [](const py::array_t<std::uint8_t>& counts, const std::vector<DeclaredTuple>& declared,
+           const py::array_t<std::int8_t, py::array::c_style>& win_cards, int source, const OptionsTuple& options,
+           int threads) {
+            if (counts.ndim() != 2 || counts.shape(1) != kKinds) invalid("counts must have shape (N, 20)");
+            if (!(counts.flags() & py::array::c_style)) invalid("counts must be C-contiguous");
+            const py::ssize_t rows = counts.shape(0);
+            if (win_cards.ndim() != 1 || win_cards.shape(0) != rows)
+                invalid("win_cards must hold one card (or -1) per row");
+            if (threads < 1 || threads > 256) invalid("threads must be between 1 and 256");
+            if (source != kSelfDrawn && source != kFromOther)
+                invalid("source must be 1 (self-drawn) or 2 (from another player)");
+            Query shared;
+            shared.declared = read_declared(declared);
+            shared.options = read_options(options);
+            py::array_t<std::int16_t> xi(rows), max_xi(rows);
+            py::array_t<std::int64_t> score(rows);
+            const BatchOut out{xi.mutable_data(), score.mutable_data(), max_xi.mutable_data()};
+            const std::uint8_t* data = counts.data();
+            const std::int8_t* wins = win_cards.data();
+            const int workers = int(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, rows)));
+            std::vector<long long> bad_row(workers, -1);
+            std::vector<std::string> bad_reason(workers);
+            auto work = [&](int worker) {
+                Query query = shared;  // each worker its own copy: the rows differ in hand and winning card
+                const long long begin = rows * worker / workers, end = rows * (worker + 1) / workers;
+                for (long long row = begin; row < end; ++row) {
+                    // Copy the row before checking it: another thread may write the array meanwhile, and the
+                    // check and the search must see the same cards.
+                    std::memcpy(query.hand.data(), data + row * kKinds, kKinds);
+                    query.win_card = wins[row];
+                    query.source = wins[row] < 0 ? kNoWinCard : Source(source);
+                    std::string problem = check(query, false);
+                    if (!problem.empty()) {
+                        bad_row[worker] = row;
+                        bad_reason[worker] = std::move(problem);
+                        return;
+                    }
+                    const Best best = best_layout(query);
+                    out.xi[row] = std::int16_t(best.found ? best.layout.xi : -1);
+                    out.score[row] = best.found ? std::int64_t(best.layout.score) : 0;
+                    out.max_xi[row] = std::int16_t(best.max_xi);
+                }
+            };
+            {
+                py::gil_scoped_release release;  // holding it would stall other threads and Python's collector
+                if (workers == 1) {
+                    work(0);
+                } else {
+                    std::vector<std::thread> pool;
+                    for (int w = 0; w < workers; ++w) pool.emplace_back(work, w);
+                    for (auto& thread : pool) thread.join();
+                }
+            }
+            for (int w = 0; w < workers; ++w)
+                if (bad_row[w] >= 0) invalid("row " + std::to_string(bad_row[w]) + ": " + bad_reason[w]);
+            return py::make_tuple(xi, score, max_xi);
+        },
+        py::arg("counts"), py::arg("declared"), py::arg("win_cards"), py::arg("source"), py::arg("options"),
+        py::arg("threads"),
+        "Per row of held cards (uint8[N, 20]) with its winning card (int8[N], -1 = none): (xi, score, max_xi)\n"
+        "arrays of the best layout (see hupai.zipai.best_split_batch). Releases the GIL.");
+}
