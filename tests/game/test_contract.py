@@ -192,7 +192,7 @@ def test_apply_cannot_be_reentered_while_legal_actions_are_found():
         capabilities = Capabilities(forbidden_discards=True)
 
         def forbidden_discards(self, table, seat):
-            with pytest.raises(HupaiError, match="re-entered"):
+            with pytest.raises(HupaiError, match="finding legal actions"):
                 game.apply(Action("discard", seat, table.drawn))
             return frozenset()
 

@@ -49,8 +49,30 @@ SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
 FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow}
 
 
-# Game._busy: what the game is doing, so that nothing re-enters it (0: idle).
-_CHECKING, _ASKING, _APPLYING, _BROKEN = 1, 2, 3, 4
+class _Busy(dict):  # type: ignore[type-arg]
+    """Stands in for a game's legal-action cache while it is busy (or broken), so that the cache's own look-ups
+    refuse re-entry at no cost to the idle path."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__()
+        self.why = why
+
+    def refuse(self) -> None:
+        raise HupaiError(self.why)
+
+    def get(self, *args: Any) -> Any:
+        raise HupaiError(self.why)
+
+    def __getitem__(self, key: Any) -> Any:
+        raise HupaiError(self.why)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise HupaiError(self.why)
+
+
+_ASKING = _Busy("the game is finding legal actions: a rule hook may not apply or ask for actions meanwhile")
+_APPLYING = _Busy("apply() was re-entered while an action was being applied")
+_BROKEN = _Busy("this game failed while applying an action and can no longer be used")
 
 
 def _dumps(data: Any) -> str:
@@ -77,7 +99,7 @@ class Game:
     for simulations; who is asked then depends on concealed tiles).
     """
 
-    __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal", "_busy")
+    __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal")
 
     def __init__(self, rules: str | Rules = "guangdong", seed: int = 0, dealer: int = 0,
                  options: Mapping[str, Any] | None = None, *, round_wind: int = 0,
@@ -113,7 +135,6 @@ class Game:
         # After from_snapshot: the events of the first N actions, not rebuilt until someone asks.
         self._event_prefix: int | None = None
         self._legal: dict[int, tuple[Action, ...]] = {}
-        self._busy = 0
         self._flow = _flow_for(rules, claim_window)
         self._flow.deal(seed, dealer, round_wind, self.setup["first_dealer"], self.setup.get("wall"))
 
@@ -150,17 +171,14 @@ class Game:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has nothing to decide)."""
-        cached = self._legal.get(seat)
+        cached = self._legal.get(seat)  # while the game is busy, _legal is a guard whose get() refuses
         if cached is None:
-            if self._busy >= _APPLYING:
-                raise HupaiError("legal_actions() was called while an action is being applied"
-                                 if self._busy == _APPLYING else "this game failed and can no longer be used")
-            outer = self._busy
-            self._busy = _ASKING  # a rule hook asked here must not apply an action meanwhile
+            cache = self._legal
+            self._legal = _ASKING  # a rule hook asked here must not apply an action meanwhile
             try:
-                cached = self._legal[seat] = self._flow.legal_actions(seat)
+                cached = cache[seat] = self._flow.legal_actions(seat)
             finally:
-                self._busy = outer
+                self._legal = cache
         return cached
 
     def apply(self, action: Action | Mapping[str, Any]) -> None:
@@ -168,50 +186,46 @@ class Game:
 
         Raises :class:`~hupai.HupaiError` if called while another action is being applied or the legal actions
         are being found (re-entry, say from a rule hook or an action's ``__eq__``)."""
-        if self._busy:
-            self._refuse_reentry()
-        self._busy = _CHECKING
+        cache = self._legal
+        if type(cache) is not dict:
+            cache.refuse()
+        # From here the game is busy: comparing the caller's action may run its code (__eq__), and a rule hook
+        # may try to call back; neither can change the game or ask it anything.
+        self._legal = _APPLYING
         try:
             # Fast path: usually one of the cached legal actions itself (shared prebuilt objects), which
             # tuple.index finds by identity. The engine's copy is the one applied and logged.
-            legal = self._legal[action[1]]  # type: ignore[index]
+            legal = cache[action[1]]  # type: ignore[index]
             chosen = legal[legal.index(action)]
         except Exception:
             try:
-                chosen = self._chosen(action)
+                chosen = self._chosen(action, cache)
             except BaseException:
-                self._busy = 0
+                self._legal = cache  # refused: the game is exactly as it was
                 raise
-        self._busy = _APPLYING
-        self._legal = {}
         self._actions.append(chosen)
         try:
             self._flow.apply(chosen)
         except BaseException as error:
             # A legal action failed half-way: a rule system's bug (the flow validates before it changes
             # anything). The state is no longer trustworthy, so the game refuses to go on.
-            self._busy = _BROKEN
+            self._legal = _BROKEN
             raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
                              f"{type(error).__name__}: {error}") from error
-        self._busy = 0
+        self._legal = {}
 
-    def _refuse_reentry(self) -> None:
-        if self._busy == _BROKEN:
-            raise HupaiError("this game failed while applying an action and can no longer be used")
-        raise HupaiError("apply() was re-entered while an action was being applied")
-
-    def _chosen(self, action: Any) -> Action:
-        """The engine's own legal action equal to ``action``, or IllegalAction.
-
-        The engine's copy is the one applied and logged (an equal action with odd types must not reach the log).
-        Comparing a caller's object may run its code (``__eq__``), but the game is marked busy meanwhile, so
-        that code cannot change the game; the worst it can do is make its action equal to a legal one."""
+    def _chosen(self, action: Any, cache: dict[int, tuple[Action, ...]]) -> Action:
+        """The engine's own legal action equal to ``action`` (``cache``: the legal actions known so far, filled
+        here), or IllegalAction. The engine's copy is the one applied and logged: an equal action with odd
+        types must not reach the log."""
         action = coerce(action)  # raises on a malformed action; its result has plain fields
         seat = action[1]
         n = self._flow.table.num_players
         if not 0 <= seat < n:
             raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
-        legal = self.legal_actions(seat)
+        legal = cache.get(seat)
+        if legal is None:
+            legal = cache[seat] = self._flow.legal_actions(seat)
         try:
             return legal[legal.index(action)]
         except ValueError:
@@ -318,7 +332,6 @@ class Game:
         game._actions = []
         game._event_prefix = len(game._prefix)
         game._legal = {}
-        game._busy = 0
         return game
 
     def _rebuild_history(self) -> None:
