@@ -219,7 +219,14 @@ def _scripted_windows() -> list[Any]:
     for window in ("all", "eligible"):
         game = stacked_game(["", "", "123m456m789p111z5p", ""], draws="6z9s7z6z3p9s", replacements="5p",
                             rules=YunxiaoRules(), claim_window=window)
-        discard_drawn(game, 2)
+        for _ in range(20):  # to P2's 抢金 offer; with claim_window="all" every seat gets a pre-draw window
+            if game.table.phase == "predraw" and game.table.turn_seat == 2:
+                break
+            seat = game.seats_to_act()[0]
+            if game.table.phase == "predraw":
+                game.apply(Action("pass", seat))
+            else:
+                discard_drawn(game, 1)
         out.append(game)
     return out
 
