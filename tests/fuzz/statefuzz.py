@@ -252,7 +252,7 @@ def _agrees(data: Any, game: Any, what: str) -> bool:
         return False
 
 
-def tally(inputs: int, seed: int = 0, what: str = "snapshot") -> Counter[str]:
+def tally(inputs: int, seed: int = 0, what: str = "snapshot", verify: bool = False) -> Counter[str]:
     """Load ``inputs`` tampered snapshots (or logs) and count the outcomes by kind."""
     import hupai
     from hupai.bots import RandomBot
@@ -272,7 +272,10 @@ def tally(inputs: int, seed: int = 0, what: str = "snapshot") -> Counter[str]:
         except (ValueError, RecursionError):
             unchanged = False
         try:
-            game = Game.from_snapshot(data) if what == "snapshot" else Game.replay(data)
+            if what == "log":
+                game = Game.replay(data)
+            else:
+                game = Game.from_snapshot(data, verify=True) if verify else Game.from_snapshot(data)
         except hupai.HupaiError as error:
             outcomes[f"refused: {type(error).__name__}"] += 1
             continue
@@ -300,10 +303,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="tally outcomes of tampered snapshots and logs")
     parser.add_argument("--inputs", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--verify", action="store_true", help="restore snapshots with verify=True")
     args = parser.parse_args()
     for what in ("snapshot", "log"):
-        outcomes = tally(args.inputs, args.seed, what)
-        print(f"{what}s: {args.inputs} tampered inputs")
+        outcomes = tally(args.inputs, args.seed, what, args.verify)
+        mode = " (verify=True)" if args.verify and what == "snapshot" else ""
+        print(f"{what}s: {args.inputs} tampered inputs{mode}")
         for name, count in sorted(outcomes.items()):
             print(f"  {count:6d}  {name}")
 
