@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from typing import Any
 
 import hupai
@@ -90,9 +89,7 @@ def test_replay_and_restore_of_non_objects_raise_invalid_state(data: Any) -> Non
 
 def test_a_100_mb_text_is_refused_before_parsing() -> None:
     text = "[" + " " * 100_000_000 + "]"
-    start = time.perf_counter()
-    _refused(text, "characters", log=True)
-    assert time.perf_counter() - start < 5  # a generous bound: parsing 100 MB would take seconds
+    assert "more than the" in _refused(text, "characters", log=True)  # the size, not a parse error
 
 
 def test_huge_lists_and_deep_nesting_are_refused_without_recursion(turn_snap: dict[str, Any]) -> None:
