@@ -12,7 +12,7 @@ from itertools import chain
 from typing import Any
 
 from ..rules.base import Rules
-from ..rules.contract import SetState
+from ..rules.contract import SetState, TakeFromTail
 from ..rules.yunxiao.rules import YunxiaoRules
 from . import claims
 from .state import Table
@@ -285,8 +285,10 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
 
 
 def _dealt_tail_offset(rules: Rules, table: Table) -> int:
-    """How many tiles the rules' deal hook takes off the wall's tail (Yunxiao's gold indicator: one)."""
-    return 1 if isinstance(rules, YunxiaoRules) else 0
+    """How many tiles the rules' deal hook takes off the wall's tail (Yunxiao's gold indicator: one). Asked of
+    the hook itself: it only reads the table and returns effects (:mod:`hupai.rules.contract`), and the count
+    it takes does not depend on which tiles are there."""
+    return sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
 
 
 def _check_yunxiao(rules: YunxiaoRules, table: Table, melds: list[Any], actions: Sequence[Any]) -> None:
