@@ -336,13 +336,13 @@ class Game:
         The snapshot is checked (:mod:`hupai.game.validate`) and anything :meth:`snapshot` would not write
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
-        open), the actions' shapes and what the last ones fix. That structural check is always made (the
-        restore stays a server's per-request path, about 4 times its unchecked cost). ``verify=True`` adds the
-        complete check: replay the setup and actions and require the very same table (a replay's cost, about
-        4 times a checked restore; a finished hand is always restored this way, its result comes from that
-        replay anyway). Without it, a snapshot that is self-consistent but was edited against its own log (two
-        seats' hands swapped) loads; a forged earlier action raises InvalidState once the history is rebuilt
-        (``events``, ``result``, :meth:`log`).
+        open), the actions' shapes and what the last ones fix. That structural check is always made: the
+        restore stays a server's per-request path (measured on the golden logs' mid-hand states: about 250 µs,
+        against 60 µs unchecked). ``verify=True`` adds the complete check: replay the setup and actions and
+        require the very same table (a replay's cost, about 1.25 ms; a finished hand is always restored this
+        way, its result comes from that replay anyway). Without it, a snapshot that is self-consistent but
+        was edited against its own log (two seats' hands swapped) loads; a forged earlier action raises
+        InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`).
         """
         rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
         if verify or table.phase == "over":
