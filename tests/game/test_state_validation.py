@@ -95,6 +95,7 @@ def test_a_100_mb_text_is_refused_before_parsing() -> None:
 def test_huge_lists_and_deep_nesting_are_refused_without_recursion(turn_snap: dict[str, Any]) -> None:
     for path, value in [(("actions",), [["pass", 0, -1, [], ""]] * 5_000_000), (("table", "hands", 0), [0] * 10**7),
                         (("table", "extras"), {"x": _deep()}), (("options",), {"louhu": _deep()}),
+                        (("table", "extras"), {"x": {"y": _deep()}}), (("table", "extras"), {"x": {1, 2}}),
                         (("table", "hands"), _deep()), (("setup", "seed"), _deep()), (("table", "pending"), _deep()),
                         (("actions", 0), _deep())]:
         snap = copy.deepcopy(turn_snap)

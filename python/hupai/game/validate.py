@@ -153,9 +153,13 @@ def check_free_json(value: Any, where: str) -> None:
         flat = True
         for key, sub in value.items():
             kind = type(sub)
-            if type(key) is not str or kind is list and not set(map(type, sub)) <= _SCALARS or (  # noqa: E721
-                    kind is not list and kind not in _SCALARS) or len(sub) > 64 if kind is list else False:
+            if type(key) is not str:  # noqa: E721
                 flat = False
+            elif kind is list:
+                flat = len(sub) <= 64 and set(map(type, sub)) <= _SCALARS
+            else:
+                flat = kind in _SCALARS
+            if not flat:
                 break
         if flat and _small_ints(value):
             return
