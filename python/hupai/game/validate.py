@@ -23,11 +23,19 @@ What is checked, cheapest first (every check reads each value once; nothing recu
 - **Seats and phase**: hand sizes, the turn seat, the discard under claim is the discarder's last, a claim or
   rob window has seats still to answer and each answer is one of its options; meld order lists every meld.
 - **Log (cheap part)**: the actions are well formed and each seat's discards match ``discards_made`` and its
-  pile (minus tiles claimed from it).
+  pile (minus tiles claimed from it); the last discard, the seat to act after it, the answers of an open
+  window and the kong being robbed are the ones the last actions name.
+- **Rules**: the draws the wall has given, the melds made (``calls``), zero-sum payments, the open claim or rob
+  window is the one the rules open (recomputed), a pre-draw phase has its declaration on offer, and a rule
+  system's own facts (Yunxiao's gold, kong count and 游 levels, YX-6/23/26).
 
-The complete log check (replay the setup and actions, compare the tables) costs a replay, about 15 times a
-structural load; :meth:`Game.from_snapshot` runs it when asked (``verify=True``) and always for a finished
-hand (its result comes from that replay anyway).
+The table-level checks are in :mod:`hupai.game.consistency`. Rule-specific facts (Yunxiao's) are checked there
+by class until rule packages declare their own state checks (issue 8.6).
+
+The complete log check (replay the setup and actions, compare the tables) costs a replay, about 5 times a
+structural restore; :meth:`Game.from_snapshot` runs it when asked (``verify=True``) and always for a finished
+hand (its result comes from that replay anyway). It is the only check that sees a state edited consistently
+against its own log (two seats' hands swapped).
 """
 
 from __future__ import annotations
