@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint clean
+.PHONY: test run bench install lint clean fuzz
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
+
+# Long fuzz runs (hypothesis profile "fuzz", tests/conftest.py); `make test` runs the same suites briefly.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -n 2 tests/fuzz/test_state_fuzz.py
 
 lint: $(STAMP)
 	$(PY) -m pip install --quiet ruff

@@ -25,7 +25,7 @@ from .analysis import (
     shanten_batch,
     waits,
 )
-from .errors import HupaiError, IllegalAction, InvalidHand
+from .errors import HupaiError, IllegalAction, InvalidHand, InvalidState
 from .tiles import format_tiles, parse, to_counts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +64,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Action", "Decomposition", "DiscardOption", "Forms", "Game", "Group", "HandResult", "HupaiError",
-    "IllegalAction", "InvalidHand", "Match", "WinContext", "bots", "decompositions", "discard_options",
+    "IllegalAction", "InvalidHand", "InvalidState", "Match", "WinContext", "bots", "decompositions", "discard_options",
     "format_tiles", "is_win", "is_win_batch", "parse", "rules", "score", "shanten", "shanten_batch", "to_counts",
     "waits", "zipai",
 ]

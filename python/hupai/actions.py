@@ -96,9 +96,9 @@ def _short(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
-def _tile(value: Any, what: str = "tile") -> int:
+def _tile(value: Any, what: str = "tile", low: int = -1) -> int:
     tile = _int(value, what)
-    if not -1 <= tile < NUM_KINDS:
+    if not low <= tile < NUM_KINDS:  # -1: no tile (an action's own tile only)
         raise IllegalAction(f"malformed action: {what} {tile} is not a tile kind in 0..33")
     return tile
 
@@ -129,7 +129,7 @@ def coerce(action: Any) -> Action:
     raw_tiles = data.get("tiles", ())
     if type(raw_tiles) not in (list, tuple) or len(raw_tiles) > 4:
         raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {_short(raw_tiles)}")
-    tiles = tuple(_tile(t, "tiles entry") for t in raw_tiles)
+    tiles = tuple(_tile(t, "tiles entry", 0) for t in raw_tiles)
     flag = data.get("flag", "")
     if not isinstance(flag, str) or len(flag) > 40:
         raise IllegalAction(f"malformed action: flag must be a short string, got {_short(flag)}")

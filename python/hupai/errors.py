@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["HupaiError", "InvalidHand", "IllegalAction"]
+__all__ = ["HupaiError", "InvalidHand", "IllegalAction", "InvalidState"]
 
 
 class HupaiError(Exception):
@@ -15,3 +15,8 @@ class InvalidHand(HupaiError, ValueError):
 
 class IllegalAction(HupaiError, ValueError):
     """An action that is not legal in the current game state; the game is left exactly as it was."""
+
+
+class InvalidState(HupaiError, ValueError):
+    """A snapshot or log that :meth:`hupai.Game.from_snapshot` / :meth:`hupai.Game.replay` refuses: not exactly
+    what :meth:`~hupai.Game.snapshot` / :meth:`~hupai.Game.to_json` write (the message names the field)."""

@@ -3,10 +3,15 @@
 Hand ``i`` is dealt from the wall seed :func:`~hupai.game.wall.hand_seed` ``(seed, i)``: never the same wall
 twice. The first dealer (the 东 seat, GD-4) is drawn from the match seed unless given. After each hand the
 rules say who deals next (GD-31) and whether the round wind advances or the match ends (GD-6).
+
+Without a seed, one is drawn from the OS (``secrets.randbits(64)``) and kept in :attr:`Match.seed` and
+:meth:`Match.to_json`: like game logs and snapshots, that record holds every future wall and must never reach
+a client.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -51,7 +56,7 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
 class Match:
     """A sequence of hands: call :meth:`new_game`, play it, :meth:`record` it; or :meth:`play` with bots."""
 
-    def __init__(self, rules: str | Rules = "guangdong", seed: int = 0,
+    def __init__(self, rules: str | Rules = "guangdong", seed: int | None = None,
                  options: Mapping[str, Any] | None = None,
                  *, first_dealer: int | None = None, claim_window: str = "all") -> None:
         if isinstance(rules, str):
@@ -60,6 +65,10 @@ class Match:
             raise HupaiError("options are given with a rule-system name; a rules object carries its own")
         if claim_window not in CLAIM_WINDOWS:
             raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
+        if seed is None:  # never a fixed default: every match would deal the same walls
+            seed = secrets.randbits(64)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+            raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
         self.rules = rules
         self.seed = seed
         self.claim_window = claim_window
@@ -95,7 +104,7 @@ class Match:
 
     def play(self, players: Sequence[Player], hands: int | None = None) -> list[HandResult]:
         """Play ``hands`` more hands (or until the match ends) with ``players``; returns their results."""
-        out = []
+        out: list[HandResult] = []
         while not self.over and (hands is None or len(out) < hands):
             out.append(self.record_played(players))
         return out
