@@ -230,3 +230,22 @@ def test_a_rule_bug_mid_action_leaves_a_game_that_refuses_to_go_on():
         game.apply(Action("pass", 1))
     with pytest.raises(HupaiError, match="can no longer be used"):
         game.legal_actions(2)
+
+
+def test_the_engine_names_no_rule_system():
+    """The engine has no branch on a rule system: nothing under game/ imports a rule package or names one."""
+    systems = [name for name in hupai.rules.names()]
+    wrong = []
+    for path in sorted((PACKAGE / "game").rglob("*.py")):
+        for imported, _ in _imports(path):
+            if any(imported.startswith(f"rules.{name}") for name in systems):
+                wrong.append(f"{path.name} imports {imported}")
+        code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                         if not line.lstrip().startswith("#"))
+        tree = ast.parse(code)
+        defaults = {id(d) for f in ast.walk(tree) if isinstance(f, ast.arguments) for d in (*f.defaults, *f.kw_defaults)}
+        for node in ast.walk(tree):  # a default argument (``rules="guangdong"``) is a default, not a branch
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in systems
+                    and id(node) not in defaults):
+                wrong.append(f"{path.name} names {node.value!r}")
+    assert not wrong, "\n".join(wrong)

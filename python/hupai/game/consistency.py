@@ -1,7 +1,9 @@
 """Consistency checks of a snapshot's table (see :mod:`hupai.game.validate`, which runs them after the schema
 checks): the table against the wall its setup deals and the tile set (conservation), against its own actions
 (the last discard, the seat to act, the answers in an open window), and against the rules (the claim window
-they open, a pre-draw declaration on offer, a rule system's own facts such as Yunxiao's gold and 游 levels).
+they open, a pre-draw declaration on offer, and the rule system's own state, which it checks itself:
+:meth:`~hupai.rules.base.Rules.check_state`, with :meth:`~hupai.rules.base.Rules.set_aside` and
+:meth:`~hupai.rules.base.Rules.stand_in` for the tile count).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
+from ..actions import Action
 from ..rules.base import Rules
-from ..rules.contract import SetState, TakeFromTail
-from ..rules.yunxiao.rules import YunxiaoRules
+from ..rules.contract import TakeFromTail
 from . import claims
 from .state import Table
 from .validate import (
@@ -36,7 +38,6 @@ from .validate import (
 __all__ = ["check_table", "check_against_actions", "check_with_rules"]
 
 _MELD_TYPES = frozenset({"chow", "pung", "kong"})
-_BAI = 31  # 白板 (5z), which plays as the gold's kind in a Yunxiao chow (YX-7)
 
 
 def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_action: list[int]) -> None:
@@ -74,16 +75,17 @@ def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_
     melds = _list(t["melds"], f"{w}.melds", n)
     meld_tiles: list[int] = []
     claimed = [0] * n
-    gold = t["extras"].get("gold") if isinstance(t["extras"], dict) else None
-    gold_chows = 0
+    stand_in = rules.stand_in(t["extras"]) if isinstance(t["extras"], dict) else None
+    recorded = stand_in[0] if stand_in else -1
+    stand_in_chows = 0
     for s, seat_melds in enumerate(melds):
         for i, meld in enumerate(_list(seat_melds, f"{w}.melds[{s}]", limit=8)):
             kind, tiles, source = _meld(meld, f"{w}.melds[{s}][{i}]", s, n)
             meld_tiles.extend(tiles)
             if source >= 0:
                 claimed[source] += 1
-            if kind == "chow" and gold in tiles:
-                gold_chows += 1
+            if kind == "chow" and recorded in tiles:
+                stand_in_chows += 1
     piles = _list(t["discards"], f"{w}.discards", n)
     for s, pile in enumerate(piles):
         if not _ok_ints(pile, 0, 33, limit=total):
@@ -131,7 +133,9 @@ def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_
         raise _fail(f"{w}.meld_order", "must list every meld exactly once")
 
     # -- tile conservation
-    _check_tiles(copies, w, dealt[head:tail], hands, meld_tiles, gold_chows, piles, extras, phase, kong_tile)
+    aside = rules.set_aside(extras)
+    _check_tiles(copies, w, dealt[head:tail], hands, meld_tiles, (stand_in, stand_in_chows), piles, aside, phase,
+                 kong_tile)
 
     # -- the discards against the actions and the melds claimed from each pile
     made = t["discards_made"]
@@ -262,8 +266,7 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
     if phase == "predraw" and (not actions or actions[-1][0] not in ("discard", "pass")
                                or table.turn_seat != (table.discarder + 1) % n):
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
-    if isinstance(rules, YunxiaoRules):
-        _check_yunxiao(rules, table, melds, actions)
+    rules.check_state(table, [Action.from_compact(a) if type(a) is list else a for a in actions])  # noqa: E721
     caps = rules.capabilities
     if phase == "claim":  # the window the flow opened on this discard (nothing it reads has changed since)
         tile, source = table.last_discard, table.discarder
@@ -289,49 +292,6 @@ def _dealt_tail_offset(rules: Rules, table: Table) -> int:
     the hook itself: it only reads the table and returns effects (:mod:`hupai.rules.contract`), and the count
     it takes does not depend on which tiles are there."""
     return sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
-
-
-def _check_yunxiao(rules: YunxiaoRules, table: Table, melds: list[Any], actions: Sequence[Any]) -> None:
-    """Yunxiao's own facts in ``extras`` (YX-6, YX-23, YX-26, YX-16), which its hooks read as they are.
-
-    (Kept here until rule packages get their own state checks, issue 8.6.)"""
-    w = "snapshot.table.extras"
-    extras = table.extras
-    if set(extras) != {"gold", "indicator", "you", "kongs", "last_kong", "chow_turn"}:
-        raise _fail(w, "must hold exactly gold, indicator, you, kongs, last_kong, chow_turn")
-    n = table.num_players
-    gold = table.wall.tiles[-1]
-    if extras["gold"] != gold or type(extras["gold"]) is not int:  # noqa: E721
-        raise _fail(f"{w}.gold", "is not the kind of the wall's last tile (YX-6)")
-    if extras["indicator"] not in (gold, -1) or type(extras["indicator"]) is not int:  # noqa: E721
-        raise _fail(f"{w}.indicator", "is the gold or -1 once taken (YX-30)")
-    if not _ok_ints(extras["you"], 0, 3, n):
-        raise _fail(f"{w}.you", f"must be {n} levels in 0..3 (YX-26)")
-    kongs = sum(m.type == "kong" for m in melds)
-    if extras["kongs"] != kongs or type(extras["kongs"]) is not int:  # noqa: E721
-        raise _fail(f"{w}.kongs", f"must count the {kongs} kongs made")
-    last = extras["last_kong"]
-    if not (last == [] if not kongs else _ok_ints(last, 0, n - 1, 2) and last[1] in (0, 1)):
-        raise _fail(f"{w}.last_kong", "must be [] or [seat, concealed 0/1] of the last kong")
-    chow = extras["chow_turn"]
-    if chow != [] and not (_ok_ints(chow, 0, 200, 3) and chow[0] < n and chow[2] < len(table.melds[chow[0]])
-                           and table.melds[chow[0]][chow[2]].type == "chow"):
-        raise _fail(f"{w}.chow_turn", "must be [] or [seat, discards, meld index] of a chow")
-    # YX-26: a level is what the seat's last discard left (its hand has not changed since, unless it is the seat
-    # in its turn): 0 out of 游 shape, 1 in shape, 2 or 3 after discarding a gold in shape.
-    last = {action[1]: action[2] for action in actions if action[0] == "discard"}
-    levels = extras["you"]
-    for seat in range(n):
-        if seat == table.turn_seat and table.phase in ("turn", "rob"):
-            continue
-        level = levels[seat]
-        if seat not in last:
-            computed = 0
-        else:
-            effects = [e for e in rules.on_discard(table, seat, last[seat]) if isinstance(e, SetState)]
-            computed = effects[0].value[seat] if effects else level
-        if (computed == 0) != (level == 0) or (computed >= 2) != (level >= 2):
-            raise _fail(f"{w}.you[{seat}]", f"{level} is not the 游 level seat {seat}'s hand and last discard give")
 
 
 def _meld(data: Any, where: str, seat: int, n: int) -> tuple[str, Sequence[int], int]:
@@ -371,23 +331,21 @@ def _kind_counts(tiles: Sequence[int]) -> list[int]:
 
 
 def _check_tiles(copies: list[int], w: str, live: Sequence[int], hands: Sequence[Sequence[int]],
-                 meld_tiles: list[int], gold_chows: int, piles: Sequence[Sequence[int]], extras: Mapping[str, Any],
-                 phase: str, kong_tile: int) -> None:
+                 meld_tiles: list[int], stand_ins: tuple[tuple[int, int] | None, int], piles: Sequence[Sequence[int]],
+                 aside: Sequence[int], phase: str, kong_tile: int) -> None:
     # Counted with C loops (Counter, map, zip): this runs on every restore.
-    placed = Counter(chain(live, meld_tiles, *piles))
-    gold = extras.get("gold")
-    indicator = extras.get("indicator")
-    if type(indicator) is int and 0 <= indicator < 34:  # noqa: E721 (Yunxiao's gold indicator, YX-6)
-        placed[indicator] += 1
+    placed = Counter(chain(live, meld_tiles, *piles, aside))
     if phase == "over" and 0 <= kong_tile < 34:  # a robbed kong's tile went to its robber's win
         placed[kong_tile] += 1
     held = list(map(sum, zip(*hands, strict=True)))
     counts = [copies[k] - placed[k] - held[k] for k in range(34)]
-    if type(gold) is int and 0 <= gold < 34 and gold != _BAI and gold_chows:  # noqa: E721
-        # YX-7: a chow records a 白板 as the gold's kind; count those 白板 as golds
-        moved = min(gold_chows, max(0, -counts[gold]), max(0, counts[_BAI]))
-        counts[gold] += moved
-        counts[_BAI] -= moved
+    stand_in, chows = stand_ins
+    if stand_in and chows:
+        # A chow recorded a tile of kind ``physical`` as kind ``recorded`` (Yunxiao's 白板 as the gold, YX-7).
+        recorded, physical = stand_in
+        moved = min(chows, max(0, -counts[recorded]), max(0, counts[physical]))
+        counts[recorded] += moved
+        counts[physical] -= moved
     if any(counts):
         from ..tiles import format_tiles
 

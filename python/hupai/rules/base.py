@@ -40,11 +40,12 @@ Playing advice for bots lives beside each rule system (``rules/<name>/advice.py`
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..actions import ACTIONS, Action
 from ..analysis import Forms, is_win, shanten, waits
+from ..errors import InvalidState
 from ..hand import Meld
 from ..scoring import ScoreResult, WinContext
 from ..tiles import STANDARD_TILES, counts_to_kinds
@@ -299,6 +300,25 @@ class Rules(ABC):
         further kong or declaration. False by default (Yunxiao's third kong, YX-23, says True).
         """
         return False
+
+    # -- restoring a saved game (untrusted input) --------------------------------------------------------
+    def set_aside(self, extras: Mapping[str, Any]) -> tuple[int, ...]:
+        """Tiles out of play that the rule system's state (``extras``, possibly forged: do not trust its types)
+        says it holds, for the tile count of a restored game (Yunxiao's gold indicator). None by default."""
+        return ()
+
+    def stand_in(self, extras: Mapping[str, Any]) -> tuple[int, int] | None:
+        """``(recorded, physical)``: a chow may record as kind ``recorded`` a tile that is physically kind
+        ``physical`` (Yunxiao's 白板 as the gold's face, YX-7), for the tile count of a restored game (``extras``
+        possibly forged). None by default."""
+        return None
+
+    def check_state(self, table: TableView, actions: Sequence[Action]) -> None:
+        """Raise :class:`~hupai.InvalidState` naming the entry of the rule system's own state (``table.extras``)
+        that the ``actions`` played so far could not have left. Asked when a saved game is restored, after the
+        engine's own checks. By default the state must be empty."""
+        if table.extras:
+            raise InvalidState(f"snapshot.table.extras: {self.name} keeps no state of its own")
 
     # -- scoring and rotation ---------------------------------------------------------------------------
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,

@@ -56,6 +56,7 @@ from .patterns import (
     you_state_allows,
 )
 from .scoring import score_win
+from .state import check_state
 
 __all__ = ["YunxiaoRules", "YOU_JIN", "QIANG_JIN", "MING_GANG"]
 
@@ -418,6 +419,21 @@ class YunxiaoRules(Rules):
         if not hand[gold] or sum(hand) != 14 - 3 * len(melds):
             return []
         return you_shape_discards(_kinds(hand), gold, tuple(melds))
+
+    # -- restoring a saved game -------------------------------------------------------------------------
+    def set_aside(self, extras: Mapping[str, Any]) -> tuple[int, ...]:
+        """YX-6: the gold indicator, while it lies (YX-30 抢金 takes it)."""
+        indicator = extras.get("indicator")
+        return (indicator,) if type(indicator) is int and 0 <= indicator < 34 else ()  # noqa: E721
+
+    def stand_in(self, extras: Mapping[str, Any]) -> tuple[int, int] | None:
+        """YX-7: a chow records a 白板 as the gold's kind."""
+        gold = extras.get("gold")
+        return (gold, WHITE) if type(gold) is int and 0 <= gold < 34 and gold != WHITE else None  # noqa: E721
+
+    def check_state(self, table: TableView, actions: Sequence[Action]) -> None:
+        """YX-6, YX-16, YX-23, YX-26, YX-30: see :func:`.state.check_state`."""
+        check_state(self, table, actions)
 
     # -- scoring and rotation: YX-38..YX-46 -------------------------------------------------------------
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,

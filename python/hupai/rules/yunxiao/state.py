@@ -1,0 +1,70 @@
+"""Yunxiao's own state in a restored game (``table.extras``), checked as untrusted input (YX-6, YX-16, YX-23,
+YX-26, YX-30): what :meth:`YunxiaoRules.check_state` asks when a saved game is loaded.
+
+Its hooks read these facts as they are, so a forged one (a 游 level the hand does not give, say) would otherwise
+surface later, half-way through an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...actions import Action
+from ...errors import InvalidState
+from ..contract import SetState, TableView
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import YunxiaoRules
+
+__all__ = ["check_state", "KEYS"]
+
+#: Every key of Yunxiao's state, as ``on_deal`` sets them.
+KEYS = frozenset({"gold", "indicator", "you", "kongs", "last_kong", "chow_turn"})
+
+
+def _ints(values: Any, low: int, high: int, length: int) -> bool:
+    return (type(values) is list and len(values) == length  # noqa: E721
+            and all(type(v) is int and low <= v <= high for v in values))  # noqa: E721
+
+
+def check_state(rules: YunxiaoRules, table: TableView, actions: Sequence[Action]) -> None:
+    """Raise :class:`~hupai.InvalidState` naming the entry of ``table.extras`` that play could not have left."""
+    w = "snapshot.table.extras"
+    extras = table.extras
+    if set(extras) != KEYS:
+        raise InvalidState(f"{w}: must hold exactly {', '.join(sorted(KEYS))}")
+    n = table.num_players
+    gold = table.wall.tiles[-1]
+    if extras["gold"] != gold or type(extras["gold"]) is not int:  # noqa: E721
+        raise InvalidState(f"{w}.gold: is not the kind of the wall's last tile (YX-6)")
+    if extras["indicator"] not in (gold, -1) or type(extras["indicator"]) is not int:  # noqa: E721
+        raise InvalidState(f"{w}.indicator: is the gold or -1 once taken (YX-30)")
+    if not _ints(extras["you"], 0, 3, n):
+        raise InvalidState(f"{w}.you: must be {n} levels in 0..3 (YX-26)")
+    kongs = sum(m.type == "kong" for melds in table.melds for m in melds)
+    if extras["kongs"] != kongs or type(extras["kongs"]) is not int:  # noqa: E721
+        raise InvalidState(f"{w}.kongs: must count the {kongs} kongs made")
+    last = extras["last_kong"]
+    if not (last == [] if not kongs else _ints(last, 0, n - 1, 2) and last[1] in (0, 1)):
+        raise InvalidState(f"{w}.last_kong: must be [] or [seat, concealed 0/1] of the last kong")
+    chow = extras["chow_turn"]
+    if chow != [] and not (_ints(chow, 0, 200, 3) and chow[0] < n and chow[2] < len(table.melds[chow[0]])
+                           and table.melds[chow[0]][chow[2]].type == "chow"):
+        raise InvalidState(f"{w}.chow_turn: must be [] or [seat, discards, meld index] of a chow")
+    # YX-26: a level is what the seat's last discard left (its hand has not changed since, unless it is the seat
+    # in its turn): 0 out of 游 shape, 1 in shape, 2 or 3 after discarding a gold in shape.
+    last_discards = {action[1]: action[2] for action in actions if action[0] == "discard"}
+    levels = extras["you"]
+    for seat in range(n):
+        if seat == table.turn_seat and table.phase in ("turn", "rob"):
+            continue
+        level = levels[seat]
+        if seat not in last_discards:
+            computed = 0
+        else:
+            effects = [e for e in rules.on_discard(table, seat, last_discards[seat]) if isinstance(e, SetState)]
+            computed = effects[0].value[seat] if effects else level
+        if (computed == 0) != (level == 0) or (computed >= 2) != (level >= 2):
+            raise InvalidState(f"{w}.you[{seat}]: {level} is not the 游 level seat {seat}'s hand and last discard "
+                               f"give")
