@@ -243,7 +243,8 @@ def test_the_engine_names_no_rule_system():
         code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
                          if not line.lstrip().startswith("#"))
         tree = ast.parse(code)
-        defaults = {id(d) for f in ast.walk(tree) if isinstance(f, ast.arguments) for d in (*f.defaults, *f.kw_defaults)}
+        defaults = {id(d) for f in ast.walk(tree) if isinstance(f, ast.arguments)
+                    for d in (*f.defaults, *f.kw_defaults)}
         for node in ast.walk(tree):  # a default argument (``rules="guangdong"``) is a default, not a branch
             if (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in systems
                     and id(node) not in defaults):
