@@ -59,9 +59,6 @@ class _Busy(dict):  # type: ignore[type-arg]
         super().__init__()
         self.why = why
 
-    def refuse(self) -> None:
-        raise HupaiError(self.why)
-
     def get(self, *args: Any) -> Any:
         raise HupaiError(self.why)
 
@@ -196,9 +193,7 @@ class Game:
 
         Raises :class:`~hupai.HupaiError` if called while another action is being applied or the legal actions
         are being found (re-entry, say from a rule hook or an action's ``__eq__``)."""
-        cache = self._legal
-        if type(cache) is not dict:
-            cache.refuse()
+        cache = self._legal  # a refusing stand-in (_Busy) if the game is busy or broken: its look-ups raise
         # From here the game is busy: comparing the caller's action may run its code (__eq__), and a rule hook
         # may try to call back; neither can change the game or ask it anything.
         self._legal = _APPLYING

@@ -48,7 +48,8 @@ class MahjongFlow:
     ``window`` is the claim window setting (:data:`~hupai.game.claims.CLAIM_WINDOWS`).
     """
 
-    __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims")
+    __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
+                 "_pre_draw", "_others")
 
     rules: Rules
     table: Table
@@ -63,6 +64,12 @@ class MahjongFlow:
         caps = self._caps = rules.capabilities
         self._plain_turns = caps.plain_turns
         self._forms = int(rules.win_forms)
+        # Whether a seat is asked before its draw: on public facts alone when every seat is asked (see
+        # Rules.pre_draw_window), else only when it has a declaration.
+        self._pre_draw = (None if not caps.pre_draw
+                          else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
+        n = rules.num_players
+        self._others = tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
         self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
                               and not caps.chow_seats and not caps.on_discard)
 
@@ -302,13 +309,16 @@ class MahjongFlow:
         rules = self.rules
         caps = self._caps
         if caps.on_discard:
-            self._apply_effects(rules.on_discard(table, seat, tile))
+            effects = rules.on_discard(table, seat, tile)
+            if effects:  # usually none: a 游 level changes now and then
+                self._apply_effects(effects)
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         if caps.custom_claims:
             if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first
-                for other in range(table.num_players):
-                    if other != seat and table.ready[other] is None:
-                        table.ready[other] = rules.ready(table, other)
+                ready = table.ready
+                for other in self._others[seat]:
+                    if ready[other] is None:
+                        ready[other] = rules.ready(table, other)
             options = rules.claim_options(table, tile, seat)
         else:
             options = claims.standard_options(rules, table, tile, seat)
@@ -330,8 +340,8 @@ class MahjongFlow:
         if not rules.can_draw(table):
             self._end_drawn()
             return
-        if self._caps.pre_draw and (rules.pre_draw_window(table, seat) if self.window == "all"
-                                    else rules.pre_draw_actions(table, seat)):
+        pre_draw = self._pre_draw
+        if pre_draw is not None and pre_draw(table, seat):
             table.phase = "predraw"
             return
         self._draw(seat, "wall")
