@@ -31,6 +31,7 @@ __all__ = ["Rules", "get", "names"]
 _REGISTRY: dict[str, tuple[str, str]] = {
     "guangdong": ("hupai.rules.guangdong.rules", "GuangdongRules"),
     "yunxiao": ("hupai.rules.yunxiao.rules", "YunxiaoRules"),
+    "kawuxing": ("hupai.rules.kawuxing.rules", "KawuxingRules"),
 }
 
 

@@ -1,0 +1,293 @@
+"""卡五星 Kawuxing: the rule object the table engine consults (flow, 亮倒, kong money), over :mod:`.scoring`.
+
+Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a base default:
+
+- KW-1 (:meth:`tiles`): 84 tiles, 筒 条 and the three dragons. KW-2 three players; KW-4 dealer 14, others 13,
+  no dead wall (every tile is drawn: the base ``can_draw``); the first dealer is drawn by ``Match``.
+- KW-5 turns (engine). KW-6 the last tile (:meth:`forbidden_discards`: discard it as drawn; no kong since no
+  replacement remains, KW-7; the base ``melds_claimable``: its discard may only be won on).
+- KW-8 no chow (:meth:`chow_seats`); KW-9 胡 > 杠/碰, every winner stands (``multiple_winners``).
+- KW-10 漏胡 any tile until the next draw (``louhu="any_tile"``; a claim does not lift it).
+- KW-11 kong timing (:meth:`kong_options`): 暗杠 of the tile just drawn (any dealt quad in the first turn),
+  补杠 only with a freshly drawn fourth; 直杠 on a discard (:meth:`claim_options`).
+- KW-12..15 kong money (:meth:`on_kong` returns a ``Pay``), the 杠上杠 chain in ``extras["chain"]``; a robbed
+  补杠 is never made, so it pays nothing; money paid stands on a drawn hand.
+- KW-16..18 亮倒: a discard with the flag :data:`LIANGDAO` (:meth:`turn_extras` offers it when the 13 tiles
+  after the discard are ready; :meth:`on_declare` records ``extras["liangdao"]`` and the declarer's concealed
+  tiles in ``extras["revealed"]``, public by the rule). Frozen hand: 摸切 (:meth:`forbidden_discards`), no 碰,
+  暗杠/直杠 only when the waits are unchanged, 补杠 always (:meth:`kong_options`, :meth:`claim_options`).
+- KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 go to the context's ``extras``.
+- KW-27 (:meth:`drawn_settlement`): the 荒庄 payments by the number of 亮倒 players. KW-28 (:meth:`next_dealer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from ..._core import waits as _core_waits
+from ...actions import ACTIONS, Action
+from ...analysis import shanten
+from ...hand import Meld
+from ...scoring import ScoreResult, WinContext
+from ..base import Rules, WinSource
+from ..contract import Capabilities, Effects, Pay, SetState, TableView
+from .options import KawuxingOptions
+from .scoring import FORMS, score_win
+
+__all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY"]
+
+#: The flag of a discard that declares 亮倒 (``Action("discard", seat, tile, (), LIANGDAO)``).
+LIANGDAO = "liangdao"
+
+#: KW-1: four of each of 1p..9p, 1s..9s, 5z 6z 7z.
+KAWUXING_TILES: tuple[int, ...] = tuple(kind for kind in (*range(9, 27), 31, 32, 33) for _ in range(4))
+
+#: KW-12: what each payer pays for a kong, by kind of kong (before the KW-13 chain doubling).
+KONG_MONEY = {"concealed": 2, "added": 1, "exposed": 2}
+
+_NO_JOKERS = (1 << 34) - 1  # the core's joker-kinds mask; with no jokers it does not matter
+
+
+def _waits(counts: bytearray, melds: int, forms: int) -> list[int]:
+    """The core's waits of a counts hand (the checked ``hupai.waits`` reads a bytearray as text)."""
+    return _core_waits(counts, 0, melds, forms, _NO_JOKERS)
+
+
+# For each kind, every other kind: the 摸切 restriction of a frozen hand or the last tile (KW-6, KW-17).
+_ALL_BUT = tuple(frozenset(k for k in range(34) if k != kind) for kind in range(34))
+
+
+def kong_type(meld: Meld) -> str:
+    """``"concealed"`` (暗杠), ``"added"`` (补杠) or ``"exposed"`` (直杠 on a discard)."""
+    if meld.concealed:
+        return "concealed"
+    return "added" if meld.added else "exposed"
+
+
+class KawuxingRules(Rules):
+    """Kawuxing (``rules/kawuxing.md``). Build with ``hupai.rules.get("kawuxing", **options)``."""
+
+    name: ClassVar[str] = "kawuxing"
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True)
+    claim_priority: ClassVar[dict[str, int]] = {"win": 3, "kong": 2, "pung": 2}  # KW-9
+    multiple_winners = True  # KW-9: 一炮双响, and two robbers of one kong
+    robbable_kongs = frozenset({"added"})  # KW-14
+    louhu = "any_tile"  # KW-10
+    louhu_clears_on_claim = False  # KW-10: only the player's next draw ends the block
+    num_players = 3  # KW-2
+    hand_size = 13  # KW-4
+    win_forms = FORMS  # KW-19
+
+    def __init__(self, options: Mapping[str, Any] | KawuxingOptions | None = None) -> None:
+        self.options = KawuxingOptions.from_mapping(options)
+        self._options_dict = self.options.to_dict()
+        self._forms = int(self.win_forms)
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self._options_dict)
+
+    def __repr__(self) -> str:
+        return f"KawuxingRules({self.options_dict()!r})"
+
+    # -- setup: KW-1, KW-4 ----------------------------------------------------------------------------
+    def tiles(self) -> Sequence[int]:
+        return KAWUXING_TILES
+
+    def on_deal(self, table: TableView) -> Effects:
+        """The public Kawuxing state: who has declared 亮倒, the declarers' shown tiles, the kong chain
+        ``[seat, length, that seat's discards when it made the kong]`` (KW-13)."""
+        n = table.num_players
+        return (SetState("liangdao", [False] * n), SetState("revealed", [[] for _ in range(n)]),
+                SetState("chain", [-1, 0, 0]))
+
+    # -- claims: KW-8, KW-9, KW-17 --------------------------------------------------------------------
+    def chow_seats(self, table: TableView, discarder: int) -> tuple[int, ...]:
+        return ()  # KW-8: no chow
+
+    def claim_options(self, table: TableView, tile: int, discarder: int) -> dict[int, list[Action]]:
+        """胡, 直杠 and 碰 on a discard; a 亮倒 hand never 碰s and 直杠s only when its waits stay the same
+        (KW-17). The last tile's discard may only be won on (KW-6)."""
+        liangdao = table.extras["liangdao"]
+        claimable = self.melds_claimable(table)
+        kong_ok = claimable and self.can_kong(table)
+        n = table.num_players
+        out: dict[int, list[Action]] = {}
+        for step in range(1, n):
+            seat = (discarder + step) % n
+            hand = table.hands[seat]
+            options: list[Action] = []
+            if table.ready[seat] is not False and self.completes(table, seat, tile, False):
+                options.append(ACTIONS.win[seat][tile])
+            if claimable and hand[tile] >= 2:
+                declared = liangdao[seat]
+                if hand[tile] == 3 and kong_ok and (not declared or self.keeps_waits(table, seat, tile, 3)):
+                    options.append(ACTIONS.exposed_kong[seat][tile])
+                if not declared:
+                    options.append(ACTIONS.pung[seat][tile])
+            if options:
+                out[seat] = options
+        return out
+
+    # -- own turn: KW-6, KW-11, KW-16, KW-17 ----------------------------------------------------------
+    def waiting_kinds(self, table: TableView, seat: int) -> frozenset[int]:
+        """The kinds completing ``seat``'s waiting hand (its concealed tiles without the one just drawn)."""
+        counts = bytearray(table.hands[seat])
+        if table.turn_seat == seat and table.phase == "turn" and table.drawn >= 0:
+            counts[table.drawn] -= 1
+        return frozenset(_waits(counts, len(table.melds[seat]), self._forms))
+
+    def keeps_waits(self, table: TableView, seat: int, kind: int, held: int) -> bool:
+        """KW-17: would a kong of ``kind`` (``held`` of them leaving the concealed tiles: 4 for 暗杠, 3 for
+        直杠) leave the set of winning kinds as it is?"""
+        before = self.waiting_kinds(table, seat)
+        counts = bytearray(table.hands[seat])
+        counts[kind] -= held
+        if held == 4 and table.drawn >= 0 and table.drawn != kind:
+            counts[table.drawn] -= 1  # the drawn tile is not part of the waiting hand
+        after = frozenset(_waits(counts, len(table.melds[seat]) + 1, self._forms))
+        return before == after
+
+    def kong_options(self, table: TableView, seat: int) -> list[Action]:
+        """KW-11: 暗杠 of the tile just drawn, or of any quad in the player's first turn (dealt quads); 补杠
+        only with a freshly drawn fourth; KW-17: a 亮倒 hand 暗杠s only if its waits stay the same."""
+        if not self.can_kong(table):
+            return []
+        hand = table.hands[seat]
+        drawn = table.drawn
+        declared = table.extras["liangdao"][seat]
+        first_turn = table.discards_made[seat] == 0
+        out: list[Action] = []
+        kind = hand.find(4)  # the counts are bytes: find the kinds held four times
+        while kind >= 0:
+            if (kind == drawn or first_turn) and (not declared or self.keeps_waits(table, seat, kind, 4)):
+                out.append(ACTIONS.concealed_kong[seat][kind])
+            kind = hand.find(4, kind + 1)
+        if drawn >= 0:
+            for meld in table.melds[seat]:
+                if meld.type == "pung" and meld.tiles[0] == drawn:
+                    out.append(ACTIONS.added_kong[seat][drawn])
+        return out
+
+    def forbidden_discards(self, table: TableView, seat: int) -> frozenset[int]:
+        """KW-6: the player who drew the last tile discards that tile; KW-17: a 亮倒 hand discards what it
+        drew (摸切)."""
+        drawn = table.drawn
+        if drawn >= 0 and (table.wall.live == 0 or table.extras["liangdao"][seat]):
+            return _ALL_BUT[drawn]
+        return frozenset()
+
+    def turn_extras(self, table: TableView, seat: int) -> list[Action]:
+        """KW-16: discards that declare 亮倒, one per kind whose discard leaves a ready hand."""
+        if table.extras["liangdao"][seat]:
+            return []
+        hand = table.hands[seat]
+        melds = len(table.melds[seat])
+        if shanten(table.views[seat], melds=melds, forms=self._forms) > 0:
+            return []  # no discard can leave this hand ready
+        forbidden = self.forbidden_discards(table, seat)
+        out = []
+        counts = bytearray(hand)
+        for kind in range(34):
+            if not hand[kind] or kind in forbidden:
+                continue
+            counts[kind] -= 1
+            if _waits(counts, melds, self._forms):
+                out.append(Action("discard", seat, kind, (), LIANGDAO))
+            counts[kind] += 1
+        return out
+
+    def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
+        """KW-16: a 亮倒 discard shows the 13 tiles that stay (the discard is still in the hand here)."""
+        if action.kind != "discard" or action.flag != LIANGDAO:
+            return super().on_declare(table, action)
+        seat = action.seat
+        liangdao = list(table.extras["liangdao"])
+        liangdao[seat] = True
+        return (SetState("liangdao", liangdao),
+                SetState("revealed", self._revealed(table, seat, table.concealed_kinds(seat, action.tile)))), None
+
+    @staticmethod
+    def _revealed(table: TableView, seat: int, kinds: Sequence[int]) -> list[list[int]]:
+        revealed = [list(r) for r in table.extras["revealed"]]
+        revealed[seat] = sorted(kinds)
+        return revealed
+
+    # -- kong money: KW-12..15 ------------------------------------------------------------------------
+    def chain_length(self, table: TableView, seat: int, meld: Meld) -> int:
+        """KW-13: the place of this kong in its 杠上杠 chain (1 if it starts one)."""
+        chain_seat, length, discards = table.extras["chain"]
+        if kong_type(meld) == "exposed":
+            # On the discard its maker made right after drawing a kong replacement.
+            source = meld.claimed_from
+            continues = source == chain_seat and table.discards_made[source] == discards + 1
+        else:
+            continues = table.drawn_from == "replacement" and chain_seat == seat
+        return length + 1 if continues else 1
+
+    def on_kong(self, table: TableView, seat: int, meld: Meld) -> Effects:
+        """KW-12, KW-13: the kong money, doubled along a chain; the chain noted; a 亮倒 maker's shown tiles
+        updated (its quad is a meld now)."""
+        kind = kong_type(meld)
+        length = self.chain_length(table, seat, meld)
+        amount = KONG_MONEY[kind] << (length - 1)
+        amounts = [0] * table.num_players
+        if kind == "exposed":
+            assert meld.claimed_from is not None
+            amounts[meld.claimed_from] = -amount
+            amounts[seat] = amount
+        else:
+            for other in range(table.num_players):
+                if other != seat:
+                    amounts[other] = -amount
+                    amounts[seat] += amount
+        effects: list[Any] = [Pay(tuple(amounts), seat, "kong"),
+                              SetState("chain", [seat, length, table.discards_made[seat]])]
+        if table.extras["liangdao"][seat]:
+            effects.append(SetState("revealed", self._revealed(table, seat, table.concealed_kinds(seat))))
+        return tuple(effects)
+
+    # -- scoring and rotation: KW-18..28 --------------------------------------------------------------
+    def after_kong_discard(self, table: TableView, discarder: int) -> bool:
+        """Is ``discarder``'s last discard the one it made right after drawing a kong replacement (杠上炮)?"""
+        chain_seat, _, discards = table.extras["chain"]
+        return chain_seat == discarder and table.discards_made[discarder] == discards + 1
+
+    def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
+                    winners_on_tile: int) -> WinContext:
+        context = super().win_context(table, seat, tile, source, discarder, winners_on_tile)
+        pao = source == "discard" and discarder is not None and self.after_kong_discard(table, discarder)
+        return replace(context, extras={"liangdao": bool(table.extras["liangdao"][seat]), "gang_shang_pao": pao})
+
+    def score(self, context: WinContext) -> ScoreResult:
+        return score_win(context, self.options)
+
+    def drawn_settlement(self, table: TableView) -> tuple[int, ...]:
+        """KW-27 荒庄: each 亮倒 player pays ``base`` to each player who has not declared (kong money stands
+        and is not part of this)."""
+        liangdao = table.extras["liangdao"]
+        base = self.options.base
+        amounts = [0] * table.num_players
+        for payer, declared in enumerate(liangdao):
+            if declared:
+                for other, other_declared in enumerate(liangdao):
+                    if not other_declared:
+                        amounts[payer] -= base
+                        amounts[other] += base
+        return tuple(amounts)
+
+    def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
+        """KW-28: a single winner deals; after 一炮双响 or a double rob the discarder (the robbed player)
+        deals; after 荒庄 the dealer repeats."""
+        if not winners:
+            return table.dealer
+        if len(winners) == 1:
+            return winners[0]
+        return table.kong_seat if table.kong_seat >= 0 else table.discarder
+
+    def next_round(self, round_wind: int, dealer: int, next_dealer: int, first_dealer: int
+                   ) -> tuple[int, bool]:
+        """No round winds in Kawuxing: a session lasts as many hands as the caller plays."""
+        return (round_wind, False)

@@ -1,0 +1,73 @@
+"""Kawuxing scoring: the best reading's factor product (KW-20, KW-21), the cap (KW-24) and who pays (KW-25,
+KW-26).
+
+KW-21: the value is the maximum over every reading of the hand, standard and seven pairs (a quad counts as two
+pairs), and over the group the winning tile sits in (it matters for 卡五星: ``3455s`` + ``6s`` reads the 5 won as
+the middle of 456 only if the reading puts it there).
+"""
+
+from __future__ import annotations
+
+from ...analysis import Forms, decompositions
+from ...errors import InvalidHand
+from ...scoring import ScoreResult, WinContext
+from ...tiles import format_tiles, to_counts
+from ..patterns import counted, product
+from .options import KawuxingOptions
+from .patterns import FACTORS, Reading
+
+__all__ = ["score_win", "best_reading", "readings", "FORMS"]
+
+#: KW-19: standard, and seven pairs with a quad as two pairs (concealed only: the core refuses it with melds).
+FORMS = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+
+
+def readings(context: WinContext) -> list[Reading]:
+    """Every (decomposition, group of the winning tile) of the winning hand; ``[]`` if it is not complete."""
+    counts = to_counts([*context.concealed, context.win_tile])
+    out = []
+    for decomposition in decompositions(counts, melds=len(context.melds), forms=FORMS):
+        seven = bool(decomposition.form & (Forms.SEVEN_PAIRS | Forms.SEVEN_PAIRS_QUADS))
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        for index, group in enumerate(decomposition.groups):
+            key = (group.type, group.tiles)
+            if context.win_tile in group.tiles and key not in seen:  # equal groups read the same
+                seen.add(key)
+                out.append(Reading(context, seven, decomposition.groups, index))
+    return out
+
+
+def best_reading(context: WinContext) -> tuple[Reading, int]:
+    """The reading with the highest factor product, and that product (before the cap)."""
+    found = readings(context)
+    if not found:
+        raise InvalidHand(f"Kawuxing: {format_tiles(list(context.concealed))} with "
+                          f"{format_tiles([context.win_tile])} and {len(context.melds)} meld(s) is not a "
+                          f"winning hand (KW-19)")
+    scored = [(product(counted(FACTORS, r), r), r) for r in found]
+    value, reading = max(scored, key=lambda item: item[0])
+    return reading, value
+
+
+def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
+    """KW-24: V = base x min(product, cap). KW-25: a self-draw is paid V by each other player; a discard win
+    (杠上炮 included) and a robbed 补杠 by the discarder (the robbed player) alone. KW-26: each winner of a
+    一炮双响 is scored on its own, so each is paid its own V."""
+    reading, raw = best_reading(context)
+    entries = counted(FACTORS, reading)
+    capped = raw if options.cap is None else min(raw, options.cap)
+    value = options.base * capped
+    n = context.num_players
+    payments = [0] * n
+    winner = context.winner
+    if context.discarder is None:
+        for seat in range(n):
+            if seat != winner:
+                payments[seat] = -value
+        payments[winner] = value * (n - 1)
+    else:
+        payments[context.discarder] = -value
+        payments[winner] = value
+    patterns = tuple(entry.pattern() for entry in entries)
+    return ScoreResult(patterns, value, tuple(payments),
+                       {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs})
