@@ -50,12 +50,13 @@ def do(game: Game, kind_: str, seat: int, tile: str = "", flag: str = "") -> Non
 
 
 def discard_safe(game: Game, seat: int) -> None:
-    """``seat`` (to play) discards a dragon it holds (no scripted example waits on one), else its drawn tile;
-    every claim is then passed."""
+    """``seat`` (to play) discards a dragon it holds (no scripted example waits on one), else its drawn tile,
+    else its first legal discard; every claim is then passed."""
     from hupai.game.scripted import pass_all
 
     assert game.current.seats == (seat,) and game.current.phase == "turn"
     hand = game.table.hands[seat]
-    tile = next((k for k in (31, 32, 33) if hand[k]), game.table.drawn)
+    first = next(a.tile for a in game.legal_actions(seat) if a.kind == "discard")
+    tile = next((k for k in (31, 32, 33) if hand[k]), game.table.drawn if game.table.drawn >= 0 else first)
     game.apply(Action("discard", seat, tile))
     pass_all(game)

@@ -36,7 +36,7 @@ from ..contract import Capabilities, Effects, Pay, SetState, TableView
 from .options import KawuxingOptions
 from .scoring import FORMS, score_win
 
-__all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY"]
+__all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY", "hand_waits", "kong_type"]
 
 #: The flag of a discard that declares 亮倒 (``Action("discard", seat, tile, (), LIANGDAO)``).
 LIANGDAO = "liangdao"
@@ -50,7 +50,7 @@ KONG_MONEY = {"concealed": 2, "added": 1, "exposed": 2}
 _NO_JOKERS = (1 << 34) - 1  # the core's joker-kinds mask; with no jokers it does not matter
 
 
-def _waits(counts: bytearray, melds: int, forms: int) -> list[int]:
+def hand_waits(counts: bytearray, melds: int, forms: int) -> list[int]:
     """The core's waits of a counts hand (the checked ``hupai.waits`` reads a bytearray as text)."""
     return _core_waits(counts, 0, melds, forms, _NO_JOKERS)
 
@@ -137,7 +137,7 @@ class KawuxingRules(Rules):
         counts = bytearray(table.hands[seat])
         if table.turn_seat == seat and table.phase == "turn" and table.drawn >= 0:
             counts[table.drawn] -= 1
-        return frozenset(_waits(counts, len(table.melds[seat]), self._forms))
+        return frozenset(hand_waits(counts, len(table.melds[seat]), self._forms))
 
     def keeps_waits(self, table: TableView, seat: int, kind: int, held: int) -> bool:
         """KW-17: would a kong of ``kind`` (``held`` of them leaving the concealed tiles: 4 for 暗杠, 3 for
@@ -147,7 +147,7 @@ class KawuxingRules(Rules):
         counts[kind] -= held
         if held == 4 and table.drawn >= 0 and table.drawn != kind:
             counts[table.drawn] -= 1  # the drawn tile is not part of the waiting hand
-        after = frozenset(_waits(counts, len(table.melds[seat]) + 1, self._forms))
+        after = frozenset(hand_waits(counts, len(table.melds[seat]) + 1, self._forms))
         return before == after
 
     def kong_options(self, table: TableView, seat: int) -> list[Action]:
@@ -194,7 +194,7 @@ class KawuxingRules(Rules):
             if not hand[kind] or kind in forbidden:
                 continue
             counts[kind] -= 1
-            if _waits(counts, melds, self._forms):
+            if hand_waits(counts, melds, self._forms):
                 out.append(Action("discard", seat, kind, (), LIANGDAO))
             counts[kind] += 1
         return out

@@ -1,0 +1,148 @@
+"""Seeded bot games under Kawuxing with invariants checked at every decision: 84 tiles (KW-1), payments summing to
+zero, 亮倒 hands frozen and shown (KW-16, KW-17), rule hooks never changing the table, observations hiding the
+other seats' concealed tiles, and replay identical."""
+
+from __future__ import annotations
+
+import hupai
+import pytest
+from hupai.actions import Action
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Game, Match
+from hupai.rules.kawuxing.advice import with_liangdao
+from hupai.rules.kawuxing.rules import LIANGDAO
+from hupai.tiles import counts_to_kinds
+
+TILES = 84
+
+
+class AdvisedGreedy:
+    """GreedyBot choosing as it does, its discard declared 亮倒 as :func:`with_liangdao` advises (GreedyBot
+    itself sees a 亮倒 discard as one more discard of the same tile and picks between them at random)."""
+
+    def __init__(self, seed: int) -> None:
+        self._bot = GreedyBot(seed)
+
+    def act(self, game: Game, seat: int) -> Action:
+        chosen = self._bot.act(game, seat)
+        if chosen.flag == LIANGDAO:
+            chosen = chosen._replace(flag="")
+        return with_liangdao(game.rules, game.table, seat, chosen, game.legal_actions(seat))
+
+
+def _tiles_on_table(game: Game) -> int:
+    table = game.table
+    return (sum(sum(hand) for hand in table.hands) + sum(len(m.tiles) for ms in table.melds for m in ms)
+            + sum(len(pile) for pile in table.discards) + table.wall.live)
+
+
+def _check_decision(game: Game) -> None:
+    table = game.table
+    assert _tiles_on_table(game) == TILES
+    assert sum(table.payments) == 0
+    liangdao = table.extras["liangdao"]
+    for seat in range(3):
+        if not liangdao[seat]:
+            assert table.extras["revealed"][seat] == []
+            continue
+        drawn = table.drawn if table.turn_seat == seat and table.phase == "turn" else -1
+        assert table.extras["revealed"][seat] == sorted(table.concealed_kinds(seat, drawn))  # KW-16
+        legal = game.legal_actions(seat)
+        assert not any(a.kind == "pung" for a in legal)  # KW-17: no 碰
+        if drawn >= 0:
+            assert {a.tile for a in legal if a.kind == "discard"} <= {drawn}  # KW-17: 摸切
+    for seat in range(3):
+        observation = game.observation(seat)
+        assert observation["hand"] == list(counts_to_kinds(table.hands[seat]))
+        assert observation["hand_sizes"] == [sum(h) for h in table.hands]
+        assert not any(key.startswith("hand") and key not in ("hand", "hand_sizes") for key in observation)
+
+
+def _play_checked(game: Game, bots) -> None:
+    while not game.over:
+        _check_decision(game)
+        seat = game.current.seats[0]
+        game.apply(bots[seat].act(game, seat))
+
+
+@pytest.mark.rule("KW-1", "KW-16", "KW-17", "KW-25")
+@pytest.mark.parametrize("bot_class", [RandomBot, AdvisedGreedy], ids=["random", "greedy"])
+@pytest.mark.parametrize("window", ["all", "eligible"])
+def test_seeded_bot_games_keep_the_invariants(bot_class, window):
+    rules = hupai.rules.get("kawuxing")
+    bots = [bot_class(seat + 10) for seat in range(3)]
+    declared = wins = 0
+    for seed in range(40):
+        game = Game(rules, seed=seed, dealer=seed % 3, claim_window=window)
+        _play_checked(game, bots)
+        result = game.result
+        assert sum(result.payments) == 0
+        kong_money = list(game.table.payments)
+        for win in result.wins:
+            assert sum(win.score.payments) == 0
+            kong_money = [a + b for a, b in zip(kong_money, win.score.payments, strict=True)]
+        assert tuple(kong_money) == result.payments
+        if result.drawn:
+            assert result.next_dealer == game.table.dealer  # KW-28
+        declared += sum(game.table.extras["liangdao"])
+        wins += len(result.wins)
+        assert Game.replay(game.to_json()).to_json() == game.to_json()
+    assert declared > 0 and wins > 0  # the checks above met 亮倒 hands and wins
+
+
+@pytest.mark.rule("KW-4", "KW-28")
+def test_matches_of_hundreds_of_hands():
+    """Matches of greedy and random bots: 84 tiles, zero-sum results, the dealer as KW-28 says."""
+    for bot_class in (AdvisedGreedy, RandomBot):
+        match = Match("kawuxing", seed=5, claim_window="eligible")
+        players = [bot_class(seat) for seat in range(3)]
+        dealers = []
+        for _ in range(150):
+            game = match.new_game()
+            dealers.append(game.table.dealer)
+            while not game.over:
+                seat = game.current.seats[0]
+                game.apply(players[seat].act(game, seat))
+            robbed = any(w.source == "robbed_kong" for w in game.result.wins)  # the robbed tile left the hand
+            assert _tiles_on_table(game) + robbed == TILES
+            result = match.record(game)
+            assert sum(result.payments) == 0
+            if len(result.winners) == 1:
+                assert result.next_dealer == result.winners[0]
+        assert sum(match.scores) == 0
+        assert set(dealers) == {0, 1, 2}
+
+
+def _guard(rules, seen: list[str]):
+    """Wrap every hook of ``rules`` so that one that changes the table fails the test (rules read, the engine
+    writes: hupai.rules.contract)."""
+    for name in dir(type(rules)):
+        if name.startswith("_") or name in ("score", "options_dict", "tiles", "seat_winds", "next_round"):
+            continue
+        method = getattr(rules, name)
+        if not callable(method) or isinstance(getattr(type(rules), name), type):
+            continue
+
+        def guarded(*args, _method=method, _name=name, **kwargs):
+            table = args[0] if args and hasattr(args[0], "to_json") else None
+            before = None if table is None else (table.to_json(), list(table.ready))
+            out = _method(*args, **kwargs)
+            if table is not None:
+                seen.append(_name)
+                assert (table.to_json(), list(table.ready)) == before, f"{_name} changed the table"
+            return out
+
+        setattr(rules, name, guarded)
+    return rules
+
+
+@pytest.mark.parametrize("window", ["all", "eligible"])
+def test_rule_hooks_never_change_the_table(window):
+    seen: list[str] = []
+    for seed in range(5):
+        rules = _guard(hupai.rules.get("kawuxing"), seen)
+        bots = [AdvisedGreedy(seed) if seat % 2 else RandomBot(seed) for seat in range(3)]
+        game = Game(rules, seed=seed, dealer=seed % 3, claim_window=window)
+        _play_checked(game, bots)
+    assert {"on_deal", "claim_options", "kong_options", "turn_extras", "forbidden_discards", "win_context",
+            "next_dealer"} <= set(seen)
