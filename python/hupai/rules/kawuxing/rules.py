@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+import numpy as np
+
 from ..._core import waits as _core_waits
 from ...actions import ACTIONS, Action
 from ...analysis import shanten
@@ -51,8 +53,8 @@ _NO_JOKERS = (1 << 34) - 1  # the core's joker-kinds mask; with no jokers it doe
 
 
 def hand_waits(counts: bytearray, melds: int, forms: int) -> list[int]:
-    """The core's waits of a counts hand (the checked ``hupai.waits`` reads a bytearray as text)."""
-    return _core_waits(counts, 0, melds, forms, _NO_JOKERS)
+    """The core's waits of a counts hand (the checked ``hupai.waits`` would read a bytearray as tile text)."""
+    return _core_waits(np.frombuffer(counts, dtype=np.uint8), 0, melds, forms, _NO_JOKERS)
 
 
 # For each kind, every other kind: the 摸切 restriction of a frozen hand or the last tile (KW-6, KW-17).
@@ -218,12 +220,12 @@ class KawuxingRules(Rules):
     # -- kong money: KW-12..15 ------------------------------------------------------------------------
     def chain_length(self, table: TableView, seat: int, meld: Meld) -> int:
         """KW-13: the place of this kong in its 杠上杠 chain (1 if it starts one)."""
-        chain_seat, length, discards = table.extras["chain"]
-        if kong_type(meld) == "exposed":
+        length = table.extras["chain"][1]
+        if meld.claimed_from is not None and kong_type(meld) == "exposed":
             # On the discard its maker made right after drawing a kong replacement.
-            source = meld.claimed_from
-            continues = source == chain_seat and table.discards_made[source] == discards + 1
+            continues = self.after_kong_discard(table, meld.claimed_from)
         else:
+            chain_seat = table.extras["chain"][0]
             continues = table.drawn_from == "replacement" and chain_seat == seat
         return length + 1 if continues else 1
 
@@ -253,7 +255,7 @@ class KawuxingRules(Rules):
     def after_kong_discard(self, table: TableView, discarder: int) -> bool:
         """Is ``discarder``'s last discard the one it made right after drawing a kong replacement (杠上炮)?"""
         chain_seat, _, discards = table.extras["chain"]
-        return chain_seat == discarder and table.discards_made[discarder] == discards + 1
+        return bool(chain_seat == discarder and table.discards_made[discarder] == discards + 1)
 
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
