@@ -152,6 +152,9 @@ def test_kw_e17_huang_zhuang_settlement():
     assert settle(False, False, False) == (0, 0, 0)
     assert hupai.rules.get("kawuxing", base=5).drawn_settlement(
         SimpleNamespace(extras={"liangdao": [True, False, False]}, num_players=3)) == (-10, 5, 5)
+    (pay,) = rules.on_drawn(SimpleNamespace(extras={"liangdao": [False, True, False]}, num_players=3))
+    assert pay.amounts == (1, -2, 1) and pay.reason == "huangzhuang"
+    assert rules.on_drawn(SimpleNamespace(extras={"liangdao": [True] * 3}, num_players=3)) == ()
 
 
 @pytest.mark.rule("KW-15", "KW-27", "KW-28", "KW-6")

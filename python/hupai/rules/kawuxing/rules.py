@@ -17,7 +17,8 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
   tiles in ``extras["revealed"]``, public by the rule). Frozen hand: 摸切 (:meth:`forbidden_discards`), no 碰,
   暗杠/直杠 only when the waits are unchanged, 补杠 always (:meth:`kong_options`, :meth:`claim_options`).
 - KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 go to the context's ``extras``.
-- KW-27 (:meth:`drawn_settlement`): the 荒庄 payments by the number of 亮倒 players. KW-28 (:meth:`next_dealer`).
+- KW-27 (:meth:`drawn_settlement`, :meth:`on_drawn`): the 荒庄 payments by the number of 亮倒 players (not yet
+  applied by the engine: it has no drawn-hand hook). KW-28 (:meth:`next_dealer`).
 """
 
 from __future__ import annotations
@@ -279,6 +280,13 @@ class KawuxingRules(Rules):
                         amounts[payer] -= base
                         amounts[other] += base
         return tuple(amounts)
+
+    def on_drawn(self, table: TableView) -> Effects:
+        """KW-27 as an effect, for the engine to apply when a hand ends drawn (荒庄). The engine has no such hook
+        yet (``MahjongFlow._end_drawn`` settles only the payments already made): until it calls this, drawn
+        hands carry kong money alone."""
+        amounts = self.drawn_settlement(table)
+        return (Pay(amounts, -1, "huangzhuang"),) if any(amounts) else ()
 
     def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
         """KW-28: a single winner deals; after 一炮双响 or a double rob the discarder (the robbed player)
