@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import hupai
 import pytest
+
+# The engine's contract test wraps every hook so that one changing the table fails (tests/game is on the path as
+# a namespace package: tests/conftest.py puts tests/ first).
+from game.test_contract import _guard
 from hupai.actions import Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, Match
@@ -113,31 +117,9 @@ def test_matches_of_hundreds_of_hands():
         assert set(dealers) == {0, 1, 2}
 
 
-def _guard(rules, seen: list[str]):
-    """Wrap every hook of ``rules`` so that one that changes the table fails the test (rules read, the engine
-    writes: hupai.rules.contract)."""
-    for name in dir(type(rules)):
-        if name.startswith("_") or name in ("score", "options_dict", "tiles", "seat_winds", "next_round"):
-            continue
-        method = getattr(rules, name)
-        if not callable(method) or isinstance(getattr(type(rules), name), type):
-            continue
-
-        def guarded(*args, _method=method, _name=name, **kwargs):
-            table = args[0] if args and hasattr(args[0], "to_json") else None
-            before = None if table is None else (table.to_json(), list(table.ready))
-            out = _method(*args, **kwargs)
-            if table is not None:
-                seen.append(_name)
-                assert (table.to_json(), list(table.ready)) == before, f"{_name} changed the table"
-            return out
-
-        setattr(rules, name, guarded)
-    return rules
-
-
 @pytest.mark.parametrize("window", ["all", "eligible"])
 def test_rule_hooks_never_change_the_table(window):
+    """Rules read, the engine writes (hupai.rules.contract): the contract test's guard over Kawuxing games."""
     seen: list[str] = []
     for seed in range(5):
         rules = _guard(hupai.rules.get("kawuxing"), seen)

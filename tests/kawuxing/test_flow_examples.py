@@ -9,10 +9,9 @@ import hupai
 import pytest
 from hupai.actions import Action
 from hupai.game.scripted import answer, pass_all
+from hupai.rules.kawuxing import LIANGDAO
 
 from .helpers import discard_safe, do, kawuxing_game, kind
-
-LIANGDAO = "liangdao"
 
 
 @pytest.mark.rule("KW-12", "KW-20", "KW-28")
