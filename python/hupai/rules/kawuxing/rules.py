@@ -16,6 +16,7 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
   after the discard are ready; :meth:`on_declare` records ``extras["liangdao"]`` and the declarer's concealed
   tiles in ``extras["revealed"]``, public by the rule). Frozen hand: 摸切 (:meth:`forbidden_discards`), no 碰,
   暗杠/直杠 only when the waits are unchanged, 补杠 always (:meth:`kong_options`, :meth:`claim_options`).
+- Restoring (:meth:`check_state`, :mod:`.state`): the state must be what the actions left.
 - KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 go to the context's ``extras``.
 - KW-27 (:meth:`drawn_settlement`, :meth:`on_drawn`): the 荒庄 payments by the number of 亮倒 players (not yet
   applied by the engine: it has no drawn-hand hook). KW-28 (:meth:`next_dealer`).
@@ -38,11 +39,9 @@ from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, Pay, SetState, TableView
 from .options import KawuxingOptions
 from .scoring import FORMS, score_win
+from .state import LIANGDAO, check_state
 
 __all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY", "hand_waits", "kong_type"]
-
-#: The flag of a discard that declares 亮倒 (``Action("discard", seat, tile, (), LIANGDAO)``).
-LIANGDAO = "liangdao"
 
 #: KW-1: four of each of 1p..9p, 1s..9s, 5z 6z 7z.
 KAWUXING_TILES: tuple[int, ...] = tuple(kind for kind in (*range(9, 27), 31, 32, 33) for _ in range(4))
@@ -287,6 +286,10 @@ class KawuxingRules(Rules):
         hands carry kong money alone."""
         amounts = self.drawn_settlement(table)
         return (Pay(amounts, -1, "huangzhuang"),) if any(amounts) else ()
+
+    def check_state(self, table: TableView, actions: Sequence[Action]) -> None:
+        """A restored game's Kawuxing state must be what its actions left (:func:`.state.check_state`)."""
+        check_state(table, actions)
 
     def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
         """KW-28: a single winner deals; after 一炮双响 or a double rob the discarder (the robbed player)
