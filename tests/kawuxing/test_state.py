@@ -67,3 +67,44 @@ def test_a_forged_kawuxing_state_is_refused():
         with pytest.raises(InvalidState, match=re.escape(f"table.extras.{entry}" if entry != "extras" else
                                                          "table.extras: must hold exactly")):
             Game.from_snapshot(forged)
+
+
+@pytest.mark.rule("KW-16")
+def test_observations_show_liangdao_hands_and_hide_the_others():
+    """Another seat's concealed tiles (swapped with unseen wall tiles) never change an observation unless that
+    seat has declared 亮倒, whose tiles every observation shows (KW-16)."""
+    for seed in range(4):
+        game = Game("kawuxing", seed=seed, dealer=seed % 3)
+        bots = [AdvisedGreedy(seed * 3 + s) for s in range(3)]
+        step = 0
+        while not game.over:
+            if step % 4 == 0:
+                _assert_blind(game)
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(game, seat))
+            step += 1
+
+
+def _assert_blind(game: Game) -> None:
+    for seat in range(3):
+        other = (seat + 1) % 3
+        shown = game.observation(seat)["extras"]["revealed"][other]
+        if game.table.extras["liangdao"][other]:
+            drawn = game.table.drawn if game.table.turn_seat == other and game.table.phase == "turn" else -1
+            assert shown == sorted(game.table.concealed_kinds(other, drawn))
+            continue
+        assert shown == []
+        twin = Game.from_snapshot(game.snapshot())
+        table = twin.table
+        wall, hand = table.wall, table.hands[other]
+        keep = table.drawn if other == table.turn_seat else -1
+        for i in range(wall.head, min(wall.tail, wall.head + 3)):
+            kind = next((k for k in range(34) if hand[k] and k != keep and k != wall.tiles[i]), None)
+            if kind is None:
+                break
+            hand[kind] -= 1
+            hand[wall.tiles[i]] += 1
+            wall.tiles[i] = kind
+        table.ready = [None] * 3
+        twin._legal = {}
+        assert twin.observation(seat) == game.observation(seat), f"seat {seat} sees seat {other}'s hand"
