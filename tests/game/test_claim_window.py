@@ -10,8 +10,9 @@ from hupai.game import Action, Game, play
 
 
 def _play_eligible(name: str, seed: int) -> Game:
-    game = Game(name, seed=seed, dealer=seed % 4, claim_window="eligible")
-    play(game, [RandomBot(seed * 4 + i) for i in range(4)])
+    n = hupai.rules.get(name).num_players
+    game = Game(name, seed=seed, dealer=seed % n, claim_window="eligible")
+    play(game, [RandomBot(seed * 4 + i) for i in range(n)])
     return game
 
 
@@ -31,7 +32,7 @@ def _same_hand_asking_all(game: Game) -> Game:
     return other
 
 
-@pytest.mark.parametrize("name", ["guangdong", "yunxiao"])
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing"])
 @pytest.mark.parametrize("seed", range(12))
 def test_all_plays_the_same_hand_as_eligible(name, seed):
     eligible = _play_eligible(name, seed)

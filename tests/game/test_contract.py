@@ -111,15 +111,16 @@ def _guard(rules: Rules, seen: list[str]) -> Rules:
     return rules
 
 
-@pytest.mark.parametrize("name", ["guangdong", "yunxiao"])
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing"])
 @pytest.mark.parametrize("window", ["all", "eligible"])
 def test_rule_hooks_never_change_the_table(name, window):
     """Rules read, the engine writes: every hook leaves the table exactly as it found it, in whole games."""
     seen: list[str] = []
     for seed in range(6):
         rules = _guard(hupai.rules.get(name), seen)
-        bots = [GreedyBot(seed) if seat % 2 else RandomBot(seed) for seat in range(4)]
-        game = Game(rules, seed=seed, dealer=seed % 4, claim_window=window)
+        n = rules.num_players
+        bots = [GreedyBot(seed) if seat % 2 else RandomBot(seed) for seat in range(n)]
+        game = Game(rules, seed=seed, dealer=seed % n, claim_window=window)
         play(game, bots)
     assert {"can_draw", "win_context", "next_dealer"} <= set(seen)
     if name == "yunxiao":

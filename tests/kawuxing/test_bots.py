@@ -128,3 +128,26 @@ def test_rule_hooks_never_change_the_table(window):
         _play_checked(game, bots)
     assert {"on_deal", "claim_options", "kong_options", "turn_extras", "forbidden_discards", "win_context",
             "next_dealer"} <= set(seen)
+
+
+@pytest.mark.rule("KW-27", "KW-15")
+def test_kw_27_a_drawn_hand_pays_by_the_liangdao_players_through_the_engine():
+    """荒庄: the engine applies the rules' drawn-hand payments (by the number of 亮倒 players) on top of the kong
+    money already paid, logged as a payment event."""
+    rules = hupai.rules.get("kawuxing")
+    checked = 0
+    for seed in range(120):
+        game = Game(rules, seed=seed, dealer=seed % 3, claim_window="eligible")
+        bots = [RandomBot(seed * 3 + i) for i in range(3)]
+        while not game.over:
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(game, seat))
+        if not game.result.drawn or not any(game.table.extras["liangdao"]):
+            continue
+        expected = rules.drawn_settlement(game.table)
+        kong_money = [sum(e.tiles[i] for e in game.events if e.type == "payment" and e.info == "kong")
+                      for i in range(3)]
+        assert [e.tiles for e in game.events if e.info == "huangzhuang"] == [expected]
+        assert list(game.result.payments) == [a + b for a, b in zip(kong_money, expected, strict=True)]
+        checked += 1
+    assert checked > 0

@@ -485,6 +485,8 @@ class MahjongFlow:
     def _end_drawn(self) -> None:
         table = self.table
         self.events.append(Event("drawn"))
+        if self._caps.on_drawn:
+            self._apply_effects(self.rules.on_drawn(table))
         self._finish(HandResult((), (), tuple(table.payments), self.rules.next_dealer(table, ()), True))
 
     def _finish(self, result: HandResult) -> None:

@@ -32,7 +32,10 @@ several winners allowed, 补杠 robbable). Every hook, in one place:
   that is a kong), :meth:`~Rules.on_kong` (effects: kong money, kong counts),
   :meth:`~Rules.replacement_ends_hand` (a last kong: win on its replacement or end the hand drawn).
 - **Scoring and rotation**: :meth:`~Rules.win_context` (the facts of a win, liability included),
-  :meth:`~Rules.score`, :meth:`~Rules.next_dealer`, :meth:`~Rules.next_round`.
+  :meth:`~Rules.score`, :meth:`~Rules.on_drawn` (effects of a drawn hand: 荒庄 payments),
+  :meth:`~Rules.next_dealer`, :meth:`~Rules.next_round`.
+- **Restoring a saved game** (untrusted input): :meth:`~Rules.check_state`, :meth:`~Rules.set_aside`,
+  :meth:`~Rules.stand_in`.
 
 Playing advice for bots lives beside each rule system (``rules/<name>/advice.py``), not here.
 """
@@ -64,7 +67,7 @@ _DECLARED_BY = {
     "chow_seats": "chow_seats", "pre_draw_actions": "pre_draw", "pre_draw_window": "pre_draw",
     "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
     "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
-    "on_claim": "on_claim",
+    "on_claim": "on_claim", "on_drawn": "on_drawn",
 }
 
 class Rules(ABC):
@@ -300,6 +303,11 @@ class Rules(ABC):
         further kong or declaration. False by default (Yunxiao's third kong, YX-23, says True).
         """
         return False
+
+    def on_drawn(self, table: TableView) -> Effects:
+        """Effects when the hand ends without a win (流局/荒庄), before its result is settled: payments such as
+        Kawuxing's by the number of 亮倒 players (KW-27). None by default."""
+        return ()
 
     # -- restoring a saved game (untrusted input) --------------------------------------------------------
     def set_aside(self, extras: Mapping[str, Any]) -> tuple[int, ...]:

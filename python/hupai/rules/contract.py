@@ -166,7 +166,7 @@ class Capabilities:
     - ``chow_seats``: :meth:`~hupai.rules.base.Rules.chow_seats` is not "the 下家 only".
     - ``pre_draw``: :meth:`~hupai.rules.base.Rules.pre_draw_actions` may offer declarations before a draw.
     - ``forbidden_discards``, ``turn_extras``, ``kong_options``, ``declared_kongs``, ``last_kong``,
-      ``on_discard``, ``on_claim``: the hooks of the same names.
+      ``on_discard``, ``on_claim``, ``on_drawn``: the hooks of the same names.
     """
 
     core_wins: bool = True
@@ -180,6 +180,7 @@ class Capabilities:
     last_kong: bool = False
     on_discard: bool = False
     on_claim: bool = False
+    on_drawn: bool = False
 
     @property
     def plain_turns(self) -> bool:

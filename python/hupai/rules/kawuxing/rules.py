@@ -18,8 +18,8 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
   暗杠/直杠 only when the waits are unchanged, 补杠 always (:meth:`kong_options`, :meth:`claim_options`).
 - Restoring (:meth:`check_state`, :mod:`.state`): the state must be what the actions left.
 - KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 go to the context's ``extras``.
-- KW-27 (:meth:`drawn_settlement`, :meth:`on_drawn`): the 荒庄 payments by the number of 亮倒 players (not yet
-  applied by the engine: it has no drawn-hand hook). KW-28 (:meth:`next_dealer`).
+- KW-27 (:meth:`drawn_settlement`, :meth:`on_drawn`): the 荒庄 payments by the number of 亮倒 players, paid when
+  the hand ends drawn. KW-28 (:meth:`next_dealer`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ class KawuxingRules(Rules):
 
     name: ClassVar[str] = "kawuxing"
     capabilities: ClassVar[Capabilities] = Capabilities(
-        custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True)
+        custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True,
+        on_drawn=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 3, "kong": 2, "pung": 2}  # KW-9
     multiple_winners = True  # KW-9: 一炮双响, and two robbers of one kong
     robbable_kongs = frozenset({"added"})  # KW-14
@@ -281,9 +282,8 @@ class KawuxingRules(Rules):
         return tuple(amounts)
 
     def on_drawn(self, table: TableView) -> Effects:
-        """KW-27 as an effect, for the engine to apply when a hand ends drawn (荒庄). The engine has no such hook
-        yet (``MahjongFlow._end_drawn`` settles only the payments already made): until it calls this, drawn
-        hands carry kong money alone."""
+        """KW-27: the 荒庄 payments by the number of 亮倒 players, applied by the engine when the hand ends
+        drawn (on top of the kong money already paid, KW-15)."""
         amounts = self.drawn_settlement(table)
         return (Pay(amounts, -1, "huangzhuang"),) if any(amounts) else ()
 
