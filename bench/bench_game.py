@@ -58,7 +58,7 @@ def _decision_states(count: int = 300) -> list[Game]:
             if game.over:
                 break
             seat = game.current.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         if not game.over:
             states.append(game)
     return states

@@ -189,7 +189,7 @@ def sample_states(count: int = 40) -> tuple[list[str], list[str]]:
             if game.over:
                 break
             seat = game.seats_to_act()[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         logs.append(game.to_json())
     for game in _scripted_windows():
         snapshots.append(json.dumps(game.snapshot()))

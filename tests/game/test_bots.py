@@ -1,11 +1,17 @@
-"""Bots: RandomBot is seeded and uniform; GreedyBot wins, claims and discards by shanten."""
+"""Bots: RandomBot is seeded and uniform; GreedyBot wins, claims and discards by shanten; both act on an
+Observation alone, which holds nothing of another seat's concealed tiles."""
 
+import gc
+import json
 from collections import Counter
+from types import MappingProxyType
 
 import hupai
+import pytest
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, play
 from hupai.game.scripted import stacked_game
+from hupai.observation import Observation
 
 
 def test_random_bot_is_seeded():
@@ -21,7 +27,8 @@ def test_random_bot_is_uniform():
     game = Game("guangdong", seed=2)
     legal = game.legal_actions(0)
     bot = RandomBot(0)
-    counts = Counter(bot.act(game, 0) for _ in range(14000))
+    observation = game.observation(0)
+    counts = Counter(bot.act(observation) for _ in range(14000))
     assert set(counts) == set(legal)
     expected = 14000 / len(legal)
     assert all(abs(c - expected) < 0.15 * expected for c in counts.values())
@@ -29,13 +36,13 @@ def test_random_bot_is_uniform():
 
 def test_greedy_bot_wins_when_it_can():
     game = stacked_game(["123m456p789s111z55s", "", "", ""])
-    assert GreedyBot(0).act(game, 0) == Action("win", 0, hupai.parse("5s")[0])
+    assert GreedyBot(0).act(game.observation(0)) == Action("win", 0, hupai.parse("5s")[0])
 
 
 def test_greedy_bot_discards_to_lower_shanten():
     # 123m 456p 789s 11z 23s + an isolated 9m: discarding 9m keeps the hand ready (shanten 0).
     game = stacked_game(["123m456p789s11z23s9m", "", "", ""])
-    action = GreedyBot(0).act(game, 0)
+    action = GreedyBot(0).act(game.observation(0))
     assert action == Action("discard", 0, hupai.parse("9m")[0])
 
 
@@ -43,7 +50,7 @@ def test_greedy_bot_prefers_more_improving_tiles():
     # Both 1z and 9m are isolated; after either discard the shanten is the same. 1z has fewer neighbours, but
     # the bot counts improving draws: keeping 9m (89m-ish shapes) vs 1z (only a pair) -> discard 1z.
     game = stacked_game(["123m456p78s1z9m24p58s", "", "", ""])
-    action = GreedyBot(0).act(game, 0)
+    action = GreedyBot(0).act(game.observation(0))
     assert action.kind == "discard" and action.tile == hupai.parse("1z")[0]
 
 
@@ -65,7 +72,7 @@ def test_greedy_bot_claims_when_it_lowers_shanten():
                     melds = len(game.table.melds[seat])
                     now = hupai.shanten(bytes_counts(hand), melds=melds, forms=game.rules.win_forms)
                     best = min(after_claim(hand, melds, a, game.rules.win_forms) for a in claims)
-                    choice = GreedyBot(0).act(game, seat)
+                    choice = GreedyBot(0).act(game.observation(seat))
                     if best < now:
                         assert choice in claims
                         checked["claim"] += 1
@@ -73,7 +80,7 @@ def test_greedy_bot_claims_when_it_lowers_shanten():
                         assert choice.kind == "pass"
                         checked["pass"] += 1
             seat = decision.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
     assert checked["claim"] > 5 and checked["pass"] > 5
 
 
@@ -101,3 +108,72 @@ def test_greedy_bots_win_more_than_random_bots():
             play(game, [bot(seed * 4 + i) for i in range(4)])
             wins[bot] += bool(game.result.winners)
     assert wins[GreedyBot] > wins[RandomBot] and wins[GreedyBot] >= 10
+
+
+def test_the_deprecated_call_with_a_game_warns_and_decides_the_same():
+    game = Game("guangdong", seed=4)
+    for bot_class in (RandomBot, GreedyBot):
+        expected = bot_class(3).act(game.observation(0))
+        with pytest.warns(DeprecationWarning, match="game.observation"):
+            assert bot_class(3).act(game, 0) == expected
+
+
+class Spy:
+    """Wraps a bot: checks every observation it is handed before passing it on."""
+
+    def __init__(self, bot, game: Game) -> None:
+        self.bot = bot
+        self.game = game  # the test's, to check against; the bot never sees it
+        self.checked = 0
+
+    def act(self, observation: Observation) -> Action:
+        table = self.game.table
+        seat = observation.seat
+        assert list(observation.hand) == table.concealed_kinds(seat)
+        data = observation.to_json()
+        assert json.loads(json.dumps(data)) == data
+        assert Observation.from_json(data) == observation
+        # Nothing an observation reaches is the engine's, or mutable: so nothing in it reads another hand.
+        assert not _reaches_mutable(observation)
+        for other in range(table.num_players):
+            kinds = table.concealed_kinds(other)
+            if other != seat and len(kinds) > 4:
+                # Another seat's concealed tiles appear nowhere as a list (its size does, as a number).
+                assert json.dumps(kinds)[1:-1] not in json.dumps(data), (other, kinds)
+        self.checked += 1
+        return self.bot.act(observation)
+
+
+def _reaches_mutable(root: object) -> list[object]:
+    """Objects reachable from ``root`` that are mutable containers or engine objects."""
+    bad, seen, todo = [], set(), [root]
+    while todo:
+        item = todo.pop()
+        if id(item) in seen or isinstance(item, (type, str, int, float, bytes)):
+            continue
+        seen.add(id(item))
+        if isinstance(item, MappingProxyType):  # read-only: its own dict (a copy) is not reachable through it
+            todo.extend(item.values())
+            continue
+        if isinstance(item, (list, dict, set, bytearray, Game)) or type(item).__name__ == "Table":
+            bad.append(item)
+        todo.extend(gc.get_referents(item))
+    return bad
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_bots_see_nothing_of_other_seats_concealed_tiles(rules):
+    checked = 0
+    for seed in range(6):
+        game = Game(rules, seed=seed, dealer=seed % 4)
+        spies = [Spy((GreedyBot if (seat + seed) % 2 else RandomBot)(seed * 4 + seat), game) for seat in range(4)]
+        play(game, spies)
+        checked += sum(spy.checked for spy in spies)
+    assert checked > 200
+
+
+def test_greedy_bot_plays_by_its_rule_systems_advice():
+    """The registry: Guangdong's advice judges hands in its forms; a system without advice gets plain tiles."""
+    assert hupai.rules.advice("guangdong").forms == hupai.rules.get("guangdong").win_forms
+    assert hupai.rules.advice("yunxiao").forms == hupai.rules.get("yunxiao").win_forms
+    assert hupai.rules.advice("no_such_system").forms == hupai.Forms.STANDARD

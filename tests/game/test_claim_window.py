@@ -56,7 +56,7 @@ def test_yunxiao_asks_before_the_draw_on_public_facts_alone():
             if decision.phase == "predraw":
                 asked.add(decision.seats[0])
             seat = decision.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         if game.table.calls == 0:
             assert asked == {1, 2, 3}
 
@@ -76,7 +76,7 @@ def test_all_asks_every_other_seat_after_every_discard(seed):
             for seat in decision.seats:
                 assert game.legal_actions(seat)[-1] == Action("pass", seat)
         seat = decision.seats[0]
-        game.apply(bots[seat].act(game, seat))
+        game.apply(bots[seat].act(game.observation(seat)))
     discards = sum(1 for a in game.actions if a.kind == "discard")
     assert windows == discards  # a window after every discard, claim or no claim
 

@@ -16,9 +16,10 @@ from hupai.rules.guangdong.rules import GuangdongRules
 PACKAGE = pathlib.Path(hupai.__file__).parent
 
 # Layers, lowest first: a module may import its own layer and those below, never above
-# (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring -> _core).
+# (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
+# observation -> _core).
 LAYERS = [
-    {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai"},
+    {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation"},
     {"rules"},
     {"game"},
     {"bots"},

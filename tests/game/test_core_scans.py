@@ -319,7 +319,7 @@ def test_default_claim_options_match_the_old_python_default_in_real_games():
                         assert filled[seat] is None, info
                 seen.update(action.kind for options in got.values() for action in options)
             for seat in game.current.seats:
-                game.apply(bots[seat].act(game, seat))
+                game.apply(bots[seat].act(game.observation(seat)))
     assert all(seen[kind] >= 20 for kind in ("win", "kong", "pung", "chow")), seen
 
 
@@ -465,7 +465,7 @@ def test_chosen_action_agrees_with_a_linear_search_in_real_games():
                     stored = next(a for a in legal[seat] if a == action)
                     assert _core.chosen_action(legal, Action(*action), Action) is stored
             for seat in seats:
-                game.apply(bots[seat].act(game, seat))
+                game.apply(bots[seat].act(game.observation(seat)))
 
 
 # ----------------------------------------------------------------------------------------- malformed input

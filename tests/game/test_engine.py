@@ -39,7 +39,7 @@ def test_random_games_finish_and_conserve_tiles(seed):
         for seat in decision.seats:
             legal = game.legal_actions(seat)
             assert legal and all(a.seat == seat for a in legal)
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         steps += 1
         if game.table.phase != "rob":  # while a 补杠 is offered the added tile is still in the hand
             assert sum(all_tiles(game).values()) == 136 or game.over
@@ -138,7 +138,7 @@ def test_illegal_actions_raise_and_change_nothing(seed):
     bots = [RandomBot(seed + i) for i in range(4)] if seed % 2 else [GreedyBot(seed + i) for i in range(4)]
     injected = 0
     while not game.over:
-        before = (game.to_json(), [game.observation(s) for s in range(4)], game.snapshot())
+        before = (game.to_json(), [game.observation(s).to_json() for s in range(4)], game.snapshot())
         before = json.loads(json.dumps(before))
         for candidate in _illegal_candidates(game, rng):
             try:
@@ -153,10 +153,10 @@ def test_illegal_actions_raise_and_change_nothing(seed):
                 game.apply(candidate)
             assert str(info.value)
             injected += 1
-        after = (game.to_json(), [game.observation(s) for s in range(4)], game.snapshot())
+        after = (game.to_json(), [game.observation(s).to_json() for s in range(4)], game.snapshot())
         assert json.loads(json.dumps(after)) == before
         seat = game.current.seats[0]
-        game.apply(bots[seat].act(game, seat))
+        game.apply(bots[seat].act(game.observation(seat)))
     assert injected > 100
     with pytest.raises(hupai.IllegalAction, match="over"):
         game.apply(Action("pass", 0))
@@ -181,7 +181,7 @@ def test_observations_hide_other_hands_and_the_wall():
     game = random_game(5, RandomBot)
     fresh = Game("guangdong", seed=11)
     for seat in range(4):
-        obs = fresh.observation(seat)
+        obs = fresh.observation(seat).to_json()
         assert obs["hand"] == fresh.table.concealed_kinds(seat)
         text = json.dumps(obs)
         assert "wall" not in obs or isinstance(obs["wall_left"], int)
@@ -193,7 +193,7 @@ def test_observations_hide_other_hands_and_the_wall():
         assert str(fresh.table.wall.tiles[fresh.table.wall.head:][:20])[1:-1] not in text
     # After a draw, only the drawer sees the drawn tile.
     obs_other = game.observation(0)
-    assert obs_other["phase"] == "over"
+    assert obs_other.phase == "over"
     for seat in range(4):
         for event, seen in zip(game.events, game.visible_events(seat), strict=True):
             if event.type in ("deal", "draw") and event.seat != seat:
@@ -218,7 +218,7 @@ def test_current_lists_only_seats_that_must_answer():
             for seat in range(4):
                 assert bool(game.legal_actions(seat)) == (seat in decision.seats)
             seat = decision.seats[-1]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
 
 
 def test_game_arguments_are_checked():

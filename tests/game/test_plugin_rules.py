@@ -141,7 +141,7 @@ def test_pre_draw_declaration_and_turn_extras():
             if decision.phase == "predraw":
                 assert {a.kind for a in game.legal_actions(decision.seats[0])} == {"declare", "pass"}
             seat = decision.seats[0]
-            action = bots[seat].act(game, seat)
+            action = bots[seat].act(game.observation(seat))
             snap = json.loads(json.dumps(game.snapshot()))
             game.apply(action)
             restored = Game.from_snapshot(snap, rules=rules)

@@ -32,7 +32,7 @@ def _game_at(system: str, seed: int, phase: str, min_actions: int = 6) -> Game:
     while not game.over and not (game.table.phase == phase and len(game.actions) >= min_actions
                                  and not game.table.answers):
         seat = game.seats_to_act()[0]
-        game.apply(bots[seat].act(game, seat))
+        game.apply(bots[seat].act(game.observation(seat)))
     assert game.table.phase == phase or phase == "over"
     return game
 
@@ -321,7 +321,7 @@ def test_observations_hold_neither_the_seed_nor_other_seats_concealed_tiles(syst
         step = 0
         while True:
             for seat in range(4):
-                text = json.dumps(game.observation(seat), ensure_ascii=False)
+                text = json.dumps(game.observation(seat).to_json(), ensure_ascii=False)
                 assert str(seed) not in text and '"seed"' not in text
             if step % 3 == 0:
                 _assert_blind_to_other_hands(game)
@@ -329,7 +329,7 @@ def test_observations_hold_neither_the_seed_nor_other_seats_concealed_tiles(syst
                 _assert_blind_to_other_hands(game)
                 break
             seat = game.seats_to_act()[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
             step += 1
 
 

@@ -32,7 +32,7 @@ def test_gd_9_chow_only_by_the_next_seat_pung_and_win_by_anyone():
                         if action.kind in ("pung", "kong"):
                             assert game.table.hands[seat][action.tile] >= (2 if action.kind == "pung" else 3)
             seat = decision.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
 
 
 def test_gd_9_claim_options_on_one_discard():

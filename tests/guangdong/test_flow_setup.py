@@ -54,7 +54,7 @@ def _play_watching(seed: int, bots, options=None, watch=None) -> Game:
         if watch:
             watch(game)
         seat = game.current.seats[0]
-        game.apply(players[seat].act(game, seat))
+        game.apply(players[seat].act(game.observation(seat)))
     return game
 
 

@@ -28,7 +28,7 @@ class AdvisedGreedy:
         self._bot = GreedyBot(seed)
 
     def act(self, game: Game, seat: int) -> Action:
-        chosen = self._bot.act(game, seat)
+        chosen = self._bot.act(game.observation(seat))
         if chosen.flag == LIANGDAO:
             chosen = chosen._replace(flag="")
         return with_liangdao(game.rules, game.table, seat, chosen, game.legal_actions(seat))
@@ -56,7 +56,7 @@ def _check_decision(game: Game) -> None:
         if drawn >= 0:
             assert {a.tile for a in legal if a.kind == "discard"} <= {drawn}  # KW-17: 摸切
     for seat in range(3):
-        observation = game.observation(seat)
+        observation = game.observation(seat).to_json()
         assert observation["hand"] == list(counts_to_kinds(table.hands[seat]))
         assert observation["hand_sizes"] == [sum(h) for h in table.hands]
         assert not any(key.startswith("hand") and key not in ("hand", "hand_sizes") for key in observation)

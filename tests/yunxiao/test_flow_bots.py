@@ -52,5 +52,5 @@ def test_yx_31_greedy_takes_tian_hu_rather_than_a_you_discard():
     game = yx_game(["123m456m789p111z5p9s", "", "", ""], "5p")
     assert game.current.seats == (0,)
     assert game.rules.premium_discards(game.table, 0) == []
-    action = GreedyBot(0).act(game, 0)
+    action = GreedyBot(0).act(game.observation(0))
     assert action.kind == "win"

@@ -28,7 +28,7 @@ def test_yx_1_yx_5_yx_6_gold_flip_leaves_82_live_tiles():
         assert table.wall.live == 82
         assert table.extras["gold"] == table.extras["indicator"] == table.wall.tiles[-1]
         assert table.wall.tail == len(table.wall.tiles) - 1  # never drawn, not even as a replacement
-        assert game.observation((seed + 1) % 4)["extras"]["gold"] == table.extras["gold"]  # public
+        assert game.observation((seed + 1) % 4).extras["gold"] == table.extras["gold"]  # public
 
 
 def test_yx_9_dealer_starts_without_drawing():

@@ -33,6 +33,7 @@ from .. import rules as rules_module
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
+from ..observation import Observation
 from ..rules.base import Rules
 from . import validate
 from .claims import CLAIM_WINDOWS
@@ -237,8 +238,10 @@ class Game:
             raise IllegalAction(self._flow.why_illegal(action, legal)) from None
 
     # -- views ------------------------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own tiles, everyone's melds and discards, counts, not the wall order."""
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see (:class:`~hupai.observation.Observation`): its own tiles, everyone's melds and
+        discards, hand sizes, not the wall order. A driver asking at every decision keeps an
+        :class:`~hupai.game.observation.Observer` instead (it freezes the hand's fixed facts once)."""
         return observe(self, seat)
 
     def hand(self, seat: int) -> list[int]:

@@ -18,9 +18,11 @@ from typing import Any, Protocol
 from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError
+from ..observation import Observation
 from ..rules.base import Rules
 from .claims import CLAIM_WINDOWS
 from .game import Game
+from .observation import Observer
 from .result import HandResult
 from .wall import hand_seed, splitmix64
 
@@ -28,26 +30,39 @@ __all__ = ["Match", "Player", "play"]
 
 
 class Player(Protocol):
-    """Anything that picks an action for ``seat`` in ``game`` (the bots in :mod:`hupai.bots`)."""
+    """Anything that picks an action from what its seat sees (the bots in :mod:`hupai.bots`): one of
+    ``observation.legal_actions``.
 
-    def act(self, game: Game, seat: int) -> Action: ...
+    A player that decides from its legal actions alone (:class:`~hupai.bots.RandomBot`) may also offer
+    ``choose(legal_actions) -> Action``, the same decision; :func:`play` then hands it the legal actions
+    without building the rest of an observation, which would cost more than the engine's own work on that
+    decision.
+    """
+
+    def act(self, observation: Observation) -> Action: ...
 
 
 def play(game: Game, players: Sequence[Player]) -> HandResult:
-    """Drive ``game`` to its end, asking ``players[seat]`` whenever that seat must act."""
+    """Drive ``game`` to its end, giving ``players[seat]`` the seat's observation whenever it must act (or only
+    its legal actions, to a player with ``choose``: see :class:`Player`)."""
     table = game.table  # a game keeps its table object from start to end
     apply = game.apply
+    legal = game.legal_actions
+    observe = Observer(game).observe  # one per game: it freezes the hand's fixed facts once
+    choosers = [getattr(player, "choose", None) for player in players]
     while True:
         phase = table.phase
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
             seat = table.turn_seat
-            apply(players[seat].act(game, seat))
+            choose = choosers[seat]
+            apply(players[seat].act(observe(seat)) if choose is None else choose(legal(seat)))
             continue
         seats = game.seats_to_act()
         if not seats:
             break
         for seat in seats:
-            apply(players[seat].act(game, seat))
+            choose = choosers[seat]
+            apply(players[seat].act(observe(seat)) if choose is None else choose(legal(seat)))
     result = game.result
     assert result is not None
     return result

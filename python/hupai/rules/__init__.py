@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HupaiError
 from .base import Rules
 
-__all__ = ["Rules", "get", "names"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .base_advice import Advice
+
+__all__ = ["Rules", "advice", "get", "names"]
 
 # name -> (module, class name). Each class takes one positional options mapping (None = defaults).
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -53,3 +56,22 @@ def get(name: str, options: Mapping[str, Any] | None = None, /, **kwargs: Any) -
     merged = {**(options or {}), **kwargs}
     module_name, class_name = _REGISTRY[name]
     return getattr(importlib.import_module(module_name), class_name)(merged)
+
+
+# name -> the module holding that rule system's playing advice (its ``ADVICE``), imported on first use.
+_ADVICE: dict[str, str] = {
+    "guangdong": "hupai.rules.guangdong.advice",
+    "yunxiao": "hupai.rules.yunxiao.advice",
+    "kawuxing": "hupai.rules.kawuxing.advice",
+}
+
+
+def advice(name: str) -> Advice:
+    """The playing advice of the rule system ``name`` for shanten-driven players (:mod:`.base_advice`),
+    or the plain-tile defaults for a system that brings none (a rule system outside the registry included)."""
+    module = _ADVICE.get(name)
+    if module is None:
+        from .base_advice import PLAIN
+        return PLAIN
+    found: Advice = importlib.import_module(module).ADVICE
+    return found

@@ -36,6 +36,7 @@ several winners allowed, 补杠 robbable). Every hook, in one place:
   :meth:`~Rules.next_dealer`, :meth:`~Rules.next_round`.
 - **Restoring a saved game** (untrusted input): :meth:`~Rules.check_state`, :meth:`~Rules.set_aside`,
   :meth:`~Rules.stand_in`.
+- **Observations** (data): :attr:`~Rules.shows_concealed_kongs`.
 
 Playing advice for bots lives beside each rule system (``rules/<name>/advice.py``), not here.
 """
@@ -95,6 +96,9 @@ class Rules(ABC):
     replacement_from_tail: bool = True
     #: Winning forms passed to the core.
     win_forms: Forms = Forms.STANDARD
+    #: Whether another seat's 暗杠 shows its kind (laid with two tiles face up, as Cantonese tables do) or is
+    #: laid face down (its kind hidden until the hand ends), in observations (:mod:`hupai.game.observation`).
+    shows_concealed_kongs: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

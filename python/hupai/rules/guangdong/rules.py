@@ -42,6 +42,8 @@ class GuangdongRules(Rules):
 
     name: ClassVar[str] = "guangdong"
     win_forms = Forms.STANDARD | Forms.THIRTEEN_ORPHANS  # GD-15: no seven pairs
+    #: The spec is silent; Cantonese tables lay a 暗杠 with two tiles face up, so its kind is public.
+    shows_concealed_kongs = True
 
     def __init__(self, options: Mapping[str, Any] | GuangdongOptions | None = None) -> None:
         if not isinstance(options, GuangdongOptions):

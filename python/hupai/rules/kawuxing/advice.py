@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...actions import Action
+from ..base_advice import Advice
 from ..contract import TableView
 from .rules import LIANGDAO, KawuxingRules, hand_waits
 
-__all__ = ["with_liangdao", "unseen_copies"]
+__all__ = ["ADVICE", "with_liangdao", "unseen_copies"]
+
+#: GreedyBot's advice (:func:`hupai.rules.advice`): plain tiles in Kawuxing's winning forms (KW-19).
+ADVICE = Advice(KawuxingRules.win_forms)
 
 
 def unseen_copies(table: TableView, seat: int, kinds: Sequence[int]) -> int:

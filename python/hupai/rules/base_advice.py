@@ -1,0 +1,73 @@
+"""Playing advice for shanten-driven players (:class:`hupai.bots.GreedyBot`), beside each rule system.
+
+Advice answers a player's questions from what that player sees, an :class:`~hupai.observation.Observation`,
+and nothing else: how the rule system counts a hand (wild tiles as jokers), which discards are worth more
+than winning at once (Yunxiao's 游 shape), whether to let a discard win pass in hope of a better self-draw.
+It is not a rule: the engine never asks it, and a rule system without advice is played with these plain-tile
+defaults. ``hupai.rules.advice(name)`` finds a system's advice (``rules/<system>/advice.py``, its
+``ADVICE``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import _core
+from ..analysis import Forms
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..actions import Action
+    from ..observation import Observation
+
+__all__ = ["Advice", "ANY_KIND", "PLAIN"]
+
+#: The core's ``joker_kinds`` mask: a joker may stand for any kind.
+ANY_KIND = (1 << 34) - 1
+
+
+class Advice:
+    """Plain tiles: a hand is what the core counts in :attr:`forms`; no declaration beats a win.
+
+    A rule system with other needs subclasses it (see :mod:`hupai.rules.yunxiao.advice`).
+    """
+
+    def __init__(self, forms: Forms | int) -> None:
+        #: The winning forms a hand is judged in (the rule system's ``win_forms``).
+        self.forms = Forms(forms)
+        self._forms = int(forms)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.forms!r})"
+
+    def shanten(self, observation: Observation, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
+        """Shanten of ``uint8[N, 34]`` hands (C-ordered, as the seat's own hand after some change) with
+        ``melds`` exposed melds (one count, or one per row), as the rules count them."""
+        # The core directly: the rows are built right, and hupai.shanten_batch's checks would cost as much as
+        # the core's work on a dozen rows.
+        return _core.shanten_batch(rows, 0, melds, self._forms, ANY_KIND, 1)
+
+    def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
+        """A score per action of ``discards`` (legal discards of the seat), higher is better: here the shanten
+        after it (lower first), then how many tiles the seat has not seen in its own hand would lower it."""
+        # One core call gives, per kind held, the shanten after discarding it and the improving copies (at
+        # most 4 x 34 < 256: the score is the pair (-shanten, copies) in one int, compared as fast as ints).
+        melds = len(observation.melds[observation.seat])
+        hand = np.frombuffer(observation.counts, dtype=np.uint8)
+        scores = {kind: copies - (after << 8) for kind, after, _, copies in
+                  _core.discard_analysis(hand, 0, melds, self._forms, ANY_KIND)}
+        return [scores[action.tile] for action in discards]
+
+    def premium_discards(self, observation: Observation) -> tuple[int, ...]:
+        """Kinds whose discard now is worth more than winning at once (best first); none by default."""
+        return ()
+
+    def prefers_own_draw(self, observation: Observation) -> bool:
+        """Whether to let a win on another's tile pass, expecting more from one's own draws; no by default."""
+        return False
+
+
+#: The defaults, for rule systems that bring no advice: the standard form only.
+PLAIN = Advice(Forms.STANDARD)

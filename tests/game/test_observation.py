@@ -1,0 +1,257 @@
+"""Observations (issue 8, items 5 and 7): a typed, frozen, JSON-round-tripping view of one seat, which no other
+seat's concealed tiles influence, in any phase and after the hand ends.
+
+The hidden-information property is tested by playing two games that differ only in the other seats' dealt
+tiles: the wall is the same but for the blocks dealt to the other seats, shuffled among them. The observed
+seat plays a bot that sees only its observations; the others play blind and the same in both games (discard
+the drawn tile, pass every claim, decline every declaration), so both games take the same public course and
+the observed seat must see exactly the same things at every step. Facts a rule system announces (Yunxiao's 游
+levels, YX-26: public, yet made by a hand) end the comparison where they first differ: from there the two
+games are no longer the same to the players.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import random
+
+import hupai
+import pytest
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Action, Game, play
+from hupai.game.observation import Observer, observe
+from hupai.game.scripted import stacked_game
+from hupai.observation import SCHEMA_VERSION, MeldView, Observation
+from hupai.rules.yunxiao import YunxiaoRules
+
+
+def T(text: str) -> int:
+    (kind,) = hupai.parse(text)
+    return kind
+
+
+def yx_game(hands: list[str], gold: str, *, replacements: str = "") -> Game:
+    """A Yunxiao deal with ``gold`` as the flipped indicator (the wall's last tile, YX-6)."""
+    return stacked_game(hands, replacements=gold + replacements, rules=YunxiaoRules())
+
+#: The rule systems' public facts made by a seat's own tiles (announced), per system.
+ANNOUNCED = {"guangdong": (), "yunxiao": ("you",)}
+
+
+def _random_games(rules: str, seeds: range):
+    """(game, observer) after every action of random hands (the observer kept from the start)."""
+    for seed in seeds:
+        game = Game(rules, seed=seed, dealer=seed % 4)
+        observer = Observer(game)
+        bots = [(GreedyBot if seed % 2 else RandomBot)(seed * 4 + i) for i in range(4)]
+        yield game, observer
+        while not game.over:
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(observer.observe(seat)))
+            yield game, observer
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_observations_round_trip_through_json_and_agree_with_the_engine(rules):
+    seen = 0
+    for game, observer in _random_games(rules, range(4)):
+        decision = game.current
+        for seat in range(4):
+            obs = observer.observe(seat)
+            # The observer's caches and its fast path for turns give what a fresh build and the engine give.
+            assert obs == observe(game, seat) == game.observation(seat)
+            assert (obs.phase, obs.to_act, obs.source) == (decision.phase, decision.seats, decision.source)
+            assert obs.tile == (decision.tile if decision.phase not in ("turn", "predraw")
+                                or seat in decision.seats else -1)
+            assert obs.legal_actions == game.legal_actions(seat)
+            assert list(obs.hand) == game.table.concealed_kinds(seat)
+            assert obs.hand_sizes == tuple(map(sum, game.table.hands))
+            text = json.dumps(obs.to_json())
+            assert json.dumps(json.loads(text)) == text  # plain JSON types
+            again = Observation.from_json(json.loads(text))
+            assert again == obs and json.dumps(again.to_json()) == text
+            seen += 1
+    assert seen > 500
+
+
+def test_an_observation_is_frozen_and_holds_no_reference_to_the_game():
+    game = Game("yunxiao", seed=3)
+    play(game, [GreedyBot(i) for i in range(4)])
+    for obs in (Game("yunxiao", seed=3).observation(1), game.observation(1)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.seat = 2  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            obs.extras["gold"] = 0  # type: ignore[index]
+        reached, todo = set(), [obs]
+        while todo:
+            item = todo.pop()
+            if id(item) not in reached and not isinstance(item, type):
+                reached.add(id(item))
+                todo.extend(gc.get_referents(item))
+        engine = [game, game.table, *game.table.hands, *game.table.melds, *game.table.discards,
+                  game.table.extras, game.table.wall]
+        assert not reached & {id(x) for x in engine}
+
+
+def test_from_json_refuses_another_schema_version_and_malformed_data():
+    data = Game("guangdong", seed=1).observation(0).to_json()
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert list(data)[:3] == ["schema_version", "seat", "rules"]  # a fixed key order
+    with pytest.raises(hupai.HupaiError, match="schema version"):
+        Observation.from_json({**data, "schema_version": SCHEMA_VERSION + 1})
+    with pytest.raises(hupai.HupaiError, match="malformed"):
+        Observation.from_json({k: v for k, v in data.items() if k != "discards"})
+
+
+def test_observation_of_a_seat_outside_the_game_is_refused():
+    with pytest.raises(hupai.HupaiError, match="not a seat"):
+        Game("guangdong").observation(4)
+
+
+# -- what a concealed kong shows ---------------------------------------------------------------------------
+def test_guangdong_concealed_kongs_show_their_kind_to_every_seat():
+    game = stacked_game(["1111m234p567s789s1z", "", "", ""])
+    game.apply(Action("kong", 0, 0, (), "concealed"))
+    for seat in range(4):
+        (view,) = game.observation(seat).melds[0]
+        assert view == MeldView("kong", (0, 0, 0, 0), concealed=True)
+    hidden = observe(game, 1, show_concealed_kongs=False).melds[0][0]
+    assert hidden.hidden and hidden.tiles == () and hidden.concealed
+
+
+def test_yunxiao_concealed_kongs_are_face_down_to_other_seats():
+    game = yx_game(["1111m234p567s789s1z", "", "", ""], "9p")
+    game.apply(Action("kong", 0, T("1m"), (), "concealed"))
+    assert game.observation(0).melds[0][0].tiles == (0, 0, 0, 0)  # its own: seen
+    for seat in (1, 2, 3):
+        (view,) = game.observation(seat).melds[0]
+        assert view.hidden and view.type == "kong" and view.concealed
+        assert observe(game, seat, show_concealed_kongs=True).melds[0][0].tiles == (0, 0, 0, 0)
+        assert "[0, 0, 0, 0]" not in json.dumps(game.observation(seat).to_json()["melds"])
+
+
+# -- the end of a hand ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_the_end_of_a_hand_shows_the_winners_hands_and_nothing_else(rules):
+    wins = 0
+    for seed in range(12):
+        game = Game(rules, seed=seed, dealer=seed % 4)
+        play(game, [GreedyBot(seed * 4 + i) for i in range(4)])
+        result = game.result
+        for seat in range(4):
+            view = game.observation(seat).result
+            assert view is not None and view.to_json() == {
+                **result.to_json(), "wins": [{**w.to_json(), "hand": sorted(w.context.concealed),
+                                              "melds": [MeldView.of(m).to_json() for m in w.context.melds]}
+                                             for w in result.wins]}
+        wins += bool(result.winners)
+    assert wins >= 6
+
+
+def test_a_winner_lays_its_face_down_kong_open():
+    # P0 (dealer) holds 1111m and wins on its kong's replacement: every seat then sees the kong and the hand.
+    game = yx_game(["1111m234p567s789s1z", "", "", ""], "9p", replacements="1z")
+    game.apply(Action("kong", 0, T("1m"), (), "concealed"))
+    game.apply(Action("win", 0, T("1z")))
+    for seat in range(4):
+        (win,) = game.observation(seat).result.wins
+        assert win.melds == (MeldView("kong", (0, 0, 0, 0), concealed=True),)
+        assert win.hand == tuple(sorted(hupai.parse("234p567s789s1z")))
+        assert game.observation(seat).melds[0][0].hidden == (seat != 0)
+
+
+# -- the hidden-information property -------------------------------------------------------------------------
+def _claim_window_game(rules: hupai.rules.Rules, seed: int, dealer: int, claim_window: str,
+                       wall: list[int] | None = None) -> Game:
+    try:
+        return Game(rules, seed=seed, dealer=dealer, wall=wall, claim_window=claim_window)  # type: ignore[call-arg]
+    except TypeError:
+        if claim_window == "eligible":  # what a game without the option does
+            return Game(rules, seed=seed, dealer=dealer, wall=wall)
+        pytest.skip(f"Game has no claim_window option yet (the lead adds claim_window={claim_window!r})")
+
+
+def _others_reshuffled(game: Game, seat: int, rng: random.Random) -> list[int]:
+    """The game's wall with the blocks dealt to the seats other than ``seat`` shuffled among them."""
+    wall = list(game.setup.get("wall") or _initial_wall(game))
+    rules, n = game.rules, game.table.num_players
+    size = rules.hand_size
+    dealer = game.setup["dealer"]
+    positions = [i for offset in range(n) if (dealer + offset) % n != seat
+                 for i in range(offset * size, offset * size + size)]
+    tiles = [wall[i] for i in positions]
+    rng.shuffle(tiles)
+    for i, tile in zip(positions, tiles, strict=True):
+        wall[i] = tile
+    return wall
+
+
+def _initial_wall(game: Game) -> list[int]:
+    from hupai.game.wall import shuffle
+    return shuffle(game.rules.tiles(), game.setup["seed"])
+
+
+class _Blind:
+    """Plays without looking: declines declarations and claims, discards what it drew (else its first
+    discard); the same in any two games with the same public course."""
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        for action in legal:
+            if action.kind == "pass":
+                return action
+        drawn = [a for a in legal if a.kind == "discard" and a.tile == observation.drawn]
+        return (drawn or [a for a in legal if a.kind == "discard"] or list(legal))[0]
+
+
+def _observed_course(game: Game, seat: int, bot) -> list[dict]:
+    """``seat``'s observation (JSON) after every action, its bot playing it and the others blind."""
+    observer, blind = Observer(game), _Blind()
+    course = []
+    while True:
+        obs = observer.observe(seat)
+        course.append(obs.to_json())
+        if game.over:
+            return course
+        actor = game.current.seats[0]
+        game.apply(bot.act(obs) if actor == seat else blind.act(observer.observe(actor)))
+
+
+def _leaks(rules_name: str, claim_window: str, seeds: range) -> list[str]:
+    rules = hupai.rules.get(rules_name)
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        seat, dealer = seed % 4, (seed // 4) % 4
+        first = _claim_window_game(rules, seed, dealer, claim_window)
+        other = _claim_window_game(rules, seed, dealer, claim_window, _others_reshuffled(first, seat, rng))
+        assert [first.table.hands[seat], first.table.wall.live] == [other.table.hands[seat], other.table.wall.live]
+        assert any(first.table.hands[s] != other.table.hands[s] for s in range(4) if s != seat)
+        course = _observed_course(first, seat, GreedyBot(seed))
+        again = _observed_course(other, seat, GreedyBot(seed))
+        for step, (a, b) in enumerate(zip(course, again, strict=False)):
+            if any(a["extras"].get(key) != b["extras"].get(key) for key in ANNOUNCED[rules_name]):
+                break  # an announcement made by a hidden hand: the games are no longer the same to players
+            if a != b:
+                found.append(f"seed {seed}, seat {seat}, step {step}: {sorted(k for k in a if a[k] != b[k])}")
+                break
+        else:
+            if len(course) != len(again):
+                found.append(f"seed {seed}, seat {seat}: {len(course)} vs {len(again)} steps")
+    return found
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_no_observation_depends_on_other_seats_concealed_tiles(rules):
+    """With ``claim_window="all"`` (every other seat asked), a seat sees the same thing at every step of two
+    games that differ only in the other seats' hidden tiles."""
+    assert _leaks(rules, "all", range(40)) == []
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_a_claim_window_of_eligible_seats_shows_who_can_claim(rules):
+    """The same comparison with today's claim window (only the seats able to claim are asked) finds the leak
+    issue 8 describes: the test above can fail."""
+    assert _leaks(rules, "eligible", range(40)) != []
