@@ -222,23 +222,6 @@ class Rules(ABC):
         """Extra conditions on a win whose shape is complete (beyond 漏胡, which the engine applies)."""
         return True
 
-    # -- bot advice (moving to rules/<name>/advice.py) -------------------------------------------------
-    #: Some tiles are wild (Yunxiao's golds): shanten-driven players ask :meth:`shanten_batch`.
-    wild_tiles: bool = False
-
-    def shanten_batch(self, table: TableView, rows: Any, melds: Any) -> Any:
-        """Shanten of physical ``uint8[N, 34]`` hands under these rules (the core's, in :attr:`win_forms`)."""
-        from ..analysis import shanten_batch
-        return shanten_batch(rows, melds=melds, forms=int(self.win_forms))
-
-    def premium_discards(self, table: TableView, seat: int) -> list[int]:
-        """Kinds whose discard now puts ``seat`` in a declared state worth more than winning at once."""
-        return []
-
-    def prefers_own_draw(self, table: TableView, seat: int) -> bool:
-        """Whether ``seat`` expects more from its own draws than from winning on a discard now."""
-        return False
-
     # -- own turn ---------------------------------------------------------------------------------------
     def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """Kongs ``seat`` may declare in its own turn: 暗杠 of four held, 补杠 onto its own pung."""

@@ -36,10 +36,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any, ClassVar
 
-import numpy as np
-
 from ...actions import ACTIONS, CHOW_RUNS, Action
-from ...analysis import Forms, shanten_batch
+from ...analysis import Forms
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
@@ -108,10 +106,6 @@ class YunxiaoRules(Rules):
     louhu_clears_on_claim = True  # YX-17: a 吃, 碰 or 杠 is a move
     #: For bots that read it (the engine asks :meth:`completes`): the structured forms, golds left out.
     win_forms = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
-    wild_tiles = True  # golds are jokers for shanten-driven players (shanten_batch)
-    #: A gold holder keeps drawing, passing discard wins, while more than this many live tiles lie beyond the
-    #: reserve: a self-draw pays 2 each and a 游金 4 or more each, against 2 + 1 + 1 for a discard win.
-    own_draw_patience = 12
 
     def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
         self.options = YunxiaoOptions.from_mapping(options)
@@ -381,34 +375,7 @@ class YunxiaoRules(Rules):
         drawn hand (YX-44), without a discard; YX-45 then passes the deal (a kong was made)."""
         return table.extras["kongs"] >= self.options.max_kongs
 
-    # -- for bots ---------------------------------------------------------------------------------------
-    def shanten_batch(self, table: TableView, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
-        """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
-        the standard and seven-pairs forms: what a shanten-driven bot should minimise (YX-8, 幺九 and 不搭
-        left out)."""
-        gold = self.gold(table)
-        rows = np.asarray(rows, dtype=np.uint8)
-        jokers = rows[:, gold].astype(np.int32)  # the core's own dtype: no conversion on the way
-        natural = rows.copy()
-        natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
-        if gold != WHITE:
-            natural[:, WHITE] = 0
-        return shanten_batch(natural, jokers=jokers, melds=melds, forms=int(self.win_forms))
-
-    def premium_discards(self, table: TableView, seat: int) -> list[int]:
-        """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26). None on the
-        dealer's dealt hand: 天胡 (10 each, YX-38) is worth more than any 游 it could lead to but 三游."""
-        if table.drawn_from == "dealt":
-            return []
-        gold = self.gold(table)
-        you = self.you_discards(table, seat)
-        return sorted(you, key=lambda kind: kind != gold)
-
-    def prefers_own_draw(self, table: TableView, seat: int) -> bool:
-        """A gold holder with draws to come hopes for a self-draw or 游金 rather than a discard win."""
-        reserve = self.options.reserve_after(table.extras["kongs"])
-        return bool(table.hands[seat][self.gold(table)]) and table.wall.live > reserve + self.own_draw_patience
-
+    # -- YX-25 -------------------------------------------------------------------------------------------
     def you_discards(self, table: TableView, seat: int) -> list[int]:
         """YX-25: physical kinds whose discard now would leave ``seat``'s hand in 游 shape (a gold discard
         among them raises the level to 双游/三游, YX-26). Empty unless the hand is a winning size and holds a
