@@ -45,8 +45,8 @@ class RandomBot:
         return self.choose(observation.legal_actions)
 
     def choose(self, legal_actions: Sequence[Action]) -> Action:
-        """The same decision from the legal actions alone (what :func:`hupai.game.play` gives it: the rest of
-        an observation would cost more to build than this bot's game takes to play)."""
+        """The same decision from the legal actions alone (:func:`hupai.game.play` asks this first: the rest of
+        an observation would cost more to build than this bot's decision)."""
         return legal_actions[int(self._rng.random() * len(legal_actions))]  # uniform; cheaper than randrange
 
 
@@ -72,6 +72,13 @@ class GreedyBot:
             advice = self._advice[name] = (rules_module.advice(name) if self._forms is None
                                            else Advice(self._forms))
         return advice
+
+    def choose(self, legal_actions: Sequence[Action]) -> Action | None:
+        """A lone ``pass`` (a claim window with nothing to claim) needs no observation; anything else does
+        (None). What :meth:`act` would answer, asked first by :func:`hupai.game.play`."""
+        if len(legal_actions) == 1 and legal_actions[0].kind == "pass":
+            return legal_actions[0]
+        return None
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         """The greedy choice among ``observation.legal_actions``. (``act(game, seat)`` is deprecated.)"""

@@ -177,3 +177,24 @@ def test_greedy_bot_plays_by_its_rule_systems_advice():
     assert hupai.rules.advice("guangdong").forms == hupai.rules.get("guangdong").win_forms
     assert hupai.rules.advice("yunxiao").forms == hupai.rules.get("yunxiao").win_forms
     assert hupai.rules.advice("no_such_system").forms == hupai.Forms.STANDARD
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+def test_choose_decides_as_act_does_when_it_decides(rules):
+    """play() asks a bot's choose(legal actions) first: where it answers, it answers what act would."""
+    answered = 0
+    for seed in range(4):
+        game = Game(rules, seed=seed)
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        while not game.over:
+            for seat in game.seats_to_act():
+                observation = game.observation(seat)
+                choice = GreedyBot(seed).choose(observation.legal_actions)
+                if choice is not None:
+                    assert choice == GreedyBot(seed).act(observation)
+                    answered += 1
+                twin, again = RandomBot(seat), RandomBot(seat)
+                assert twin.choose(observation.legal_actions) == again.act(observation)
+            seat = game.seats_to_act()[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+    assert answered > 50

@@ -33,18 +33,19 @@ class Player(Protocol):
     """Anything that picks an action from what its seat sees (the bots in :mod:`hupai.bots`): one of
     ``observation.legal_actions``.
 
-    A player that decides from its legal actions alone (:class:`~hupai.bots.RandomBot`) may also offer
-    ``choose(legal_actions) -> Action``, the same decision; :func:`play` then hands it the legal actions
-    without building the rest of an observation, which would cost more than the engine's own work on that
-    decision.
+    A player may also offer ``choose(legal_actions) -> Action | None``: the same decision when the legal
+    actions alone settle it (always, for :class:`~hupai.bots.RandomBot`; a lone ``pass`` for
+    :class:`~hupai.bots.GreedyBot`), else None. :func:`play` asks it first and builds the observation only
+    when needed: most seats in a claim window that asks everyone can only pass, and an observation costs more
+    than the engine's own work on such a decision.
     """
 
     def act(self, observation: Observation) -> Action: ...
 
 
 def play(game: Game, players: Sequence[Player]) -> HandResult:
-    """Drive ``game`` to its end, giving ``players[seat]`` the seat's observation whenever it must act (or only
-    its legal actions, to a player with ``choose``: see :class:`Player`)."""
+    """Drive ``game`` to its end, giving ``players[seat]`` the seat's observation whenever it must act (or its
+    legal actions first, to a player with ``choose``: see :class:`Player`)."""
     table = game.table  # a game keeps its table object from start to end
     apply = game.apply
     legal = game.legal_actions
@@ -55,14 +56,16 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
             seat = table.turn_seat
             choose = choosers[seat]
-            apply(players[seat].act(observe(seat)) if choose is None else choose(legal(seat)))
+            action = None if choose is None else choose(legal(seat))
+            apply(players[seat].act(observe(seat)) if action is None else action)
             continue
         seats = game.seats_to_act()
         if not seats:
             break
         for seat in seats:
             choose = choosers[seat]
-            apply(players[seat].act(observe(seat)) if choose is None else choose(legal(seat)))
+            action = None if choose is None else choose(legal(seat))
+            apply(players[seat].act(observe(seat)) if action is None else action)
     result = game.result
     assert result is not None
     return result
