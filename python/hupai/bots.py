@@ -101,8 +101,10 @@ class GreedyBot:
                 return win
         if claiming:
             return self._claim(legal, advice, observation)
-        # Most turns offer discards alone: then they are the legal actions as they stand.
-        discards = legal if kinds.count("discard") == len(kinds) else [a for a in legal if a.kind == "discard"]
+        # Most turns offer plain discards alone: then they are the legal actions as they stand. A discard with a
+        # declaration (亮倒) is the advice's to choose, once the discard is chosen.
+        discards = (legal if kinds.count("discard") == len(kinds) and not legal[-1].flag
+                    else [a for a in legal if a.kind == "discard" and not a.flag])
         if not discards:  # only declarations or kongs are on offer
             return legal[0]
         if premium is None:
@@ -118,7 +120,7 @@ class GreedyBot:
         index = scores.index(best)
         for _ in range(pick):
             index = scores.index(best, index + 1)
-        return discards[index]
+        return advice.declare(observation, discards[index]) if len(discards) < len(legal) else discards[index]
 
     def _claim(self, legal: tuple[Action, ...], advice: Advice, observation: Observation) -> Action:
         claims = [a for a in legal if a.kind in ("pung", "chow", "kong")]

@@ -234,3 +234,26 @@ def test_game_arguments_are_checked():
         Game("guangdong", options={"colour": "red"})
     with pytest.raises(hupai.HupaiError):
         Game("guangdong", wall=[0] * 136)
+
+
+@pytest.mark.parametrize("name", ["yunxiao", "guangdong"])
+def test_visible_events_hide_a_concealed_kong_where_the_rules_lay_it_face_down(name):
+    """Yunxiao lays a 暗杠 face down (its kind hidden from the others), Guangdong shows it: the event log a seat
+    sees follows ``rules.shows_concealed_kongs``; exposed kongs (claimed, added, Yunxiao's declared 明杠) show."""
+    seen_concealed = 0
+    for seed in range(400):
+        game = Game(name, seed=seed, claim_window="eligible")
+        play(game, [RandomBot(seed * 4 + i) for i in range(4)])
+        concealed = [(a.seat, a.tile) for a in game.actions if a.kind == "kong" and a.flag == "concealed"]
+        if not concealed:
+            continue
+        seen_concealed += 1
+        for seat in range(4):
+            for event, seen in zip(game.events, game.visible_events(seat), strict=True):
+                if event.type == "kong" and (event.seat, event.tiles[0]) in concealed and event.seat != seat:
+                    assert seen.tiles == (() if name == "yunxiao" else event.tiles)
+                elif event.type == "kong":
+                    assert seen == event
+        if seen_concealed >= 3:
+            break
+    assert seen_concealed

@@ -151,3 +151,25 @@ def test_kw_27_a_drawn_hand_pays_by_the_liangdao_players_through_the_engine():
         assert list(game.result.payments) == [a + b for a, b in zip(kong_money, expected, strict=True)]
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.rule("KW-16")
+def test_greedy_bot_declares_liangdao_through_its_advice():
+    """GreedyBot, seeing only its observation, declares 亮倒 with its chosen discard when the advice says the wait
+    is live, and never picks between the plain and the flagged discard at random."""
+    declared = 0
+    for seed in range(30):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        bots = [GreedyBot(seed * 3 + i) for i in range(3)]
+        while not game.over:
+            seat = game.current.seats[0]
+            observation = game.observation(seat)
+            action = bots[seat].act(observation)
+            if action.kind == "discard" and action.flag:
+                declared += 1
+            elif action.kind == "discard":
+                flagged = Action("discard", seat, action.tile, (), LIANGDAO)
+                if flagged in observation.legal_actions:
+                    assert hupai.rules.advice("kawuxing").declare(observation, action) == action  # a dead wait
+            game.apply(action)
+    assert declared > 0

@@ -260,8 +260,20 @@ class Game:
         return self._actions
 
     def visible_events(self, seat: int) -> list[Event]:
-        """The event log as ``seat`` sees it: other seats' dealt and drawn tiles masked."""
-        return [event.visible_to(seat) for event in self.events]
+        """The event log as ``seat`` sees it: other seats' dealt and drawn tiles masked, and the kind of another
+        seat's concealed kong too where the rules lay it face down (``rules.shows_concealed_kongs``)."""
+        events = self.events
+        hide_kongs = not self.rules.shows_concealed_kongs
+        out = []
+        for index, event in enumerate(events):
+            if (hide_kongs and event.type == "kong" and event.seat != seat and not event.info
+                    and not (index and events[index - 1].type in ("declare", "rob")
+                             and events[index - 1].tile == event.tiles[0])):
+                # A kong with no source that no declaration or rob window announced: a concealed kong (暗杠).
+                out.append(event._replace(tiles=()))
+            else:
+                out.append(event.visible_to(seat))
+        return out
 
     @property
     def events(self) -> list[Event]:

@@ -68,6 +68,11 @@ class Advice:
         """Whether to let a win on another's tile pass, expecting more from one's own draws; no by default."""
         return False
 
+    def declare(self, observation: Observation, chosen: Action) -> Action:
+        """The plain discard ``chosen``, or a legal declaration made with it that is worth making (Kawuxing's
+        亮倒 with the same discard); ``chosen`` itself by default."""
+        return chosen
+
 
 #: The defaults, for rule systems that bring no advice: the standard form only.
 PLAIN = Advice(Forms.STANDARD)
