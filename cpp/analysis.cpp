@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstring>
 
 #include "knitted.hpp"
 #include "restricted.hpp"
@@ -293,50 +294,53 @@ HandQuery BatchRows::row(long long index) const {
 }
 
 template <typename Out, typename Kernel>
-long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long long end, Out* out, int* error,
+long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long long end, Out* out, BatchError* error,
                    Kernel kernel) {
     if (begin >= end) return -1;
+    std::array<std::uint8_t, kNumKinds> row;  // the copy every check and lookup reads
+    auto fail = [&](long long index, const HandQuery& query, int code) {
+        error->code = code;
+        error->counts = row;
+        error->jokers = query.jokers;
+        error->melds = query.melds;
+        return index;
+    };
     if (rows.jokers || rows.melds) {  // per-row jokers or melds: the full check on every row
         for (long long index = begin; index < end; ++index) {
-            const HandQuery query = rows.row(index);
+            HandQuery query = rows.row(index);
+            std::memcpy(row.data(), query.counts, kNumKinds);
+            query.counts = row.data();
             const int code = check_query(query, rule);
-            if (code != kOk) {
-                *error = code;
-                return index;
-            }
+            if (code != kOk) return fail(index, query, code);
             out[index] = kernel(query);
         }
         return -1;
     }
     // Shared jokers and melds are checked once; each row then only needs its counts checked.
     HandQuery query = rows.row(begin);
+    std::memcpy(row.data(), query.counts, kNumKinds);
+    query.counts = row.data();
     const int code = check_query(query, rule);
-    if (code != kOk) {
-        *error = code;
-        return begin;
-    }
+    if (code != kOk) return fail(begin, query, code);
     const int full = 3 * (kMaxMelds - query.melds) + 2 - query.jokers;  // natural tiles of a complete size
     const int low = rule == SizeRule::kComplete ? full : full - 1;
     const int high = rule == SizeRule::kWaiting ? full - 1 : full;
     for (long long index = begin; index < end; ++index) {
-        query.counts = rows.counts + index * kNumKinds;
+        std::memcpy(row.data(), rows.counts + index * kNumKinds, kNumKinds);
         int total = 0, worst = 0;
-        count_stats(query.counts, total, worst);
-        if (worst > kMaxCopies || total < low || total > high) {
-            *error = check_query(query, rule);
-            return index;
-        }
+        count_stats(row.data(), total, worst);
+        if (worst > kMaxCopies || total < low || total > high) return fail(index, query, check_query(query, rule));
         out[index] = kernel(query);
     }
     return -1;
 }
 
-long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, int* error) {
+long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, BatchError* error) {
     return run_rows(rows, SizeRule::kAny, begin, end, out, error,
                     [](const HandQuery& q) { return std::int8_t(hand_cost(q) - 1); });
 }
 
-long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, int* error) {
+long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, BatchError* error) {
     return run_rows(rows, SizeRule::kComplete, begin, end, out, error,
                     [](const HandQuery& q) { return hand_complete(q); });
 }
