@@ -223,7 +223,7 @@ Read read_joker_kinds(PyObject* value, KindMask& out) {
 
 void add_functions(py::module_& m, PyMethodDef* functions) {
     for (PyMethodDef* def = functions; def->ml_name != nullptr; ++def) {
-        PyObject* function = PyCFunction_NewEx(def, nullptr, m.attr("__name__").ptr());
+        PyObject* function = PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr());
         if (function == nullptr) throw py::error_already_set();
         m.add_object(def->ml_name, py::reinterpret_steal<py::object>(function));
     }

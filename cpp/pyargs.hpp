@@ -34,7 +34,7 @@ Read read_counts(PyObject* hand, std::uint8_t* out);
 // that is neither an int nor None (a list of kinds: the Python wrapper turns it into a mask).
 Read read_joker_kinds(PyObject* value, KindMask& out);
 
-// Adds raw CPython functions (a null-terminated table) to the module, each with `self` = nullptr.
+// Adds raw CPython functions (a null-terminated table) to the module, each with `self` = the module.
 void add_functions(pybind11::module_& m, PyMethodDef* functions);
 
 }  // namespace hupai::binding

@@ -115,12 +115,13 @@ PyObject* hand_call(PyObject* fallback, PyObject* const* args, Py_ssize_t nargs,
     return PyLong_FromLong(hand_cost(query) - 1);
 }
 
+// `self` is the module for _core's own functions, the fallback for hand_function's.
 PyObject* shanten_function(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-    return hand_call(self, args, nargs, kwnames, SizeRule::kAny);
+    return hand_call(PyModule_Check(self) ? nullptr : self, args, nargs, kwnames, SizeRule::kAny);
 }
 
 PyObject* is_win_function(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-    return hand_call(self, args, nargs, kwnames, SizeRule::kComplete);
+    return hand_call(PyModule_Check(self) ? nullptr : self, args, nargs, kwnames, SizeRule::kComplete);
 }
 
 template <typename Function>
@@ -131,7 +132,7 @@ PyCFunction as_method(Function function) {
 // The docstrings are the public functions' (hupai.shanten, hupai.is_win are these with a fallback).
 PyMethodDef kHandMethods[] = {
     {"shanten", as_method(shanten_function), METH_FASTCALL | METH_KEYWORDS,
-     "shanten(hand, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "shanten(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
      "Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful tiles needed.\n\n"
      "hand: the natural concealed tiles, as a tile string ('123m456p'), a list of kinds, or 34 counts: a numpy\n"
      "integer array of shape (34,) (uint8 is read in place, fastest) or any bytes-like object of 34 bytes\n"
@@ -141,7 +142,7 @@ PyMethodDef kHandMethods[] = {
      "kinds jokers may stand for (kinds or a 34-bit mask; None = all). Ints may be numpy integers, never bools.\n"
      "Raises hupai.InvalidHand on malformed input."},
     {"is_win", as_method(is_win_function), METH_FASTCALL | METH_KEYWORDS,
-     "is_win(hand, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "is_win(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
      "True if the concealed part (3*(4-melds)+2 tiles, jokers included) is complete in one of `forms`.\n"
      "Arguments as for shanten. A hand never completes with more than four of a kind, jokers' stand-ins\n"
      "included. Raises hupai.InvalidHand on malformed input or a hand of the wrong size."},
@@ -150,7 +151,7 @@ PyMethodDef kHandMethods[] = {
 
 // hand_function(name, fallback): the core's `name` (shanten or is_win) with a fallback for non-plain input.
 PyObject* hand_function(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[1])) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[1]) || PyModule_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "hand_function expects a name and a callable");
         return nullptr;
     }
@@ -163,7 +164,7 @@ PyObject* hand_function(PyObject* module, PyObject* const* args, Py_ssize_t narg
 
 PyMethodDef kFactory[] = {
     {"hand_function", as_method(hand_function), METH_FASTCALL,
-     "hand_function(name, fallback)\n--\n\n"
+     "hand_function($module, name, fallback, /)\n--\n\n"
      "The core's `name` ('shanten' or 'is_win') calling `fallback` with the same arguments whenever the hand\n"
      "or joker_kinds is not plain data (for hupai.analysis)."},
     {nullptr, nullptr, 0, nullptr},
@@ -240,11 +241,7 @@ std::vector<int> table_entry(const std::vector<int>& pattern, size_t size, bool 
 
 void register_analysis(py::module_& m) {
     add_functions(m, kHandMethods);
-    for (PyMethodDef* def = kFactory; def->ml_name != nullptr; ++def) {
-        PyObject* function = PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr());
-        if (function == nullptr) throw py::error_already_set();
-        m.add_object(def->ml_name, py::reinterpret_steal<py::object>(function));
-    }
+    add_functions(m, kFactory);
     m.def(
         "waits",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {

@@ -203,7 +203,7 @@ PyCFunction as_method(Function function) {
 
 PyMethodDef kEngineMethods[] = {
     {"claim_scan", as_method(claim_scan), METH_FASTCALL,
-     "claim_scan(hands, melds, ready, tile, discarder, forms, chow_seats, flags)\n--\n\n"
+     "claim_scan($module, hands, melds, ready, tile, discarder, forms, chow_seats, flags, /)\n--\n\n"
      "The claims every seat but the discarder could make on `tile` by the shape of its hand. Per seat: hands\n"
      "34 counts (a buffer: the engine's bytearrays), melds its exposed meld count (an int, or a list whose\n"
      "length it is), ready -1/None unknown, 0/False, 1/True. chow_seats: bit s = seat s may chow; flags: 1 melds\n"
@@ -213,11 +213,11 @@ PyMethodDef kEngineMethods[] = {
      "unknown seat's readiness, else the per-seat cache after it (None, False, True) for the caller to store.\n"
      "For hupai.rules.base.Rules.claim_options."},
     {"held_actions", as_method(held_actions), METH_FASTCALL,
-     "held_actions(hand, actions)\n--\n\n"
+     "held_actions($module, hand, actions, /)\n--\n\n"
      "actions[k] for every kind k held in `hand` (34 counts), in kind order; `actions` is a tuple of 34 items,\n"
      "returned as they are (never read). For the engine's turn discards."},
     {"turn_scan", as_method(turn_scan), METH_FASTCALL,
-     "turn_scan(hand, melds, pungs, drawn, forms)\n--\n\n"
+     "turn_scan($module, hand, melds, pungs, drawn, forms, /)\n--\n\n"
      "Bits of what a turn may offer besides discards: 1 the hand (34 counts) is complete in `forms` with\n"
      "`melds` exposed (asked only if drawn >= 0), 2 a kong may be possible (four held, or a held kind in\n"
      "`pungs`, the mask of the seat's exposed pungs' kinds). Zero: the turn is only its discards."},
