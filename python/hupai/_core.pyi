@@ -8,10 +8,9 @@ ints, bytes and numpy arrays.
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from typing_extensions import Buffer
-
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Buffer
 
 _Counts = Buffer
 _Int = int | np.integer[Any]
