@@ -155,9 +155,14 @@ PyObject* hand_function(PyObject* module, PyObject* const* args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "hand_function expects a name and a callable");
         return nullptr;
     }
-    for (PyMethodDef* def = kHandMethods; def->ml_name != nullptr; ++def)
-        if (PyUnicode_CompareWithASCIIString(args[0], def->ml_name) == 0)
-            return PyCFunction_NewEx(def, args[1], PyModule_GetNameObject(module));
+    for (PyMethodDef* def = kHandMethods; def->ml_name != nullptr; ++def) {
+        if (PyUnicode_CompareWithASCIIString(args[0], def->ml_name) != 0) continue;
+        PyObject* module_name = PyModule_GetNameObject(module);  // a new reference; the function takes its own
+        if (module_name == nullptr) return nullptr;
+        PyObject* function = PyCFunction_NewEx(def, args[1], module_name);
+        Py_DECREF(module_name);
+        return function;
+    }
     PyErr_Format(PyExc_ValueError, "hand_function: no core function %R", args[0]);
     return nullptr;
 }

@@ -47,27 +47,24 @@ PerRow per_row(py::handle value, py::ssize_t rows, const char* name, long long h
         throw InvalidHand(std::string(name) + " must be an int or an integer array of shape (" +
                           std::to_string(rows) + ",), got " + std::string(py::str(array.dtype())) +
                           " array of " + std::to_string(array.ndim()) + " dimension(s)");
-    // Through int64 / uint64 views of the caller's values: every integer dtype is read exactly.
+    // Every integer dtype read exactly, in native order (another order goes through numpy's astype first).
     const bool is_unsigned = kind == 'u';
-    const auto wide = py::array::ensure(array.attr("astype")(is_unsigned ? "uint64" : "int64"));
-    if (!wide) throw py::error_already_set();
+    const char order = array.dtype().byteorder();
+    const bool native = order == '=' || order == '|' || (order == '<' && PY_LITTLE_ENDIAN);
+    const auto source = native ? array : py::array::ensure(array.attr("astype")(is_unsigned ? "=u8" : "=i8"));
+    if (!source) throw py::error_already_set();
+    const auto size = size_t(source.itemsize());
+    const auto* base = static_cast<const unsigned char*>(source.data());
     out.values.resize(size_t(rows));
     for (py::ssize_t row = 0; row < rows; ++row) {
-        const auto* item = static_cast<const char*>(wide.data()) + row * wide.strides(0);
-        long long parsed = 0;
-        if (is_unsigned) {
-            std::uint64_t raw = 0;
-            std::memcpy(&raw, item, sizeof raw);
-            parsed = raw > 1000 ? 1001 : static_cast<long long>(raw);
-        } else {
-            std::memcpy(&parsed, item, sizeof parsed);
-        }
-        if (parsed < -1000 || parsed > 1000) {  // the kernel names the real range; this keeps int32 exact
-            std::uint64_t shown = 0;
-            std::memcpy(&shown, item, sizeof shown);
+        std::uint64_t raw = 0;  // each value copied once, then checked
+        std::memcpy(&raw, base + row * source.strides(0), size);
+        if (!is_unsigned && size < 8 && (raw >> (8 * size - 1) & 1)) raw |= ~std::uint64_t{0} << (8 * size);
+        const long long parsed = static_cast<long long>(raw);
+        const bool fits = is_unsigned ? raw <= 1000 : parsed >= -1000 && parsed <= 1000;
+        if (!fits)  // the kernel names the real range; this keeps int32 exact
             throw InvalidHand("row " + std::to_string(row) + ": " + name + "=" +
-                              (is_unsigned ? std::to_string(shown) : std::to_string(parsed)) + " is out of range");
-        }
+                              (is_unsigned ? std::to_string(raw) : std::to_string(parsed)) + " is out of range");
         out.values[size_t(row)] = std::int32_t(parsed);
     }
     return out;
