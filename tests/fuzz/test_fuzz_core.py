@@ -14,13 +14,12 @@ from typing import Any
 
 import hupai
 import numpy as np
+from fuzztally import TALLY
 from hupai import Forms, InvalidHand, _core
 from hupai.tiles import format_tiles, kind_name, parse, to_counts, to_kinds
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from fuzztally import TALLY
 
 # Brief in `make test`, long in `make fuzz` (the profile names of tests/conftest.py).
 FUZZ = settings(max_examples=20_000 if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else 150, deadline=None,

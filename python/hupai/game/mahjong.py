@@ -302,8 +302,11 @@ class MahjongFlow:
         if self._quick_claims:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
-            if not claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
-                              0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL):
+            shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
+                                       0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL)
+            if ready is not None:  # the readiness the scan worked out: the engine caches it
+                table.ready[:] = ready
+            if not shapes:
                 self._next_turn(seat)
                 return
         rules = self.rules
