@@ -297,40 +297,44 @@ template <typename Out, typename Kernel>
 long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long long end, Out* out, BatchError* error,
                    Kernel kernel) {
     if (begin >= end) return -1;
-    std::array<std::uint8_t, kNumKinds> row;  // the copy every check and lookup reads
+    // Rows are copied a block at a time into this buffer, and every check and lookup reads the copy. One large
+    // copy per block, not one per row: a small copy read back at once by the kernel's wide loads stalls on
+    // store forwarding (the batch rates dropped by a fifth).
+    constexpr long long kBlock = 64;
+    std::array<std::uint8_t, kBlock * kNumKinds> block;
     auto fail = [&](long long index, const HandQuery& query, int code) {
         error->code = code;
-        error->counts = row;
+        std::memcpy(error->counts.data(), query.counts, kNumKinds);
         error->jokers = query.jokers;
         error->melds = query.melds;
         return index;
     };
-    if (rows.jokers || rows.melds) {  // per-row jokers or melds: the full check on every row
-        for (long long index = begin; index < end; ++index) {
-            HandQuery query = rows.row(index);
-            std::memcpy(row.data(), query.counts, kNumKinds);
-            query.counts = row.data();
-            const int code = check_query(query, rule);
-            if (code != kOk) return fail(index, query, code);
+    const bool per_row = rows.jokers || rows.melds;  // per-row jokers or melds: the full check on every row
+    HandQuery query = rows.row(begin);
+    int low = 0, high = 0;
+    for (long long first = begin; first < end; first += kBlock) {
+        const long long count = std::min(kBlock, end - first);
+        std::memcpy(block.data(), rows.counts + first * kNumKinds, std::size_t(count) * kNumKinds);
+        for (long long index = first; index < first + count; ++index) {
+            const std::uint8_t* row = block.data() + (index - first) * kNumKinds;
+            if (per_row || index == begin) {
+                query = rows.row(index);
+                query.counts = row;
+                const int code = check_query(query, rule);
+                if (code != kOk) return fail(index, query, code);
+                // Shared jokers and melds are checked once; each later row then only needs its counts checked.
+                const int full = 3 * (kMaxMelds - query.melds) + 2 - query.jokers;  // natural tiles, complete
+                low = rule == SizeRule::kComplete ? full : full - 1;
+                high = rule == SizeRule::kWaiting ? full - 1 : full;
+            } else {
+                query.counts = row;
+                int total = 0, worst = 0;
+                count_stats(row, total, worst);
+                if (worst > kMaxCopies || total < low || total > high)
+                    return fail(index, query, check_query(query, rule));
+            }
             out[index] = kernel(query);
         }
-        return -1;
-    }
-    // Shared jokers and melds are checked once; each row then only needs its counts checked.
-    HandQuery query = rows.row(begin);
-    std::memcpy(row.data(), query.counts, kNumKinds);
-    query.counts = row.data();
-    const int code = check_query(query, rule);
-    if (code != kOk) return fail(begin, query, code);
-    const int full = 3 * (kMaxMelds - query.melds) + 2 - query.jokers;  // natural tiles of a complete size
-    const int low = rule == SizeRule::kComplete ? full : full - 1;
-    const int high = rule == SizeRule::kWaiting ? full - 1 : full;
-    for (long long index = begin; index < end; ++index) {
-        std::memcpy(row.data(), rows.counts + index * kNumKinds, kNumKinds);
-        int total = 0, worst = 0;
-        count_stats(row.data(), total, worst);
-        if (worst > kMaxCopies || total < low || total > high) return fail(index, query, check_query(query, rule));
-        out[index] = kernel(query);
     }
     return -1;
 }
