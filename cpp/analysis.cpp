@@ -300,7 +300,7 @@ long long run_rows(const BatchRows& rows, SizeRule rule, long long begin, long l
     // Rows are copied a block at a time into this buffer, and every check and lookup reads the copy. One large
     // copy per block, not one per row: a small copy read back at once by the kernel's wide loads stalls on
     // store forwarding (the batch rates dropped by a fifth).
-    constexpr long long kBlock = 64;
+    constexpr long long kBlock = 256;
     std::array<std::uint8_t, kBlock * kNumKinds> block;
     auto fail = [&](long long index, const HandQuery& query, int code) {
         error->code = code;
