@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint clean fuzz
+.PHONY: test run bench install lint clean sanitize fuzz
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,13 +32,40 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
 
-# Long fuzz runs (hypothesis profile "fuzz", tests/conftest.py); `make test` runs the same suites briefly.
+lint: $(STAMP)
+	$(PY) -m pip install --quiet ruff mypy
+	$(VENV)/bin/ruff check python tests bench
+	$(PY) -m mypy.stubtest hupai._core
+
+# The core built with AddressSanitizer + UndefinedBehaviorSanitizer (any UB fatal) in its own venv and build
+# directory, and the core and engine tests run under it. Python is not instrumented, so libasan (and the
+# libstdc++ it intercepts) is preloaded; leaks are not checked (the interpreter's own would drown them).
+ASAN_VENV := .venv-asan
+ASAN_PY   := $(ASAN_VENV)/bin/python
+ASAN_RUN  := LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libstdc++.so)" \
+             ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+SANITIZE_TESTS ?= tests/core tests/game
+
+$(ASAN_PY):
+	$(PYTHON) -m venv $(ASAN_VENV)
+	$(ASAN_PY) -m pip install --quiet --upgrade pip
+
+sanitize: $(ASAN_PY)
+	$(ASAN_PY) -m pip install --quiet -e ".[test]" -Cbuild-dir=build/asan -Ccmake.build-type=Debug \
+		-Ccmake.define.HUPAI_SANITIZE=ON
+	$(ASAN_RUN) $(ASAN_PY) -m pytest -q -n 2 -p no:cacheprovider $(SANITIZE_TESTS)
+
+# Long fuzz runs (hypothesis profile "fuzz", tests/conftest.py; `make test` runs the same suites briefly): the
+# snapshot/log fuzz, the core's entry points (one process, so that the tally of calls by outcome is printed),
+# then atheris for FUZZ_SECONDS if the optional `fuzz` extra installs.
+FUZZ_SECONDS ?= 120
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -n 2 tests/fuzz/test_state_fuzz.py
-
-lint: $(STAMP)
-	$(PY) -m pip install --quiet ruff
-	$(VENV)/bin/ruff check python tests bench
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -p no:xdist -p no:cacheprovider tests/fuzz/test_fuzz_core.py
+	if $(PY) -m pip install --quiet -e ".[test,fuzz]"; then \
+		mkdir -p build/fuzz && $(PY) tests/fuzz/atheris_core.py -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=build/fuzz/; \
+	else echo "atheris did not install: only the hypothesis suite ran"; fi
 
 clean:
-	rm -rf build $(VENV) .pytest_cache
+	rm -rf build $(VENV) $(ASAN_VENV) .pytest_cache

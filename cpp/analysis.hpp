@@ -6,6 +6,7 @@
 // from the natural tiles alone) comes from the precomputed tables.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,10 +58,19 @@ struct BatchRows {
     HandQuery row(long long index) const;
 };
 
-// Batch kernels over rows [begin, end). They return -1, or the first invalid row with its error code in
-// *error (describe_error(rows.row(r), rule, *error) explains it); rows before it are filled in.
-long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, int* error);
-long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, int* error);
+// Where a batch stops: the error code (describe_error explains it) and the row as it was read and checked.
+struct BatchError {
+    int code = 0;
+    std::array<std::uint8_t, kNumKinds> counts{};
+    int jokers = 0;
+    int melds = 0;
+};
+
+// Batch kernels over rows [begin, end). They return -1, or the first invalid row with *error filled in; rows
+// before it are filled in. Each row is copied before it is checked and used, so another thread writing into
+// the caller's array (the GIL is released) can change answers but never what a checked row holds.
+long long shanten_rows(const BatchRows& rows, long long begin, long long end, std::int8_t* out, BatchError* error);
+long long is_win_rows(const BatchRows& rows, long long begin, long long end, bool* out, BatchError* error);
 
 // Standard-form deficiency (no jokers counted): SIMD where the CPU has it. The variants (0 portable, 1 SSSE3,
 // 2 AVX2; an unsupported one falls back to portable) are exposed so tests can check they agree.

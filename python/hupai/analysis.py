@@ -13,7 +13,7 @@ concealed hand (``melds == 0``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Union
 
@@ -51,7 +51,6 @@ class Forms(enum.IntFlag):
 #: ``joker_kinds`` given as kinds, or as a 34-bit mask (bit k = kind k); ``None`` = every kind.
 JokerKinds = Union[Iterable[int], int, None]  # noqa: UP007 (a runtime alias)
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
-_ALL_FORMS = sum(Forms)
 
 
 def _joker_mask(joker_kinds: JokerKinds) -> int:
@@ -62,22 +61,14 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
         if not 0 <= mask <= _ALL_KINDS_MASK:
             raise InvalidHand(f"joker_kinds mask {mask:#x} has bits outside the 34 kinds")
         return mask
+    if isinstance(joker_kinds, (str, bytes, bytearray, memoryview)) or not isinstance(joker_kinds, Iterable):
+        raise InvalidHand(f"joker_kinds must be kinds, a 34-bit mask or None, got {type(joker_kinds).__name__}")
     mask = 0
     for kind in joker_kinds:
         if not is_integer(kind) or not 0 <= kind < NUM_KINDS:
             raise InvalidHand(f"joker_kinds holds {kind!r}, not a kind in 0..33")
         mask |= 1 << int(kind)
     return mask
-
-
-def _int_arg(name: str, value: object) -> int:
-    """An integer argument for the core; the core checks its range and names the value given."""
-    if not is_integer(value):
-        raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
-    value = int(value)
-    if not -(2**31) < value < 2**31:
-        raise InvalidHand(f"{name}={value} is out of range")
-    return value
 
 
 @dataclass(frozen=True)
@@ -110,19 +101,32 @@ class Decomposition:
 _GROUP_TYPES = ("pair", "pung", "chow", "single")
 
 
+def _shanten_fallback(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+                      joker_kinds: JokerKinds = None) -> int:
+    return _core.shanten(to_counts(hand), jokers=jokers, melds=melds, forms=forms,
+                         joker_kinds=_joker_mask(joker_kinds))
+
+
+def _is_win_fallback(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+                     joker_kinds: JokerKinds = None) -> bool:
+    return _core.is_win(to_counts(hand), jokers=jokers, melds=melds, forms=forms,
+                        joker_kinds=_joker_mask(joker_kinds))
+
+
 # shanten and is_win are the core's own functions: they are called millions of times, and a Python wrapper would
-# cost more than the analysis itself. Their docstrings live in cpp/bindings.cpp, their signatures in _core.pyi:
+# cost more than the analysis itself. The core reads 34 counts from a buffer and ints; for anything else (a tile
+# string, a kind list, joker_kinds as kinds) it calls the fallback above, which converts and calls it again.
+# Their docstrings live in cpp/register_analysis.cpp:
 #   shanten(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> int
 #   is_win(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> bool
-shanten = _core.shanten
-is_win = _core.is_win
+shanten: Callable[..., int] = _core.hand_function("shanten", _shanten_fallback)
+is_win: Callable[..., bool] = _core.hand_function("is_win", _is_win_fallback)
 
 
 def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
           joker_kinds: JokerKinds = None) -> list[int]:
     """Kinds that complete a 3n+1 hand, ascending. A kind the hand already holds four of is never a wait."""
-    return list(_core.waits(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
-                            _forms_arg(forms), _joker_mask(joker_kinds)))
+    return _core.waits(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
 
 
 @dataclass(frozen=True)
@@ -144,8 +148,7 @@ def discard_options(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms
     A kind the hand would still hold four of after the discard is never an improving draw. One core call does
     all of it (about 14 x 34 evaluations), which is what a shanten-driven bot needs per turn.
     """
-    raw = _core.discard_analysis(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
-                                 _forms_arg(forms), _joker_mask(joker_kinds))
+    raw = _core.discard_analysis(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
     return [DiscardOption(kind, after, tuple(k for k in range(NUM_KINDS) if bits >> k & 1), copies)
             for kind, after, bits, copies in raw]
 
@@ -165,41 +168,26 @@ def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
     For ``TERMINALS_HONORS`` (no structure) one reading is returned, the jokers standing for the first allowed
     terminal/honor kinds with room: any assignment reads the same.
     """
-    raw = _core.decompositions(to_counts(hand), _int_arg("jokers", jokers), _int_arg("melds", melds),
-                               _forms_arg(forms), _joker_mask(joker_kinds))
+    raw = _core.decompositions(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
     return [
         Decomposition(Forms(form), tuple(Group(_GROUP_TYPES[t], tuple(tiles), tuple(jk)) for t, tiles, jk in groups))
         for form, groups in raw
     ]
 
 
-def _forms_arg(forms: object) -> int:
-    value = _int_arg("forms", forms)
-    if not 0 < value <= _ALL_FORMS:
-        raise InvalidHand(f"forms must be a non-empty combination of hupai.Forms flags, got {value}")
-    return value
-
-
-def _batch_arg(name: str, value: int | np.ndarray, rows: int) -> np.ndarray | int:
-    if is_integer(value):
-        return _int_arg(name, value)
-    np = numpy()
-    array = np.asarray(value)
-    if array.ndim != 1 or array.shape[0] != rows or array.dtype.kind not in "iu":
-        raise InvalidHand(f"{name} must be an int or an integer array of shape ({rows},), "
-                          f"got {array.dtype} array of shape {array.shape}")
-    return np.ascontiguousarray(array, dtype=np.int32)
+def _batch_arg(value: object) -> object:
+    """A per-row argument as the core takes it: an int, or a numpy array (a list becomes one)."""
+    if is_integer(value) or as_ndarray(value) is not None or isinstance(value, (bool, float, str)):
+        return value
+    return numpy().asarray(value)
 
 
 def _batch_counts(counts: np.ndarray) -> np.ndarray:
-    if as_ndarray(counts) is None:
-        raise InvalidHand(f"counts must be a numpy uint8 array of shape (N, 34), got {type(counts).__name__}")
-    np = numpy()
-    if counts.ndim != 2 or counts.shape[1] != NUM_KINDS:
-        raise InvalidHand(f"counts must have shape (N, 34), got {counts.shape}")
-    if counts.dtype != np.uint8:
-        raise InvalidHand(f"counts must have dtype uint8, got {counts.dtype}")
-    return np.ascontiguousarray(counts)
+    """The core takes C-contiguous rows; a strided view is copied (the core checks dtype and shape)."""
+    array = as_ndarray(counts)
+    if array is not None and array.ndim == 2 and not array.flags.c_contiguous:
+        return numpy().ascontiguousarray(array)
+    return counts
 
 
 def shanten_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int | np.ndarray = 0,
@@ -210,20 +198,26 @@ def shanten_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: in
     ``jokers`` and ``melds`` are a scalar or an ``int[N]`` array. The GIL is released; ``threads`` > 1 splits
     the rows over that many threads. An invalid row raises :class:`InvalidHand` naming the row.
     """
-    counts = _batch_counts(counts)
-    rows = counts.shape[0]
-    return _core.shanten_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
-                               _forms_arg(forms), _joker_mask(joker_kinds), _int_arg("threads", threads))
+    return _core.shanten_batch(_batch_counts(counts), _batch_arg(jokers), _batch_arg(melds), forms,
+                               _joker_mask(joker_kinds), threads)
 
 
 def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int | np.ndarray = 0,
                  forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None,
                  threads: int = 1) -> np.ndarray:
     """``is_win`` of every row of a ``uint8[N, 34]`` counts array, as ``bool[N]`` (GIL released)."""
-    counts = _batch_counts(counts)
-    rows = counts.shape[0]
-    return _core.is_win_batch(counts, _batch_arg("jokers", jokers, rows), _batch_arg("melds", melds, rows),
-                              _forms_arg(forms), _joker_mask(joker_kinds), _int_arg("threads", threads))
+    return _core.is_win_batch(_batch_counts(counts), _batch_arg(jokers), _batch_arg(melds), forms,
+                              _joker_mask(joker_kinds), threads)
+
+
+def _int_arg(name: str, value: object) -> int:
+    """An integer argument (a Python or numpy int, never a bool) for a core call that takes C ints."""
+    if not is_integer(value):
+        raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
+    value = int(value)  # type: ignore[call-overload]
+    if not -(2**31) < value < 2**31:
+        raise InvalidHand(f"{name}={value} is out of range")
+    return value
 
 
 #: Per-kind counts as :func:`fits_with_jokers` takes them: 34 bytes, a ``uint8[34]`` array or 34 ints.

@@ -1,16 +1,14 @@
-"""Exception types. Every error hupai raises on purpose derives from :class:`HupaiError`."""
+"""Exception types. Every error hupai raises on purpose derives from :class:`HupaiError`.
+
+:class:`HupaiError` and :class:`InvalidHand` are created by the C++ core (``hupai._core``), which raises
+InvalidHand itself without importing any hupai module; they are ordinary Python exception classes.
+"""
 
 from __future__ import annotations
 
+from ._core import HupaiError, InvalidHand
+
 __all__ = ["HupaiError", "InvalidHand", "IllegalAction", "InvalidState"]
-
-
-class HupaiError(Exception):
-    """Base class of every error raised by hupai."""
-
-
-class InvalidHand(HupaiError, ValueError):
-    """A tile string, kind list or counts array that is not a valid hand (the message says what is wrong)."""
 
 
 class IllegalAction(HupaiError, ValueError):

@@ -22,6 +22,7 @@ from numbers import Integral
 from operator import mul
 from typing import TYPE_CHECKING, Any, Literal, Union
 
+from . import _core
 from .errors import InvalidHand
 
 if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
@@ -41,7 +42,8 @@ TERMINALS_HONORS = (0, 8, 9, 17, 18, 26, *HONORS)
 STANDARD_TILES: tuple[int, ...] = tuple(kind for kind in range(NUM_KINDS) for _ in range(4))
 _KIND_BYTES = tuple(bytes([kind]) for kind in range(NUM_KINDS))
 
-#: Anything the public functions accept as a hand: a tile string, a list of kinds, or a uint8[34] counts vector.
+#: Anything the public functions accept as a hand: a tile string, a list of kinds, or 34 counts (a numpy integer
+#: array of shape (34,), or bytes / bytearray / memoryview of 34 bytes: a buffer is always counts).
 Hand = Union[str, Iterable[int], "np.ndarray"]
 
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
@@ -153,16 +155,13 @@ def _parse_symbol(text: str, i: int) -> tuple[int, int]:
 
 
 def to_kinds(hand: Hand) -> list[int]:
-    """Any hand form (string, iterable of kinds, counts vector) as a sorted list of kinds."""
+    """Any hand form (string, iterable of kinds, counts) as a sorted list of kinds."""
     if isinstance(hand, str):
         return sorted(parse(hand))
-    array = as_ndarray(hand)
-    if array is not None and array.ndim == 1 and array.shape[0] == NUM_KINDS and array.dtype != object:
-        counts = _check_counts(hand)
-        return [k for k in range(NUM_KINDS) for _ in range(int(counts[k]))]
+    counts = _core.buffer_counts(hand)
+    if counts is not None:
+        return list(counts_to_kinds(counts))
     return sorted(_check_kind_list(hand))
-
-
 
 
 def _check_kind_list(hand: Iterable[int]) -> list[int]:
@@ -181,29 +180,23 @@ def _check_kind_list(hand: Iterable[int]) -> list[int]:
     return out
 
 
-def _check_counts(array: np.ndarray) -> np.ndarray:
-    if array.dtype.kind not in "iu":
-        raise InvalidHand(f"a counts vector must hold integers, got dtype {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() > 4):
-        bad = int(numpy().flatnonzero((array < 0) | (array > 4))[0])
-        raise InvalidHand(f"count {int(array[bad])} of kind {bad} ({kind_name(bad)}) is outside 0..4")
-    return array.astype(numpy().uint8, copy=False)
-
-
 def to_counts(hand: Hand) -> np.ndarray:
-    """Any hand form as a ``uint8[34]`` counts vector. More than four of a kind raises :class:`InvalidHand`."""
+    """Any hand form as a new ``uint8[34]`` counts vector. More than four of a kind raises :class:`InvalidHand`.
+
+    A buffer (a numpy integer array of shape (34,), or bytes, bytearray, memoryview of 34 bytes) is always
+    counts, read by the core (``_core.buffer_counts``); a string is notation; any other iterable is kinds.
+    """
     np = numpy()
-    array = as_ndarray(hand)
-    if array is not None and array.ndim == 1 and array.shape[0] == NUM_KINDS and array.dtype != object:
-        return np.ascontiguousarray(_check_counts(array))
-    if array is not None and array.dtype != object and array.ndim != 1:
-        raise InvalidHand(f"a counts vector must have shape (34,), got {array.shape}")
+    if not isinstance(hand, str):
+        counts = _core.buffer_counts(hand)
+        if counts is not None:
+            return np.frombuffer(counts, dtype=np.uint8).copy()
     kinds = parse(hand) if isinstance(hand, str) else _check_kind_list(hand)
-    counts = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS).astype(np.uint8)
-    if kinds and counts.max() > 4:
-        bad = int(np.argmax(counts))
-        raise InvalidHand(f"{int(counts[bad])} tiles of kind {kind_name(bad)}: a hand holds at most 4 of a kind")
-    return counts
+    bincount = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS).astype(np.uint8)
+    if kinds and bincount.max() > 4:
+        bad = int(np.argmax(bincount))
+        raise InvalidHand(f"{int(bincount[bad])} tiles of kind {kind_name(bad)}: a hand holds at most 4 of a kind")
+    return bincount
 
 
 def counts_to_kinds(counts: Iterable[int]) -> tuple[int, ...]:
@@ -214,8 +207,9 @@ def counts_to_kinds(counts: Iterable[int]) -> tuple[int, ...]:
 
 def kind_name(kind: int, style: Literal["ascii", "chinese", "unicode"] = "ascii") -> str:
     """The name of one kind: ``kind_name(31) == "5z"``, ``kind_name(31, "chinese") == "白"``."""
-    if not 0 <= kind < NUM_KINDS:
-        raise InvalidHand(f"{kind} is not a kind in 0..33")
+    if not is_integer(kind) or not 0 <= kind < NUM_KINDS:
+        raise InvalidHand(f"{kind!r} is not a kind in 0..33")
+    kind = int(kind)
     if style == "ascii":
         return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
     if style == "chinese":

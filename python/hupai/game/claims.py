@@ -53,8 +53,8 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> d
     :meth:`~hupai.rules.base.Rules.claim_options`), in turn order from the discarder.
 
     This runs on every discard, so the shapes of all seats are read by one core call (``_core.claim_scan``,
-    which decides wins too when the rules declare ``core_wins``, and fills the engine's ready cache where it
-    works it out), and the rule questions (:meth:`~hupai.rules.base.Rules.melds_claimable`, ``can_kong``,
+    which decides wins too when the rules declare ``core_wins``, and returns the ready cache where it works it
+    out, stored here), and the rule questions (:meth:`~hupai.rules.base.Rules.melds_claimable`, ``can_kong``,
     ``may_win``, ``completes``) are asked only about what the shapes allow.
     """
     caps = rules.capabilities
@@ -65,8 +65,10 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> d
         chowers = 1 << ((discarder + 1) % table.num_players)
     else:
         chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
-    shapes = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms, chowers,
-                        SCAN_ALL if core_wins else _SCAN_MELDS)
+    shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms, chowers,
+                               SCAN_ALL if core_wins else _SCAN_MELDS)
+    if ready is not None:  # the scan worked out some seat's readiness: the engine caches it
+        table.ready[:] = ready
     if not shapes and core_wins:
         return {}  # the common case: nobody can claim, and no rule question needed asking
     if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible

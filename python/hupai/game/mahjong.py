@@ -162,8 +162,8 @@ class MahjongFlow:
             if seat != table.turn_seat:
                 return ()
             if self._plain_turns and not turn_scan(
-                    table.hands[seat], table.melds[seat], table.drawn if table.ready[seat] is not False else -1,
-                    self._forms):
+                    table.hands[seat], melds := table.melds[seat], _pung_kinds(melds) if melds else 0,
+                    table.drawn if table.ready[seat] is not False else -1, self._forms):
                 # One core call: no complete hand (not looked for if the hand before the draw was known not
                 # to be ready) and no kong possible, so the turn is its discards. The common turn.
                 return held_actions(table.hands[seat], ACTIONS.discard[seat])
@@ -302,8 +302,11 @@ class MahjongFlow:
         if self._quick_claims:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
-            if not claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
-                              0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL):
+            shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
+                                       0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL)
+            if ready is not None:  # the readiness the scan worked out: the engine caches it
+                table.ready[:] = ready
+            if not shapes:
                 self._next_turn(seat)
                 return
         rules = self.rules
@@ -496,3 +499,12 @@ class MahjongFlow:
         table.answers = {}
         self.result = result
         self.events.append(Event("end", -1, -1, tuple(result.payments), str(result.next_dealer)))
+
+
+def _pung_kinds(melds: list[Meld]) -> int:
+    """The kinds of a seat's exposed pungs as a 34-bit mask (``turn_scan``: a held one may become a kong)."""
+    mask = 0
+    for meld in melds:
+        if meld.type == "pung":
+            mask |= 1 << meld.tiles[0]
+    return mask

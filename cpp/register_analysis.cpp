@@ -1,0 +1,314 @@
+// Single-hand calls: shanten, is_win, waits, discard analysis, decompositions, and the table probes for tests.
+// Every hand arrives as 34 counts in a buffer (pyargs.hpp); the logic is in analysis.cpp and decompose.cpp.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <climits>
+#include <cstring>
+
+#include "analysis.hpp"
+#include "decompose.hpp"
+#include "pyargs.hpp"
+#include "register.hpp"
+#include "tables.hpp"
+
+namespace py = pybind11;
+
+namespace hupai::binding {
+
+namespace {
+
+using Counts = std::array<std::uint8_t, kNumKinds>;
+
+// jokers and melds: any int is read, but only -1000..1000 passes on (check_query then names the real limits,
+// 0..8 and 0..4); the rest is refused here, so INT_MIN and friends never reach any arithmetic.
+bool read_loose(PyObject* value, const char* name, int& out) {
+    long long parsed = 0;
+    if (!read_int(value, name, LLONG_MIN, LLONG_MAX, parsed)) return false;
+    if (parsed < -1000 || parsed > 1000) {
+        PyErr_Format(invalid_hand_type(), "%s must be between 0 and %d, got %lld", name,
+                     std::strcmp(name, "jokers") == 0 ? kMaxJokers : kMaxMelds, parsed);
+        return false;
+    }
+    out = int(parsed);
+    return true;
+}
+
+bool read_forms(PyObject* value, unsigned& out) {
+    long long parsed = 0;
+    if (!read_int(value, "forms", LLONG_MIN, LLONG_MAX, parsed)) return false;
+    if (parsed <= 0 || parsed > kAllForms) {
+        PyErr_Format(invalid_hand_type(), "forms must be a non-empty combination of hupai.Forms flags, got %lld",
+                     parsed);
+        return false;
+    }
+    out = unsigned(parsed);
+    return true;
+}
+
+// ------------------------------------------------------------------ shanten and is_win
+//
+// hupai.shanten / hupai.is_win are called millions of times from Python, so they are raw METH_FASTCALL functions
+// over plain data: the hand a buffer of 34 counts, the options ints. ``_core.shanten`` refuses anything else;
+// hupai.analysis builds the public functions with ``hand_function(name, fallback)``: the same C function with
+// ``self`` = a Python fallback that gets the call whenever the hand (a tile string, a kind list) or joker_kinds
+// (a list of kinds) is not plain data. The fallback converts them and calls ``_core`` again with plain data.
+enum class Parsed { kDone, kRoute, kFailed };
+
+// Parses (hand, *, jokers=0, melds=0, forms=1, joker_kinds=None).
+Parsed parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, Counts& counts, HandQuery& query) {
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "expected one positional argument (the hand), got %zd", nargs);
+        return Parsed::kFailed;
+    }
+    query = HandQuery{};
+    PyObject* joker_kinds = Py_None;
+    const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < keywords; ++i) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, i);  // kwnames and args stay alive for the whole call
+        PyObject* value = args[nargs + i];
+        bool ok = true;
+        if (PyUnicode_CompareWithASCIIString(name, "jokers") == 0) {
+            ok = read_loose(value, "jokers", query.jokers);
+        } else if (PyUnicode_CompareWithASCIIString(name, "melds") == 0) {
+            ok = read_loose(value, "melds", query.melds);
+        } else if (PyUnicode_CompareWithASCIIString(name, "forms") == 0) {
+            ok = read_forms(value, query.forms);
+        } else if (PyUnicode_CompareWithASCIIString(name, "joker_kinds") == 0) {
+            joker_kinds = value;
+        } else {
+            PyErr_Format(PyExc_TypeError, "unexpected keyword argument '%U'", name);
+            return Parsed::kFailed;
+        }
+        if (!ok) return Parsed::kFailed;
+    }
+    const Read mask = read_joker_kinds(joker_kinds, query.joker_kinds);
+    if (mask != Read::kDone) return mask == Read::kFailed ? Parsed::kFailed : Parsed::kRoute;
+    const Read hand = read_counts(args[0], counts.data());
+    if (hand != Read::kDone) return hand == Read::kFailed ? Parsed::kFailed : Parsed::kRoute;
+    query.counts = counts.data();
+    return Parsed::kDone;
+}
+
+PyObject* hand_call(PyObject* fallback, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, SizeRule rule) {
+    Counts counts;
+    HandQuery query;
+    switch (parse_query(args, nargs, kwnames, counts, query)) {
+        case Parsed::kFailed:
+            return nullptr;
+        case Parsed::kRoute:
+            if (fallback != nullptr) return PyObject_Vectorcall(fallback, args, size_t(nargs), kwnames);
+            set_invalid_hand(std::string("expected 34 counts (a numpy array, bytes, bytearray or memoryview) and "
+                                         "joker_kinds as a mask or None, got a hand of type ") +
+                             Py_TYPE(args[0])->tp_name);
+            return nullptr;
+        case Parsed::kDone:
+            break;
+    }
+    const int code = check_query(query, rule);
+    if (code != 0) {
+        set_invalid_hand(describe_error(query, rule, code));
+        return nullptr;
+    }
+    if (rule == SizeRule::kComplete) return PyBool_FromLong(hand_complete(query));
+    return PyLong_FromLong(hand_cost(query) - 1);
+}
+
+// `self` is the module for _core's own functions, the fallback for hand_function's.
+PyObject* shanten_function(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    return hand_call(PyModule_Check(self) ? nullptr : self, args, nargs, kwnames, SizeRule::kAny);
+}
+
+PyObject* is_win_function(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    return hand_call(PyModule_Check(self) ? nullptr : self, args, nargs, kwnames, SizeRule::kComplete);
+}
+
+template <typename Function>
+PyCFunction as_method(Function function) {
+    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(function));
+}
+
+// The docstrings are the public functions' (hupai.shanten, hupai.is_win are these with a fallback).
+PyMethodDef kHandMethods[] = {
+    {"shanten", as_method(shanten_function), METH_FASTCALL | METH_KEYWORDS,
+     "shanten(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful tiles needed.\n\n"
+     "hand: the natural concealed tiles, as a tile string ('123m456p'), a list of kinds, or 34 counts: a numpy\n"
+     "integer array of shape (34,) (uint8 is read in place, fastest) or any bytes-like object of 34 bytes\n"
+     "(bytes, bytearray, memoryview: always counts, never kinds). jokers: wild tiles on top of them (0..8).\n"
+     "melds: exposed melds set aside (0..4); the concealed part then has 3*(4-melds)+1 or +2 tiles, jokers\n"
+     "included. forms: a hupai.Forms combination; the minimum over the forms is returned. joker_kinds: the\n"
+     "kinds jokers may stand for (kinds or a 34-bit mask; None = all). Ints may be numpy integers, never bools.\n"
+     "Raises hupai.InvalidHand on malformed input."},
+    {"is_win", as_method(is_win_function), METH_FASTCALL | METH_KEYWORDS,
+     "is_win(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "True if the concealed part (3*(4-melds)+2 tiles, jokers included) is complete in one of `forms`.\n"
+     "Arguments as for shanten. A hand never completes with more than four of a kind, jokers' stand-ins\n"
+     "included. Raises hupai.InvalidHand on malformed input or a hand of the wrong size."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+// hand_function(name, fallback): the core's `name` (shanten or is_win) with a fallback for non-plain input.
+PyObject* hand_function(PyObject* module, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[1]) || PyModule_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "hand_function expects a name and a callable");
+        return nullptr;
+    }
+    for (PyMethodDef* def = kHandMethods; def->ml_name != nullptr; ++def) {
+        if (PyUnicode_CompareWithASCIIString(args[0], def->ml_name) != 0) continue;
+        PyObject* module_name = PyModule_GetNameObject(module);  // a new reference; the function takes its own
+        if (module_name == nullptr) return nullptr;
+        PyObject* function = PyCFunction_NewEx(def, args[1], module_name);
+        Py_DECREF(module_name);
+        return function;
+    }
+    PyErr_Format(PyExc_ValueError, "hand_function: no core function %R", args[0]);
+    return nullptr;
+}
+
+PyMethodDef kFactory[] = {
+    {"hand_function", as_method(hand_function), METH_FASTCALL,
+     "hand_function($module, name, fallback, /)\n--\n\n"
+     "The core's `name` ('shanten' or 'is_win') calling `fallback` with the same arguments whenever the hand\n"
+     "or joker_kinds is not plain data (for hupai.analysis)."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+// ------------------------------------------------------------------ the other single-hand calls
+
+// (counts, jokers, melds, forms, joker_kinds), all plain: what the hupai.analysis wrappers pass.
+HandQuery plain_query(py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds,
+                      Counts& counts) {
+    HandQuery query;
+    if (read_counts(hand.ptr(), counts.data()) == Read::kNotPlain)
+        set_invalid_hand(std::string("expected 34 counts (a buffer), got ") + Py_TYPE(hand.ptr())->tp_name);
+    else if (read_loose(jokers.ptr(), "jokers", query.jokers) && read_loose(melds.ptr(), "melds", query.melds) &&
+             read_forms(forms.ptr(), query.forms) &&
+             read_joker_kinds(joker_kinds.ptr(), query.joker_kinds) == Read::kDone) {
+        query.counts = counts.data();
+        return query;
+    }
+    if (!PyErr_Occurred()) set_invalid_hand("joker_kinds must be a 34-bit mask or None");
+    throw py::error_already_set();
+}
+
+std::vector<int> group_entry_values(GroupEntry entry) {
+    std::vector<int> values(10);
+    for (int bit = 0; bit < 10; ++bit) values[bit] = entry_value(entry, bit % 5, bit / 5);
+    return values;
+}
+
+py::list discard_list(const HandQuery& query) {
+    std::int8_t shanten_after[kNumKinds];
+    std::uint64_t improving[kNumKinds];
+    discard_analysis(query, shanten_after, improving);
+    py::list out;
+    for (int kind = 0; kind < kNumKinds; ++kind) {
+        if (shanten_after[kind] == 127) continue;
+        int copies = 0;  // the improving tiles this hand does not hold (受入 counted in tiles)
+        for (int draw = 0; draw < kNumKinds; ++draw)
+            if (improving[kind] >> draw & 1) copies += kMaxCopies - query.counts[draw];
+        out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind], copies));
+    }
+    return out;
+}
+
+py::list reading_list(const HandQuery& query) {
+    py::list out;
+    for (const Reading& reading : decompose(query)) {
+        py::list groups;
+        for (const ReadGroup& group : reading.groups) {
+            py::tuple tiles(group.tiles.size()), stand_ins(group.jokers.size());
+            for (size_t i = 0; i < group.tiles.size(); ++i) tiles[i] = int(group.tiles[i]);
+            for (size_t i = 0; i < group.jokers.size(); ++i) stand_ins[i] = int(group.jokers[i]);
+            groups.append(py::make_tuple(int(group.type), tiles, stand_ins));
+        }
+        out.append(py::make_tuple(int(reading.form), groups));
+    }
+    return out;
+}
+
+std::vector<int> table_entry(const std::vector<int>& pattern, size_t size, bool suit) {
+    if (pattern.size() != size) throw InvalidHand(std::string("a pattern has ") + std::to_string(size) + " counts");
+    std::uint8_t counts[9];
+    int total = 0;
+    for (size_t i = 0; i < size; ++i) {
+        if (pattern[i] < 0 || pattern[i] > kMaxCopies) throw InvalidHand("pattern counts must be 0..4");
+        counts[i] = std::uint8_t(pattern[i]);
+        total += pattern[i];
+    }
+    if (suit && total > kMaxConcealed) throw InvalidHand("a suit pattern holds at most 14 tiles");
+    return group_entry_values(suit ? Tables::get().suit(counts) : Tables::get().honors(counts));
+}
+
+}  // namespace
+
+void register_analysis(py::module_& m) {
+    add_functions(m, kHandMethods);
+    add_functions(m, kFactory);
+    m.def(
+        "waits",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+            Counts counts;
+            return waits(plain_query(hand, jokers, melds, forms, joker_kinds, counts));
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "Kinds that complete a 3n+1 hand, ascending (see hupai.waits).");
+    m.def(
+        "discard_analysis",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+            Counts counts;
+            return discard_list(plain_query(hand, jokers, melds, forms, joker_kinds, counts));
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it,\n"
+        "how many copies of those draws the hand does not hold).");
+    m.def(
+        "decompositions",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+            Counts counts;
+            return reading_list(plain_query(hand, jokers, melds, forms, joker_kinds, counts));
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "Every reading of a complete hand as (form, [(group type, tiles, joker stand-ins)]).");
+    m.def(
+        "suit_table_entry", [](const std::vector<int>& counts9) { return table_entry(counts9, 9, true); },
+        py::arg("counts9"),
+        "Table entry of one suit pattern: 10 values, index m + 5p = tiles missing for m melds and p pairs.");
+    m.def(
+        "honor_table_entry", [](const std::vector<int>& counts7) { return table_entry(counts7, 7, false); },
+        py::arg("counts7"), "Table entry of the honors: 10 values, index m + 5p.");
+    m.def(
+        "standard_deficiency_variant",
+        [](py::handle hand, int melds_needed, int variant) {
+            Counts counts;
+            const py::int_ zero{0}, melds{kMaxMelds - melds_needed}, standard{int(kStandard)};
+            const HandQuery query = plain_query(hand, zero, melds, standard, py::none(), counts);
+            require_valid(query, SizeRule::kAny);
+            return standard_deficiency_variant(query.counts, melds_needed, variant);
+        },
+        py::arg("counts"), py::arg("melds_needed"), py::arg("variant"),
+        "Standard-form deficiency by one implementation: 0 portable, 1 SSSE3, 2 AVX2 (for tests).");
+    m.def(
+        "buffer_counts",
+        [](py::handle hand) -> py::object {
+            Counts counts;
+            switch (read_counts(hand.ptr(), counts.data())) {
+                case Read::kNotPlain:
+                    return py::none();
+                case Read::kFailed:
+                    throw py::error_already_set();
+                case Read::kDone:
+                    break;
+            }
+            return py::bytes(reinterpret_cast<const char*>(counts.data()), kNumKinds);
+        },
+        py::arg("hand"),
+        "The 34 counts (0..4) a buffer holds, as bytes; None if `hand` is no buffer (a string, a kind list).\n"
+        "Raises InvalidHand for a buffer that is not 34 counts.");
+    m.def("table_bytes", [] { return Tables::get().bytes(); }, "Memory held by the lookup tables, in bytes.");
+    m.def("suit_patterns", [] { return Tables::get().suit_patterns(); }, "Number of suit patterns in the table.");
+}
+
+}  // namespace hupai::binding
