@@ -49,7 +49,7 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others")
+                 "_pre_draw", "_others", "_pungs")
 
     rules: Rules
     table: Table
@@ -81,6 +81,7 @@ class MahjongFlow:
         wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else list(stacked))
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
+        self._pungs = [0] * n  # per seat, the kinds of its exposed pungs (turn_scan: a 补杠 to offer)
         events = self.events
         size = rules.hand_size
         tiles = wall.tiles
@@ -103,6 +104,7 @@ class MahjongFlow:
 
     def restore(self, table: Table) -> None:
         self.table = table
+        self._pungs = [_pung_kinds(melds) for melds in table.melds]
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -162,7 +164,7 @@ class MahjongFlow:
             if seat != table.turn_seat:
                 return ()
             if self._plain_turns and not turn_scan(
-                    table.hands[seat], melds := table.melds[seat], _pung_kinds(melds) if melds else 0,
+                    table.hands[seat], table.melds[seat], self._pungs[seat],
                     table.drawn if table.ready[seat] is not False else -1, self._forms):
                 # One core call: no complete hand (not looked for if the hand before the draw was known not
                 # to be ready) and no kong possible, so the turn is its discards. The common turn.
@@ -359,6 +361,7 @@ class MahjongFlow:
             table.meld_order.append((seat, len(melds) - 1))
         table.calls += 1
         table.ready[seat] = None
+        self._pungs[seat] = _pung_kinds(melds)
         self.events.append(Event(meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,
                                  meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
 
