@@ -130,9 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     analyze_cmd.add_argument("hands", nargs="+", help="hands in tile notation, e.g. 123m456p789s1122z")
     analyze_cmd.add_argument("--jokers", type=int, default=0, help="wild tiles on top of the hand")
     analyze_cmd.add_argument("--melds", type=int, default=0, help="exposed melds set aside")
-    analyze_cmd.add_argument("--forms", type=_parse_forms,
-                             default=Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS,
-                             help="comma-separated forms: " + ", ".join(_FORM_NAMES))
+    analyze_cmd.add_argument("--forms", type=_parse_forms, default=None,
+                             help="comma-separated forms (default: the rule system's, else standard, seven pairs "
+                                  "and thirteen orphans): " + ", ".join(_FORM_NAMES))
+    analyze_cmd.add_argument("--rules", default=None,
+                             help="judge the hands in this rule system's winning forms and tile set "
+                                  "(see hupai.rules.names())")
     simulate_cmd = commands.add_parser("simulate", help="play seeded hands with bots and summarise them")
     simulate_cmd.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
     simulate_cmd.add_argument("--hands", type=int, default=200, help="hands to play")
@@ -141,8 +144,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "analyze":
+            forms = args.forms
+            tile_set: set[int] | None = None
+            if args.rules is not None:
+                from . import rules
+
+                rule_system = rules.get(args.rules)
+                if rule_system.family != "mahjong":
+                    raise HupaiError(f"hupai analyze reads mahjong hands; {args.rules} is a {rule_system.family} game")
+                forms = rule_system.win_forms if forms is None else forms
+                tile_set = set(rule_system.tiles())
+            if forms is None:
+                forms = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS
             for hand in args.hands:
-                analyze(hand, args.jokers, args.melds, args.forms)
+                if tile_set is not None:
+                    outside = sorted({int(k) for k in np.flatnonzero(to_counts(hand))} - tile_set)
+                    if outside:
+                        raise HupaiError(f"{hand}: {format_tiles(outside)} not in the {args.rules} tile set")
+                analyze(hand, args.jokers, args.melds, forms)
         elif args.command == "simulate":
             simulate(args.rules, args.hands, args.seed, args.bot)
     except HupaiError as error:

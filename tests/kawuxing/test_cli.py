@@ -16,3 +16,17 @@ def test_simulate_kawuxing_runs_three_seat_matches():
         scores = text.split("total scores ")[1].splitlines()[0]
         assert scores.count(",") == 2  # three seats
         assert sum(int(x) for x in scores.strip("[]").split(",")) == 0
+
+
+def test_analyze_with_kawuxing_rules_uses_its_forms_and_tile_set(capsys):
+    """``hupai analyze --rules kawuxing``: seven pairs with a quad counted as two pairs (KW-19), and a tile
+    outside the 84-tile set (KW-1) refused with one line and exit status 2."""
+    from hupai.cli import main
+
+    assert main(["analyze", "--rules", "kawuxing", "1122p3344s5566p7z"]) == 0
+    out = capsys.readouterr().out
+    assert "waits     7z" in out
+    assert main(["analyze", "--rules", "kawuxing", "1111p2233s4455p7z"]) == 0
+    assert "waits     7z" in capsys.readouterr().out  # 1111p is two pairs here
+    assert main(["analyze", "--rules", "kawuxing", "123m456p789p11s5z"]) == 2
+    assert "not in the kawuxing tile set" in capsys.readouterr().err
