@@ -13,25 +13,14 @@ from game.test_contract import _guard
 from hupai.actions import Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, Match
-from hupai.rules.kawuxing.advice import with_liangdao
 from hupai.rules.kawuxing.rules import LIANGDAO
 from hupai.tiles import counts_to_kinds
 
 TILES = 84
 
 
-class AdvisedGreedy:
-    """GreedyBot choosing as it does, its discard declared 亮倒 as :func:`with_liangdao` advises (GreedyBot
-    itself sees a 亮倒 discard as one more discard of the same tile and picks between them at random)."""
-
-    def __init__(self, seed: int) -> None:
-        self._bot = GreedyBot(seed)
-
-    def act(self, game: Game, seat: int) -> Action:
-        chosen = self._bot.act(game.observation(seat))
-        if chosen.flag == LIANGDAO:
-            chosen = chosen._replace(flag="")
-        return with_liangdao(game.rules, game.table, seat, chosen, game.legal_actions(seat))
+#: GreedyBot declares 亮倒 through Kawuxing's advice (``rules/kawuxing/advice.py``) when its wait is live.
+AdvisedGreedy = GreedyBot
 
 
 def _tiles_on_table(game: Game) -> int:
@@ -66,7 +55,7 @@ def _play_checked(game: Game, bots) -> None:
     while not game.over:
         _check_decision(game)
         seat = game.current.seats[0]
-        game.apply(bots[seat].act(game, seat))
+        game.apply(bots[seat].act(game.observation(seat)))
 
 
 @pytest.mark.rule("KW-1", "KW-16", "KW-17", "KW-25")
@@ -106,7 +95,7 @@ def test_matches_of_hundreds_of_hands():
             dealers.append(game.table.dealer)
             while not game.over:
                 seat = game.current.seats[0]
-                game.apply(players[seat].act(game, seat))
+                game.apply(players[seat].act(game.observation(seat)))
             robbed = any(w.source == "robbed_kong" for w in game.result.wins)  # the robbed tile left the hand
             assert _tiles_on_table(game) + robbed == TILES
             result = match.record(game)
@@ -141,7 +130,7 @@ def test_kw_27_a_drawn_hand_pays_by_the_liangdao_players_through_the_engine():
         bots = [RandomBot(seed * 3 + i) for i in range(3)]
         while not game.over:
             seat = game.current.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         if not game.result.drawn or not any(game.table.extras["liangdao"]):
             continue
         expected = rules.drawn_settlement(game.table)
@@ -173,3 +162,26 @@ def test_greedy_bot_declares_liangdao_through_its_advice():
                     assert hupai.rules.advice("kawuxing").declare(observation, action) == action  # a dead wait
             game.apply(action)
     assert declared > 0
+
+
+@pytest.mark.rule("KW-1", "KW-16", "KW-27")
+def test_many_seeded_hands_keep_84_tiles_and_zero_sum_payments():
+    """Many seeded hands (RandomBot and GreedyBot tables, both claim windows): 84 tiles on the table at the end,
+    payments summing to zero, and every tenth log replaying byte for byte. ``HUPAI_SLOW=1`` plays 3,000."""
+    import os
+
+    rules = hupai.rules.get("kawuxing")
+    count = 3000 if os.environ.get("HUPAI_SLOW") else 600
+    drawn = declared = 0
+    for seed in range(count):
+        bot = GreedyBot if seed % 2 else RandomBot
+        game = Game(rules, seed=seed, dealer=seed % 3, claim_window="all" if seed % 3 == 0 else "eligible")
+        hupai.game.play(game, [bot(seed * 3 + i) for i in range(3)])
+        robbed = any(w.source == "robbed_kong" for w in game.result.wins)
+        assert _tiles_on_table(game) + robbed == TILES
+        assert sum(game.result.payments) == 0
+        if seed % 10 == 0:
+            assert Game.replay(game.to_json()).to_json() == game.to_json()
+        drawn += game.result.drawn
+        declared += sum(game.table.extras["liangdao"])
+    assert drawn and declared

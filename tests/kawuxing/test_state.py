@@ -22,7 +22,7 @@ def _games_with_liangdao(count: int):
         bots = [AdvisedGreedy(seed * 3 + s) for s in range(3)]
         while not game.over:
             seat = game.current.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
         if any(game.table.extras["liangdao"]):
             found.append(game)
         if len(found) == count:
@@ -40,7 +40,7 @@ def test_snapshots_restore_at_every_decision_and_play_on_identically():
             assert twin.to_json() == game.to_json()
             seat = game.current.seats[0]
             assert twin.legal_actions(seat) == game.legal_actions(seat)
-            action = bots[seat].act(game, seat)
+            action = bots[seat].act(game.observation(seat))
             game.apply(action)
             twin.apply(action)
             assert twin.snapshot() == game.snapshot()
@@ -81,7 +81,7 @@ def test_observations_show_liangdao_hands_and_hide_the_others():
             if step % 4 == 0:
                 _assert_blind(game)
             seat = game.current.seats[0]
-            game.apply(bots[seat].act(game, seat))
+            game.apply(bots[seat].act(game.observation(seat)))
             step += 1
 
 
