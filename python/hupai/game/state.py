@@ -1,7 +1,8 @@
 """The table state of one hand: everything the engine and the rules read (mjx's State, kept small).
 
-A :class:`Table` is mutable and owned by its :class:`~hupai.game.Game`; rule objects receive it to *read*
-(and, in their documented hooks, to keep their own facts in ``extras``). Hands are 34-entry ``bytearray``
+A :class:`Table` is mutable and owned by its game's flow (:mod:`hupai.game.mahjong`), the only code that writes
+it; rule objects receive it typed as a read-only :class:`~hupai.rules.contract.TableView` and change it only
+through the effects they return (their own facts in ``extras`` by ``SetState``). Hands are 34-entry ``bytearray``
 counts: indexing them is as cheap as a list's, and each has a zero-copy ``uint8`` numpy view (``views[seat]``)
 that the core reads in place, so a win check costs one core call and no conversion.
 
@@ -20,8 +21,9 @@ Fields the rules may read:
 - ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
 - ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
-- ``ready``: a per-seat cache (听牌 or not) that :meth:`~hupai.rules.base.Rules.ready` (and the default claim
-  scan, ``_core.claim_scan``) fills and the engine resets whenever that seat's waiting hand changes
+- ``ready``: the engine's per-seat cache of :meth:`~hupai.rules.base.Rules.ready` (听牌 or not, None when not
+  known): the flow stores the answers (the rules' own, or what ``_core.claim_scan`` works out) and resets a
+  seat's entry whenever its waiting hand changes
 """
 
 from __future__ import annotations
