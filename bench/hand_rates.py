@@ -26,10 +26,11 @@ def _rate(name: str, bot_class: type, hands: int, rounds: int) -> float:
     extra = {"claim_window": "eligible"} if "claim_window" in inspect.signature(Game).parameters else {}
     best = float("inf")
     for round_index in range(rounds):
-        bots = [bot_class(round_index * 4 + i) for i in range(4)]
+        n = rules.num_players
+        bots = [bot_class(round_index * 4 + i) for i in range(n)]
         start = time.perf_counter()
         for seed in range(round_index * hands, (round_index + 1) * hands):
-            play(Game(rules, seed=seed, dealer=seed % 4, **extra), bots)
+            play(Game(rules, seed=seed, dealer=seed % n, **extra), bots)
         best = min(best, time.perf_counter() - start)
     return hands / best
 
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    for name in ("guangdong", "yunxiao"):
+    for name in [name for name in ("guangdong", "yunxiao", "kawuxing") if name in hupai.rules.names()]:
         for bot_class in (RandomBot, GreedyBot):
             hands = args.hands if bot_class is RandomBot else max(1, args.hands // 2)
             rate = _rate(name, bot_class, hands, args.rounds)
