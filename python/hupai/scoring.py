@@ -47,6 +47,8 @@ class WinContext:
     winners_on_tile: int = 1        # how many players win on this one tile
     liable: int | None = None
     jokers: int = 0                 # wild tiles held among the concealed tiles (not in ``concealed``)
+    declared_ready: bool = False    # the winner had declared its hand ready and shown it (亮倒: Kawuxing KW-16..18)
+    discard_after_kong: bool = False  # won on a discard made right after a kong's replacement draw (杠上炮)
     extras: Mapping[str, Any] = field(default_factory=dict)  # rule-specific facts (游金 level, 亮倒, ...)
 
     @property
@@ -81,6 +83,11 @@ class ScoreResult:
         return tuple(p.name for p in self.patterns)
 
 
-def score(rules: Rules, context: WinContext) -> ScoreResult:
-    """Score one win under ``rules`` without running a game."""
+def score(rules: Rules | str, context: WinContext) -> ScoreResult:
+    """Score one win under ``rules`` (a rules object, or a rule-system name with its default options) without
+    running a game."""
+    if isinstance(rules, str):
+        from . import rules as registry
+
+        rules = registry.get(rules)
     return rules.score(context)

@@ -25,10 +25,10 @@ def pung(text: str, claimed_from: int = 2) -> Meld:
 def score(concealed: str, win: str, *, winner: int = 1, discarder: int | None = None, melds: tuple[Meld, ...] = (),
           options: dict[str, Any] | None = None, liangdao: bool = False, **facts: Any) -> ScoreResult:
     """Score ``concealed`` + ``win`` for ``winner`` (self-drawn unless ``discarder``) with ``hupai.score``."""
-    rules = hupai.rules.get("kawuxing", options or {})
+    rules = hupai.rules.get("kawuxing", options or {}) if options else "kawuxing"  # a name scores with defaults
     pao = facts.pop("gang_shang_pao", False)
     context = WinContext(winner=winner, win_tile=kind(win), concealed=tuple(parse(concealed)), melds=melds,
-                         discarder=discarder, num_players=3, extras={"liangdao": liangdao, "gang_shang_pao": pao},
+                         discarder=discarder, num_players=3, declared_ready=liangdao, discard_after_kong=pao,
                          **facts)
     return hupai.score(rules, context)
 

@@ -135,8 +135,8 @@ def gang_shang_kai_hua(r: Reading) -> bool:
 
 def gang_shang_pao(r: Reading) -> bool:
     """杠上炮 (KW-20), ×2: won on the discard a player made right after drawing its kong replacement
-    (``context.extras["gang_shang_pao"]``, decided by the engine's history)."""
-    return bool(r.context.extras.get("gang_shang_pao")) and not r.context.self_drawn
+    (``context.discard_after_kong``, decided from the engine's history)."""
+    return r.context.discard_after_kong and not r.context.self_drawn
 
 
 def qiang_gang_hu(r: Reading) -> bool:
@@ -150,8 +150,8 @@ def hai_di_lao_yue(r: Reading) -> bool:
 
 
 def liang_dao(r: Reading) -> bool:
-    """亮倒 (KW-18, KW-20), ×2 once: the winner had declared 亮倒 (``context.extras["liangdao"]``)."""
-    return bool(r.context.extras.get("liangdao"))
+    """亮倒 (KW-18, KW-20), ×2 once: the winner had declared 亮倒 (``context.declared_ready``)."""
+    return r.context.declared_ready
 
 
 _SEVEN_PAIRS = ("an_si_gui_yi",)  # KW-21: none of the 七对 family takes 暗四归一

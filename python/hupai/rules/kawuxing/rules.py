@@ -17,7 +17,8 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
   tiles in ``extras["revealed"]``, public by the rule). Frozen hand: 摸切 (:meth:`forbidden_discards`), no 碰,
   暗杠/直杠 only when the waits are unchanged, 补杠 always (:meth:`kong_options`, :meth:`claim_options`).
 - Restoring (:meth:`check_state`, :mod:`.state`): the state must be what the actions left.
-- KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 go to the context's ``extras``.
+- KW-19..26 (:meth:`win_context`, :meth:`score`): 亮倒 and 杠上炮 are the context's typed ``declared_ready`` and
+  ``discard_after_kong``.
 - KW-27 (:meth:`drawn_settlement`, :meth:`on_drawn`): the 荒庄 payments by the number of 亮倒 players, paid when
   the hand ends drawn. KW-28 (:meth:`next_dealer`).
 """
@@ -262,7 +263,7 @@ class KawuxingRules(Rules):
                     winners_on_tile: int) -> WinContext:
         context = super().win_context(table, seat, tile, source, discarder, winners_on_tile)
         pao = source == "discard" and discarder is not None and self.after_kong_discard(table, discarder)
-        return replace(context, extras={"liangdao": bool(table.extras["liangdao"][seat]), "gang_shang_pao": pao})
+        return replace(context, declared_ready=bool(table.extras["liangdao"][seat]), discard_after_kong=pao)
 
     def score(self, context: WinContext) -> ScoreResult:
         return score_win(context, self.options)
