@@ -173,6 +173,20 @@ PyObject* held_actions(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return out;
 }
 
+// identity_index(items, item) -> int: the position of `item` itself (the same object) in the tuple `items`, or
+// -1. Pointers are compared and nothing is read or called, so no code of a caller's runs (tuple.index would call
+// __eq__ on every earlier item): how Game.apply finds the chosen action among its cached legal ones.
+PyObject* identity_index(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "identity_index expects a tuple and an object");
+        return nullptr;
+    }
+    const Py_ssize_t size = PyTuple_GET_SIZE(args[0]);
+    for (Py_ssize_t at = 0; at < size; ++at)
+        if (PyTuple_GET_ITEM(args[0], at) == args[1]) return PyLong_FromSsize_t(at);
+    return PyLong_FromLong(-1);
+}
+
 // turn_scan(hand, melds, pungs, drawn, forms) -> int.
 PyObject* turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 5) {
@@ -216,6 +230,10 @@ PyMethodDef kEngineMethods[] = {
      "held_actions($module, hand, actions, /)\n--\n\n"
      "actions[k] for every kind k held in `hand` (34 counts), in kind order; `actions` is a tuple of 34 items,\n"
      "returned as they are (never read). For the engine's turn discards."},
+    {"identity_index", as_method(identity_index), METH_FASTCALL,
+     "identity_index($module, items, item, /)\n--\n\n"
+     "The position of `item` itself (identity, not equality) in the tuple `items`, or -1. Compares pointers\n"
+     "only: no code of the items runs. For the engine's chosen-action look-up."},
     {"turn_scan", as_method(turn_scan), METH_FASTCALL,
      "turn_scan($module, hand, melds, pungs, drawn, forms, /)\n--\n\n"
      "Bits of what a turn may offer besides discards: 1 the hand (34 counts) is complete in `forms` with\n"

@@ -31,7 +31,8 @@ from .tiles import format_tiles, parse, to_counts
 if TYPE_CHECKING:  # pragma: no cover
     from . import bots, rules, zipai
     from .game import Action, Game, HandResult, Match
-    from .scoring import WinContext, score
+    from .rules import score
+    from .scoring import WinContext
 
 __version__ = "0.1.0"
 
@@ -42,7 +43,7 @@ _LAZY = {
     "HandResult": ("hupai.game", "HandResult"),
     "Match": ("hupai.game", "Match"),
     "WinContext": ("hupai.scoring", "WinContext"),
-    "score": ("hupai.scoring", "score"),
+    "score": ("hupai.rules", "score"),
     "rules": ("hupai.rules", None),
     "bots": ("hupai.bots", None),
     "zipai": ("hupai.zipai", None),

@@ -1,4 +1,5 @@
-"""Scoring types shared by every rule system, and ``hupai.score`` to score a hand without a game.
+"""Scoring types shared by every rule system (``hupai.score``, in :mod:`hupai.rules`, scores a hand without a
+game).
 
 A rule system scores a :class:`WinContext` (the facts of one win) into a :class:`ScoreResult`
 (patterns found, value, per-seat payments). The game engine builds the context from its history; a server that
@@ -9,14 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .hand import Meld
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules.base import Rules
-
-__all__ = ["WinContext", "Pattern", "ScoreResult", "score"]
+__all__ = ["WinContext", "Pattern", "ScoreResult"]
 
 
 @dataclass(frozen=True)
@@ -81,13 +79,3 @@ class ScoreResult:
     @property
     def pattern_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.patterns)
-
-
-def score(rules: Rules | str, context: WinContext) -> ScoreResult:
-    """Score one win under ``rules`` (a rules object, or a rule-system name with its default options) without
-    running a game."""
-    if isinstance(rules, str):
-        from . import rules as registry
-
-        rules = registry.get(rules)
-    return rules.score(context)

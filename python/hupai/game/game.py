@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import rules as rules_module
+from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
@@ -199,10 +200,12 @@ class Game:
         # may try to call back; neither can change the game or ask it anything.
         self._legal = _APPLYING
         try:
-            # Fast path: usually one of the cached legal actions itself (shared prebuilt objects), which
-            # tuple.index finds by identity. The engine's copy is the one applied and logged.
-            legal = cache[action[1]]  # type: ignore[index]
-            chosen = legal[legal.index(action)]
+            # Fast path: usually one of the cached legal actions itself (shared prebuilt objects), found by
+            # identity (comparing pointers only). Anything else takes the slow path below, which compares a plain
+            # copy; the engine's own copy is the one applied and logged.
+            if identity_index(cache[action[1]], action) < 0:  # type: ignore[index]
+                raise LookupError
+            chosen = action
         except Exception:
             try:
                 chosen = self._chosen(action, cache)

@@ -23,12 +23,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HupaiError
+from ..scoring import ScoreResult, WinContext
 from .base import Rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from .base_advice import Advice
 
-__all__ = ["Rules", "advice", "get", "names"]
+__all__ = ["Rules", "advice", "get", "names", "score"]
 
 # name -> (module, class name). Each class takes one positional options mapping (None = defaults).
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -75,3 +76,13 @@ def advice(name: str) -> Advice:
         return PLAIN
     found: Advice = importlib.import_module(module).ADVICE
     return found
+
+
+def score(rules: Rules | str, context: WinContext) -> ScoreResult:
+    """Score one win under ``rules`` (a rules object, or a rule-system name with its default options) without
+    running a game (``hupai.score``)."""
+    if isinstance(rules, str):
+        rules = get(rules)
+    elif not isinstance(rules, Rules):
+        raise HupaiError(f"rules must be a rule-system name or a Rules object, got {type(rules).__name__}")
+    return rules.score(context)
