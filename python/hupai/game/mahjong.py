@@ -24,6 +24,7 @@ from ..rules.base import Rules
 from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from ..tiles import format_tiles
 from . import claims
+from .claims import SCAN_ALL as _SCAN_ALL
 from .result import HandResult, WinResult
 from .state import Table, copy_json
 from .wall import Wall, shuffle
@@ -49,7 +50,7 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs")
+                 "_pre_draw", "_others", "_pungs", "_chowers")
 
     rules: Rules
     table: Table
@@ -70,6 +71,7 @@ class MahjongFlow:
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
         self._others = tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
+        self._chowers = tuple(1 << ((seat + 1) % n) for seat in range(n))  # the 下家 chows (claim_scan's mask)
         self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
                               and not caps.chow_seats and not caps.on_discard)
 
@@ -305,7 +307,7 @@ class MahjongFlow:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
             shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
-                                       0 if tile >= 27 else 1 << ((seat + 1) % table.num_players), claims.SCAN_ALL)
+                                       0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
             if ready is not None:  # the readiness the scan worked out: the engine caches it
                 table.ready[:] = ready
             if not shapes:

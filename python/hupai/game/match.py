@@ -29,6 +29,11 @@ from .wall import hand_seed, splitmix64
 __all__ = ["Match", "Player", "play"]
 
 
+def _no_choice(legal_actions: Sequence[Action]) -> None:
+    """The ``choose`` of a player that has none: it always needs its observation."""
+    return None
+
+
 class Player(Protocol):
     """Anything that picks an action from what its seat sees (the bots in :mod:`hupai.bots`): one of
     ``observation.legal_actions``.
@@ -50,22 +55,21 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     apply = game.apply
     legal = game.legal_actions
     observe = Observer(game).observe  # one per game: it freezes the hand's fixed facts once
-    choosers = [getattr(player, "choose", None) for player in players]
+    choosers = [getattr(player, "choose", _no_choice) for player in players]
+    acts = [player.act for player in players]
     while True:
         phase = table.phase
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
             seat = table.turn_seat
-            choose = choosers[seat]
-            action = None if choose is None else choose(legal(seat))
-            apply(players[seat].act(observe(seat)) if action is None else action)
+            action = choosers[seat](legal(seat))
+            apply(action if action is not None else acts[seat](observe(seat)))
             continue
         seats = game.seats_to_act()
         if not seats:
             break
         for seat in seats:
-            choose = choosers[seat]
-            action = None if choose is None else choose(legal(seat))
-            apply(players[seat].act(observe(seat)) if action is None else action)
+            action = choosers[seat](legal(seat))
+            apply(action if action is not None else acts[seat](observe(seat)))
     result = game.result
     assert result is not None
     return result
