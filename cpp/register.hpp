@@ -4,7 +4,24 @@
 
 #include <pybind11/pybind11.h>
 
+#include <thread>
+#include <vector>
+
 namespace hupai::binding {
+
+// Runs work(0) .. work(workers - 1), each on its own thread when there are several (the batch entry points;
+// the caller has released the GIL and split the rows).
+template <typename Work>
+void run_workers(int workers, const Work& work) {
+    if (workers == 1) {
+        work(0);
+        return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<size_t>(workers));
+    for (int w = 0; w < workers; ++w) pool.emplace_back(work, w);
+    for (auto& thread : pool) thread.join();
+}
 
 void register_errors(pybind11::module_& m);    // hupai.errors' HupaiError and InvalidHand (pyargs.cpp)
 void register_analysis(pybind11::module_& m);  // single-hand calls

@@ -113,13 +113,7 @@ py::array_t<Out> run_batch(py::handle counts_arg, py::handle jokers, py::handle 
     {
         py::gil_scoped_release release;  // holding it would also stall Python's garbage collector
         Tables::get();                   // build before the workers start
-        if (workers == 1) {
-            work(0);
-        } else {
-            std::vector<std::thread> pool;
-            for (int w = 0; w < workers; ++w) pool.emplace_back(work, w);
-            for (auto& thread : pool) thread.join();
-        }
+        run_workers(workers, work);
     }
     for (int w = 0; w < workers; ++w) {
         if (bad_row[size_t(w)] < 0) continue;

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 #include <tuple>
 
+#include "register.hpp"
 #include "tiles.hpp"
 #include "zipai.hpp"
 
@@ -187,13 +187,7 @@ void register_zipai(py::module_& m) {
             };
             {
                 py::gil_scoped_release release;  // holding it would stall other threads and Python's collector
-                if (workers == 1) {
-                    work(0);
-                } else {
-                    std::vector<std::thread> pool;
-                    for (int w = 0; w < workers; ++w) pool.emplace_back(work, w);
-                    for (auto& thread : pool) thread.join();
-                }
+                hupai::binding::run_workers(workers, work);
             }
             for (int w = 0; w < workers; ++w)
                 if (bad_row[w] >= 0) invalid("row " + std::to_string(bad_row[w]) + ": " + bad_reason[w]);
