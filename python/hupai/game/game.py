@@ -205,7 +205,7 @@ class Game:
             # copy; the engine's own copy is the one applied and logged.
             if identity_index(cache[action[1]], action) < 0:  # type: ignore[index]
                 raise LookupError
-            chosen = action
+            chosen: Action = action  # type: ignore[assignment]  # the engine's own object, found above
         except Exception:
             try:
                 chosen = self._chosen(action, cache)

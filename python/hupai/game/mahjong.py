@@ -113,20 +113,20 @@ class MahjongFlow:
         """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
         table = self.table
         for effect in effects:
-            if type(effect) is SetState:
+            if isinstance(effect, SetState):
                 table.extras[effect.key] = copy_json(effect.value)
-            elif type(effect) is Pay:
+            elif isinstance(effect, Pay):
                 amounts = effect.amounts
-                if len(amounts) != table.num_players or sum(amounts):
+                if len(amounts) != table.num_players or sum(amounts) != 0:
                     raise ValueError(f"{self.rules.name}: a payment must give one amount per seat summing to 0, "
                                      f"got {amounts!r}")
                 table.payments = [a + b for a, b in zip(table.payments, amounts, strict=True)]
                 self.events.append(Event("payment", effect.seat, -1, tuple(amounts), effect.reason))
-            elif type(effect) is TakeFromTail:
+            elif isinstance(effect, TakeFromTail):
                 if not 0 <= effect.count <= table.wall.live:
                     raise ValueError(f"{self.rules.name}: cannot take {effect.count} tiles from the wall's tail")
                 table.wall.tail -= effect.count
-            elif type(effect) is GiveTile:
+            elif isinstance(effect, GiveTile):
                 seat, tile = effect.seat, effect.tile
                 table.hands[seat][tile] += 1
                 table.ready[seat] = None
@@ -322,10 +322,10 @@ class MahjongFlow:
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         if caps.custom_claims:
             if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first
-                ready = table.ready
+                cache = table.ready
                 for other in self._others[seat]:
-                    if ready[other] is None:
-                        ready[other] = rules.ready(table, other)
+                    if cache[other] is None:
+                        cache[other] = rules.ready(table, other)
             options = rules.claim_options(table, tile, seat)
         else:
             options = claims.standard_options(rules, table, tile, seat)
