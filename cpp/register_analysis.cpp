@@ -199,6 +199,14 @@ std::vector<int> group_entry_values(GroupEntry entry) {
     return values;
 }
 
+// The improving tiles a hand does not hold (受入 counted in tiles), for a mask of improving draws.
+int unseen_copies(const HandQuery& query, std::uint64_t improving) {
+    int copies = 0;
+    for (int draw = 0; draw < kNumKinds; ++draw)
+        if (improving >> draw & 1) copies += kMaxCopies - query.counts[draw];
+    return copies;
+}
+
 py::list discard_list(const HandQuery& query) {
     std::int8_t shanten_after[kNumKinds];
     std::uint64_t improving[kNumKinds];
@@ -206,11 +214,25 @@ py::list discard_list(const HandQuery& query) {
     py::list out;
     for (int kind = 0; kind < kNumKinds; ++kind) {
         if (shanten_after[kind] == 127) continue;
-        int copies = 0;  // the improving tiles this hand does not hold (受入 counted in tiles)
-        for (int draw = 0; draw < kNumKinds; ++draw)
-            if (improving[kind] >> draw & 1) copies += kMaxCopies - query.counts[draw];
-        out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind], copies));
+        out.append(py::make_tuple(kind, int(shanten_after[kind]), improving[kind],
+                                  unseen_copies(query, improving[kind])));
     }
+    return out;
+}
+
+// Per kind, one comparable int: (-shanten after the discard, unseen improving copies) as copies - 256 *
+// shanten (copies <= 4 * 34 < 256), or kNotHeld for a kind not held. A bot ranking its discards at every turn
+// needs only this, without a tuple per kind to unpack.
+constexpr int kNotHeld = -(1 << 20);
+
+py::tuple discard_score_tuple(const HandQuery& query) {
+    std::int8_t shanten_after[kNumKinds];
+    std::uint64_t improving[kNumKinds];
+    discard_analysis(query, shanten_after, improving);
+    py::tuple out(kNumKinds);
+    for (int kind = 0; kind < kNumKinds; ++kind)
+        out[kind] = py::int_(shanten_after[kind] == 127 ? kNotHeld
+                             : unseen_copies(query, improving[kind]) - 256 * int(shanten_after[kind]));
     return out;
 }
 
@@ -264,6 +286,15 @@ void register_analysis(py::module_& m) {
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
         "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it,\n"
         "how many copies of those draws the hand does not hold).");
+    m.def(
+        "discard_scores",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+            Counts counts;
+            return discard_score_tuple(plain_query(hand, jokers, melds, forms, joker_kinds, counts));
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "34 ints, per kind: copies - 256 * shanten after discarding it (the discard_analysis entry as one\n"
+        "comparable int), or -2**20 for a kind not held.");
     m.def(
         "decompositions",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,8 @@ from .observation import Observation
 from .rules.base_advice import Advice
 
 __all__ = ["RandomBot", "GreedyBot"]
+
+_KIND = attrgetter("kind")
 
 
 def _observed(game: Any, seat: int) -> Observation:
@@ -90,7 +93,7 @@ class GreedyBot:
             return legal[0]  # declarations (游金, 抢金: wins) come before ``pass``
         advice = self._advice.get(observation.rules) or self._advice_for(observation.rules)
         claiming = phase == "claim" or phase == "rob"
-        kinds = [a.kind for a in legal]
+        kinds = list(map(_KIND, legal))  # a C-level loop: this runs at every decision
         premium: tuple[int, ...] | None = None
         if "win" in kinds and not (claiming and advice.prefers_own_draw(observation)):
             win = legal[kinds.index("win")]

@@ -57,3 +57,18 @@ def test_discard_options_of_a_ready_shape_are_its_waits() -> None:
 def test_discard_options_reject_a_waiting_hand() -> None:
     with pytest.raises(hupai.InvalidHand, match="14 concealed tiles"):
         hupai.discard_options("123m456p789s1122z")
+
+
+@pytest.mark.parametrize("forms", FORMS)
+def test_discard_scores_pack_discard_analysis(forms: Forms) -> None:
+    """``_core.discard_scores`` (what GreedyBot ranks by) is discard_analysis packed as copies - 256 * shanten,
+    one int per kind, -2**20 for a kind not held."""
+    from hupai import _core
+    rng = random.Random(12)
+    for _ in range(60):
+        hand = _random_hand(rng, 14)
+        scores = _core.discard_scores(bytes(hand), 0, 0, int(forms), None)
+        expected = [-(1 << 20)] * 34
+        for kind, after, _, copies in _core.discard_analysis(hand, 0, 0, int(forms), None):
+            expected[kind] = copies - 256 * after
+        assert list(scores) == expected

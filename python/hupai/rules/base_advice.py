@@ -11,6 +11,7 @@ defaults. ``hupai.rules.advice(name)`` finds a system's advice (``rules/<system>
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..observation import Observation
 
 __all__ = ["Advice", "ANY_KIND", "PLAIN"]
+
+_TILE = attrgetter("tile")
 
 #: The core's ``joker_kinds`` mask: a joker may stand for any kind.
 ANY_KIND = (1 << 34) - 1
@@ -52,13 +55,10 @@ class Advice:
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """A score per action of ``discards`` (legal discards of the seat), higher is better: here the shanten
         after it (lower first), then how many tiles the seat has not seen in its own hand would lower it."""
-        # One core call gives, per kind held, the shanten after discarding it and the improving copies (at
-        # most 4 x 34 < 256: the score is the pair (-shanten, copies) in one int, compared as fast as ints).
-        melds = len(observation.melds[observation.seat])
-        hand = np.frombuffer(observation.counts, dtype=np.uint8)
-        scores = {kind: copies - (after << 8) for kind, after, _, copies in
-                  _core.discard_analysis(hand, 0, melds, self._forms, ANY_KIND)}
-        return [scores[action.tile] for action in discards]
+        # One core call gives, per kind, the pair (-shanten after discarding it, improving copies) as one int.
+        scores = _core.discard_scores(observation.counts, 0, len(observation.melds[observation.seat]), self._forms,
+                                      ANY_KIND)
+        return list(map(scores.__getitem__, map(_TILE, discards)))  # C-level loops: this runs at every turn
 
     def premium_discards(self, observation: Observation) -> tuple[int, ...]:
         """Kinds whose discard now is worth more than winning at once (best first); none by default."""
