@@ -65,6 +65,7 @@ _ADVICE: dict[str, str] = {
     "guangdong": "hupai.rules.guangdong.advice",
     "yunxiao": "hupai.rules.yunxiao.advice",
     "kawuxing": "hupai.rules.kawuxing.advice",
+    "waihuzi": "hupai.rules.waihuzi.advice",
 }
 
 

@@ -5,6 +5,7 @@
   a :class:`~.patterns.Win` (the chosen layout and the facts of the win).
 - :mod:`.scoring`: :func:`~.scoring.score_win`: the context checked, the best layout, the 名堂 product, 元, payments.
 - :mod:`.rules`: :class:`WaihuziRules`, the rule object (``family = "zipai"``).
+- :mod:`.advice`: playing advice for a 息-seeking bot over plain data (counts, groups, locked cards).
 - :mod:`.advice`: playing advice for a 息-seeking bot over plain data (counts, groups, bans).
 - :mod:`.describe`: ``hupai analyze --rules waihuzi``.
 """
