@@ -30,6 +30,7 @@ from ...analysis import Forms
 from ...errors import HupaiError, InvalidHand
 from ...zipai import Declared, PartType
 from ..base_advice import Advice
+from .scoring import CoreOptions, core_min_huxi
 
 __all__ = ["ADVICE", "WaihuziAdvice", "Judgement", "CLAIMS"]
 
@@ -134,14 +135,20 @@ class WaihuziAdvice(Advice):
     def __init__(self, min_huxi: int = 5, xingxingxi: str = "loose", daxiaozihu: bool = True,
                  extra_mingtang: bool = False) -> None:
         super().__init__(Forms.STANDARD)
-        self.options = {"min_huxi": min_huxi, "xingxingxi": xingxingxi, "daxiaozihu": daxiaozihu,
-                        "extra_mingtang": extra_mingtang}
+        self.min_huxi = min_huxi
+        self.core: CoreOptions = {"xingxingxi": xingxingxi, "daxiaozihu": daxiaozihu,
+                                  "extra_mingtang": extra_mingtang}
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options the advice judges waits under."""
+        return {"min_huxi": self.min_huxi, **self.core}
 
     @classmethod
     def for_rules(cls, rules: Any) -> WaihuziAdvice:
         """The advice under a :class:`~.rules.WaihuziRules`' options."""
         o = rules.options
-        return cls(o.min_huxi, o.xingxingxi, o.daxiaozihu, o.extra_mingtang)
+        return cls(core_min_huxi(o), o.xingxingxi, o.daxiaozihu, o.extra_mingtang)
 
     def _unseen(self, counts: np.ndarray, groups: Sequence[Declared], unseen: Any) -> np.ndarray:
         if unseen is not None:
@@ -162,7 +169,7 @@ class WaihuziAdvice(Advice):
         lacking, xi = shape(hand, _GROUPS_IN_A_WIN - len(groups))
         value = 0
         if lacking <= 1:  # ready by shape: ask the core which cards win, with enough 息
-            for wait in zipai.waits(hand, groups, **self.options):
+            for wait in zipai.waits(hand, groups, min_huxi=self.min_huxi, **self.core):
                 scores = [layout.score for layout in (wait.self_drawn, wait.from_other) if layout is not None]
                 value += int(unseen[wait.card]) * max(scores)
         return Judgement(value, -lacking, _declared_xi(groups) + xi)

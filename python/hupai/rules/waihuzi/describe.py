@@ -23,6 +23,7 @@ from ...scoring import WinContext
 from ..base import Rules
 from .advice import WaihuziAdvice
 from .rules import WaihuziRules
+from .scoring import core_min_huxi, core_options
 
 __all__ = ["analyze", "parse_hand"]
 
@@ -51,8 +52,7 @@ def analyze(text: str, rules: Rules, win: str | None = None, source: str = "self
         raise HupaiError(f"expected Wai Huzi rules, got {type(rules).__name__}")
     hand, groups = parse_hand(text)
     options = rules.options
-    core = {"xingxingxi": options.xingxingxi, "daxiaozihu": options.daxiaozihu,
-            "extra_mingtang": options.extra_mingtang}
+    core = core_options(options)
     used = [0] * zipai.NUM_KINDS
     for kind in (*hand, *(c for g in groups for c in g.cards)):
         used[kind] += 1
@@ -63,7 +63,7 @@ def analyze(text: str, rules: Rules, win: str | None = None, source: str = "self
     shown = " ".join([*map(str, groups), zipai.format_cards(hand)])
     print(f"{shown}  ({len(hand)} cards in hand, {len(groups)} group(s); min_huxi {options.min_huxi})", file=out)
     if total == 19 + fours:
-        waits = zipai.waits(hand, groups, min_huxi=min(options.min_huxi, 1000), **core)
+        waits = zipai.waits(hand, groups, min_huxi=core_min_huxi(options), **core)
         if not waits:
             print("  waits     none with enough 息", file=out)
             judged = WaihuziAdvice.for_rules(rules).judge(zipai.to_counts(hand), groups)
@@ -81,7 +81,7 @@ def analyze(text: str, rules: Rules, win: str | None = None, source: str = "self
             print(f"    {layout}", file=out)
         if len(layouts) > 12:
             print(f"    ... {len(layouts) - 12} more", file=out)
-        best = zipai.best_split(hand, groups, min_huxi=min(options.min_huxi, 1000), **core)
+        best = zipai.best_split(hand, groups, min_huxi=core_min_huxi(options), **core)
         if best is None:
             print("  not a win" + (f": at most {max(x.xi for x in layouts)} 息" if layouts else ""), file=out)
         else:

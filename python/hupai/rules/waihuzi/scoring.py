@@ -9,7 +9,7 @@ loser pays the score, capped at ``cap`` (WH-42, WH-43); the winner receives both
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypedDict
 
 from ... import zipai
 from ...errors import HupaiError, InvalidHand
@@ -20,8 +20,8 @@ from ..patterns import counted, product
 from .options import WaihuziOptions
 from .patterns import CONTEXT_MINGTANG, MINGTANG, Win
 
-__all__ = ["NotAWin", "NUM_PLAYERS", "USED_FIELDS", "check_context", "best_layout", "score_win", "shen_of",
-           "shenyao"]
+__all__ = ["NotAWin", "NUM_PLAYERS", "USED_FIELDS", "CoreOptions", "check_context", "best_layout", "score_win",
+           "shen_of", "shenyao", "core_options", "core_min_huxi"]
 
 NUM_PLAYERS = 3  # WH-3
 
@@ -164,15 +164,28 @@ def _shen(context: WinContext, options: WaihuziOptions) -> str | None:
     return shen
 
 
-def _core_options(options: WaihuziOptions) -> dict[str, Any]:
+class CoreOptions(TypedDict):
+    """The options the core's split functions take (:func:`hupai.zipai.best_split` and the others)."""
+
+    xingxingxi: str
+    daxiaozihu: bool
+    extra_mingtang: bool
+
+
+def core_options(options: WaihuziOptions) -> CoreOptions:
     return {"xingxingxi": options.xingxingxi, "daxiaozihu": options.daxiaozihu,
             "extra_mingtang": options.extra_mingtang}
+
+
+def core_min_huxi(options: WaihuziOptions) -> int:
+    """``min_huxi`` as the core takes it (at most 1000: no layout comes near, so a larger minimum means the same)."""
+    return min(options.min_huxi, _MAX_MIN_HUXI)
 
 
 def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
     """The layout a win is scored by (WH-31, WH-32); :class:`NotAWin` saying why when there is none."""
     layout = zipai.best_split(facts.hand, facts.groups, facts.win_card, facts.source,
-                              min_huxi=min(options.min_huxi, _MAX_MIN_HUXI), **_core_options(options))
+                              min_huxi=core_min_huxi(options), **core_options(options))
     if layout is not None:
         return layout
     described = zipai.format_cards(facts.hand) + ("" if facts.win_card is None else
@@ -180,7 +193,7 @@ def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
     if facts.groups:
         described = " ".join(map(str, facts.groups)) + " " + described
     layouts = zipai.splits(facts.hand, facts.groups, facts.win_card, facts.source,
-                           **_core_options(options))
+                           **core_options(options))
     if not layouts:
         raise NotAWin(f"Wai Huzi: {described} does not split into 3-card groups and one pair or 门子 (WH-28)")
     most = max(layout.xi for layout in layouts)
