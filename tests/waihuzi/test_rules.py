@@ -183,3 +183,10 @@ def test_wh_39_shen_facts_are_checked() -> None:
 def test_score_refuses_what_is_not_a_win_context() -> None:
     with pytest.raises(HupaiError, match="WinContext"):
         rules().score("x1 x2")  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("WH-45", "WH-46")
+def test_wh_46_a_drawn_hand_pays_nothing() -> None:
+    """黄庄: no 荒庄 payments (the base hook, not overridden), and the 海底 drawer deals next (WH-6 above)."""
+    assert WaihuziRules.on_drawn is Rules.on_drawn
+    assert not WaihuziRules.capabilities.on_drawn

@@ -203,9 +203,10 @@ def test_wh_e11_placement_and_yuan() -> None:
 
 
 @pytest.mark.rule("WH-36", "WH-40")
-def test_wh_e12_tian_hu() -> None:
-    result = score(context(E3_HAND, "d3", winner=0, heavenly=True))
-    assert (result.value, result.payments, names(result)) == (20, (40, -20, -20), {"天胡"})
+@pytest.mark.parametrize("ready", [False, True])
+def test_wh_e12_tian_hu(ready: bool) -> None:
+    result = score(context(E3_HAND, "d3", winner=0, heavenly=True, ready_from_deal=ready))
+    assert (result.value, result.payments, names(result)) == (20, (40, -20, -20), {"天胡"})  # never with 报听
 
 
 @pytest.mark.rule("WH-35", "WH-36", "WH-38")
