@@ -136,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     analyze_cmd.add_argument("--rules", default=None,
                              help="judge the hands in this rule system's winning forms and tile set "
                                   "(see hupai.rules.names())")
+    analyze_cmd.add_argument("--win", default=None, help="waihuzi: the winning card, one of the hand's (x1, d10)")
+    analyze_cmd.add_argument("--source", choices=["self", "other"], default="self",
+                             help="waihuzi: the winning card was turned up by the winner or came from another")
     simulate_cmd = commands.add_parser("simulate", help="play seeded hands with bots and summarise them")
     simulate_cmd.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
     simulate_cmd.add_argument("--hands", type=int, default=200, help="hands to play")
@@ -150,6 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from . import rules
 
                 rule_system = rules.get(args.rules)
+                if rule_system.family == "zipai":  # Wai Huzi cards, groups and 息 (rules/waihuzi/describe.py)
+                    from .rules.waihuzi.describe import analyze as analyze_zipai
+                    for hand in args.hands:
+                        analyze_zipai(hand, rule_system, args.win, args.source)
+                    return 0
                 if rule_system.family != "mahjong":
                     raise HupaiError(f"hupai analyze reads mahjong hands; {args.rules} is a {rule_system.family} game")
                 forms = rule_system.win_forms if forms is None else forms

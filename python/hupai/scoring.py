@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .hand import Meld
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .zipai import Declared
 
 __all__ = ["WinContext", "Pattern", "ScoreResult"]
 
@@ -30,7 +33,7 @@ class WinContext:
     winner: int
     win_tile: int
     concealed: tuple[int, ...]
-    melds: tuple[Meld, ...] = ()
+    melds: tuple[Meld | Declared, ...] = ()  # mahjong: Meld; Wai Huzi: hupai.zipai.Declared (歪 碰 溜 飘 吃)
     discarder: int | None = None
     dealer: int = 0
     num_players: int = 4
@@ -48,6 +51,10 @@ class WinContext:
     declared_ready: bool = False    # the winner had declared its hand ready and shown it (亮倒: Kawuxing KW-16..18)
     discard_after_kong: bool = False  # won on a discard made right after a kong's replacement draw (杠上炮)
     extras: Mapping[str, Any] = field(default_factory=dict)  # rule-specific facts (游金 level, 亮倒, ...)
+    # Wai Huzi (waihuzi.md): facts of how the hand went that its 名堂 need and the cards cannot show.
+    ready_from_deal: bool = False   # 报听 (WH-38): ready from the deal and no group made since; the flow decides
+    shen: str | None = None         # the session 神 (WH-5): "odd" (单神) or "even" (双神); None: the option's
+    shen_card: int | None = None    # the card turned up after the win for 神腰 (WH-39), kind 0..19; None: none
 
     @property
     def self_drawn(self) -> bool:

@@ -36,6 +36,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "guangdong": ("hupai.rules.guangdong.rules", "GuangdongRules"),
     "yunxiao": ("hupai.rules.yunxiao.rules", "YunxiaoRules"),
     "kawuxing": ("hupai.rules.kawuxing.rules", "KawuxingRules"),
+    "waihuzi": ("hupai.rules.waihuzi.rules", "WaihuziRules"),
 }
 
 
@@ -64,6 +65,7 @@ _ADVICE: dict[str, str] = {
     "guangdong": "hupai.rules.guangdong.advice",
     "yunxiao": "hupai.rules.yunxiao.advice",
     "kawuxing": "hupai.rules.kawuxing.advice",
+    "waihuzi": "hupai.rules.waihuzi.advice",
 }
 
 

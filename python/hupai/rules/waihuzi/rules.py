@@ -1,0 +1,77 @@
+"""歪胡子 Wai Huzi: the rule object (``hupai.rules.get("waihuzi")``), over :mod:`.scoring`.
+
+Wai Huzi is a zipai game (``family = "zipai"``): the engine hosts it with its own flow (``game/zipai.py``), which
+asks this object what the spec decides and runs the turns itself. It subclasses the mahjong-shaped
+:class:`~hupai.rules.Rules` so that the shell takes it like any rule system (``isinstance``, ``family``,
+``num_players``, ``tiles``, ``options_dict``, ``name``); the mahjong hooks (claims, kongs, 漏胡, ``win_forms``)
+are never asked by the zipai flow and are left as they are.
+
+What it answers:
+
+- WH-1, WH-3 (:meth:`tiles`, ``num_players``): 80 cards, kinds 0..19 four times; three players.
+- WH-5 (:func:`~.scoring.shen_of`, :func:`~.scoring.shenyao`): the session 神 from a shown card; the ``shen``
+  option fixes it. WH-6, WH-46 (:meth:`dealer_after`): who deals next.
+- WH-17 (:data:`PRIORITY`): the claim classes, first class first; a single winner per card.
+- WH-28..44 (:meth:`check`, :meth:`score`): is a :class:`~hupai.scoring.WinContext` a legal win, and its score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...scoring import ScoreResult, WinContext
+from ...zipai import ALL_CARDS
+from ..base import Rules
+from .options import WaihuziOptions
+from .scoring import NUM_PLAYERS, best_layout, check_context, score_win
+
+__all__ = ["WaihuziRules", "PRIORITY"]
+
+#: WH-17: the claim classes on an offered card, higher first: 溜/飘/歪, then 胡, then 碰, then 吃; within a class
+#: the seat first in turn order (from the drawer for a drawn card, from the discarder's 下家 for a discard).
+PRIORITY: Mapping[str, int] = {"liu": 3, "piao": 3, "wai": 3, "win": 2, "peng": 1, "chi": 0}
+
+
+class WaihuziRules(Rules):
+    """Wai Huzi (``rules/waihuzi.md``). Build with ``hupai.rules.get("waihuzi", **options)``."""
+
+    name: ClassVar[str] = "waihuzi"
+    family: ClassVar[str] = "zipai"
+    num_players = NUM_PLAYERS  # WH-3
+    hand_size = 19  # WH-4: the others 19, the dealer 20
+    multiple_winners = False  # WH-17: a single winner per card
+    louhu = None  # the spec has no 漏胡; its bans are 臭牌 and 死手 (WH-21..27), kept by the flow
+
+    def __init__(self, options: Mapping[str, Any] | WaihuziOptions | None = None) -> None:
+        self.options = WaihuziOptions.from_mapping(options)
+        self._options_dict = self.options.to_dict()
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self._options_dict)
+
+    def __repr__(self) -> str:
+        return f"WaihuziRules({self.options_dict()!r})"
+
+    def tiles(self) -> Sequence[int]:
+        """WH-1: the 80 cards, four of each kind 0..19 (小一..小十, 大壹..大拾)."""
+        return ALL_CARDS
+
+    @staticmethod
+    def dealer_after(winner: int | None, haidi_drawer: int) -> int:
+        """WH-6, WH-46: the winner deals next; after 黄庄 the player who turned up the 海底 card."""
+        return haidi_drawer if winner is None else winner
+
+    def next_round(self, round_wind: int, dealer: int, next_dealer: int, first_dealer: int) -> tuple[int, bool]:
+        """No winds or rounds in Wai Huzi (§10): a session lasts as many hands as the caller plays."""
+        return (round_wind, False)
+
+    def check(self, context: WinContext) -> None:
+        """Raise if ``context`` is not a legal win: :class:`~.scoring.NotAWin` when the cards do not split or fall
+        short of ``min_huxi`` (WH-28, WH-32), :class:`~hupai.InvalidHand` for malformed cards or groups,
+        :class:`~hupai.HupaiError` for a field Wai Huzi does not use, a seat outside 0..2 or contradicting facts."""
+        best_layout(check_context(context, self.options), self.options)
+
+    def score(self, context: WinContext) -> ScoreResult:
+        """The score of a win (WH-33..43); raises as :meth:`check` does when it is not one."""
+        return score_win(context, self.options)

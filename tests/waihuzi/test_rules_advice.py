@@ -1,0 +1,84 @@
+"""Playing advice for a 息-seeking Wai Huzi bot (``hupai.rules.advice("waihuzi")``), over plain data."""
+
+from __future__ import annotations
+
+import hupai
+import numpy as np
+import pytest
+from hupai import zipai
+from hupai.errors import HupaiError
+from hupai.rules.waihuzi.advice import Judgement, WaihuziAdvice, shape, suit_shape
+
+E3_HAND = "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9"  # WH-E3: waits on x1 and d3
+
+
+def card(name: str) -> int:
+    return zipai.parse(name)[0]
+
+
+def test_the_registry_gives_the_advice_and_one_per_option_set() -> None:
+    advice = hupai.rules.advice("waihuzi")
+    assert isinstance(advice, WaihuziAdvice) and advice.options["min_huxi"] == 5
+    strict = WaihuziAdvice.for_rules(hupai.rules.get("waihuzi", min_huxi=6, xingxingxi="strict"))
+    assert strict.options == {"min_huxi": 6, "xingxingxi": "strict", "daxiaozihu": True, "extra_mingtang": False}
+
+
+@pytest.mark.rule("WH-7", "WH-8", "WH-9")
+def test_shape_counts_groups_partials_and_xi() -> None:
+    small = zipai.to_counts("x1 x2 x3 x5 x5 x5 x2 x7 x10")
+    assert suit_shape(small[:10].tobytes()) == (3, 0, 4)  # 句, 坎 3 息, 二七十 1 息
+    assert suit_shape(zipai.to_counts("x2 x7 x9 x9")[:10].tobytes()) == (0, 2, 2)  # 门子 x2x7 1 息, pair 1 息
+    assert shape(zipai.to_counts(E3_HAND + " d3"), 6) == (0, 5)  # complete: nothing lacking, 5 息
+    assert shape(zipai.to_counts(E3_HAND), 6)[0] == 1  # ready
+    assert shape(zipai.to_counts("x1 x3 x5 x8 d1 d3 d5 d8 d10 x10"), 6)[0] > 5
+
+
+@pytest.mark.rule("WH-30", "WH-32")
+def test_judge_weighs_waits_by_unseen_copies_and_score() -> None:
+    advice = WaihuziAdvice()
+    # x1: 2 copies unseen, 8 self-drawn; d3: 4 unseen, 5 either way
+    assert advice.judge(E3_HAND) == Judgement(2 * 8 + 4 * 5, -1, 5)
+    assert advice.judge(E3_HAND, unseen=bytes(20)).wait_value == 0
+    assert WaihuziAdvice(min_huxi=6).judge(E3_HAND).wait_value == 2 * 8  # only the self-drawn x1 wins
+    assert advice.judge(E3_HAND) > advice.judge("x1 x3 x5 x8 x9 d1 d3 d5 d8 d10 x10 x2 x4 d2 d4 d7 d9 x6 d6")
+
+
+@pytest.mark.rule("WH-26")
+def test_discard_keeps_the_wait_and_respects_locked_cards() -> None:
+    advice = WaihuziAdvice()
+    counts = zipai.to_counts(E3_HAND + " x4")
+    assert advice.discard(counts) == card("x4")
+    assert advice.discard(counts.tobytes()) == card("x4")
+    ranked = advice.rank_discards(counts, forbidden=[card("x4")])
+    assert card("x4") not in ranked and len(ranked) == int(np.count_nonzero(counts)) - 1
+    assert advice.discard(counts, forbidden=[card("x4")]) != card("x4")
+    with pytest.raises(HupaiError, match="locked"):
+        advice.discard(zipai.to_counts("x4 x4"), forbidden=[card("x4")])
+
+
+@pytest.mark.rule("WH-9", "WH-14", "WH-15")
+def test_claims() -> None:
+    advice = WaihuziAdvice()
+    for action in ("win", "liu", "wai"):
+        assert advice.claim(action, E3_HAND, card("x5")) is True
+    peng = [zipai.Declared.peng(card("d3"))]
+    assert advice.claim("piao", "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6", card("d3"), peng) is True
+    # Turning a 坎 (3 息) into a 飘 (1 息) of a ready hand loses 息 and changes no wait: declined.
+    assert advice.claim("piao", E3_HAND, card("x5")) is False
+    assert isinstance(advice.claim("peng", E3_HAND, card("x1")), bool)
+    assert isinstance(advice.claim("chi", E3_HAND, card("d3"), menzi=(card("d1"), card("d2"))), bool)
+    with pytest.raises(HupaiError, match="unknown Wai Huzi claim"):
+        advice.claim("kong", E3_HAND, card("x1"))
+    with pytest.raises(HupaiError, match="cannot peng"):
+        advice.claim("peng", E3_HAND, card("x3"))
+    with pytest.raises(HupaiError, match="门子"):
+        advice.claim("chi", E3_HAND, card("d3"))
+
+
+def test_a_chow_that_completes_a_wait_is_taken_and_a_useless_peng_is_not() -> None:
+    advice = WaihuziAdvice()
+    # Two 门子 away from ready: chowing x3 onto x1x2 leaves a ready hand (after discarding d10).
+    hand = "x1 x2 x5 x5 x5 x6 x7 x8 d1 d1 d1 d4 d5 d6 d7 d8 d9 d10 x10"
+    assert advice.claim("chi", hand, card("x3"), menzi=(card("x1"), card("x2"))) is True
+    # A pair inside a ready hand's only 2-card unit: taking it breaks the wait.
+    assert advice.claim("peng", E3_HAND, card("x7")) is False
