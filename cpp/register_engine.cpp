@@ -149,16 +149,10 @@ PyObject* claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return out;
 }
 
-// held_actions(hand, actions) -> tuple: actions[k] for every kind k that ``hand`` (34 counts) holds, in kind
-// order: a turn's discards, picked from the engine's 34 prebuilt Action objects. The items are never read,
-// only referenced (Python's itertools.compress does the same five times slower, and this runs every turn).
-PyObject* held_actions(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != kNumKinds) {
-        PyErr_SetString(PyExc_TypeError, "held_actions expects 34 counts and a tuple of 34 items");
-        return nullptr;
-    }
-    std::uint8_t hand[kNumKinds];
-    if (!read_hand(args[0], hand, "held_actions")) return nullptr;
+// actions[k] for every kind k that ``hand`` (34 counts) holds, in kind order, from a tuple of 34 items that are
+// never read, only referenced (Python's itertools.compress does the same five times slower, and this runs every
+// turn).
+PyObject* held_subset(const std::uint8_t* hand, PyObject* actions) {
     Py_ssize_t count = 0;
     for (int kind = 0; kind < kNumKinds; ++kind) count += hand[kind] != 0;
     PyObject* out = PyTuple_New(count);
@@ -166,11 +160,26 @@ PyObject* held_actions(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_ssize_t at = 0;
     for (int kind = 0; kind < kNumKinds; ++kind) {
         if (hand[kind] == 0) continue;
-        PyObject* item = PyTuple_GET_ITEM(args[1], kind);  // the tuple is immutable and the caller holds it
+        PyObject* item = PyTuple_GET_ITEM(actions, kind);  // the tuple is immutable and the caller holds it
         Py_INCREF(item);
         PyTuple_SET_ITEM(out, at++, item);
     }
     return out;
+}
+
+bool is_action_table(PyObject* actions) {
+    return PyTuple_CheckExact(actions) && PyTuple_GET_SIZE(actions) == kNumKinds;
+}
+
+// held_actions(hand, actions) -> tuple: a turn's discards, picked from the engine's 34 prebuilt Action objects.
+PyObject* held_actions(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2 || !is_action_table(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "held_actions expects 34 counts and a tuple of 34 items");
+        return nullptr;
+    }
+    std::uint8_t hand[kNumKinds];
+    if (!read_hand(args[0], hand, "held_actions")) return nullptr;
+    return held_subset(hand, args[1]);
 }
 
 // identity_index(items, item) -> int: the position of `item` itself (the same object) in the tuple `items`, or
@@ -187,18 +196,14 @@ PyObject* identity_index(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return PyLong_FromLong(-1);
 }
 
-// turn_scan(hand, melds, pungs, drawn, forms) -> int.
-PyObject* turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "turn_scan expects 5 arguments, got %zd", nargs);
-        return nullptr;
-    }
-    std::uint8_t hand[kNumKinds];
+// What a turn may offer besides discards (turn_scan's bits), read from the first five arguments of turn_scan or
+// plain_turn; -1 with a Python error set if one is malformed.
+long scan_turn(PyObject* const* args, const char* name, std::uint8_t* hand) {
     long long melds = 0, pungs = 0, drawn = -1, forms = 0;
-    if (!read_hand(args[0], hand, "turn_scan") || !read_meld_count(args[1], melds) ||
+    if (!read_hand(args[0], hand, name) || !read_meld_count(args[1], melds) ||
         !read_small(args[2], "pungs", 0, static_cast<long long>(kAllKinds), pungs) ||
         !read_small(args[3], "drawn", -1, kNumKinds - 1, drawn) || !read_small(args[4], "forms", 1, kAllForms, forms))
-        return nullptr;
+        return -1;
     long bits = 0;
     if (drawn >= 0 && hand_wins(hand, int(melds), unsigned(forms))) bits |= 1;
     if (std::memchr(hand, kMaxCopies, kNumKinds) != nullptr) {
@@ -207,7 +212,32 @@ PyObject* turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         for (auto rest = static_cast<std::uint64_t>(pungs); rest != 0 && !(bits & 2); rest &= rest - 1)
             if (hand[__builtin_ctzll(rest)] > 0) bits |= 2;  // the kinds of exposed pungs, lowest first
     }
-    return PyLong_FromLong(bits);
+    return bits;
+}
+
+// turn_scan(hand, melds, pungs, drawn, forms) -> int.
+PyObject* turn_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "turn_scan expects 5 arguments, got %zd", nargs);
+        return nullptr;
+    }
+    std::uint8_t hand[kNumKinds];
+    const long bits = scan_turn(args, "turn_scan", hand);
+    return bits < 0 ? nullptr : PyLong_FromLong(bits);
+}
+
+// plain_turn(hand, melds, pungs, drawn, forms, actions) -> tuple | None: turn_scan and held_actions in one call,
+// the engine's common turn (nothing but discards) answered without a second crossing.
+PyObject* plain_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 6 || !is_action_table(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "plain_turn expects 5 turn_scan arguments and a tuple of 34 items");
+        return nullptr;
+    }
+    std::uint8_t hand[kNumKinds];
+    const long bits = scan_turn(args, "plain_turn", hand);
+    if (bits < 0) return nullptr;
+    if (bits != 0) Py_RETURN_NONE;
+    return held_subset(hand, args[5]);
 }
 
 template <typename Function>
@@ -234,6 +264,10 @@ PyMethodDef kEngineMethods[] = {
      "identity_index($module, items, item, /)\n--\n\n"
      "The position of `item` itself (identity, not equality) in the tuple `items`, or -1. Compares pointers\n"
      "only: no code of the items runs. For the engine's chosen-action look-up."},
+    {"plain_turn", as_method(plain_turn), METH_FASTCALL,
+     "plain_turn($module, hand, melds, pungs, drawn, forms, actions, /)\n--\n\n"
+     "held_actions(hand, actions) if turn_scan(hand, melds, pungs, drawn, forms) is zero (the turn is only its\n"
+     "discards), else None. One crossing for the engine's common turn."},
     {"turn_scan", as_method(turn_scan), METH_FASTCALL,
      "turn_scan($module, hand, melds, pungs, drawn, forms, /)\n--\n\n"
      "Bits of what a turn may offer besides discards: 1 the hand (34 counts) is complete in `forms` with\n"

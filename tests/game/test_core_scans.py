@@ -359,6 +359,9 @@ def random_meld(rng, kind=None):
     return Meld("kong", (kind,) * 4, concealed=rng.random() < 0.5)
 
 
+KIND_ITEMS = tuple(f"k{k}" for k in range(NUM_KINDS))
+
+
 def test_turn_scan_matches_the_reference_on_random_hands():
     """Bit 1: a tile was drawn and the hand is complete; bit 2: four of a kind held, or a held kind of an
     exposed pung."""
@@ -383,6 +386,9 @@ def test_turn_scan_matches_the_reference_on_random_hands():
         hand = bytearray(counts)
         expected = ref_turn_scan(counts, melds, drawn, forms)
         assert tscan(hand, melds, drawn, forms) == expected, (case, counts, melds, drawn, forms)
+        # plain_turn, the engine's fused call: the held kinds' actions when the turn is only discards, else None
+        plain = _core.plain_turn(hand, melds, pung_kinds(melds), drawn, forms, KIND_ITEMS)
+        assert plain == (None if expected else tuple(f"k{k}" for k in held_kinds(counts))), case
         assert list(hand) == counts
         seen.update(bit for bit in (1, 2) if expected & bit)
         seen["both"] += expected == 3

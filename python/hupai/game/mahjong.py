@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import claim_scan, held_actions, turn_scan
+from .._core import claim_scan, held_actions, plain_turn
 from ..actions import ACTIONS, Action
 from ..events import Event, RawEvent
 from ..hand import Meld
@@ -165,12 +165,14 @@ class MahjongFlow:
         if phase == "turn":
             if seat != table.turn_seat:
                 return ()
-            if self._plain_turns and not turn_scan(
-                    table.hands[seat], table.melds[seat], self._pungs[seat],
-                    table.drawn if table.ready[seat] is not False else -1, self._forms):
+            if self._plain_turns:
                 # One core call: no complete hand (not looked for if the hand before the draw was known not
                 # to be ready) and no kong possible, so the turn is its discards. The common turn.
-                return held_actions(table.hands[seat], ACTIONS.discard[seat])
+                discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
+                                      table.drawn if table.ready[seat] is not False else -1, self._forms,
+                                      ACTIONS.discard[seat])
+                if discards is not None:
+                    return discards
             return self._turn_actions(seat)
         if phase == "claim" or phase == "rob":
             return () if seat in table.answers else table.pending.get(seat, ())
@@ -184,7 +186,7 @@ class MahjongFlow:
         caps = self._caps
         hand = table.hands[seat]
         drawn = table.drawn
-        # (A plain turn gets here only when _core.turn_scan found a complete hand or a possible kong.)
+        # (A plain turn gets here only when _core.plain_turn found a complete hand or a possible kong.)
         ready = table.ready[seat] if caps.core_wins else claims.is_ready(rules, table, seat)
         win = (drawn >= 0 and ready is not False and rules.completes(table, seat, drawn, True)
                and rules.may_win(table, seat, drawn, table.drawn_from))
