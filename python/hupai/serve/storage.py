@@ -1,0 +1,271 @@
+"""Durable storage for the reference server: one schema and one set of queries over two drivers.
+
+The server's tables live in memory while they are played; every change is first written here, in one
+transaction, and only then acknowledged or shown to anyone (so a crash loses nothing that was acknowledged,
+and nothing is applied twice: the action log's primary key is (table, hand, seq)). What is stored:
+
+- ``hupai_tables``: one row per table: its public ``config`` (rules, options, bot seats, think time, hands),
+  the ``match`` state (its seed: secret), the server's ``runtime`` facts (whose decision opened when, the
+  seats ready for the next hand), the current hand's ``snapshot`` (:meth:`hupai.Game.snapshot`: secret) and a
+  ``version`` that every write bumps and checks (a second server process on the same database fails loudly
+  instead of interleaving);
+- ``hupai_seats``: the SHA-256 of each joined seat's token (the token itself is never stored);
+- ``hupai_actions``: every accepted action, appended in the transaction that stores the new snapshot;
+- ``hupai_hands``: every finished hand's replayable log (:meth:`hupai.Game.to_json`, with its options) and
+  its public result.
+
+The queries are written once with ``?`` placeholders; a driver only runs a list of statements in one
+transaction (:meth:`Database.run`) or one query (:meth:`Database.fetch`). SQLite (the default, Python's own
+``sqlite3`` on one dedicated thread, WAL, ``synchronous=FULL``) and PostgreSQL (psycopg 3, async, a small
+pool) run the very same SQL: plain TEXT and BIGINT columns, no JSON types, no upserts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlparse
+
+from ..errors import HupaiError
+
+__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "open_database", "Statement"]
+
+#: ``(sql, params, expected_rowcount)``: the transaction fails (and rolls back) if a statement with an
+#: expected row count changes another number of rows.
+Statement = tuple[str, Sequence[Any], "int | None"]
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS hupai_tables (id TEXT PRIMARY KEY, created BIGINT NOT NULL, config TEXT NOT NULL, "
+    "match TEXT NOT NULL, runtime TEXT NOT NULL, snapshot TEXT NOT NULL, version BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hupai_seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    "token_hash TEXT NOT NULL, PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE IF NOT EXISTS hupai_actions (table_id TEXT NOT NULL, hand INTEGER NOT NULL, seq INTEGER NOT NULL, "
+    "seat INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, hand, seq))",
+    "CREATE TABLE IF NOT EXISTS hupai_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, log TEXT NOT NULL, "
+    "result TEXT NOT NULL, PRIMARY KEY (table_id, hand))",
+)
+
+
+class StorageConflict(HupaiError):
+    """A write found the stored table other than this process left it (another writer, or a lost row)."""
+
+
+class Database(Protocol):
+    async def run(self, statements: Sequence[Statement]) -> None: ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    async def close(self) -> None: ...
+
+
+class SQLiteDatabase:
+    """``sqlite3`` on one thread of its own: every call is queued to it, so transactions never interleave."""
+
+    def __init__(self, path: str) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hupai-sqlite")
+        self._path = path
+        self._conn: sqlite3.Connection | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")  # committed = on disk, not only in the OS cache
+            conn.execute("PRAGMA busy_timeout=5000")
+            self._conn = conn
+        return self._conn
+
+    def _run(self, statements: Sequence[Statement]) -> None:
+        conn = self._connect()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params, expected in statements:
+                cursor = conn.execute(sql, tuple(params))
+                if expected is not None and cursor.rowcount != expected:
+                    raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: {sql[:60]}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return list(self._connect().execute(sql, tuple(params)).fetchall())
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._executor, self._run, statements)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._fetch, sql, params)
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+        await asyncio.get_running_loop().run_in_executor(self._executor, shut)
+        self._executor.shutdown(wait=True)
+
+
+class PostgresDatabase:
+    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency)."""
+
+    def __init__(self, url: str, size: int = 4) -> None:
+        self._url = url
+        self._size = size
+        self._pool: asyncio.Queue[Any] | None = None
+        self._all: list[Any] = []
+
+    async def _conn(self) -> Any:
+        if self._pool is None:
+            try:
+                import psycopg
+            except ImportError as error:  # the `server` extra brings it
+                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[server]'") from error
+            pool: asyncio.Queue[Any] = asyncio.Queue()
+            for _ in range(self._size):
+                conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
+                self._all.append(conn)
+                pool.put_nowait(conn)
+            self._pool = pool
+        return await self._pool.get()
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("?", "%s")  # our SQL holds no literal question marks
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        conn = await self._conn()
+        try:
+            async with conn.transaction():
+                async with conn.cursor() as cursor:
+                    for sql, params, expected in statements:
+                        await cursor.execute(self._sql(sql), tuple(params))
+                        if expected is not None and cursor.rowcount != expected:
+                            raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
+                                                  f"{sql[:60]}")
+        finally:
+            assert self._pool is not None
+            self._pool.put_nowait(conn)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        conn = await self._conn()
+        try:
+            async with conn.transaction():
+                async with conn.cursor() as cursor:
+                    await cursor.execute(self._sql(sql), tuple(params))
+                    return [tuple(row) for row in await cursor.fetchall()]
+        finally:
+            assert self._pool is not None
+            self._pool.put_nowait(conn)
+
+    async def close(self) -> None:
+        for conn in self._all:
+            await conn.close()
+        self._all.clear()
+        self._pool = None
+
+
+def open_database(url: str) -> Database:
+    """``sqlite:///path.db`` (``sqlite:///:memory:`` for tests), or ``postgresql://...``."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        if not path:
+            raise HupaiError(f"a SQLite URL is sqlite:///path/to/file.db, got {url!r}")
+        return SQLiteDatabase(path)
+    if parsed.scheme in ("postgresql", "postgres"):
+        return PostgresDatabase(url)
+    raise HupaiError(f"unknown database URL {url!r}: use sqlite:///file.db or postgresql://...")
+
+
+@dataclass
+class StoredTable:
+    id: str
+    config: dict[str, Any]
+    match: dict[str, Any]
+    runtime: dict[str, Any]
+    snapshot: dict[str, Any]
+    version: int
+    token_hashes: dict[int, str]
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Storage:
+    """The server's queries, the same for every driver."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def init(self) -> None:
+        await self.db.run([(sql, (), None) for sql in SCHEMA])
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def create_table(self, table_id: str, created: int, config: dict[str, Any], match: dict[str, Any],
+                           runtime: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        await self.db.run([("INSERT INTO hupai_tables (id, created, config, match, runtime, snapshot, version) "
+                            "VALUES (?, ?, ?, ?, ?, ?, 0)",
+                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime), _dumps(snapshot)),
+                            1)])
+
+    def _update(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
+                snapshot: dict[str, Any]) -> Statement:
+        return ("UPDATE hupai_tables SET match = ?, runtime = ?, snapshot = ?, version = ? "
+                "WHERE id = ? AND version = ?",
+                (_dumps(match), _dumps(runtime), _dumps(snapshot), version + 1, table_id, version), 1)
+
+    async def record_action(self, table_id: str, version: int, hand: int, seq: int, seat: int,
+                            action: dict[str, Any], match: dict[str, Any], runtime: dict[str, Any],
+                            snapshot: dict[str, Any], finished_log: str | None = None,
+                            result: dict[str, Any] | None = None) -> None:
+        """One accepted action: the new state and the appended log row (and, if the hand ended with it, the
+        hand's log), in one transaction."""
+        statements: list[Statement] = [
+            self._update(table_id, version, match, runtime, snapshot),
+            ("INSERT INTO hupai_actions (table_id, hand, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
+             (table_id, hand, seq, seat, _dumps(action)), 1),
+        ]
+        if finished_log is not None:
+            statements.append(("INSERT INTO hupai_hands (table_id, hand, log, result) VALUES (?, ?, ?, ?)",
+                               (table_id, hand, finished_log, _dumps(result)), 1))
+        await self.db.run(statements)
+
+    async def update_state(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
+                           snapshot: dict[str, Any]) -> None:
+        """A change that is not an action (the next hand dealt, a seat ready)."""
+        await self.db.run([self._update(table_id, version, match, runtime, snapshot)])
+
+    async def add_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
+                            (table_id, seat, token_hash), 1)])
+
+    async def load_tables(self) -> list[StoredTable]:
+        rows = await self.db.fetch("SELECT id, config, match, runtime, snapshot, version FROM hupai_tables "
+                                   "ORDER BY created, id")
+        seats = await self.db.fetch("SELECT table_id, seat, token_hash FROM hupai_seats")
+        hashes: dict[str, dict[int, str]] = {}
+        for table_id, seat, token_hash in seats:
+            hashes.setdefault(table_id, {})[int(seat)] = token_hash
+        return [StoredTable(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
+                            int(row[5]), hashes.get(row[0], {})) for row in rows]
+
+    async def actions(self, table_id: str, hand: int) -> list[tuple[int, int, dict[str, Any]]]:
+        """The stored action log of one hand: ``(seq, seat, action)`` in order."""
+        rows = await self.db.fetch("SELECT seq, seat, action FROM hupai_actions WHERE table_id = ? AND hand = ? "
+                                   "ORDER BY seq", (table_id, hand))
+        return [(int(seq), int(seat), json.loads(action)) for seq, seat, action in rows]
+
+    async def hands(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The finished hands: ``(hand, log, result)``."""
+        rows = await self.db.fetch("SELECT hand, log, result FROM hupai_hands WHERE table_id = ? ORDER BY hand",
+                                   (table_id,))
+        return [(int(hand), log, json.loads(result)) for hand, log, result in rows]
