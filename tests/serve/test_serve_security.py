@@ -11,9 +11,8 @@ import sqlite3
 from typing import Any
 
 import pytest
-from serve_helpers import assert_no_leak, auth, join, new_table, open_client, play_ws
-
 from hupai.bots import GreedyBot
+from serve_helpers import assert_no_leak, auth, join, new_table, open_client, play_ws
 
 
 def stored(url: str, table_id: str) -> tuple[Any, ...]:

@@ -50,7 +50,8 @@ log = logging.getLogger("hupai.serve")
 STATIC = Path(__file__).parent / "static"
 
 _STATUS = {"malformed": 400, "forbidden": 403, "not_found": 404, "too_large": 413, "rate_limited": 429,
-           "stale": 409, "illegal": 409, "out_of_turn": 409, "full": 409, "taken": 409, "limit": 503}
+           "stale": 409, "illegal": 409, "out_of_turn": 409, "full": 409, "taken": 409, "limit": 503,
+           "unavailable": 503}
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Settings:
     max_tables: int = 20_000
     hello_seconds: float = 10.0   # a WebSocket must say hello within this time
     max_wait: float = 25.0        # longest HTTP poll
+    drive: bool = True            # False: bots and timers stay still (to inspect a stored server)
 
 
 class Bucket:
@@ -101,7 +103,8 @@ class Host:
         for stored in await self.storage.load_tables():
             table = Table.restore(stored, self.storage)
             self.tables[table.id] = table
-            table.start()
+            if self.settings.drive:
+                table.start()
         log.info("hupai serve: %d table(s) restored", len(self.tables))
 
     async def stop(self) -> None:
@@ -186,6 +189,9 @@ def _endpoint(handler: Any) -> Any:
             return response
         except WireError as error:
             return _refusal(error)
+        except Exception:  # a storage outage, say: the table was put back as stored, nothing was acknowledged
+            log.exception("%s %s failed", request.method, request.url.path)
+            return _reply(_error("unavailable", "the server could not store the change: try again"), 503)
     return wrapped
 
 
@@ -322,12 +328,15 @@ class _Connection:
                     reply = await self.handle(table, seat, data)
                 except WireError as error:
                     reply = _error(error.code, str(error))
-                    if "id" in locals().get("data", {}) and isinstance(data.get("id"), (int, str)):
-                        reply["id"] = data["id"]
                     if error.code == "too_large":
                         await self.send(json.dumps(reply))
                         await self.ws.close(code=1009)
                         return
+                except (WebSocketDisconnect, asyncio.CancelledError):
+                    raise
+                except Exception:  # as over HTTP: nothing was stored, nothing acknowledged
+                    log.exception("table %s: a message failed", table.id)
+                    reply = _error("unavailable", "the server could not store the change: try again")
                 await self.send(json.dumps(reply))
         finally:
             table.listeners.discard(listener)
