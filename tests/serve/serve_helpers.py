@@ -9,10 +9,12 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from hupai.game import Game
@@ -189,3 +191,27 @@ def join(client: Any, table_id: str, seat: int | None = None) -> str:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def server(db: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``hupai serve`` as a process of its own (uvicorn), ready when it yields."""
+    import httpx
+
+    with open(log, "ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "hupai.cli", "serve", "--db", db, "--port", str(port)],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()

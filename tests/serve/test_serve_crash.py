@@ -7,39 +7,14 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 from hupai.bots import GreedyBot
-from serve_helpers import auth, free_port, join, new_table, open_client, play_http
+from serve_helpers import auth, free_port, join, new_table, open_client, play_http, server
 from test_serve_storage import check_stored_table
-
-
-@contextmanager
-def server(db: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "hupai.cli", "serve", "--db", db, "--port", str(port)],
-                                   stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
-                break
-            except httpx.HTTPError:
-                assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
-                time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
 
 
 def test_kill_9_mid_game_loses_and_duplicates_nothing(tmp_path: Path) -> None:

@@ -50,11 +50,13 @@ def observation_to_wire(observation: Any) -> dict[str, Any]:
     return data
 
 
-def tile_faces(rules: Rules) -> list[str]:
-    """How the browser draws each tile kind of ``rules``: Unicode mahjong tiles, or zipai cards' characters."""
+def tile_faces(rules: Rules) -> list[list[str]]:
+    """How the browser draws each tile kind of ``rules``: ``[glyph, label]``, the Unicode mahjong tile (or the
+    zipai card's character) and its notation (``5m``, ``d10``), shown under it: readable where no font has
+    the glyph."""
     if rules.family == "zipai":
         from ..zipai.cards import NUM_KINDS, card_name
-        return [card_name(kind, "chinese") for kind in range(NUM_KINDS)]
+        return [[card_name(kind, "chinese"), card_name(kind)] for kind in range(NUM_KINDS)]
     from ..tiles import NUM_KINDS as MAHJONG_KINDS
     from ..tiles import format_tiles
-    return [format_tiles([kind], style="unicode") for kind in range(MAHJONG_KINDS)]
+    return [[format_tiles([kind], style="unicode"), format_tiles([kind])] for kind in range(MAHJONG_KINDS)]

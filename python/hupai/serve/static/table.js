@@ -11,20 +11,26 @@ let state = null;       // the latest state message
 let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
 let timerEnd = 0;
 
-function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind] : "?"; }
+// faces[kind] = [glyph, notation]: the glyph drawn large, the notation small beneath it.
+function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind][0] : "?"; }
+function label(kind) { return kind >= 0 && kind < faces.length ? faces[kind][1] : "?"; }
+
+function dress(element, kind) {
+  element.replaceChildren(Object.assign(document.createElement("span"), { className: "glyph", textContent: face(kind) }),
+    Object.assign(document.createElement("small"), { textContent: label(kind) }));
+  element.title = label(kind);
+  element.dataset.kind = kind;
+  return element;
+}
 
 function tile(kind, cls = "") {
-  const span = document.createElement("span");
-  span.className = "tile " + cls;
-  span.textContent = face(kind);
-  span.dataset.kind = kind;
-  return span;
+  return dress(Object.assign(document.createElement("span"), { className: "tile " + cls }), kind);
 }
 
 function backs(count) {
   const box = document.createElement("span");
   for (let i = 0; i < count; i++) box.appendChild(Object.assign(document.createElement("span"),
-    { className: "tile small back", textContent: "🀫" }));
+    { className: "tile small back", title: "a hidden tile" }));
   return box;
 }
 
@@ -42,8 +48,8 @@ function meldView(meld) {
 function describe(action) {
   const parts = [action.kind];
   if (action.flag) parts.push(action.flag);
-  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(face).join(""));
-  else if (action.tile !== undefined && action.tile >= 0) parts.push(face(action.tile));
+  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(face).join("") + " " + action.tiles.map(label).join(" "));
+  else if (action.tile !== undefined && action.tile >= 0) parts.push(face(action.tile) + " " + label(action.tile));
   return parts.join(" ");
 }
 
@@ -177,9 +183,7 @@ function renderMine(obs, legal, live) {
   if (obs.drawn >= 0) kinds.splice(kinds.indexOf(obs.drawn), 1);
   const order = obs.drawn >= 0 ? [...kinds, obs.drawn] : kinds;
   order.forEach((kind, index) => {
-    const button = Object.assign(document.createElement("button"), { className: "tile" });
-    button.textContent = face(kind);
-    button.dataset.kind = kind;
+    const button = dress(Object.assign(document.createElement("button"), { className: "tile" }), kind);
     if (obs.drawn >= 0 && index === order.length - 1 && !drawnShown) { button.classList.add("drawn"); drawnShown = true; }
     if (obs.extras && obs.extras.gold === kind) button.classList.add("gold");
     const action = discards.get(kind);
