@@ -406,5 +406,7 @@ def run(db: str, host: str = "127.0.0.1", port: int = 8000) -> None:
     except ImportError as error:
         raise HupaiError("hupai serve needs the server extra: pip install 'hupai[server]'") from error
     settings = Settings()
+    # No per-message compression: a state message is ~2 KB and compressing each one cost the server a fifth
+    # of its time under load (bench/serve_load.py).
     uvicorn.run(create_app(db, settings), host=host, port=port, ws_max_size=settings.max_message * 4,
-                log_level="info")
+                ws_per_message_deflate=False, log_level="info")
