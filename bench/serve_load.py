@@ -80,13 +80,21 @@ async def run_clients(base: str, tables: int, seconds: float, max_actions: int, 
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            while True:  # the server limits each address's request rate: wait for it
+                reply = await client.post(path, json=body)
+                if reply.status_code != 429:
+                    assert reply.status_code == 201, reply.text
+                    data: dict[str, Any] = reply.json()
+                    return data
+                await asyncio.sleep(0.1)
+
         players = []
         for index in range(tables):
-            reply = await client.post("/api/tables", json={"rules": "guangdong", "bots": [1, 2, 3], "bot": "random",
-                                                           "think_ms": think_ms, "claim_seconds": 0, "hands": 64,
-                                                           "seed": seed * 100_000 + index})
-            table = reply.json()["id"]
-            token = (await client.post(f"/api/tables/{table}/join", json={"seat": 0})).json()["token"]
+            table = (await post("/api/tables", {"rules": "guangdong", "bots": [1, 2, 3], "bot": "random",
+                                                "think_ms": think_ms, "claim_seconds": 0, "hands": 64,
+                                                "seed": seed * 100_000 + index}))["id"]
+            token = (await post(f"/api/tables/{table}/join", {"seat": 0}))["token"]
             players.append(Player(base.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
     stop = asyncio.Event()
     started = time.perf_counter()

@@ -75,6 +75,11 @@ class Bucket:
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, time.monotonic()
 
+    def refund(self) -> None:
+        """Give back the token of an accepted action: the game itself bounds how fast those can come (each
+        answers a new decision), so only refused messages, polls and pings use up the budget."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
     def take(self) -> bool:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -112,13 +117,13 @@ class Host:
             await table.stop()
         await self.storage.close()
 
-    def allow(self, client: str) -> bool:
+    def bucket(self, client: str) -> Bucket:
         bucket = self.buckets.get(client)
         if bucket is None:
             if len(self.buckets) > 10_000:  # forget idle addresses rather than grow without bound
                 self.buckets.clear()
             bucket = self.buckets[client] = Bucket(self.settings.http_rate, self.settings.http_burst)
-        return bucket.take()
+        return bucket
 
     async def create(self, data: Any) -> Table:
         if len(self.tables) >= self.settings.max_tables:
@@ -181,11 +186,13 @@ def _endpoint(handler: Any) -> Any:
     """Rate limit, then run ``handler``; refusals become error replies."""
     async def wrapped(request: Request) -> Response:
         host = _host(request)
-        client = request.client.host if request.client else "?"
-        if not host.allow(client):
+        bucket = host.bucket(request.client.host if request.client else "?")
+        if not bucket.take():
             return _refusal(WireError("rate_limited", "too many requests: slow down"))
         try:
             response: Response = await handler(request, host)
+            if handler is _action:
+                bucket.refund()
             return response
         except WireError as error:
             return _refusal(error)
@@ -326,6 +333,8 @@ class _Connection:
                 try:
                     data = await self.receive()
                     reply = await self.handle(table, seat, data)
+                    if reply["type"] == "ack":
+                        self.bucket.refund()
                 except WireError as error:
                     reply = _error(error.code, str(error))
                     if error.code == "too_large":

@@ -326,10 +326,13 @@ class Storage:
         await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
                             (table_id, seat, token_hash), 1)])
 
-    async def load_tables(self) -> list[StoredTable]:
+    async def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every stored table (or the one named), in the order they were created."""
+        where, params = ("WHERE id = ? ", (table_id,)) if table_id is not None else ("", ())
         rows = await self.db.fetch("SELECT id, config, match, runtime, snapshot, version FROM hupai_tables "
-                                   "ORDER BY created, id")
-        seats = await self.db.fetch("SELECT table_id, seat, token_hash FROM hupai_seats")
+                                   f"{where}ORDER BY created, id", params)
+        seats = await self.db.fetch(f"SELECT table_id, seat, token_hash FROM hupai_seats "
+                                    f"{where.replace('id', 'table_id')}", params)
         hashes: dict[str, dict[int, str]] = {}
         for table_id, seat, token_hash in seats:
             hashes.setdefault(table_id, {})[int(seat)] = token_hash
