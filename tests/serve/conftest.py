@@ -39,3 +39,12 @@ def sqlite_url(tmp_path: Path) -> str:
 def client(sqlite_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(sqlite_url, Settings())) as test_client:
         yield test_client
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, sqlite_url: str) -> str:
+    """The same test on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return sqlite_url
+    url: str = request.getfixturevalue("pg_url")
+    return url

@@ -17,8 +17,8 @@ from serve_helpers import auth, free_port, join, new_table, open_client, play_ht
 from test_serve_storage import check_stored_table
 
 
-def test_kill_9_mid_game_loses_and_duplicates_nothing(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'crash.db'}"
+def test_kill_9_mid_game_loses_and_duplicates_nothing(tmp_path: Path, db_url: str) -> None:
+    db = db_url
     port = free_port()
     log = tmp_path / "server.log"
     base = f"http://127.0.0.1:{port}"

@@ -9,19 +9,10 @@ import json
 import time
 from typing import Any
 
-import pytest
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game
 from hupai.observation import Observation
 from serve_helpers import auth, join, new_table, open_client, play_http
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: Any, sqlite_url: str) -> str:
-    if request.param == "sqlite":
-        return sqlite_url
-    url: str = request.getfixturevalue("pg_url")
-    return url
 
 
 def storage_call(client: Any, method: str, *args: Any) -> Any:
