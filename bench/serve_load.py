@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -76,7 +77,7 @@ class Player:
 
 
 async def run_clients(base: str, tables: int, seconds: float, max_actions: int, seed: int,
-                      think_ms: int) -> tuple[list[Player], float]:
+                      think_ms: int, server_pid: int) -> tuple[list[Player], float, float]:
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
@@ -98,11 +99,13 @@ async def run_clients(base: str, tables: int, seconds: float, max_actions: int, 
             players.append(Player(base.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
     stop = asyncio.Event()
     started = time.perf_counter()
+    cpu = cpu_seconds(server_pid)
     tasks = [asyncio.create_task(p.play(stop, max_actions)) for p in players]
     await asyncio.wait(tasks, timeout=seconds)
     stop.set()
+    cpu = cpu_seconds(server_pid) - cpu
     await asyncio.gather(*tasks, return_exceptions=True)
-    return players, time.perf_counter() - started
+    return players, time.perf_counter() - started, cpu
 
 
 def verify(db: str, players: list[Player]) -> tuple[int, int, int]:
@@ -132,6 +135,13 @@ def verify(db: str, players: list[Player]) -> tuple[int, int, int]:
     return stored, lost, duplicated
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc), a figure that a busy machine does not blur
+    the way it blurs wall-clock rates."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -156,9 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     db = args.db or f"sqlite:///{workdir / 'load.db'}"
     port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
-    with server(db, port, workdir / "server.log"):
-        players, elapsed = asyncio.run(run_clients(base, args.tables, args.seconds, args.max_actions, args.seed,
-                                                   args.think_ms))
+    with server(db, port, workdir / "server.log") as process:
+        players, elapsed, cpu = asyncio.run(run_clients(base, args.tables, args.seconds, args.max_actions,
+                                                        args.seed, args.think_ms, process.pid))
     stored, lost, duplicated = verify(db, players)
     latencies = [x for p in players for x in p.latencies]
     acked = sum(len(p.acked) for p in players)
@@ -167,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{stored} actions stored in all ({stored / elapsed:.0f}/s, bots included)")
     print(f"ack latency: p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} "
           f"ms, mean {statistics.fmean(latencies) * 1000 if latencies else float('nan'):.1f} ms")
+    print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s of play, {cpu / max(stored, 1) * 1000:.2f} ms per stored action "
+          "(stored counts every hand the tables played, a few actions before the clients started)")
     print(f"lost {lost}, duplicated {duplicated}, refused {len(errors)}"
           + (f" (first: {errors[0]})" if errors else ""))
     return 0 if lost == duplicated == 0 and not errors else 1

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 from ..errors import HupaiError
 
@@ -76,15 +76,18 @@ class SQLiteDatabase:
 
     MAX_GROUP = 512
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, synchronous: str = "full") -> None:
         self._path = path
+        self._synchronous = synchronous
         self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")  # committed = on disk, not only in the OS cache
+        # FULL (the default): committed = flushed to the disk. NORMAL (``?synchronous=normal``): in WAL mode a
+        # commit survives the process's crash (kill -9) but not the machine's power loss; no flush per commit.
+        conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
         conn.execute("PRAGMA busy_timeout=5000")
         return conn
 
@@ -249,13 +252,18 @@ class PostgresDatabase:
 
 
 def open_database(url: str) -> Database:
-    """``sqlite:///path.db`` (``sqlite:///:memory:`` for tests), or ``postgresql://...``."""
+    """``sqlite:///path.db`` (``?synchronous=normal``: no flush per commit, see :class:`SQLiteDatabase`), or
+    ``postgresql://...``."""
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
-        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        path = parsed.path[1:] if url.startswith("sqlite:///") else ""
         if not path:
             raise HupaiError(f"a SQLite URL is sqlite:///path/to/file.db, got {url!r}")
-        return SQLiteDatabase(path)
+        query = parse_qs(parsed.query)
+        synchronous = query.pop("synchronous", ["full"])[-1].lower()
+        if query or synchronous not in ("full", "normal"):
+            raise HupaiError(f"a SQLite URL takes only ?synchronous=full|normal, got {parsed.query!r}")
+        return SQLiteDatabase(path, synchronous)
     if parsed.scheme in ("postgresql", "postgres"):
         return PostgresDatabase(url)
     raise HupaiError(f"unknown database URL {url!r}: use sqlite:///file.db or postgresql://...")
