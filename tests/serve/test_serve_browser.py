@@ -72,6 +72,12 @@ def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
             assert timed  # a claim window showed its timer
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "browser_table.png"), full_page=True)
+            # The lobby: a new three-seat Kawuxing table with bots, opened from the form.
+            page.goto(base)
+            page.select_option("#rules", "kawuxing")
+            page.click("#create button[type=submit]")
+            page.wait_for_selector("#hand button.tile")
+            assert page.locator("#seats .seat").count() == 3 and "kawuxing" in page.inner_text("#status")
             assert not errors, errors
         finally:
             browser.close()
