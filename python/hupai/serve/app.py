@@ -3,7 +3,8 @@
 Endpoints (JSON; a seat's token goes in ``Authorization: Bearer <token>``, never in a URL, where it would be
 logged; over the WebSocket it is the first message's):
 
-- ``GET /api/rules``: the rule systems hosted, with their seat counts and default options;
+- ``GET /api/rules``: every rule system, with its seat count, default options, and whether the engine can
+  host it yet (``playable``: its family has an engine flow);
 - ``GET /api/tables``, ``POST /api/tables`` (create: ``rules``, ``options``, ``bots``, ``bot``, ``think_ms``,
   ``hands``, ``claim_seconds``, ``seed``), ``GET /api/tables/{id}``: public table facts only;
 - ``POST /api/tables/{id}/join`` (``{"seat": n}`` or ``{}``): a free human seat and its secret token;
@@ -41,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import rules as rules_module
 from ..errors import HupaiError
 from .storage import Storage, open_database
-from .tables import Listener, Table, parse_config
+from .tables import Listener, Table, parse_config, playable
 from .wire import WireError, tile_faces
 
 __all__ = ["Settings", "Host", "create_app"]
@@ -207,7 +208,7 @@ async def _rules(request: Request, host: Host) -> Response:
     for name in rules_module.names():
         rules = rules_module.get(name)
         out.append({"name": name, "num_players": rules.num_players, "family": rules.family,
-                    "options": rules.options_dict(), "faces": tile_faces(rules)})
+                    "playable": playable(rules), "options": rules.options_dict(), "faces": tile_faces(rules)})
     return _reply({"rules": out})
 
 

@@ -36,12 +36,13 @@ from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
+from ..game.game import FLOWS
 from ..rules.base import Rules
 from . import wire
 from .storage import Storage, StoredTable
 from .wire import WireError
 
-__all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token"]
+__all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
 
 log = logging.getLogger("hupai.serve")
 
@@ -93,6 +94,8 @@ def parse_config(data: Any) -> tuple[TableConfig, Rules, int | None]:
         rules = rules_module.get(name, options)
     except HupaiError as error:
         raise WireError("malformed", str(error)) from None
+    if not playable(rules):
+        raise WireError("malformed", f"{name}: this engine has no flow for the {rules.family} family yet")
     n = rules.num_players
     bots = data.get("bots", list(range(1, n)))
     if (not isinstance(bots, list) or any(type(s) is not int or not 0 <= s < n for s in bots)
@@ -112,6 +115,11 @@ def parse_config(data: Any) -> tuple[TableConfig, Rules, int | None]:
                          _int_in(data, "think_ms", 500, 0, MAX_THINK_MS), _int_in(data, "hands", 4, 1, MAX_HANDS),
                          float(claim_seconds))
     return config, rules, seed
+
+
+def playable(rules: Rules) -> bool:
+    """Whether the engine hosts this rule system's family (a rule package may land before its flow)."""
+    return rules.family in FLOWS
 
 
 def hash_token(token: str) -> str:

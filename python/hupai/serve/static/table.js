@@ -63,7 +63,7 @@ async function api(path, options = {}) {
 async function lobby() {
   const { rules } = await api("/api/rules");
   const select = $("rules");
-  for (const r of rules) select.appendChild(Object.assign(document.createElement("option"),
+  for (const r of rules.filter((r) => r.playable)) select.appendChild(Object.assign(document.createElement("option"),
     { value: r.name, textContent: `${r.name} (${r.num_players} seats)` }));
   const { tables } = await api("/api/tables");
   for (const t of tables) {
