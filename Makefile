@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint clean sanitize fuzz
+.PHONY: test run bench install lint clean sanitize fuzz serve
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(PY):
 
 # Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change.
 $(STAMP): $(PY) $(SOURCES)
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,server-test]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -27,6 +27,10 @@ run: $(STAMP)
 	$(VENV)/bin/hupai analyze "123m456p789s11z35s" --jokers 1
 	$(VENV)/bin/hupai analyze "14m259s369p12467z" --forms knitted
 	$(VENV)/bin/hupai simulate --rules guangdong --hands 200 --bot greedy
+
+# The reference server on http://127.0.0.1:8000 with its tables in hupai.db (SQLite).
+serve: $(STAMP)
+	$(VENV)/bin/hupai serve --db sqlite:///hupai.db
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"

@@ -144,6 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate_cmd.add_argument("--hands", type=int, default=200, help="hands to play")
     simulate_cmd.add_argument("--seed", type=int, default=1, help="match seed")
     simulate_cmd.add_argument("--bot", choices=["random", "greedy"], default="greedy", help="the four players")
+    serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)")
+    serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
     try:
         if args.command == "analyze":
@@ -172,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 analyze(hand, args.jokers, args.melds, forms)
         elif args.command == "simulate":
             simulate(args.rules, args.hands, args.seed, args.bot)
+        elif args.command == "serve":
+            from .serve import run
+
+            run(args.db, args.host, args.port)
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)
         return 2

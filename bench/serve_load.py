@@ -1,0 +1,188 @@
+"""Load on the reference server: N tables, each with one client seat over a WebSocket on loopback (a random
+player in this process) and three server-side bots, all playing at once; bounded in time and in actions.
+
+    .venv/bin/python bench/serve_load.py --tables 100 --seconds 20
+    .venv/bin/python bench/serve_load.py --tables 1000 --seconds 30 --db postgresql://...
+
+The server runs as its own process (``hupai serve``, uvicorn) on a fresh SQLite file unless ``--db`` names
+another database. Reported: the clients' actions acknowledged per second and their latency (send to ack:
+p50, p99), every action stored per second (the bots' included), and the check that nothing was lost or
+duplicated: each acknowledged action is in the stored log exactly once, at the seq its ack named, and each
+table's log has no gap or repeat and matches its snapshot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+TESTS = Path(__file__).resolve().parent.parent / "tests" / "serve"
+
+
+class Player:
+    """One table's client seat: plays a random legal action at each decision and times each ack."""
+
+    def __init__(self, url: str, table: str, token: str, rng: random.Random) -> None:
+        self.url, self.table, self.token, self.rng = url, table, token, rng
+        self.latencies: list[float] = []
+        self.acked: list[tuple[int, int, dict[str, Any]]] = []
+        self.errors: list[dict[str, Any]] = []
+
+    async def play(self, stop: asyncio.Event, max_actions: int) -> None:
+        async with websockets.connect(self.url, max_size=1 << 20) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
+            answered: tuple[int, int] | None = None
+            sent_at = 0.0
+            pending: dict[str, Any] | None = None
+            while not stop.is_set() and len(self.acked) < max_actions:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except asyncio.TimeoutError:
+                    continue
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "ack":
+                    self.latencies.append(time.perf_counter() - sent_at)
+                    assert pending is not None
+                    self.acked.append((message["hand"], message["seq"], pending))
+                    pending = None
+                elif kind == "error":
+                    self.errors.append(message)
+                    pending = None
+                elif kind == "state":
+                    if message["status"] == "hand_over":
+                        await ws.send(json.dumps({"type": "next"}))
+                        continue
+                    if message["status"] != "playing" or message["decision"] is None:
+                        continue
+                    key = (message["hand"], message["decision"])
+                    if key == answered or pending is not None:
+                        continue
+                    legal = message["observation"]["legal_actions"]
+                    action = legal[int(self.rng.random() * len(legal))]
+                    answered, pending, sent_at = key, action, time.perf_counter()
+                    await ws.send(json.dumps({"type": "action", "decision": message["decision"], "action": action}))
+
+
+async def run_clients(base: str, tables: int, seconds: float, max_actions: int, seed: int,
+                      think_ms: int, server_pid: int) -> tuple[list[Player], float, float]:
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            while True:  # the server limits each address's request rate: wait for it
+                reply = await client.post(path, json=body)
+                if reply.status_code != 429:
+                    assert reply.status_code == 201, reply.text
+                    data: dict[str, Any] = reply.json()
+                    return data
+                await asyncio.sleep(0.1)
+
+        players = []
+        for index in range(tables):
+            table = (await post("/api/tables", {"rules": "guangdong", "bots": [1, 2, 3], "bot": "random",
+                                                "think_ms": think_ms, "claim_seconds": 0, "hands": 64,
+                                                "seed": seed * 100_000 + index}))["id"]
+            token = (await post(f"/api/tables/{table}/join", {"seat": 0}))["token"]
+            players.append(Player(base.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
+    stop = asyncio.Event()
+    started = time.perf_counter()
+    cpu = cpu_seconds(server_pid)
+    tasks = [asyncio.create_task(p.play(stop, max_actions)) for p in players]
+    await asyncio.wait(tasks, timeout=seconds)
+    stop.set()
+    cpu = cpu_seconds(server_pid) - cpu
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return players, time.perf_counter() - started, cpu
+
+
+def verify(db: str, players: list[Player]) -> tuple[int, int, int]:
+    """(stored actions, lost, duplicated): every acked action at its place once; every table's log whole."""
+    sys.path.insert(0, str(TESTS))
+    from serve_helpers import open_client
+    from test_serve_storage import check_stored_table
+
+    lost = duplicated = stored = 0
+    with open_client(db, drive=False) as local:
+        storage = local.app.state.host.storage
+        for player in players:
+            check_stored_table(local, player.table)
+            by_hand: dict[int, list[tuple[int, int, dict[str, Any]]]] = {}
+            hands = {h for h, _, _ in player.acked} | {0}
+            for hand in range(max(hands) + 1):
+                by_hand[hand] = local.portal.call(storage.actions, player.table, hand)
+                stored += len(by_hand[hand])
+            seen = set()
+            for hand, seq, action in player.acked:
+                key = (hand, seq)
+                duplicated += key in seen
+                seen.add(key)
+                rows = by_hand.get(hand, [])
+                if seq >= len(rows) or rows[seq][2] != action:
+                    lost += 1
+    return stored, lost, duplicated
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc), a figure that a busy machine does not blur
+    the way it blurs wall-clock rates."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long the clients play (a bound)")
+    parser.add_argument("--max-actions", type=int, default=10_000, help="per client (a bound)")
+    parser.add_argument("--think-ms", type=int, default=0, help="the server bots' think time")
+    parser.add_argument("--db", default=None, help="default: a fresh SQLite file in a temp dir")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(TESTS))
+    from serve_helpers import free_port, server
+
+    workdir = Path(tempfile.mkdtemp(prefix="hupai-load-"))
+    db = args.db or f"sqlite:///{workdir / 'load.db'}"
+    port = args.port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    with server(db, port, workdir / "server.log") as process:
+        players, elapsed, cpu = asyncio.run(run_clients(base, args.tables, args.seconds, args.max_actions,
+                                                        args.seed, args.think_ms, process.pid))
+    stored, lost, duplicated = verify(db, players)
+    latencies = [x for p in players for x in p.latencies]
+    acked = sum(len(p.acked) for p in players)
+    errors = [e for p in players for e in p.errors]
+    print(f"{args.tables} tables, {elapsed:.1f} s: {acked} client actions acknowledged ({acked / elapsed:.0f}/s), "
+          f"{stored} actions stored in all ({stored / elapsed:.0f}/s, bots included)")
+    print(f"ack latency: p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} "
+          f"ms, mean {statistics.fmean(latencies) * 1000 if latencies else float('nan'):.1f} ms")
+    print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s of play, {cpu / max(stored, 1) * 1000:.2f} ms per stored action "
+          "(stored counts every hand the tables played, a few actions before the clients started)")
+    print(f"lost {lost}, duplicated {duplicated}, refused {len(errors)}"
+          + (f" (first: {errors[0]})" if errors else ""))
+    return 0 if lost == duplicated == 0 and not errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,280 @@
+// The hupai browser table: plain JavaScript, no build step. It shows one seat's state as the server sends it
+// (the seat's observation: nothing of the other hands) and sends the seat's chosen action.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const WINDS = ["东", "南", "西", "北"];
+let faces = [];         // the tile face of each kind, for the table's rules
+let session = null;     // {table, seat, token}
+let socket = null;
+let state = null;       // the latest state message
+let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
+let timerEnd = 0;
+
+// faces[kind] = [glyph, notation]: the glyph drawn large, the notation small beneath it.
+function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind][0] : "?"; }
+function label(kind) { return kind >= 0 && kind < faces.length ? faces[kind][1] : "?"; }
+
+function dress(element, kind) {
+  element.replaceChildren(Object.assign(document.createElement("span"), { className: "glyph", textContent: face(kind) }),
+    Object.assign(document.createElement("small"), { textContent: label(kind) }));
+  element.title = label(kind);
+  element.dataset.kind = kind;
+  return element;
+}
+
+function tile(kind, cls = "") {
+  return dress(Object.assign(document.createElement("span"), { className: "tile " + cls }), kind);
+}
+
+function backs(count) {
+  const box = document.createElement("span");
+  for (let i = 0; i < count; i++) box.appendChild(Object.assign(document.createElement("span"),
+    { className: "tile small back", title: "a hidden tile" }));
+  return box;
+}
+
+function meldView(meld) {
+  const [type, tiles, concealed] = meld;
+  const box = document.createElement("span");
+  box.className = "meld";
+  box.title = type + (concealed ? " (concealed)" : "");
+  if (!tiles.length) { box.appendChild(backs(4)); return box; }
+  const shown = type === "kong" ? [tiles[0], tiles[0], tiles[0], tiles[0]] : type === "pung" ? [tiles[0], tiles[0], tiles[0]] : tiles;
+  for (const kind of shown) box.appendChild(tile(kind, "small"));
+  return box;
+}
+
+function describe(action) {
+  const parts = [action.kind];
+  if (action.flag) parts.push(action.flag);
+  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(face).join("") + " " + action.tiles.map(label).join(" "));
+  else if (action.tile !== undefined && action.tile >= 0) parts.push(face(action.tile) + " " + label(action.tile));
+  return parts.join(" ");
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message || response.statusText);
+  return data;
+}
+
+async function lobby() {
+  const { rules } = await api("/api/rules");
+  const select = $("rules");
+  for (const r of rules.filter((r) => r.playable)) select.appendChild(Object.assign(document.createElement("option"),
+    { value: r.name, textContent: `${r.name} (${r.num_players} seats)` }));
+  const { tables } = await api("/api/tables");
+  for (const t of tables) {
+    const free = t.seats.filter((s) => !s.bot && !s.taken).map((s) => s.seat);
+    if (!free.length || t.status === "match_over") continue;
+    const item = document.createElement("li");
+    const link = Object.assign(document.createElement("a"), { href: `/?table=${t.id}`, textContent: `${t.config.rules} table ${t.id}` });
+    item.appendChild(link);
+    $("tables").appendChild(item);
+  }
+  $("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = select.value;
+    const n = rules.find((r) => r.name === name).num_players;
+    const table = await api("/api/tables", { method: "POST", body: JSON.stringify({
+      rules: name, bots: [...Array(n).keys()].slice(1), think_ms: +$("think").value, hands: +$("hands").value,
+      claim_seconds: +$("claim").value }) });
+    location.search = `?table=${table.id}`;
+  });
+}
+
+async function sit(tableId, seat) {
+  const key = `hupai:${tableId}`;
+  session = JSON.parse(sessionStorage.getItem(key) || "null");
+  if (!session) {
+    const joined = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify(seat === null ? {} : { seat }) });
+    session = { table: tableId, seat: joined.seat, token: joined.token };
+    sessionStorage.setItem(key, JSON.stringify(session));
+  }
+  faces = (await api(`/api/tables/${tableId}`)).faces;
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  connect();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/api/ws`);
+  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", table: session.table, token: session.token }));
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") { state = message; render(); }
+    else if (message.type === "error") { $("message").textContent = message.message; sent = null; if (state) render(); }
+  };
+  socket.onclose = () => { $("status").textContent = "disconnected: reconnecting"; setTimeout(connect, 1500); };
+}
+
+function send(action) {
+  sent = state.decision;
+  $("message").textContent = "";
+  socket.send(JSON.stringify({ type: "action", decision: state.decision, action }));
+  render();
+}
+
+function renderIndicators(obs) {
+  const box = $("indicators");
+  box.replaceChildren();
+  const extras = obs.extras || {};
+  const add = (label, content) => {
+    const span = Object.assign(document.createElement("span"), { className: "indicator" });
+    span.append(label + " ");
+    if (content instanceof Node) span.appendChild(content); else span.append(content);
+    box.appendChild(span);
+  };
+  add("round", WINDS[obs.round_wind] + " · seat wind " + WINDS[obs.seat_winds[obs.seat]]);
+  add("wall", String(obs.wall_left));
+  for (const [key, value] of Object.entries(extras)) {
+    if (key === "gold" && value >= 0) add("金 gold", tile(value, "small gold"));
+    else if (key === "shen" || key === "神") add("神", Array.isArray(value) ? value.join(" ") : String(value));
+    else if (key === "liangdao") { /* shown per seat */ }
+    else if (key === "you") { /* shown per seat */ }
+    else if (key === "indicator" && value >= 0) add("indicator", tile(value, "small"));
+    else if (key === "revealed" || key === "last_kong" || key === "chow_turn") { /* per seat or internal */ }
+    else add(key, JSON.stringify(value));
+  }
+}
+
+function renderSeats(obs) {
+  const box = $("seats");
+  box.replaceChildren();
+  const extras = obs.extras || {};
+  for (let seat = 0; seat < obs.hand_sizes.length; seat++) {
+    const div = Object.assign(document.createElement("div"), { className: "seat" + (obs.to_act.includes(seat) ? " acting" : "") });
+    div.dataset.seat = seat;
+    const title = document.createElement("h3");
+    title.textContent = `Seat ${seat} ${WINDS[obs.seat_winds[seat]]}` + (seat === obs.seat ? " (you)" : state.bots.includes(seat) ? " (bot)" : "")
+      + (seat === obs.dealer ? " · dealer" : "") + ` · score ${state.scores[seat]}`;
+    if (extras.liangdao && extras.liangdao[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "亮倒" }));
+    if (extras.you && extras.you[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: `游 ${extras.you[seat]}` }));
+    div.appendChild(title);
+    if (seat !== obs.seat) {
+      div.appendChild(backs(obs.hand_sizes[seat]));
+      if (extras.revealed && extras.revealed[seat] && extras.revealed[seat].length) {
+        const shown = document.createElement("span");
+        for (const kind of extras.revealed[seat]) shown.appendChild(tile(kind, "small"));
+        div.appendChild(shown);
+      }
+    }
+    const melds = document.createElement("div");
+    for (const meld of obs.melds[seat]) melds.appendChild(meldView(meld));
+    div.appendChild(melds);
+    const discards = document.createElement("div");
+    discards.className = "discards";
+    for (const kind of obs.discards[seat]) discards.appendChild(tile(kind, "small"));
+    div.appendChild(discards);
+    box.appendChild(div);
+  }
+}
+
+function renderMine(obs, legal, live) {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const discards = new Map();
+  legal.forEach((a) => { if (a.kind === "discard" && !a.flag && !discards.has(a.tile)) discards.set(a.tile, a); });
+  let drawnShown = false;
+  const kinds = [...obs.hand];
+  if (obs.drawn >= 0) kinds.splice(kinds.indexOf(obs.drawn), 1);
+  const order = obs.drawn >= 0 ? [...kinds, obs.drawn] : kinds;
+  order.forEach((kind, index) => {
+    const button = dress(Object.assign(document.createElement("button"), { className: "tile" }), kind);
+    if (obs.drawn >= 0 && index === order.length - 1 && !drawnShown) { button.classList.add("drawn"); drawnShown = true; }
+    if (obs.extras && obs.extras.gold === kind) button.classList.add("gold");
+    const action = discards.get(kind);
+    button.disabled = !(live && action);
+    if (action) { button.classList.add("playable"); button.onclick = () => send(action); }
+    hand.appendChild(button);
+  });
+  const melds = $("my-melds");
+  melds.replaceChildren();
+  for (const meld of obs.melds[obs.seat]) melds.appendChild(meldView(meld));
+}
+
+function renderActions(legal, live) {
+  const box = $("actions");
+  box.replaceChildren();
+  legal.forEach((action, index) => {
+    const button = Object.assign(document.createElement("button"), { textContent: describe(action) });
+    button.dataset.index = index;
+    button.dataset.kind = action.kind;
+    button.disabled = !live;
+    button.onclick = () => send(action);
+    box.appendChild(button);
+  });
+}
+
+function renderResult(obs) {
+  const box = $("result");
+  if (!obs.result) { box.hidden = true; return; }
+  box.hidden = false;
+  box.replaceChildren();
+  const r = obs.result;
+  const head = document.createElement("h2");
+  head.textContent = r.drawn ? "Drawn hand (流局)" : `Won by seat ${r.winners.join(", ")}`;
+  box.appendChild(head);
+  for (const win of r.wins) {
+    const p = document.createElement("div");
+    p.append(`Seat ${win.seat} wins on `);
+    p.appendChild(tile(win.tile, "small"));
+    p.append(` (${win.source}${win.discarder >= 0 ? " from seat " + win.discarder : ""}): ` +
+      win.patterns.map(([name, value]) => `${name} ${value}`).join(", ") + ` = ${win.value}`);
+    const hand = document.createElement("div");
+    for (const kind of win.hand) hand.appendChild(tile(kind, "small"));
+    for (const meld of win.melds) hand.appendChild(meldView(meld));
+    p.appendChild(hand);
+    box.appendChild(p);
+  }
+  box.appendChild(Object.assign(document.createElement("div"), { textContent: "Payments: " + r.payments.map((v, s) => `seat ${s} ${v > 0 ? "+" : ""}${v}`).join(", ") }));
+  if (state.status === "hand_over") {
+    const next = Object.assign(document.createElement("button"), { id: "next", textContent: state.ready.includes(obs.seat) ? "Waiting for the others" : "Next hand" });
+    next.disabled = state.ready.includes(obs.seat);
+    next.onclick = () => socket.send(JSON.stringify({ type: "next" }));
+    box.appendChild(next);
+  } else if (state.status === "match_over") {
+    box.appendChild(Object.assign(document.createElement("strong"), { id: "match-over", textContent: "Match over" }));
+  }
+}
+
+function renderScores() {
+  const table = Object.assign(document.createElement("table"), { className: "scores" });
+  const row = (cells, tag) => { const tr = document.createElement("tr"); for (const c of cells) tr.appendChild(Object.assign(document.createElement(tag), { textContent: c })); return tr; };
+  table.appendChild(row(["", ...state.scores.map((_, s) => `seat ${s}`)], "th"));
+  table.appendChild(row(["match score", ...state.scores.map(String)], "td"));
+  $("scores").replaceChildren(table);
+}
+
+function render() {
+  const obs = state.observation;
+  const mine = state.decision !== null && state.decision !== undefined;
+  const live = mine && sent !== state.decision && state.status === "playing";
+  $("status").textContent = `${obs.rules} · table ${state.table} · hand ${state.hand + 1}/${state.hands} · ${state.status}` +
+    (state.status === "playing" ? ` · ${obs.phase}` + (mine ? " · your move" : "") : "");
+  $("info").textContent = `You are seat ${obs.seat}. Dealer: seat ${obs.dealer}.`;
+  renderIndicators(obs);
+  renderSeats(obs);
+  renderMine(obs, live ? obs.legal_actions : obs.legal_actions, live);
+  renderActions(obs.legal_actions, live);
+  renderResult(obs);
+  renderScores();
+  timerEnd = state.deadline !== null && state.deadline !== undefined ? performance.now() + state.deadline * 1000 : 0;
+  tick();
+}
+
+function tick() {
+  const box = $("timer");
+  if (!timerEnd || !state || state.decision === null) { box.hidden = true; return; }
+  const left = Math.max(0, (timerEnd - performance.now()) / 1000);
+  box.hidden = false;
+  box.textContent = `Claim window: ${left.toFixed(0)} s to decide (then pass)`;
+}
+setInterval(tick, 250);
+
+const params = new URLSearchParams(location.search);
+if (params.get("table")) sit(params.get("table"), params.has("seat") ? +params.get("seat") : null).catch((e) => { $("message").textContent = e.message; });
+else lobby().catch((e) => { $("message").textContent = e.message; });

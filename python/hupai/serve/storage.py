@@ -1,0 +1,360 @@
+"""Durable storage for the reference server: one schema and one set of queries over two drivers.
+
+The server's tables live in memory while they are played; every change is first written here, in one
+transaction, and only then acknowledged or shown to anyone (so a crash loses nothing that was acknowledged,
+and nothing is applied twice: the action log's primary key is (table, hand, seq)). What is stored:
+
+- ``hupai_tables``: one row per table: its public ``config`` (rules, options, bot seats, think time, hands),
+  the ``match`` state (its seed: secret), the server's ``runtime`` facts (whose decision opened when, the
+  seats ready for the next hand), the current hand's ``snapshot`` (:meth:`hupai.Game.snapshot`: secret) and a
+  ``version`` that every write bumps and checks (a second server process on the same database fails loudly
+  instead of interleaving);
+- ``hupai_seats``: the SHA-256 of each joined seat's token (the token itself is never stored);
+- ``hupai_actions``: every accepted action, appended in the transaction that stores the new snapshot;
+- ``hupai_hands``: every finished hand's replayable log (:meth:`hupai.Game.to_json`, with its options) and
+  its public result.
+
+The queries are written once with ``?`` placeholders; a driver only runs a list of statements in one
+transaction (:meth:`Database.run`) or one query (:meth:`Database.fetch`). SQLite (the default, Python's own
+``sqlite3`` on one writer thread, WAL, ``synchronous=FULL``, group commit) and PostgreSQL (psycopg 3, async, a small
+pool) run the very same SQL: plain TEXT and BIGINT columns, no JSON types, no upserts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import parse_qs, urlparse
+
+from ..errors import HupaiError
+
+__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "open_database", "Statement"]
+
+#: ``(sql, params, expected_rowcount)``: the transaction fails (and rolls back) if a statement with an
+#: expected row count changes another number of rows.
+Statement = tuple[str, Sequence[Any], "int | None"]
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS hupai_tables (id TEXT PRIMARY KEY, created BIGINT NOT NULL, config TEXT NOT NULL, "
+    "match TEXT NOT NULL, runtime TEXT NOT NULL, snapshot TEXT NOT NULL, version BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hupai_seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+    "token_hash TEXT NOT NULL, PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE IF NOT EXISTS hupai_actions (table_id TEXT NOT NULL, hand INTEGER NOT NULL, seq INTEGER NOT NULL, "
+    "seat INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, hand, seq))",
+    "CREATE TABLE IF NOT EXISTS hupai_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, log TEXT NOT NULL, "
+    "result TEXT NOT NULL, PRIMARY KEY (table_id, hand))",
+)
+
+
+class StorageConflict(HupaiError):
+    """A write found the stored table other than this process left it (another writer, or a lost row)."""
+
+
+class Database(Protocol):
+    async def run(self, statements: Sequence[Statement]) -> None: ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    async def close(self) -> None: ...
+
+
+class SQLiteDatabase:
+    """``sqlite3`` on one writer thread of its own, with group commit.
+
+    Every call is queued to the thread, so transactions never interleave. The thread takes every write waiting
+    in the queue and commits them together: each in a savepoint of its own (one that fails is rolled back
+    alone and its caller gets the error), one COMMIT, hence one fsync, for all. Each caller is answered only
+    after that COMMIT, so "stored before acknowledged" holds, while a thousand busy tables share the disk's
+    flushes instead of queueing one flush each.
+    """
+
+    MAX_GROUP = 512
+
+    def __init__(self, path: str, synchronous: str = "full") -> None:
+        self._path = path
+        self._synchronous = synchronous
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        # FULL (the default): committed = flushed to the disk. NORMAL (``?synchronous=normal``): in WAL mode a
+        # commit survives the process's crash (kill -9) but not the machine's power loss; no flush per commit.
+        conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return conn
+
+    def _worker(self) -> None:
+        conn = self._connect()
+        try:
+            while True:
+                job = self._jobs.get()
+                if job is None:
+                    return
+                batch = [job]
+                while len(batch) < self.MAX_GROUP:
+                    try:
+                        more = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._jobs.put(None)  # stop after this batch
+                        break
+                    batch.append(more)
+                writes: list[Any] = []
+                for item in batch:
+                    if item[0] == "run":
+                        writes.append(item)
+                        continue
+                    self._commit_group(conn, writes)
+                    writes = []
+                    self._answer(item, lambda sql=item[1], params=item[2]: list(conn.execute(sql, tuple(params))))
+                self._commit_group(conn, writes)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _answer(item: Any, work: Any) -> None:
+        loop, future = item[-2], item[-1]
+        try:
+            result = work()
+        except BaseException as error:  # noqa: B036  (handed to the caller, whatever it is)
+            loop.call_soon_threadsafe(_settle, future, None, error)
+        else:
+            loop.call_soon_threadsafe(_settle, future, result, None)
+
+    @staticmethod
+    def _commit_group(conn: sqlite3.Connection, writes: list[Any]) -> None:
+        if not writes:
+            return
+        outcomes: list[BaseException | None] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for _, statements, _, _ in writes:
+                conn.execute("SAVEPOINT hupai_write")
+                try:
+                    for sql, params, expected in statements:
+                        cursor = conn.execute(sql, tuple(params))
+                        if expected is not None and cursor.rowcount != expected:
+                            raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
+                                                  f"{sql[:60]}")
+                except Exception as error:
+                    conn.execute("ROLLBACK TO hupai_write")
+                    outcomes.append(error)
+                else:
+                    outcomes.append(None)
+                conn.execute("RELEASE hupai_write")
+            conn.execute("COMMIT")
+        except Exception as error:  # the group itself failed: nothing of it is stored
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [error] * len(writes)
+        for (_, _, loop, future), outcome in zip(writes, outcomes, strict=True):
+            loop.call_soon_threadsafe(_settle, future, None, outcome)
+
+    def _submit(self, job: tuple[Any, ...]) -> asyncio.Future[Any]:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._worker, name="hupai-sqlite", daemon=True)
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((*job, loop, future))
+        return future
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        await self._submit(("run", list(statements)))
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = await self._submit(("fetch", sql, params))
+        return rows
+
+    async def close(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            thread = self._thread
+            self._thread = None
+            await asyncio.get_running_loop().run_in_executor(None, thread.join)
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class PostgresDatabase:
+    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency)."""
+
+    def __init__(self, url: str, size: int = 4) -> None:
+        self._url = url
+        self._size = size
+        self._pool: asyncio.Queue[Any] | None = None
+        self._all: list[Any] = []
+
+    async def _conn(self) -> Any:
+        if self._pool is None:
+            try:
+                import psycopg
+            except ImportError as error:  # the `server` extra brings it
+                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[server]'") from error
+            pool: asyncio.Queue[Any] = asyncio.Queue()
+            for _ in range(self._size):
+                conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
+                self._all.append(conn)
+                pool.put_nowait(conn)
+            self._pool = pool
+        return await self._pool.get()
+
+    @staticmethod
+    def _sql(sql: str) -> str:
+        return sql.replace("?", "%s")  # our SQL holds no literal question marks
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        conn = await self._conn()
+        try:
+            async with conn.transaction():
+                async with conn.cursor() as cursor:
+                    for sql, params, expected in statements:
+                        await cursor.execute(self._sql(sql), tuple(params))
+                        if expected is not None and cursor.rowcount != expected:
+                            raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
+                                                  f"{sql[:60]}")
+        finally:
+            assert self._pool is not None
+            self._pool.put_nowait(conn)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        conn = await self._conn()
+        try:
+            async with conn.transaction():
+                async with conn.cursor() as cursor:
+                    await cursor.execute(self._sql(sql), tuple(params))
+                    return [tuple(row) for row in await cursor.fetchall()]
+        finally:
+            assert self._pool is not None
+            self._pool.put_nowait(conn)
+
+    async def close(self) -> None:
+        for conn in self._all:
+            await conn.close()
+        self._all.clear()
+        self._pool = None
+
+
+def open_database(url: str) -> Database:
+    """``sqlite:///path.db`` (``?synchronous=normal``: no flush per commit, see :class:`SQLiteDatabase`), or
+    ``postgresql://...``."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = parsed.path[1:] if url.startswith("sqlite:///") else ""
+        if not path:
+            raise HupaiError(f"a SQLite URL is sqlite:///path/to/file.db, got {url!r}")
+        query = parse_qs(parsed.query)
+        synchronous = query.pop("synchronous", ["full"])[-1].lower()
+        if query or synchronous not in ("full", "normal"):
+            raise HupaiError(f"a SQLite URL takes only ?synchronous=full|normal, got {parsed.query!r}")
+        return SQLiteDatabase(path, synchronous)
+    if parsed.scheme in ("postgresql", "postgres"):
+        return PostgresDatabase(url)
+    raise HupaiError(f"unknown database URL {url!r}: use sqlite:///file.db or postgresql://...")
+
+
+@dataclass
+class StoredTable:
+    id: str
+    config: dict[str, Any]
+    match: dict[str, Any]
+    runtime: dict[str, Any]
+    snapshot: dict[str, Any]
+    version: int
+    token_hashes: dict[int, str]
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+class Storage:
+    """The server's queries, the same for every driver."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def init(self) -> None:
+        await self.db.run([(sql, (), None) for sql in SCHEMA])
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def create_table(self, table_id: str, created: int, config: dict[str, Any], match: dict[str, Any],
+                           runtime: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        await self.db.run([("INSERT INTO hupai_tables (id, created, config, match, runtime, snapshot, version) "
+                            "VALUES (?, ?, ?, ?, ?, ?, 0)",
+                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime), _dumps(snapshot)),
+                            1)])
+
+    def _update(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
+                snapshot: dict[str, Any]) -> Statement:
+        return ("UPDATE hupai_tables SET match = ?, runtime = ?, snapshot = ?, version = ? "
+                "WHERE id = ? AND version = ?",
+                (_dumps(match), _dumps(runtime), _dumps(snapshot), version + 1, table_id, version), 1)
+
+    async def record_action(self, table_id: str, version: int, hand: int, seq: int, seat: int,
+                            action: dict[str, Any], match: dict[str, Any], runtime: dict[str, Any],
+                            snapshot: dict[str, Any], finished_log: str | None = None,
+                            result: dict[str, Any] | None = None) -> None:
+        """One accepted action: the new state and the appended log row (and, if the hand ended with it, the
+        hand's log), in one transaction."""
+        statements: list[Statement] = [
+            self._update(table_id, version, match, runtime, snapshot),
+            ("INSERT INTO hupai_actions (table_id, hand, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
+             (table_id, hand, seq, seat, _dumps(action)), 1),
+        ]
+        if finished_log is not None:
+            statements.append(("INSERT INTO hupai_hands (table_id, hand, log, result) VALUES (?, ?, ?, ?)",
+                               (table_id, hand, finished_log, _dumps(result)), 1))
+        await self.db.run(statements)
+
+    async def update_state(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
+                           snapshot: dict[str, Any]) -> None:
+        """A change that is not an action (the next hand dealt, a seat ready)."""
+        await self.db.run([self._update(table_id, version, match, runtime, snapshot)])
+
+    async def add_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
+                            (table_id, seat, token_hash), 1)])
+
+    async def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every stored table (or the one named), in the order they were created."""
+        where, params = ("WHERE id = ? ", (table_id,)) if table_id is not None else ("", ())
+        rows = await self.db.fetch("SELECT id, config, match, runtime, snapshot, version FROM hupai_tables "
+                                   f"{where}ORDER BY created, id", params)
+        seats = await self.db.fetch(f"SELECT table_id, seat, token_hash FROM hupai_seats "
+                                    f"{where.replace('id', 'table_id')}", params)
+        hashes: dict[str, dict[int, str]] = {}
+        for table_id, seat, token_hash in seats:
+            hashes.setdefault(table_id, {})[int(seat)] = token_hash
+        return [StoredTable(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
+                            int(row[5]), hashes.get(row[0], {})) for row in rows]
+
+    async def actions(self, table_id: str, hand: int) -> list[tuple[int, int, dict[str, Any]]]:
+        """The stored action log of one hand: ``(seq, seat, action)`` in order."""
+        rows = await self.db.fetch("SELECT seq, seat, action FROM hupai_actions WHERE table_id = ? AND hand = ? "
+                                   "ORDER BY seq", (table_id, hand))
+        return [(int(seq), int(seat), json.loads(action)) for seq, seat, action in rows]
+
+    async def hands(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The finished hands: ``(hand, log, result)``."""
+        rows = await self.db.fetch("SELECT hand, log, result FROM hupai_hands WHERE table_id = ? ORDER BY hand",
+                                   (table_id,))
+        return [(int(hand), log, json.loads(result)) for hand, log, result in rows]

@@ -1,0 +1,217 @@
+"""Helpers of the server tests: a seat played by a bot over the WebSocket or the HTTP poll, a throwaway
+PostgreSQL, the leak check of messages against the hidden state."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from hupai.game import Game
+from hupai.observation import Observation
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def play_ws(ws: Any, bot: Any, *, stop: str = "hand_over", limit: int = 5000) -> list[dict[str, Any]]:
+    """Play the WebSocket's seat with ``bot`` until the table's status is no longer ``playing`` (or is
+    ``stop``); returns every message received."""
+    messages: list[dict[str, Any]] = []
+    answered: tuple[int, int] | None = None
+    for _ in range(limit):
+        message = ws.receive_json()
+        messages.append(message)
+        if message["type"] == "error":
+            raise AssertionError(f"refused: {message}")
+        if message["type"] != "state":
+            continue
+        if message["status"] != "playing":
+            if message["status"] in (stop, "match_over"):
+                return messages
+            continue
+        decision = message["decision"]
+        if decision is not None and (message["hand"], decision) != answered:
+            action = bot.act(Observation.from_json(message["observation"]))
+            ws.send_json({"type": "action", "decision": decision, "action": action.to_json()})
+            answered = (message["hand"], decision)
+    raise AssertionError("the hand did not end")
+
+
+def play_http(client: Any, table_id: str, token: str, bot: Any, *, actions: int | None = None,
+              timeout: float = 60.0) -> list[tuple[int, int, dict[str, Any]]]:
+    """Play a seat over the HTTP poll until the hand ends (or ``actions`` were acknowledged); returns the
+    acknowledged ``(hand, seq, action)``."""
+    headers = {"Authorization": f"Bearer {token}"}
+    acked: list[tuple[int, int, dict[str, Any]]] = []
+    version = -1
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/tables/{table_id}/state", params={"after": version, "wait": 5},
+                           headers=headers).json()
+        version = state["version"]
+        if state["status"] != "playing":
+            return acked
+        if state["decision"] is None:
+            continue
+        action = bot.act(Observation.from_json(state["observation"])).to_json()
+        reply = client.post(f"/api/tables/{table_id}/action", headers=headers,
+                            json={"decision": state["decision"], "action": action})
+        assert reply.status_code == 200, reply.text
+        acked.append((reply.json()["hand"], reply.json()["seq"], {**action, "seat": state["seat"]}))
+        if actions is not None and len(acked) >= actions:
+            return acked
+    raise AssertionError("the hand did not end in time")
+
+
+def hidden_facts(game: Game, seat: int) -> tuple[list[list[int]], list[int], int]:
+    """What ``seat`` must never be shown: the other seats' concealed tiles (as kind lists), the wall's
+    remaining order, the seed."""
+    table = game.table
+    others = [[k for k in range(len(table.hands[s])) for _ in range(table.hands[s][k])]
+              for s in range(table.num_players) if s != seat]
+    wall = list(table.wall.tiles[table.wall.head:table.wall.tail])
+    return others, wall, game.setup["seed"]
+
+
+def keys(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value).union(*(keys(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys(v) for v in value))
+    return set()
+
+
+def int_lists(value: Any) -> Iterator[list[int]]:
+    if isinstance(value, list):
+        if value and all(type(v) is int for v in value):
+            yield value
+        for item in value:
+            yield from int_lists(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from int_lists(item)
+
+
+def assert_no_leak(message: dict[str, Any], log: str) -> None:
+    """``message`` (a state message of one seat, at its ``seq``) against the hidden state the hand's ``log``
+    gives at that point: it must be exactly the engine's observation of the seat, and hold none of the other
+    seats' concealed hands, the live wall in order, the seed, nor any key naming them."""
+    game = Game.replay(log, upto=message["seq"])
+    seat = message["seat"]
+    assert message["observation"] == game.observation(seat).to_json()
+    others, wall, seed = hidden_facts(game, seat)
+    text = json.dumps(message)
+    assert not keys(message) & {"wall", "seed", "snapshot", "token", "log", "setup", "hands_all"}
+    assert str(seed) not in text
+    observation = message["observation"]
+    ended = observation["result"] is not None
+    for kinds in int_lists(message):
+        for hand in others:
+            if len(hand) >= 4 and sorted(kinds) == hand:
+                # Only a winner's hand laid open in the result may show another seat's tiles.
+                assert ended, f"seat {seat} was shown another seat's concealed tiles {hand}"
+        if len(wall) >= 8 and len(kinds) >= 8:
+            joined = ",".join(map(str, kinds))
+            assert ",".join(map(str, wall[:8])) not in joined, "the wall's order was shown"
+
+
+def postgres_bin() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL in a temp dir (initdb + pg_ctl, as the ``postgres`` user when run as root:
+    initdb refuses root); yields its URL. ``HUPAI_TEST_POSTGRES`` (a URL) uses a running one instead."""
+    url = os.environ.get("HUPAI_TEST_POSTGRES")
+    if url:
+        yield url
+        return
+    bindir = postgres_bin()
+    assert bindir is not None
+    root = tempfile.mkdtemp(prefix="hupai-pg-")
+    data = os.path.join(root, "data")
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    os.chmod(root, 0o755)
+    port = free_port()
+    subprocess.run([*prefix, f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "hupai", "--no-sync"],
+                   check=True, capture_output=True)
+    subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-w", "-o",
+                    f"-p {port} -k {root} -h 127.0.0.1 -c fsync=off", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://hupai@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def open_client(url: str, **settings: Any) -> Any:
+    """Starlette's test client on a new app storing in ``url`` (use it as a context manager)."""
+    import warnings
+
+    from hupai.serve.app import Settings, create_app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's notice that it prefers another HTTP client package
+        from starlette.testclient import TestClient
+    return TestClient(create_app(url, Settings(**settings)))
+
+
+def new_table(client: Any, **config: Any) -> dict[str, Any]:
+    body = {"rules": "guangdong", "think_ms": 0, "claim_seconds": 0, "hands": 1, "seed": 7, **config}
+    reply = client.post("/api/tables", json=body)
+    assert reply.status_code == 201, reply.text
+    data: dict[str, Any] = reply.json()
+    return data
+
+
+def join(client: Any, table_id: str, seat: int | None = None) -> str:
+    reply = client.post(f"/api/tables/{table_id}/join", json={} if seat is None else {"seat": seat})
+    assert reply.status_code == 201, reply.text
+    token: str = reply.json()["token"]
+    return token
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@contextmanager
+def server(db: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``hupai serve`` as a process of its own (uvicorn), ready when it yields."""
+    import httpx
+
+    with open(log, "ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "hupai.cli", "serve", "--db", db, "--port", str(port)],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/rules", timeout=1)
+                break
+            except httpx.HTTPError:
+                assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
