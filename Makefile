@@ -20,6 +20,7 @@ $(STAMP): $(PY) $(SOURCES)
 install: $(STAMP)
 
 test: $(STAMP)
+	./.ci/system-deps
 	$(PY) -m pytest -q -n 2 tests
 
 run: $(STAMP)
