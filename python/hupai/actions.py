@@ -14,6 +14,12 @@ matters because legal-action lists are built on every decision). ``kind`` says w
 - ``declare``: a rule-specific declaration named by ``flag`` (游金, 抢金, ...), with ``tile`` if it needs
   one.
 
+The zipai family (Wai Huzi, :mod:`hupai.game.zipai`) uses cards 0..19 and reads the shared kinds as its own
+groups: ``chow`` is 吃 (``tiles`` the run, so the 门子 used is the run without ``tile``), ``pung`` is 碰,
+``win`` is 胡 (``flag`` ``"tianhu"`` for 天胡, ``tile`` the dealer's last dealt card), ``discard`` and ``pass``
+as above; and adds three: ``liu`` (溜, four of ``tile``), ``piao`` (飘, four of ``tile`` with one from a 碰 or
+another seat) and ``wai`` (歪, a pair plus one's own turned-up ``tile``).
+
 The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are set.
 """
 
@@ -28,7 +34,7 @@ from .tiles import NUM_KINDS
 
 __all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
 
-KINDS = frozenset({"discard", "chow", "pung", "kong", "win", "pass", "declare"})
+KINDS = frozenset({"discard", "chow", "pung", "kong", "win", "pass", "declare", "liu", "piao", "wai"})
 _KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
 
 

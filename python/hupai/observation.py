@@ -13,7 +13,12 @@ What it shows (built by :mod:`hupai.game.observation`):
 - its own seat: concealed tiles (``hand``, kinds, the drawn tile included), the drawn tile and where it came
   from, its legal actions;
 - the rule system's public facts (``extras``: Yunxiao's gold, 游 levels, kong count...);
-- the result once the hand is over, with each winner's hand laid open (:class:`WinView`).
+- the result once the hand is over, with each winner's hand laid open (:class:`WinView`);
+- ``private``: the seat's own rule facts no other seat knows (Wai Huzi's bans and locks).
+
+Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai_observation`): 20 card counts,
+``melds`` are the face-up groups (a 歪 or 溜 shows its one face-up card, WH-9), ``tile`` the offered card (a
+turned-up stock card is face up, so every seat sees it), ``extras`` the 神 and the 死手 flags.
 
 Hidden: other seats' concealed tiles and drawn tiles, the wall's order, and other seats' concealed kongs where
 the rule system plays them face down (:attr:`MeldView.hidden`; Yunxiao does, Guangdong shows their kind).
@@ -167,6 +172,9 @@ class Observation:
     extras: Mapping[str, Any]
     legal_actions: tuple[Action, ...]
     result: ResultView | None = None
+    #: What only this seat knows of its rule facts (Wai Huzi: its own 臭 bans and locked cards, WH-21..26); empty
+    #: for the mahjong systems, and then left out of the JSON form.
+    private: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -195,6 +203,7 @@ class Observation:
             "discards": [list(d) for d in self.discards], "wall_left": self.wall_left,
             "extras": thaw(self.extras), "legal_actions": [a.to_json() for a in self.legal_actions],
             "result": None if self.result is None else self.result.to_json(),
+            **({"private": thaw(self.private)} if self.private else {}),
         }
 
     @classmethod
@@ -218,9 +227,13 @@ class Observation:
                 discards=tuple(tuple(d) for d in data["discards"]), wall_left=data["wall_left"],
                 extras=freeze(data["extras"]), legal_actions=tuple(coerce(a) for a in data["legal_actions"]),
                 result=None if result is None else ResultView.from_json(result),
+                private=freeze(dict(data.get("private", {}))),
             )
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise HupaiError(f"malformed observation: {error!r}") from None
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def freeze(value: Any) -> Any:

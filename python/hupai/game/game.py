@@ -43,6 +43,7 @@ from .mahjong import Decision, MahjongFlow
 from .observation import observe
 from .result import HandResult
 from .state import Table
+from .zipai import ZipaiFlow
 
 __all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
 
@@ -50,7 +51,7 @@ LOG_FORMAT = "hupai-game-log/1"
 SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
 
 #: The flow class hosting each rule-system family (``Rules.family``).
-FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow}
+FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow, "zipai": ZipaiFlow}  # type: ignore[dict-item]
 
 
 class _Busy(dict):  # type: ignore[type-arg]
@@ -372,7 +373,7 @@ class Game:
         InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`).
         """
         rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
-        if verify or table.phase == "over":
+        if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)
         game.rules = rules

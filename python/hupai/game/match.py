@@ -95,8 +95,11 @@ class Match:
         self.seed = seed
         self.claim_window = claim_window
         n = rules.num_players
-        # GD-4 / YX-4 / KW-4: the first dealer is drawn at random, from the match seed.
-        self.first_dealer = splitmix64(seed ^ 0xD1CE) % n if first_dealer is None else first_dealer
+        # GD-4 / YX-4 / KW-4: the first dealer is drawn at random, from the match seed; Wai Huzi's first dealer is
+        # the first player to enter, P0 (WH-6).
+        if first_dealer is None:
+            first_dealer = 0 if rules.family == "zipai" else splitmix64(seed ^ 0xD1CE) % n
+        self.first_dealer = first_dealer
         self.dealer = self.first_dealer
         self.round_wind = 0
         self.hand_index = 0
@@ -122,6 +125,11 @@ class Match:
                                                            self.first_dealer)
         self.dealer = result.next_dealer
         self.hand_index += 1
+        shen = getattr(game.table, "shen", None) if self.rules.family == "zipai" else None
+        if shen is not None and self.rules.options_dict().get("shen") is None:
+            # WH-5: the session's 神, drawn in its first hand, holds for every later hand: they are dealt with it
+            # fixed as their option (so each hand's log replays on its own).
+            self.rules = type(self.rules)({**self.rules.options_dict(), "shen": shen})  # type: ignore[call-arg]
         return result
 
     def play(self, players: Sequence[Player], hands: int | None = None) -> list[HandResult]:

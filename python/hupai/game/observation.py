@@ -54,6 +54,14 @@ class Observer:
     __slots__ = ("_game", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs", "_views",
                  "_public_melds", "_own_melds", "_melds_at", "_extras", "_result")
 
+    def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
+        # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
+        if cls is Observer and game.rules.family == "zipai":
+            from .zipai_observation import ZipaiObserver
+
+            return ZipaiObserver.__new__(ZipaiObserver, game)
+        return super().__new__(cls)
+
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
         rules = game.rules
         self._game = game
@@ -110,7 +118,7 @@ class Observer:
             # per hand counts its tiles; sum() iterates the 34 counts in Python objects, at twice the cost.
             tuple([(adler32(hand) & 0xFFFF) - 1 for hand in hands]), melds, tuple(map(tuple, table.discards)),
             table.wall.live, extras[1], game.legal_actions(seat),
-            None if phase != "over" else self._result or self._result_view(game.result))
+            None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
         obs.__class__ = Observation
         built: Observation = obs
         return built

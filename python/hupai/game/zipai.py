@@ -1,0 +1,531 @@
+"""The zipai flow: one Wai Huzi (歪胡子) hand (``rules/waihuzi.md``, WH-4..27, 32, 38..46), hosted by the
+:class:`~hupai.game.Game` shell (why it is its own flow: :mod:`hupai.game.flow`).
+
+The table is a :class:`~hupai.game.zipai_state.ZipaiTable`. A hand runs as:
+
+- **Deal** (WH-4): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57; the 22 left are the
+  stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown and decides it.
+- **Turn** (``phase == "turn"``): ``turn_seat`` is in a discard state (WH-12): discard an unlocked card, or
+  溜 four held, or 飘 a held fourth onto its 碰. The dealer's first move may be 天胡 (WH-13, WH-40).
+- **Offer** (``phase == "claim"``): a turned-up stock card (WH-15) or a discard (WH-14) is offered; each seat
+  answers (``pass`` included) and WH-17 picks the one action carried out: 溜/飘/歪 > 胡 > 碰 > 吃, ties to the
+  seat first in turn order from the drawer (a turned-up card) or the discarder's 下家 (a discard). 吃/碰/歪 lead
+  to a discard state; 溜/飘 replace it and the taker's 下家 turns up next; nobody: the card joins the pile of
+  the seat it came from and that seat's 下家 turns up next. An empty stock when a turn-up is due is 黄庄 (WH-20).
+- **Restrictions** (WH-21..27): discards and passes make cards 臭 (chi-ban, menzi-ban, peng-ban); a pass
+  counts only when nothing ranked above it took the card (WH-25); a 吃 locks cards (WH-26); a 碰/歪 of a
+  peng-banned value makes the seat 死手 (WH-27: no win, no claim or declaration, it still turns up cards);
+  a 吃/碰/歪 that would leave no legal discard is not offered (WH-18).
+- **Win** (WH-32): a layout of at least ``min_huxi`` 息 (the C++ core's ``zipai_best``); scored by
+  ``rules.score`` with a :class:`~hupai.WinContext` holding the declared groups as :class:`hupai.zipai.Declared`.
+
+``claim_window="all"`` asks every seat about every turned-up card and the two others about every discard
+(``pass`` only, where a seat has nothing), so who is asked reveals nothing; ``"eligible"`` asks only seats with
+an option (fast, for simulations).
+
+Decisions where the spec is silent (each named where it is made): 地胡 is a win on the dealer's first discard
+made as its first move (before any card is turned up); the dealer's 报听 moment is after that first move; a
+seat made 死手 by a 碰/歪 discards (it is offered no 溜/飘 in that discard state); passing includes choosing a
+lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed the 碰, WH-25 then applies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .._core import zipai_best, zipai_waits
+from ..actions import Action
+from ..errors import HupaiError
+from ..events import Event, RawEvent
+from ..rules.base import Rules
+from ..scoring import WinContext
+from ..zipai import ALL_CARDS, RUNS, Declared, format_cards
+from ..zipai.cards import completing_cards, value_of
+from .mahjong import Decision
+from .result import HandResult, WinResult
+from .wall import Wall, shuffle
+from .zipai_state import Group, ZipaiTable
+
+__all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
+
+#: WH-17's classes: 溜/飘/歪 first, then 胡, 碰, 吃.
+RANK = {"liu": 3, "piao": 3, "wai": 3, "win": 2, "pung": 1, "chow": 0}
+#: The runs (WH-7) that hold each card.
+_RUNS_OF = tuple(tuple(run for run in RUNS if card in run) for card in range(20))
+_SIZES = (20, 19, 19)  # WH-4: the dealer's deal first, then its 下家's, then the third seat's
+_DEALT = sum(_SIZES)
+
+
+def deal_order(dealer: int) -> tuple[int, int, int]:
+    """The seats in the order they are dealt (WH-4): the dealer, its 下家, the third."""
+    return (dealer, (dealer + 1) % 3, (dealer + 2) % 3)
+
+
+def stacked_cards(hands: Sequence[Sequence[int]], stock: Sequence[int] = (), dealer: int = 0) -> list[int]:
+    """An 80-card wall that deals ``hands`` (per seat; the dealer's 20, its last card the one shown for 神) and
+    turns up ``stock`` first; the other cards follow in kind order. For tests and examples: ``Game("waihuzi",
+    wall=stacked_cards(...))``."""
+    from collections import Counter
+
+    left = Counter(ALL_CARDS)
+    used = Counter([c for hand in hands for c in hand]) + Counter(stock)
+    short = sorted(k for k, count in used.items() if count > left[k])
+    if short:
+        raise HupaiError(f"a stacked wall uses more than four of {format_cards(short)}")
+    for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
+        if len(hands[seat]) != size:
+            raise HupaiError(f"seat {seat} is dealt {size} cards, got {len(hands[seat])}")
+    left.subtract(used)
+    head = [c for seat in deal_order(dealer) for c in hands[seat]]
+    return head + list(stock) + sorted(left.elements())
+
+
+def _name(card: int) -> str:
+    return format_cards([card]) if 0 <= card < 20 else str(card)
+
+
+def _declared(seat: int, group: Group) -> Declared:
+    """A group as the core and the scorer read it (WH-34: who supplied a card makes its 元 outer)."""
+    card = group.cards[0]
+    kind = group.type
+    if kind == "chi":
+        return Declared.chi(group.cards, group.taken, own_draw=group.source == seat)
+    return {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}[kind](card)
+
+
+class ZipaiFlow:
+    """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
+
+    __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups")
+
+    def __init__(self, rules: Rules, window: str) -> None:
+        if rules.num_players != 3:
+            raise HupaiError(f"{rules.name}: the zipai flow seats 3 players, the rules say {rules.num_players}")
+        self.rules = rules
+        self.window = window
+        self.events: list[Event | RawEvent] = []
+        self.result: HandResult | None = None
+        o: Any = getattr(rules, "options", None)
+        try:  # the core's option tuple (min_huxi, strict 行行息, 大小字胡, extra 名堂)
+            self._options = (int(o.min_huxi), o.xingxingxi == "strict", bool(o.daxiaozihu), bool(o.extra_mingtang))
+        except AttributeError:
+            raise HupaiError(f"{rules.name}: the zipai flow reads options min_huxi, xingxingxi, daxiaozihu and "
+                             f"extra_mingtang from rules.options") from None
+        self._core_groups: list[list[tuple[int, int, int, int, int]]] = [[], [], []]
+
+    # -- setup ------------------------------------------------------------------------------------------
+    def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
+             stacked: Sequence[int] | None = None) -> None:
+        cards = shuffle(self.rules.tiles(), seed) if stacked is None else list(stacked)
+        table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, _DEALT))
+        start = 0
+        for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
+            dealt = cards[start:start + size]
+            start += size
+            hand = table.hands[seat]
+            for card in dealt:
+                hand[card] += 1
+            self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+        shen = getattr(self.rules.options, "shen", None)
+        if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
+            shown = cards[19]
+            table.shen_shown = shown
+            table.shen = "odd" if value_of(shown) % 2 else "even"
+            self.events.append(Event("shen", dealer, shown, (), table.shen))
+        else:
+            table.shen = shen
+        for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
+            if seat != dealer:
+                table.ready_deal[seat] = self._ready(seat)
+
+    def restore(self, table: ZipaiTable) -> None:  # type: ignore[override]
+        self.table = table
+        self._core_groups = [[_declared(seat, g).as_core() for g in table.groups[seat]] for seat in range(3)]
+
+    # -- core questions ---------------------------------------------------------------------------------
+    def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
+        """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息."""
+        return zipai_best(self.table.views[seat], self._core_groups[seat], card, 1 if self_drawn else 2,
+                          self._options)[1] is not None
+
+    def _heavenly(self) -> bool:
+        """WH-40: the dealer's 20 dealt cards form a winning layout."""
+        table = self.table
+        return zipai_best(table.views[table.dealer], (), -1, 0, self._options)[1] is not None
+
+    def _ready(self, seat: int) -> bool:
+        """Some card completes a winning layout (WH-38), from any source."""
+        return any(own[1] is not None or other[1] is not None
+                   for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
+                                                    self._options))
+
+    def _keeps_discard(self, seat: int, taken: tuple[int, ...], locks: tuple[int, ...] = ()) -> bool:
+        """WH-18: after giving up ``taken`` from its hand (and locking ``locks``), the seat still holds a card
+        it may discard."""
+        hand = bytearray(self.table.hands[seat])
+        for card in taken:
+            hand[card] -= 1
+        locked = self.table.locked[seat]
+        return any(count and card not in locked and card not in locks for card, count in enumerate(hand))
+
+    # -- decisions --------------------------------------------------------------------------------------
+    @property
+    def current(self) -> Decision:
+        table = self.table
+        if table.phase == "over":
+            return Decision("over", (), -1, -1)
+        if table.phase == "turn":
+            return Decision("turn", (table.turn_seat,), -1, table.turn_seat)
+        return Decision("claim", self.seats_to_act(), table.offer, table.offer_from)
+
+    def seats_to_act(self) -> tuple[int, ...]:
+        table = self.table
+        if table.phase == "turn":
+            return (table.turn_seat,)
+        if table.phase == "over":
+            return ()
+        return tuple(s for s in table.pending if s not in table.answers)
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        table = self.table
+        if table.phase == "turn":
+            return self._turn_actions(seat) if seat == table.turn_seat else ()
+        if table.phase == "claim":
+            return () if seat in table.answers else table.pending.get(seat, ())
+        return ()
+
+    def _turn_actions(self, seat: int) -> tuple[Action, ...]:
+        """WH-12 (a discard state), WH-13 and WH-40 (the dealer's first move)."""
+        table = self.table
+        hand = table.hands[seat]
+        out: list[Action] = []
+        if table.opening and self._heavenly():
+            out.append(Action("win", seat, table.wall.tiles[19], (), "tianhu"))
+        locked = table.locked[seat]
+        held = [card for card in range(20) if hand[card]]
+        discards = [card for card in held if card not in locked] or held  # WH-18 keeps this from being empty
+        out.extend(Action("discard", seat, card) for card in discards)
+        if not table.dead[seat]:  # WH-27: a 死手 seat is offered no declaration
+            out.extend(Action("liu", seat, card) for card in held if hand[card] == 4)
+            out.extend(Action("piao", seat, g.cards[0]) for g in table.groups[seat]
+                       if g.type == "peng" and hand[g.cards[0]])
+        return tuple(out)
+
+    def _offer_options(self, card: int, source: int, drawn: bool) -> dict[int, list[Action]]:
+        """What each seat may do with the offered ``card`` (WH-14, WH-15, WH-18, WH-19, WH-22, WH-27, WH-32),
+        in WH-17's turn order; seats with nothing left out."""
+        table = self.table
+        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        chower = (source + 1) % 3
+        out: dict[int, list[Action]] = {}
+        block_wins = False
+        for seat in order:
+            if table.dead[seat]:
+                continue
+            held = table.hands[seat][card]
+            own = drawn and seat == source
+            options: list[Action] = []
+            if own:
+                groups = table.groups[seat]
+                if held == 3 or any(g.type == "wai" and g.cards[0] == card for g in groups):
+                    options.append(Action("liu", seat, card))
+                if held >= 2 and self._keeps_discard(seat, (card, card)):
+                    options.append(Action("wai", seat, card))
+                if any(g.type == "peng" and g.cards[0] == card for g in groups):
+                    options.append(Action("piao", seat, card))
+            else:
+                if held == 3:
+                    options.append(Action("piao", seat, card))
+                if held >= 2 and self._keeps_discard(seat, (card, card)):
+                    options.append(Action("pung", seat, card))
+            if (own or seat == chower) and card not in table.chi_ban[seat]:
+                options.extend(self._chows(seat, card))
+            if self._wins(seat, card, own):
+                options.append(Action("win", seat, card))
+            if own and table.wall.head == len(table.wall.tiles) and any(a.kind in ("liu", "wai") for a in options):
+                block_wins = True  # WH-19: the 海底 card its drawer can 溜 or 歪 is won by nobody
+            if options:
+                out[seat] = options
+        if block_wins:
+            out = {s: kept for s, opts in out.items() if (kept := [a for a in opts if a.kind != "win"])}
+        return out
+
+    def _chows(self, seat: int, card: int) -> list[Action]:
+        """The 吃 of ``card`` the seat may make: a held 门子 completed by it, not menzi-banned (WH-23), and
+        leaving a card to discard once the locks of WH-26 apply (WH-18)."""
+        hand = self.table.hands[seat]
+        banned = self.table.menzi_ban[seat]
+        out = []
+        for run in _RUNS_OF[card]:
+            low, high = (c for c in run if c != card)
+            if not (hand[low] and hand[high]) or (low, high, card) in banned:
+                continue
+            locks = (card, *(c for c in completing_cards(low, high) if c != card))
+            if self._keeps_discard(seat, (low, high), locks):
+                out.append(Action("chow", seat, card, run))
+        return out
+
+    def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
+        table = self.table
+        if table.phase == "over":
+            return f"{self._show(action)}: the hand is over"
+        seats = self.seats_to_act()
+        if action.seat not in seats:
+            if action.seat in table.answers:
+                return f"{self._show(action)}: P{action.seat} has already answered this offer"
+            waiting = ", ".join(f"P{s}" for s in seats)
+            return f"{self._show(action)}: it is not P{action.seat}'s decision now ({table.phase}, waiting for {waiting})"
+        same = [a for a in legal if a.kind == action.kind]
+        if not same:
+            kinds = ", ".join(sorted({a.kind for a in legal}))
+            return f"{self._show(action)}: no {action.kind} is legal for P{action.seat} now (legal: {kinds})"
+        if action.kind == "discard" and 0 <= action.tile < 20:
+            if not table.hands[action.seat][action.tile]:
+                return f"{self._show(action)}: P{action.seat} holds no {_name(action.tile)}"
+            if action.tile in table.locked[action.seat]:
+                return f"{self._show(action)}: {_name(action.tile)} is locked (锁牌, WH-26) and cannot be discarded"
+        if action.kind == "chow" and action.tile in table.chi_ban[action.seat]:
+            return f"{self._show(action)}: P{action.seat} may not 吃 {_name(action.tile)} (臭牌, WH-21..23)"
+        return f"{self._show(action)} is not legal now; legal {action.kind}: {', '.join(map(self._show, same))}"
+
+    @staticmethod
+    def _show(action: Action) -> str:
+        parts = [f"P{action.seat} {action.kind}"]
+        if action.flag:
+            parts.append(action.flag)
+        if action.tile >= 0:
+            parts.append(_name(action.tile))
+        if action.tiles:
+            parts.append(format_cards([t for t in action.tiles if 0 <= t < 20]))
+        return " ".join(parts)
+
+    # -- applying a legal action ------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        table = self.table
+        if table.phase == "claim":
+            table.answers[action.seat] = action
+            if len(table.answers) == len(table.pending):
+                self._resolve()
+            return
+        kind, seat, card = action.kind, action.seat, action.tile
+        opening = table.opening
+        table.opening = False
+        if kind == "win":  # 天胡
+            self._settle(seat, card, "dealt", None)
+            return
+        if kind == "discard":
+            self._discard(seat, card, opening)
+            return
+        hand = table.hands[seat]
+        if kind == "liu":  # four held (WH-12)
+            hand[card] -= 4
+            self._add_group(seat, Group("liu", (card,) * 4), grouped=not opening)
+        else:  # piao: the held fourth onto its own 碰 (WH-12)
+            hand[card] -= 1
+            self._upgrade(seat, "peng", card, "piao")
+        if opening:
+            self._dealer_moved()
+        self._turn_up((seat + 1) % 3)
+
+    def _dealer_moved(self) -> None:
+        """WH-38: the dealer's 报听 moment is right after its first discard or the 溜 that replaced it."""
+        table = self.table
+        table.ready_deal[table.dealer] = self._ready(table.dealer)
+
+    def _discard(self, seat: int, card: int, opening: bool) -> None:
+        table = self.table
+        hand = table.hands[seat]
+        hand[card] -= 1
+        # WH-21: the card and, for every 门子 left in the hand it would complete, that 门子's other completing card
+        chi_ban = table.chi_ban[seat]
+        chi_ban.add(card)
+        table.peng_ban[seat].add(card)
+        for run in _RUNS_OF[card]:
+            low, high = (c for c in run if c != card)
+            if hand[low] and hand[high]:
+                chi_ban.update(c for c in completing_cards(low, high) if c != card)
+        self.events.append(("discard", seat, card, (), ""))
+        if opening:
+            self._dealer_moved()
+            table.dealer_opening = True  # 地胡 (WH-35) is a win on this card
+        self._offer(card, seat, drawn=False)
+
+    def _turn_up(self, seat: int) -> None:
+        """WH-15: ``seat`` turns up the top stock card; WH-20: none left is 黄庄."""
+        table = self.table
+        wall = table.wall
+        if wall.head >= len(wall.tiles):
+            self._drawn_hand()
+            return
+        card = wall.tiles[wall.head]
+        wall.head += 1
+        if wall.head == len(wall.tiles):
+            table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
+        self.events.append(("turn_up", seat, card, (), ""))
+        self._offer(card, seat, drawn=True)
+
+    def _offer(self, card: int, source: int, drawn: bool) -> None:
+        table = self.table
+        table.phase = "claim"
+        table.offer = card
+        table.offer_from = source
+        table.offer_kind = "draw" if drawn else "discard"
+        options = self._offer_options(card, source, drawn)
+        if self.window == "all":
+            asked = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        else:
+            asked = tuple(options)
+        table.pending = {seat: (*options.get(seat, ()), Action("pass", seat)) for seat in asked}
+        table.answers = {}
+        if not asked:
+            self._unclaimed()
+
+    def _resolve(self) -> None:
+        """WH-17: the one action carried out; WH-23..25: the passes that count."""
+        table = self.table
+        source = table.offer_from
+        drawn = table.offer_kind == "draw"
+        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        taken: Action | None = None
+        for seat in order:
+            answer = table.answers.get(seat)
+            if answer is not None and answer.kind != "pass" and (taken is None or RANK[answer.kind] > RANK[taken.kind]):
+                taken = answer
+        self._mark_passes(taken)
+        table.pending = {}
+        table.answers = {}
+        table.dealer_opening, earthly = False, table.dealer_opening
+        if taken is None:
+            self._unclaimed()
+        else:
+            self._take(taken, earthly)
+
+    def _mark_passes(self, taken: Action | None) -> None:
+        """WH-23 (过吃), WH-24 (过碰, 歪 included), counted only as WH-25 says: nobody took the card or a
+        lower-ranked action did."""
+        table = self.table
+        card = table.offer
+        bar = -1 if taken is None else RANK[taken.kind]
+        for seat, options in table.pending.items():
+            chosen = table.answers[seat].kind
+            chows = [a for a in options if a.kind == "chow"]
+            if chows and chosen != "chow" and RANK["chow"] > bar:
+                table.chi_ban[seat].add(card)
+                for action in chows:
+                    low, high = (c for c in action.tiles if c != card)
+                    table.menzi_ban[seat].update((low, high, other) for other in completing_cards(low, high)
+                                                 if other != card)
+            if any(a.kind in ("pung", "wai") for a in options) and chosen not in ("pung", "wai") and RANK["pung"] > bar:
+                table.peng_ban[seat].add(card)
+
+    def _unclaimed(self) -> None:
+        """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
+        table = self.table
+        source = table.offer_from
+        table.discards[source].append(table.offer)
+        table.offer = -1
+        table.offer_kind = ""
+        self._turn_up((source + 1) % 3)
+
+    def _take(self, action: Action, earthly: bool) -> None:
+        """Carry out the action WH-17 chose on the offered card (WH-16)."""
+        table = self.table
+        kind, seat, card = action.kind, action.seat, action.tile
+        source = table.offer_from
+        drawn = table.offer_kind == "draw"
+        if kind == "win":
+            self._settle(seat, card, ("wall" if seat == source else "turned_up") if drawn else "discard",
+                         None if drawn and seat == source else source, earthly=earthly)
+            return
+        hand = table.hands[seat]
+        table.offer = -1
+        table.offer_kind = ""
+        if kind == "liu":
+            if hand[card] == 3:  # a 坎 and its self-drawn fourth
+                hand[card] -= 3
+                self._add_group(seat, Group("liu", (card,) * 4, card, seat))
+            else:  # its own 歪 and the self-drawn fourth
+                self._upgrade(seat, "wai", card, "liu")
+        elif kind == "piao":
+            if seat == source and drawn:  # its own 碰 and the self-drawn fourth
+                self._upgrade(seat, "peng", card, "piao")
+            else:  # three held and another seat's card
+                hand[card] -= 3
+                self._add_group(seat, Group("piao", (card,) * 4, card, source))
+        elif kind in ("wai", "pung"):
+            hand[card] -= 2
+            self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
+            if card in table.peng_ban[seat]:
+                table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
+        else:  # chow
+            low, high = (c for c in action.tiles if c != card)
+            hand[low] -= 1
+            hand[high] -= 1
+            self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
+            # WH-26: the chowed value and the 门子's other completing card are locked for the hand
+            table.locked[seat].update((card, *completing_cards(low, high)))
+        if kind in ("liu", "piao"):
+            self._turn_up((seat + 1) % 3)  # WH-16: no discard; the taker's 下家 turns up
+        else:
+            table.phase = "turn"
+            table.turn_seat = seat
+
+    def _add_group(self, seat: int, group: Group, grouped: bool = True) -> None:
+        table = self.table
+        table.groups[seat].append(group)
+        self._group_made(seat, group, grouped)
+
+    def _upgrade(self, seat: int, old: str, card: int, new: str) -> None:
+        """A 歪 becoming a 溜, a 碰 becoming a 飘: the group keeps its place and its source."""
+        groups = self.table.groups[seat]
+        index = next(i for i, g in enumerate(groups) if g.type == old and g.cards[0] == card)
+        group = groups[index] = Group(new, (card,) * 4, groups[index].taken, groups[index].source)
+        self._group_made(seat, group, True)
+
+    def _group_made(self, seat: int, group: Group, grouped: bool) -> None:
+        table = self.table
+        table.calls += 1
+        if grouped:
+            table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
+        self._core_groups[seat] = [_declared(seat, g).as_core() for g in table.groups[seat]]
+        self.events.append(Event(group.type, seat, group.taken, group.cards, str(group.source)))
+
+    # -- the end ----------------------------------------------------------------------------------------
+    def _settle(self, seat: int, card: int, source: str, discarder: int | None, earthly: bool = False) -> None:
+        table = self.table
+        wall = table.wall
+        heavenly = source == "dealt"
+        concealed = [c for c in range(20) for _ in range(table.hands[seat][c])]
+        if heavenly:
+            concealed.remove(card)
+        # WH-39: the top remaining stock card, or the 海底 card when none is left
+        shen_card = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
+        last = table.offer_kind == "draw" and wall.head == len(wall.tiles)
+        context = WinContext(
+            winner=seat, win_tile=card, concealed=tuple(concealed),
+            melds=tuple(_declared(seat, g) for g in table.groups[seat]),  # type: ignore[arg-type]
+            discarder=discarder, dealer=table.dealer, num_players=3, heavenly=heavenly,
+            earthly=earthly and seat != table.dealer, last_tile=last and not heavenly,
+            ready_from_deal=bool(table.ready_deal[seat]) and not table.grouped[seat] and not heavenly,
+            shen=table.shen, shen_card=shen_card)
+        score = self.rules.score(context)
+        if len(score.payments) != 3 or sum(score.payments) != 0:
+            raise HupaiError(f"{self.rules.name}: a score's payments must be 3 amounts summing to 0, "
+                             f"got {score.payments!r}")
+        self.events.append(Event("win", seat, card, (), source))
+        self._finish(HandResult((seat,), (WinResult(seat, card, source, discarder, context, score),),
+                                tuple(score.payments), seat, False))
+
+    def _drawn_hand(self) -> None:
+        """WH-20, WH-45, WH-46: 黄庄, nobody pays, the 海底 drawer deals next."""
+        self.events.append(Event("drawn"))
+        self._finish(HandResult((), (), (0, 0, 0), self.table.haidi, True))
+
+    def _finish(self, result: HandResult) -> None:
+        table = self.table
+        table.phase = "over"
+        table.pending = {}
+        table.answers = {}
+        self.result = result
+        self.events.append(Event("end", -1, -1, tuple(result.payments), str(result.next_dealer)))

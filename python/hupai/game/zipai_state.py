@@ -1,0 +1,171 @@
+"""The table of one Wai Huzi (歪胡子) hand (``rules/waihuzi.md``), owned and written by
+:class:`~hupai.game.zipai.ZipaiFlow`, and how a saved one is checked.
+
+Fields (the ones the shell and the observer read carry the mahjong table's names):
+
+- ``num_players`` (3), ``dealer``, ``first_dealer``, ``round_wind`` (always 0: no winds, §10), ``seat_winds``
+  (each seat's place from the dealer, for the observation)
+- ``wall``: the 80 cards in dealt order; ``wall.head`` is the next stock card (58 after the deal: WH-4)
+- ``hands[seat]``: 20 counts (``bytearray``), ``views[seat]`` the same as a numpy ``uint8`` array (the core
+  reads it in place)
+- ``groups[seat]``: the declared groups (:class:`Group`: 歪 碰 溜 飘 吃, WH-9)
+- ``discards[seat]``: the pile: the seat's discards and its turned-up cards that nobody took (WH-15)
+- ``phase``: ``"turn"`` (``turn_seat`` is in a discard state, WH-12, or the dealer's first move, WH-13),
+  ``"claim"`` (``offer`` is offered: ``offer_kind`` ``"draw"`` from ``offer_from``'s turn-up or ``"discard"``),
+  ``"over"``; ``pending`` / ``answers`` as in the mahjong table
+- ``shen`` (``"odd"``/``"even"``, WH-5) and ``shen_shown`` (the card shown to decide it, -1 if the option fixed it)
+- per seat: ``dead`` (死手, WH-27), ``chi_ban``, ``peng_ban``, ``menzi_ban`` ((low, high, card) triples),
+  ``locked`` (WH-21..26), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move)
+  and ``grouped`` (a group made since then)
+- ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
+  made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
+- ``calls``: groups made so far (observers rebuild their group views when it moves)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..actions import Action
+from ..errors import InvalidState
+from .wall import Wall
+
+__all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES"]
+
+GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
+
+
+class Group(NamedTuple):
+    """A declared group: ``type`` in :data:`GROUP_TYPES`, ``cards`` ascending, ``taken`` the card that came from
+    a turned-up or discarded card (-1: none: a 溜 or 飘 of held cards keeps its 碰's), ``source`` the seat whose
+    card it was (-1: none)."""
+
+    type: str
+    cards: tuple[int, ...]
+    taken: int = -1
+    source: int = -1
+
+
+_TABLE_KEYS = frozenset({
+    "n", "dealer", "first_dealer", "wall", "hands", "groups", "discards", "phase", "turn_seat", "offer",
+    "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
+    "menzi_ban", "locked", "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls",
+})
+
+
+class ZipaiTable:
+    """The mutable state of one Wai Huzi hand (see the module docstring)."""
+
+    __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
+                 "groups", "discards", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
+                 "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban", "menzi_ban", "locked",
+                 "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras")
+
+    def __init__(self, dealer: int, first_dealer: int, wall: Wall, n: int = 3) -> None:
+        self.num_players = n
+        self.dealer = dealer
+        self.first_dealer = first_dealer
+        self.round_wind = 0
+        self.seat_winds = tuple((seat - dealer) % n for seat in range(n))
+        self.wall = wall
+        self.hands: list[bytearray] = [bytearray(20) for _ in range(n)]
+        self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
+        self.groups: list[list[Group]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.phase = "turn"
+        self.turn_seat = dealer
+        self.offer = -1
+        self.offer_from = -1
+        self.offer_kind = ""
+        self.pending: dict[int, tuple[Action, ...]] = {}
+        self.answers: dict[int, Action] = {}
+        self.shen = "odd"
+        self.shen_shown = -1
+        self.dead = [False] * n
+        self.chi_ban: list[set[int]] = [set() for _ in range(n)]
+        self.peng_ban: list[set[int]] = [set() for _ in range(n)]
+        self.menzi_ban: list[set[tuple[int, int, int]]] = [set() for _ in range(n)]
+        self.locked: list[set[int]] = [set() for _ in range(n)]
+        self.ready_deal: list[bool | None] = [None] * n
+        self.grouped = [False] * n
+        self.opening = True
+        self.dealer_opening = False
+        self.haidi = -1
+        self.calls = 0
+        self.extras: dict[str, Any] = {}  # the shell's Table has it; Wai Huzi keeps its facts in typed fields
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def at_rest(self, seat: int) -> int:
+        """The card count WH-11 fixes for ``seat`` at rest: 19 plus one per 4-card group."""
+        return 19 + sum(1 for g in self.groups[seat] if len(g.cards) == 4)
+
+    def cards_held(self, seat: int) -> int:
+        """Hand plus declared groups."""
+        return sum(self.hands[seat]) + sum(len(g.cards) for g in self.groups[seat])
+
+    # -- snapshot -----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.num_players, "dealer": self.dealer, "first_dealer": self.first_dealer,
+            "wall": [list(self.wall.tiles), self.wall.head, self.wall.tail],
+            "hands": [list(h) for h in self.hands],
+            "groups": [[[g.type, list(g.cards), g.taken, g.source] for g in gs] for gs in self.groups],
+            "discards": [list(d) for d in self.discards], "phase": self.phase, "turn_seat": self.turn_seat,
+            "offer": self.offer, "offer_from": self.offer_from, "offer_kind": self.offer_kind,
+            "pending": [[seat, [list(a) for a in opts]] for seat, opts in self.pending.items()],
+            "answers": [[seat, list(a)] for seat, a in self.answers.items()],
+            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
+            "chi_ban": [sorted(s) for s in self.chi_ban], "peng_ban": [sorted(s) for s in self.peng_ban],
+            "menzi_ban": [sorted(list(t) for t in s) for s in self.menzi_ban],
+            "locked": [sorted(s) for s in self.locked], "ready_deal": list(self.ready_deal),
+            "grouped": list(self.grouped), "opening": self.opening, "dealer_opening": self.dealer_opening,
+            "haidi": self.haidi, "calls": self.calls,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ZipaiTable:
+        """The inverse of :meth:`to_json` for data :func:`check_table_shape` accepted (a restored game is then
+        replayed from its actions and compared with it, so this never has to trust the data)."""
+        wall_tiles, head, tail = data["wall"]
+        table = cls(data["dealer"], data["first_dealer"], Wall(list(wall_tiles), head, tail), data["n"])
+        table.hands = [bytearray(h) for h in data["hands"]]
+        table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
+        table.groups = [[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]]
+        table.discards = [list(d) for d in data["discards"]]
+        for name in ("phase", "turn_seat", "offer", "offer_from", "offer_kind", "shen", "shen_shown", "opening",
+                     "dealer_opening", "haidi", "calls"):
+            setattr(table, name, data[name])
+        table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
+        table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
+        table.dead = list(data["dead"])
+        table.chi_ban = [set(s) for s in data["chi_ban"]]
+        table.peng_ban = [set(s) for s in data["peng_ban"]]
+        table.menzi_ban = [{(a, b, c) for a, b, c in s} for s in data["menzi_ban"]]
+        table.locked = [set(s) for s in data["locked"]]
+        table.ready_deal = list(data["ready_deal"])
+        table.grouped = list(data["grouped"])
+        return table
+
+
+def check_table_shape(table: Any, where: str) -> None:
+    """A saved Wai Huzi table has exactly the fields :meth:`ZipaiTable.to_json` writes and is plain, bounded JSON.
+
+    That is all a structural check needs here: a Wai Huzi snapshot is always restored by replaying its setup and
+    actions and comparing every field with this one (``Game.from_snapshot``), so a value edited in any way is
+    refused by that comparison; this check only makes the comparison safe (no missing key, nothing that cannot
+    be written back as JSON, nothing deep)."""
+    from .validate import check_free_json
+
+    if not isinstance(table, Mapping):
+        raise InvalidState(f"{where}: must be an object, got {type(table).__name__}")
+    keys = set(table.keys())
+    if keys != _TABLE_KEYS:
+        missing, unknown = sorted(_TABLE_KEYS - keys), sorted(str(k) for k in keys - _TABLE_KEYS)
+        raise InvalidState(f"{where}: " + (f"missing field(s) {', '.join(missing)}" if missing
+                                           else f"unknown field(s) {', '.join(unknown[:5])}"))
+    check_free_json(dict(table), where)
