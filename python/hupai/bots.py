@@ -21,6 +21,8 @@ from .actions import Action
 from .analysis import Forms
 from .observation import Observation
 from .rules.base_advice import Advice
+from .zipai import RUNS, Declared, best_split_batch
+from .zipai import NUM_KINDS as ZIPAI_KINDS
 
 __all__ = ["RandomBot", "GreedyBot"]
 
@@ -87,6 +89,8 @@ class GreedyBot:
         """The greedy choice among ``observation.legal_actions``. (``act(game, seat)`` is deprecated.)"""
         if seat is not None:
             observation = _observed(observation, seat)
+        if len(observation.counts) == ZIPAI_KINDS:  # a zipai (Wai Huzi) seat: 20 card kinds, not 34 tiles
+            return _zipai_act(observation, self._rng)
         legal = observation.legal_actions
         phase = observation.phase
         if phase == "predraw":
@@ -147,3 +151,94 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
+
+
+# -- Wai Huzi (zipai) --------------------------------------------------------------------------------------------
+
+_GROUP_FACTORIES = {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}
+_GROUP_SIZES = {"wai": 3, "liu": 4}  # a 歪 or 溜 shows one card up (WH-9); it holds three or four
+
+
+def _zipai_act(observation: Observation, rng: random.Random) -> Action:
+    """GreedyBot in Wai Huzi: win when it can; take 溜, 飘 and 歪 (never a 碰/歪 that would make it 死手, WH-27),
+    a 碰 of a pair and a 吃 whose 门子 cards are loose; discard the card that keeps the best waits (the core's
+    layouts, weighted by unseen copies and score), else the best-shaped hand."""
+    legal = observation.legal_actions
+    kinds = [a.kind for a in legal]
+    if "win" in kinds:
+        return legal[kinds.index("win")]
+    counts = observation.counts
+    peng_ban = set(observation.private.get("peng_ban", ()))
+    for action in legal:  # 溜/飘 (turn or offer), a safe 歪
+        if action.kind in ("liu", "piao") or (action.kind == "wai" and action.tile not in peng_ban):
+            return action
+    if observation.phase == "claim":
+        for action in legal:
+            if action.kind == "pung" and action.tile not in peng_ban and counts[action.tile] == 2:
+                return action
+        for action in legal:
+            if action.kind == "chow" and all(counts[c] == 1 for c in action.tiles if c != action.tile):
+                return action
+        return legal[kinds.index("pass")]
+    discards = [a for a in legal if a.kind == "discard"]
+    if len(discards) == 1:
+        return discards[0]
+    values = _zipai_discard_values(observation, [a.tile for a in discards])
+    best = max(values)
+    tied = [a for a, v in zip(discards, values, strict=True) if v == best]
+    return tied[int(rng.random() * len(tied))]
+
+
+def _zipai_discard_values(observation: Observation, cards: list[int]) -> list[tuple[int, int]]:
+    """Per candidate discard: (the waits' worth after it, the shape of the hand left)."""
+    seat = observation.seat
+    groups = []
+    for meld in observation.melds[seat]:
+        if meld.type == "chi":
+            groups.append(Declared.chi(meld.tiles, meld.claimed_tile, own_draw=meld.claimed_from < 0))
+        else:
+            groups.append(_GROUP_FACTORIES[meld.type](meld.tiles[0]))
+    seen = bytearray(observation.counts)  # copies this seat knows are gone: its hand, every group, every pile
+    for melds in observation.melds:
+        for meld in melds:
+            if meld.type in _GROUP_SIZES:
+                seen[meld.tiles[0]] += _GROUP_SIZES[meld.type]
+            else:
+                for card in meld.tiles:
+                    seen[card] += 1
+    for pile in observation.discards:
+        for card in pile:
+            seen[card] += 1
+    own = list(observation.counts)  # this seat's copies of each card, hand and groups
+    for group in groups:
+        for card in group.cards:
+            own[card] += 1
+    pairs = [(index, win) for index, card in enumerate(cards) for win in range(ZIPAI_KINDS)
+             if own[win] - (win == card) < 4]  # a fifth copy cannot come
+    rows = np.frombuffer(bytes(observation.counts) * len(pairs), dtype=np.uint8).reshape(-1, ZIPAI_KINDS).copy()
+    for row, (index, _) in enumerate(pairs):
+        rows[row, cards[index]] -= 1
+    wins = np.array([win for _, win in pairs], dtype=np.int8)
+    result = best_split_batch(rows, wins, source="other", groups=groups,
+                              min_huxi=int(observation.options.get("min_huxi", 5)))
+    worth = [0] * len(cards)
+    for (index, win), score in zip(pairs, result.score.tolist(), strict=True):
+        if score > 0:
+            worth[index] += score * max(0, 4 - seen[win])
+    out = []
+    for index, card in enumerate(cards):
+        left = bytearray(observation.counts)
+        left[card] -= 1
+        out.append((worth[index], _zipai_shape(left)))
+    return out
+
+
+def _zipai_shape(counts: bytearray) -> int:
+    """A quick worth of a hand's shape: 坎 and pairs (息 and 碰/歪 to come), whole and partial runs."""
+    worth = 0
+    for count in counts:
+        worth += 9 if count >= 3 else 4 if count == 2 else 0
+    for low, mid, high in RUNS:
+        present = (counts[low] > 0) + (counts[mid] > 0) + (counts[high] > 0)
+        worth += 5 if present == 3 else 2 if present == 2 else 0
+    return worth
