@@ -40,7 +40,7 @@ from ..errors import HupaiError
 from ..events import Event, RawEvent
 from ..rules.base import Rules
 from ..scoring import WinContext
-from ..zipai import ALL_CARDS, RUNS, Declared, format_cards
+from ..zipai import ALL_CARDS, RUNS, Declared, PartType, format_cards
 from ..zipai.cards import completing_cards, value_of
 from .mahjong import Decision
 from .result import HandResult, WinResult
@@ -51,8 +51,15 @@ __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
 
 #: WH-17's classes: 溜/飘/歪 first, then 胡, 碰, 吃.
 RANK = {"liu": 3, "piao": 3, "wai": 3, "win": 2, "pung": 1, "chow": 0}
-#: The runs (WH-7) that hold each card.
-_RUNS_OF = tuple(tuple(run for run in RUNS if card in run) for card in range(20))
+#: Per card, each run (WH-7) holding it as (run, the 门子 left: low and high, the 门子's other completing cards):
+#: what a 吃 needs (WH-14), bans (WH-21, WH-23) and locks (WH-26) read, built once.
+_RUNS_OF = tuple(
+    tuple((run, low, high, tuple(c for c in completing_cards(low, high) if c != card))
+          for run in RUNS if card in run for low, high in [tuple(c for c in run if c != card)])
+    for card in range(20))
+#: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
+_CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
+              "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
 _SIZES = (20, 19, 19)  # WH-4: the dealer's deal first, then its 下家's, then the third seat's
 _DEALT = sum(_SIZES)
 
@@ -92,6 +99,17 @@ def _declared(seat: int, group: Group) -> Declared:
     if kind == "chi":
         return Declared.chi(group.cards, group.taken, own_draw=group.source == seat)
     return {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}[kind](card)
+
+
+def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
+    """``_declared(seat, group).as_core()`` without building the Declared (this runs on every group made)."""
+    a, b, c = group.cards[:3]
+    kind = group.type
+    if kind == "chi":
+        external = group.taken if group.source != seat else -1
+    else:
+        external = a if kind in ("peng", "piao") else -1
+    return (_CORE_TYPE[kind], a, b, c, external)
 
 
 class ZipaiFlow:
@@ -141,7 +159,7 @@ class ZipaiFlow:
 
     def restore(self, table: ZipaiTable) -> None:  # type: ignore[override]
         self.table = table
-        self._core_groups = [[_declared(seat, g).as_core() for g in table.groups[seat]] for seat in range(3)]
+        self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
     # -- core questions ---------------------------------------------------------------------------------
     def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
@@ -257,12 +275,10 @@ class ZipaiFlow:
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
-        for run in _RUNS_OF[card]:
-            low, high = (c for c in run if c != card)
+        for run, low, high, others in _RUNS_OF[card]:
             if not (hand[low] and hand[high]) or (low, high, card) in banned:
                 continue
-            locks = (card, *(c for c in completing_cards(low, high) if c != card))
-            if self._keeps_discard(seat, (low, high), locks):
+            if self._keeps_discard(seat, (low, high), (card, *others)):
                 out.append(Action("chow", seat, card, run))
         return out
 
@@ -341,10 +357,9 @@ class ZipaiFlow:
         chi_ban = table.chi_ban[seat]
         chi_ban.add(card)
         table.peng_ban[seat].add(card)
-        for run in _RUNS_OF[card]:
-            low, high = (c for c in run if c != card)
+        for _, low, high, others in _RUNS_OF[card]:
             if hand[low] and hand[high]:
-                chi_ban.update(c for c in completing_cards(low, high) if c != card)
+                chi_ban.update(others)
         self.events.append(("discard", seat, card, (), ""))
         if opening:
             self._dealer_moved()
@@ -413,9 +428,8 @@ class ZipaiFlow:
             if chows and chosen != "chow" and RANK["chow"] > bar:
                 table.chi_ban[seat].add(card)
                 for action in chows:
-                    low, high = (c for c in action.tiles if c != card)
-                    table.menzi_ban[seat].update((low, high, other) for other in completing_cards(low, high)
-                                                 if other != card)
+                    _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
+                    table.menzi_ban[seat].update((low, high, other) for other in others)
             if any(a.kind in ("pung", "wai") for a in options) and chosen not in ("pung", "wai") and RANK["pung"] > bar:
                 table.peng_ban[seat].add(card)
 
@@ -459,12 +473,12 @@ class ZipaiFlow:
             if card in table.peng_ban[seat]:
                 table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
         else:  # chow
-            low, high = (c for c in action.tiles if c != card)
+            _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
             hand[low] -= 1
             hand[high] -= 1
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
             # WH-26: the chowed value and the 门子's other completing card are locked for the hand
-            table.locked[seat].update((card, *completing_cards(low, high)))
+            table.locked[seat].update((card, *others))
         if kind in ("liu", "piao"):
             self._turn_up((seat + 1) % 3)  # WH-16: no discard; the taker's 下家 turns up
         else:
@@ -488,7 +502,7 @@ class ZipaiFlow:
         table.calls += 1
         if grouped:
             table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
-        self._core_groups[seat] = [_declared(seat, g).as_core() for g in table.groups[seat]]
+        self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
         self.events.append(Event(group.type, seat, group.taken, group.cards, str(group.source)))
 
     # -- the end ----------------------------------------------------------------------------------------
