@@ -65,7 +65,7 @@ def _play_checked(game: Game, players: list[Any], observe_every: int = 0) -> Non
 @pytest.mark.rule("WH-1", "WH-11", "WH-22", "WH-26", "WH-27", "WH-42")
 @pytest.mark.parametrize("window", ["eligible", "all"])
 def test_random_bot_hands_keep_the_invariants(window):
-    hands = 1000 if window == "eligible" else 400
+    hands = 1600 if window == "eligible" else 600
     for seed in range(hands):
         game = Game("waihuzi", seed=seed, dealer=seed % 3, claim_window=window)
         _play_checked(game, [RandomBot(seed * 3 + s) for s in range(3)], observe_every=7)
@@ -74,7 +74,7 @@ def test_random_bot_hands_keep_the_invariants(window):
 @pytest.mark.rule("WH-1", "WH-11", "WH-27", "WH-42")
 def test_greedy_bot_hands_keep_the_invariants_and_win_often():
     wins = 0
-    hands = 300
+    hands = 400
     for seed in range(hands):
         game = Game("waihuzi", seed=10_000 + seed, dealer=seed % 3, claim_window="eligible" if seed % 2 else "all")
         _play_checked(game, [GreedyBot(seed * 3 + s) for s in range(3)])
