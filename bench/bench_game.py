@@ -3,7 +3,9 @@
 Run: ``.venv/bin/pytest bench/bench_game.py --benchmark-only``. Targets (not asserted), Guangdong: >= 1,000
 hands/s with four RandomBots and >= 200 hands/s with four GreedyBots on one core. ``hands/s`` = HANDS / the
 median round's time (``extra_info``). Yunxiao runs the same loop through its (Python) rule layer, Kawuxing with
-three bots (its 亮倒 offer and custom claims make every turn and discard a Python rule question).
+three bots (its 亮倒 offer and custom claims make every turn and discard a Python rule question), Wai Huzi with
+three bots through the zipai flow (every turned-up card and discard is offered to every seat; wins asked of the
+core's split).
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ pytest.importorskip("pytest_benchmark")
 
 HANDS = 50
 # Built once, as a simulation would (a name builds a new rules object).
-RULES = {name: hupai.rules.get(name) for name in ("guangdong", "yunxiao", "kawuxing")}
+RULES = {name: hupai.rules.get(name) for name in ("guangdong", "yunxiao", "kawuxing", "waihuzi")}
 
 
 def _play_hands(rules, bot_class, first_seed: int) -> int:
     """HANDS hands in a row by the same four bots, as a simulation plays them (a bot is built once, not per
     hand: seeding a Mersenne Twister costs more than a dozen decisions)."""
-    n = rules.num_players  # Kawuxing seats three
+    n = rules.num_players  # Kawuxing and Wai Huzi seat three
     bots = [bot_class(first_seed * 4 + i) for i in range(n)]
     actions = 0
     for seed in range(first_seed, first_seed + HANDS):
@@ -36,7 +38,7 @@ def _play_hands(rules, bot_class, first_seed: int) -> int:
 
 
 @pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot], ids=["random", "greedy"])
-@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing"])
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
 def test_bench_full_hands(benchmark, name, bot_class):
     """HANDS full hands per round: hands/s from the median round and from the fastest."""
     seeds = iter(range(0, 10**9, HANDS))
