@@ -21,8 +21,8 @@ from .actions import Action
 from .analysis import Forms
 from .observation import Observation
 from .rules.base_advice import Advice
-from .zipai import RUNS, Declared, best_split_batch
 from .zipai import NUM_KINDS as ZIPAI_KINDS
+from .zipai import RUNS, Declared, best_split_batch
 
 __all__ = ["RandomBot", "GreedyBot"]
 

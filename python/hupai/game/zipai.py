@@ -145,7 +145,7 @@ class ZipaiFlow:
             for card in dealt:
                 hand[card] += 1
             self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
-        shen = getattr(self.rules.options, "shen", None)
+        shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
             shown = cards[19]
             table.shen_shown = shown
@@ -157,7 +157,7 @@ class ZipaiFlow:
             if seat != dealer:
                 table.ready_deal[seat] = self._ready(seat)
 
-    def restore(self, table: ZipaiTable) -> None:  # type: ignore[override]
+    def restore(self, table: ZipaiTable) -> None:
         self.table = table
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
@@ -291,7 +291,8 @@ class ZipaiFlow:
             if action.seat in table.answers:
                 return f"{self._show(action)}: P{action.seat} has already answered this offer"
             waiting = ", ".join(f"P{s}" for s in seats)
-            return f"{self._show(action)}: it is not P{action.seat}'s decision now ({table.phase}, waiting for {waiting})"
+            return (f"{self._show(action)}: it is not P{action.seat}'s decision now "
+                    f"({table.phase}, waiting for {waiting})")
         same = [a for a in legal if a.kind == action.kind]
         if not same:
             kinds = ", ".join(sorted({a.kind for a in legal}))
@@ -387,6 +388,7 @@ class ZipaiFlow:
         table.offer_from = source
         table.offer_kind = "draw" if drawn else "discard"
         options = self._offer_options(card, source, drawn)
+        asked: tuple[int, ...]
         if self.window == "all":
             asked = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
         else:
@@ -430,7 +432,8 @@ class ZipaiFlow:
                 for action in chows:
                     _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
                     table.menzi_ban[seat].update((low, high, other) for other in others)
-            if any(a.kind in ("pung", "wai") for a in options) and chosen not in ("pung", "wai") and RANK["pung"] > bar:
+            pengs = [RANK[a.kind] for a in options if a.kind in ("pung", "wai")]
+            if pengs and chosen not in ("pung", "wai") and max(pengs) > bar:
                 table.peng_ban[seat].add(card)
 
     def _unclaimed(self) -> None:
@@ -516,9 +519,10 @@ class ZipaiFlow:
         # WH-39: the top remaining stock card, or the 海底 card when none is left
         shen_card = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
         last = table.offer_kind == "draw" and wall.head == len(wall.tiles)
+        # WinContext.melds holds hupai.zipai.Declared groups for the zipai family (the agreed interface)
+        groups: Any = tuple(_declared(seat, g) for g in table.groups[seat])
         context = WinContext(
-            winner=seat, win_tile=card, concealed=tuple(concealed),
-            melds=tuple(_declared(seat, g) for g in table.groups[seat]),  # type: ignore[arg-type]
+            winner=seat, win_tile=card, concealed=tuple(concealed), melds=groups,
             discarder=discarder, dealer=table.dealer, num_players=3, heavenly=heavenly,
             earthly=earthly and seat != table.dealer, last_tile=last and not heavenly,
             ready_from_deal=bool(table.ready_deal[seat]) and not table.grouped[seat] and not heavenly,
