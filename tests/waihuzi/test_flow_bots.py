@@ -90,3 +90,12 @@ def test_a_greedy_match_carries_its_shen_and_rotates_the_deal():
     assert match.rules.options_dict()["shen"] in ("odd", "even")
     dealers = {r.next_dealer for r in results}
     assert len(dealers) > 1
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_hupai_simulate_plays_waihuzi(capsys, bot):
+    from hupai.cli import main
+
+    assert main(["simulate", "--rules", "waihuzi", "--hands", "20", "--bot", bot, "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("waihuzi: 20 hands")
