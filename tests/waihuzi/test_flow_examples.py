@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hupai.actions import Action
 from hupai.zipai import parse
 
@@ -16,6 +17,7 @@ def patterns(g) -> set[str]:
 
 
 # -- WH-E12: 天胡, 地胡, 报听 ------------------------------------------------------------------------------------
+@pytest.mark.rule("WH-40", "WH-13", "WH-35", "WH-36")
 def test_wh_e12_tianhu():
     """WH-40, WH-13: the dealer's 20 dealt cards win before its first move: 5 × 4 = 20 each."""
     g = game({0: E3 + " d3"}, stock="x3", shen="even")  # x3 is odd: no 神腰
@@ -27,6 +29,7 @@ def test_wh_e12_tianhu():
     check_invariants(g)
 
 
+@pytest.mark.rule("WH-35", "WH-36")
 def test_wh_e12_dihu():
     """地胡: P1 wins on P0's first discard d3: 20 each, 报听 not added (WH-36)."""
     g = game({0: "d3", 1: E3}, stock="x3", shen="even")
@@ -37,6 +40,7 @@ def test_wh_e12_dihu():
     assert "di_hu" in patterns(g) and "bao_ting" not in patterns(g)
 
 
+@pytest.mark.rule("WH-38", "WH-39")
 def test_wh_e12_baoting_and_shenyao():
     """WH-38: P1 ready from its deal, no group made, wins on a d3 turned up by P2: 20 each; with 神腰 40."""
     for shen, each in (("even", 20), ("odd", 40)):
@@ -54,6 +58,7 @@ def test_wh_e12_baoting_and_shenyao():
 
 
 # -- WH-E14: card count with 4-card groups ------------------------------------------------------------------
+@pytest.mark.rule("WH-9", "WH-11", "WH-16")
 def test_wh_e14_piao_on_a_discard():
     """P1 飘s P0's x6 with x6 x6 x6: no discard, P2 turns up next, P1 rests at 20 cards (WH-11, WH-16)."""
     g = game({0: "x6", 1: "x6 x6 x6"}, stock="d9")
@@ -64,6 +69,7 @@ def test_wh_e14_piao_on_a_discard():
     check_invariants(g)
 
 
+@pytest.mark.rule("WH-9", "WH-12")
 def test_wh_e14_peng_then_piao_of_the_held_fourth():
     """P1 碰s with two x6 and may add the held x6 as a 飘 instead of discarding (WH-12)."""
     g = game({0: "x6", 1: "x6 x6 x6"}, stock="d9")
@@ -76,6 +82,7 @@ def test_wh_e14_peng_then_piao_of_the_held_fourth():
     check_invariants(g)
 
 
+@pytest.mark.rule("WH-9", "WH-15", "WH-16")
 def test_wh_e14_liu_or_wai_of_a_turned_up_fourth():
     """P2 holds x9 x9 x9 and turns up x9: 溜 (no discard, P0 turns up next) or 歪 keeping one x9, then discard."""
     for choice in ("liu", "wai"):
@@ -95,6 +102,7 @@ def test_wh_e14_liu_or_wai_of_a_turned_up_fourth():
 
 
 # -- WH-E15: 过吃 ----------------------------------------------------------------------------------------------
+@pytest.mark.rule("WH-23")
 def test_wh_e15_passed_chow():
     """P1 passes on chowing P0's x2 with x3 x4; nobody takes it: P1 may not chow x2, nor x5 with this x3 x4."""
     g = game({0: "x2", 1: "x3 x4 x6 x7"}, stock="x5")
@@ -111,6 +119,7 @@ def test_wh_e15_passed_chow():
 
 
 # -- WH-E16: 锁牌 and own discards -------------------------------------------------------------------------------
+@pytest.mark.rule("WH-26")
 def test_wh_e16_locked_card():
     """P1 chows x1 with x2 x3: its x4 is locked and cannot be discarded (WH-26)."""
     g = game({0: "x1", 1: "x2 x3 x4"}, stock="d9")
@@ -120,7 +129,6 @@ def test_wh_e16_locked_card():
     discards = {a.tile for a in g.legal_actions(1) if a.kind == "discard"}
     assert parse("x4")[0] not in discards and discards
     assert parse("x4")[0] in g.observation(1).private["locked"]
-    import pytest
     from hupai.errors import IllegalAction
 
     before = g.to_json()
@@ -129,6 +137,7 @@ def test_wh_e16_locked_card():
     assert g.to_json() == before
 
 
+@pytest.mark.rule("WH-21", "WH-22")
 def test_wh_e16_own_discard_bans():
     """P2 holds x1 x2 x3 and discards x1: it may no longer chow x1 or x4 (WH-21, WH-22)."""
     g = game({2: "x1 x2 x3 x5 x6"}, stock="x4", dealer=2)
@@ -144,6 +153,7 @@ def test_wh_e16_own_discard_bans():
 
 
 # -- WH-E17: 死手 --------------------------------------------------------------------------------------------------
+@pytest.mark.rule("WH-24", "WH-27")
 def test_wh_e17_dead_hand():
     """P2 passes the 碰 of P0's turned-up d6; when P1 later discards d6, P2 may 碰 it, and is 死手 after."""
     g = game({0: "x10", 1: "x3 x4 d6", 2: "d6 d6"}, stock="d1 d2 d6 x5 d9 x8")
@@ -174,6 +184,7 @@ def test_wh_e17_dead_hand():
 
 
 # -- WH-E18: priority and 臭 ----------------------------------------------------------------------------------------
+@pytest.mark.rule("WH-17", "WH-25")
 def test_wh_e18_peng_outranks_chow_and_the_pass_does_not_count():
     g = game({0: "x5", 1: "x4 x6", 2: "x5 x5"}, stock="d9")
     discard(g, 0, "x5")
@@ -182,6 +193,7 @@ def test_wh_e18_peng_outranks_chow_and_the_pass_does_not_count():
     assert parse("x5")[0] not in g.table.chi_ban[1]
 
 
+@pytest.mark.rule("WH-23", "WH-24")
 def test_wh_e18_both_pass():
     g = game({0: "x5", 1: "x4 x6", 2: "x5 x5"}, stock="d9")
     discard(g, 0, "x5")
@@ -190,6 +202,7 @@ def test_wh_e18_both_pass():
     assert parse("x5")[0] in g.table.peng_ban[2]
 
 
+@pytest.mark.rule("WH-17", "WH-25")
 def test_wh_e18_chosen_chow_loses_to_the_peng():
     """Both claim: P2's 碰 outranks P1's 吃 (WH-17); P1's chow was outranked, not passed."""
     g = game({0: "x5", 1: "x4 x6", 2: "x5 x5"}, stock="d9")
@@ -210,6 +223,7 @@ def _to_last(g) -> None:
     assert g.table.wall.head == 80 and g.current.source == 1  # P1 turned up the 22nd card
 
 
+@pytest.mark.rule("WH-19")
 def test_wh_e19_haidi_blocked_when_its_drawer_can_wai():
     g = game({0: "d9", 1: "d3 d3", 2: E3}, stock=STOCK_22)
     _to_last(g)
@@ -217,6 +231,7 @@ def test_wh_e19_haidi_blocked_when_its_drawer_can_wai():
     assert not has(g, 2, "win")  # WH-19: nobody may win on it
 
 
+@pytest.mark.rule("WH-19", "WH-35", "WH-39")
 def test_wh_e19_haidi_won_otherwise():
     p1 = "x4 x7 x9 d1 d1 d2 d2 d4 d4 d5 d5 d6 d6 d7 d7 d8 d8 d9 x2"  # no d3: it cannot 溜 or 歪 the 海底
     g = game({0: "d9", 1: p1, 2: E3}, stock=STOCK_22, shen="even")
@@ -226,6 +241,7 @@ def test_wh_e19_haidi_won_otherwise():
     assert g.result.wins[0].context.shen_card == D3  # WH-39: no stock left: the 海底 card
 
 
+@pytest.mark.rule("WH-20", "WH-45", "WH-46")
 def test_wh_e19_drawn_hand():
     g = game({0: "d9", 1: "d3 d3", 2: E3}, stock=STOCK_22)
     _to_last(g)

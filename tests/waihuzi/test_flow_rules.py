@@ -84,6 +84,14 @@ def test_wh_12_13_dealer_first_move_and_declared_liu():
     check_invariants(g)
 
 
+@pytest.mark.rule("WH-10")
+def test_wh_10_a_kan_or_a_held_four_may_be_broken_up():
+    g = game({0: "x3 x3 x3 x3 d5 d5 d5"}, stock="d9")
+    assert has(g, 0, "discard", "x3") and has(g, 0, "discard", "d5") and has(g, 0, "liu", "x3")
+    discard(g, 0, "x3")  # the four stays split: three x3 held, no 溜
+    assert g.table.hands[0][card("x3")] == 3 and not g.table.groups[0]
+
+
 @pytest.mark.rule("WH-14")
 def test_wh_14_a_discard_is_offered_to_the_other_two_and_only_the_xiajia_chows():
     g = game({0: "x5", 1: "x4 x6", 2: "x3 x4 x6 x7"}, stock="d9")
