@@ -204,6 +204,8 @@ class Observation:
             "extras": thaw(self.extras), "legal_actions": [a.to_json() for a in self.legal_actions],
             "result": None if self.result is None else self.result.to_json(),
             **({"private": thaw(self.private)} if self.private else {}),
+            # The number of card kinds when it is not mahjong's 34 (Wai Huzi: 20), so that from_json sizes counts
+            **({"kinds": len(self.counts)} if len(self.counts) != NUM_KINDS else {}),
         }
 
     @classmethod
@@ -215,7 +217,10 @@ class Observation:
             raise HupaiError(f"not an observation of schema version {SCHEMA_VERSION}: {version!r}")
         try:
             result = data["result"]
-            counts = bytearray(NUM_KINDS)
+            kinds = data.get("kinds", NUM_KINDS)
+            if type(kinds) is not int or kinds not in (20, NUM_KINDS):  # zipai's 20 or mahjong's 34 kinds
+                raise ValueError(f"kinds {kinds!r}")
+            counts = bytearray(kinds)
             for kind in data["hand"]:
                 counts[kind] += 1
             return cls(

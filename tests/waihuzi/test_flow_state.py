@@ -196,6 +196,7 @@ def test_an_observation_shows_no_other_hand_and_no_stock():
     assert "wall" not in data and data["wall_left"] == 80 - game.table.wall.head
     assert data["hand_sizes"] == [sum(h) for h in game.table.hands]
     assert set(data["private"]) == {"chi_ban", "peng_ban", "menzi_ban", "locked"}
-    assert Observation.from_json(data).to_json() == data
+    again = Observation.from_json(data)
+    assert again.to_json() == data and again.counts == obs.counts and len(again.counts) == 20
     with pytest.raises(HupaiError):
         game.observation(3)
