@@ -11,8 +11,9 @@ new family is a new flow class, not more hooks in an existing one.
 (win, kong, pung, chow by priority, one or several winners), kongs with replacement draws and robbing, rule
 declarations before a draw or with a discard, the wall end.
 
-**The zipai family** (Wai Huzi, ``rules/waihuzi.md``: to be built as ``ZipaiFlow`` on this protocol). What it
-needs, and why it is not the mahjong flow with more hooks:
+**The zipai family** (Wai Huzi, ``rules/waihuzi.md``: :class:`~hupai.game.zipai.ZipaiFlow` on this protocol,
+its table :class:`~hupai.game.zipai_state.ZipaiTable`, its observer :mod:`hupai.game.zipai_observation`). What
+it needs, and why it is not the mahjong flow with more hooks:
 
 - Cards 0..19 (小一..小十, 大壹..大拾), 80 of them, 3 seats; the dealer gets 20 cards, the others 19 (WH-4..6).
 - A drawn stock card is turned face up, *not* put into the drawer's hand, and offered to every seat at once:

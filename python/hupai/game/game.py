@@ -2,8 +2,9 @@
 
 The shell is the same for every rule system; the hand itself is run by a *flow* of the rule system's family
 (``rules.family``): :class:`~hupai.game.mahjong.MahjongFlow` for the mahjong family (draws enter the hand,
-claims on discards: Guangdong, Yunxiao, Kawuxing). See :mod:`hupai.game.flow` for what a flow provides, and
-for the zipai family (Wai Huzi) it is designed to host. The shell adds what every game needs:
+claims on discards: Guangdong, Yunxiao, Kawuxing) and :class:`~hupai.game.zipai.ZipaiFlow` for the zipai family
+(Wai Huzi: turned-up cards offered to every seat). See :mod:`hupai.game.flow` for what a flow provides. The shell
+adds what every game needs:
 
 - :meth:`Game.legal_actions` lists what a seat may do now (cached until the next action); draws are
   automatic.
