@@ -19,10 +19,11 @@ import numpy as np
 from . import rules as rules_module
 from .actions import Action
 from .analysis import Forms
+from .errors import HupaiError
 from .observation import Observation
 from .rules.base_advice import Advice
 from .zipai import NUM_KINDS as ZIPAI_KINDS
-from .zipai import RUNS, Declared, best_split_batch
+from .zipai import Declared
 
 __all__ = ["RandomBot", "GreedyBot"]
 
@@ -64,12 +65,16 @@ class GreedyBot:
     (:func:`hupai.rules.advice`, found by the observation's rules name): golds as jokers, discards into
     Yunxiao's 游 shape before a self-drawn win, a discard win let pass by a gold holder. A declaration before
     the draw (游金, 抢金) is always taken. ``forms`` replaces the advice by plain tiles judged in those forms.
+
+    In a zipai game (Wai Huzi: an observation of 20 card kinds) it plays toward 息 with that system's advice
+    (:func:`_zipai_act`).
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
         self._rng = random.Random(seed)
         self._forms = forms
         self._advice: dict[str, Advice] = {}  # by rules name: the registry's answer, looked up once
+        self._zipai: dict[Any, Any] = {}  # zipai advice by (rules name, options)
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
@@ -90,7 +95,7 @@ class GreedyBot:
         if seat is not None:
             observation = _observed(observation, seat)
         if len(observation.counts) == ZIPAI_KINDS:  # a zipai (Wai Huzi) seat: 20 card kinds, not 34 tiles
-            return _zipai_act(observation, self._rng)
+            return _zipai_act(observation, _zipai_advice(self._zipai, observation))
         legal = observation.legal_actions
         phase = observation.phase
         if phase == "predraw":
@@ -157,48 +162,39 @@ class GreedyBot:
 
 _GROUP_FACTORIES = {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}
 _GROUP_SIZES = {"wai": 3, "liu": 4}  # a 歪 or 溜 shows one card up (WH-9); it holds three or four
+#: The engine's action kinds as the zipai advice names its claims.
+_CLAIM_NAMES = {"pung": "peng", "chow": "chi", "wai": "wai", "liu": "liu", "piao": "piao"}
 
 
-def _zipai_act(observation: Observation, rng: random.Random) -> Action:
-    """GreedyBot in Wai Huzi: win when it can; take 溜, 飘 and 歪 (never a 碰/歪 that would make it 死手, WH-27),
-    a 碰 of a pair and a 吃 whose 门子 cards are loose; discard the card that keeps the best waits (the core's
-    layouts, weighted by unseen copies and score), else the best-shaped hand."""
+def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
+    """The rule system's zipai advice under the observation's options (``WaihuziAdvice.for_rules``), built once
+    per option set."""
+    options = observation.options
+    key = (observation.rules, tuple(options.items()))
+    advice = cache.get(key)
+    if advice is None:
+        advice = rules_module.advice(observation.rules)
+        if hasattr(advice, "for_rules"):
+            advice = advice.for_rules(rules_module.get(observation.rules, dict(options)))
+        if not (hasattr(advice, "claim") and hasattr(advice, "discard")):
+            raise HupaiError(f"GreedyBot: {observation.rules} gives no zipai advice (claim and discard)")
+        cache[key] = advice
+    return advice
+
+
+def _zipai_act(observation: Observation, advice: Any) -> Action:
+    """GreedyBot in Wai Huzi, from its observation and the rule system's advice (``rules/waihuzi/advice.py``:
+    waits worth unseen copies × score from the core, then shape, then 息): win when it can; declare a 溜 or 飘 in
+    a discard state; take an offered card when the advice says the hand is better for it, but never a 碰 or 歪
+    that would make the seat 死手 (WH-27); discard what the advice ranks best among the unlocked cards."""
     legal = observation.legal_actions
     kinds = [a.kind for a in legal]
     if "win" in kinds:
         return legal[kinds.index("win")]
-    counts = observation.counts
-    peng_ban = set(observation.private.get("peng_ban", ()))
-    for action in legal:  # 溜/飘 (turn or offer), a safe 歪
-        if action.kind in ("liu", "piao") or (action.kind == "wai" and action.tile not in peng_ban):
-            return action
-    if observation.phase == "claim":
-        for action in legal:
-            if action.kind == "pung" and action.tile not in peng_ban and counts[action.tile] == 2:
-                return action
-        for action in legal:
-            if action.kind == "chow" and all(counts[c] == 1 for c in action.tiles if c != action.tile):
-                return action
-        return legal[kinds.index("pass")]
-    discards = [a for a in legal if a.kind == "discard"]
-    if len(discards) == 1:
-        return discards[0]
-    values = _zipai_discard_values(observation, [a.tile for a in discards])
-    best = max(values)
-    tied = [a for a, v in zip(discards, values, strict=True) if v == best]
-    return tied[int(rng.random() * len(tied))]
-
-
-def _zipai_discard_values(observation: Observation, cards: list[int]) -> list[tuple[int, int]]:
-    """Per candidate discard: (the waits' worth after it, the shape of the hand left)."""
     seat = observation.seat
-    groups = []
-    for meld in observation.melds[seat]:
-        if meld.type == "chi":
-            groups.append(Declared.chi(meld.tiles, meld.claimed_tile, own_draw=meld.claimed_from < 0))
-        else:
-            groups.append(_GROUP_FACTORIES[meld.type](meld.tiles[0]))
-    seen = bytearray(observation.counts)  # copies this seat knows are gone: its hand, every group, every pile
+    groups = [Declared.chi(m.tiles, m.claimed_tile, own_draw=m.claimed_from < 0) if m.type == "chi"
+              else _GROUP_FACTORIES[m.type](m.tiles[0]) for m in observation.melds[seat]]
+    seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
     for melds in observation.melds:
         for meld in melds:
             if meld.type in _GROUP_SIZES:
@@ -209,36 +205,27 @@ def _zipai_discard_values(observation: Observation, cards: list[int]) -> list[tu
     for pile in observation.discards:
         for card in pile:
             seen[card] += 1
-    own = list(observation.counts)  # this seat's copies of each card, hand and groups
-    for group in groups:
-        for card in group.cards:
-            own[card] += 1
-    pairs = [(index, win) for index, card in enumerate(cards) for win in range(ZIPAI_KINDS)
-             if own[win] - (win == card) < 4]  # a fifth copy cannot come
-    rows = np.frombuffer(bytes(observation.counts) * len(pairs), dtype=np.uint8).reshape(-1, ZIPAI_KINDS).copy()
-    for row, (index, _) in enumerate(pairs):
-        rows[row, cards[index]] -= 1
-    wins = np.array([win for _, win in pairs], dtype=np.int8)
-    result = best_split_batch(rows, wins, source="other", groups=groups,
-                              min_huxi=int(observation.options.get("min_huxi", 5)))
-    worth = [0] * len(cards)
-    for (index, win), score in zip(pairs, result.score.tolist(), strict=True):
-        if score > 0:
-            worth[index] += score * max(0, 4 - seen[win])
-    out = []
-    for index, card in enumerate(cards):
-        left = bytearray(observation.counts)
-        left[card] -= 1
-        out.append((worth[index], _zipai_shape(left)))
-    return out
-
-
-def _zipai_shape(counts: bytearray) -> int:
-    """A quick worth of a hand's shape: 坎 and pairs (息 and 碰/歪 to come), whole and partial runs."""
-    worth = 0
-    for count in counts:
-        worth += 9 if count >= 3 else 4 if count == 2 else 0
-    for low, mid, high in RUNS:
-        present = (counts[low] > 0) + (counts[mid] > 0) + (counts[high] > 0)
-        worth += 5 if present == 3 else 2 if present == 2 else 0
-    return worth
+    if observation.phase == "claim" and observation.tile >= 0:
+        seen[observation.tile] += 1
+    unseen = np.array([max(0, 4 - n) for n in seen], dtype=np.uint8)
+    counts = np.frombuffer(bytes(observation.counts), dtype=np.uint8).copy()
+    private = observation.private
+    peng_ban = set(private.get("peng_ban", ()))
+    locked = set(private.get("locked", ()))
+    turn = observation.phase == "turn"
+    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
+        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
+            continue
+        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
+            return action
+        menzi = tuple(c for c in action.tiles if c != action.tile) if action.kind == "chow" else None
+        if advice.claim(_CLAIM_NAMES[action.kind], counts.copy(), action.tile, groups, menzi=menzi,
+                        forbidden=locked, unseen=unseen):
+            return action
+    if not turn:
+        return legal[kinds.index("pass")]
+    discards = [a for a in legal if a.kind == "discard"]
+    allowed = {a.tile for a in discards}
+    card = advice.discard(counts, groups, forbidden=[c for c in range(ZIPAI_KINDS) if c not in allowed],
+                          unseen=unseen)
+    return next(a for a in discards if a.tile == card)
