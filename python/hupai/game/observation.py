@@ -154,7 +154,8 @@ class Observer:
             WinView(w.seat, w.tile, w.source, -1 if w.discarder is None else w.discarder,
                     -1 if w.context.liable is None else w.context.liable,
                     tuple((p.name, p.value) for p in w.score.patterns), w.score.value, tuple(w.score.payments),
-                    tuple(sorted(w.context.concealed)), tuple(MeldView.of(m) for m in w.context.melds))
+                    tuple(sorted(w.context.concealed)),
+                    tuple(MeldView.of(m) for m in w.context.melds if isinstance(m, Meld)))  # zipai: its own observer
             for w in result.wins)
         self._result = ResultView(tuple(result.winners), wins, tuple(result.payments), result.next_dealer,
                                   result.drawn)
