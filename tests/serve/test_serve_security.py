@@ -10,6 +10,7 @@ import json
 import sqlite3
 from typing import Any
 
+import hupai
 import pytest
 from hupai.bots import GreedyBot
 from serve_helpers import assert_no_leak, auth, join, new_table, open_client, play_ws
@@ -227,10 +228,10 @@ def test_http_and_websocket_rate_limits(sqlite_url: str) -> None:
             assert play_ws(ws, GreedyBot(1))[-1]["status"] == "match_over"
 
 
-@pytest.mark.parametrize("rules", ["guangdong", "yunxiao", "kawuxing"])
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
 def test_no_message_shows_another_seats_tiles_the_wall_or_the_seed(client: Any, sqlite_url: str,
                                                                     rules: str) -> None:
-    table = new_table(client, rules=rules, bots=list(range(1, 3 if rules == "kawuxing" else 4)), seed=21)
+    table = new_table(client, rules=rules, bots=list(range(1, hupai.rules.get(rules).num_players)), seed=21)
     token = join(client, table["id"])
     with client.websocket_connect("/api/ws") as ws:
         ws.send_json({"type": "hello", "table": table["id"], "token": token})
