@@ -57,6 +57,23 @@ def test_wh_e12_baoting_and_shenyao():
         assert g.result.wins[0].context.shen_card == parse("x3")[0]
 
 
+@pytest.mark.rule("WH-5", "WH-39")
+def test_wh_e13_session_shen_from_the_shown_card_and_shenyao():
+    """WH-E13: the first hand shows the dealer's last dealt card x7 -> 单神 (odd) for the session; after a win
+    the next stock card d9 (odd) doubles the score (神腰), x4 (even) does not."""
+    for next_card, each in (("d9", 40), ("x4", 20)):
+        # No ``shen`` option: the dealer's given cards come last in its deal, so x7 is the card shown.
+        g = game({0: "x4 x7", 1: E3}, stock=f"x9 d3 {next_card}", shen=None)
+        assert g.table.shen == "odd" and g.table.shen_shown == parse("x7")[0]
+        discard(g, 0, "x4")
+        for _ in range(2):  # the discard, P1's x9
+            pass_all(g)
+        answer(g, p1=find(g, 1, "win", "d3"))
+        assert g.result.payments == (-each, 2 * each, -each)  # 5 息 × 报听 4 (× 神腰 2)
+        assert ("shen_yao" in patterns(g)) == (next_card == "d9")
+        assert g.result.wins[0].context.shen_card == parse(next_card)[0]
+
+
 # -- WH-E14: card count with 4-card groups ------------------------------------------------------------------
 @pytest.mark.rule("WH-9", "WH-11", "WH-16")
 def test_wh_e14_piao_on_a_discard():
