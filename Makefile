@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint typecheck wheel clean sanitize fuzz serve
+.PHONY: test run bench install lint typecheck docs docs-serve wheel clean sanitize fuzz serve
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,16 @@ lint: typecheck
 typecheck: $(STAMP)
 	$(PY) -m pip install --quiet "mypy>=1.11"
 	$(PY) -m mypy
+
+# The documentation (docs/, mkdocs.yml), built strictly: a broken link or anchor or a page missing from the nav
+# fails the build. The site goes to build/site (ignored, never committed).
+docs: $(STAMP)
+	$(PY) -m pip install --quiet "mkdocs>=1.6,<2"
+	$(PY) -m mkdocs build --strict --site-dir build/site
+
+docs-serve: $(STAMP)
+	$(PY) -m pip install --quiet "mkdocs>=1.6,<2"
+	$(PY) -m mkdocs serve
 
 # A wheel and an sdist into dist/ (the C++ build reuses build/{wheel_tag}). Binary wheels for every platform come
 # from cibuildwheel ([tool.cibuildwheel], .github/workflows/wheels.yml).
