@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint typecheck docs docs-serve wheel clean sanitize fuzz serve
+.PHONY: test run bench install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ docs-serve: $(STAMP)
 wheel: $(STAMP)
 	rm -rf dist
 	$(PY) -m build --sdist --wheel --outdir dist .
+
+# The wheel and sdist built from this checkout, the wheel installed into a fresh venv and the README run there
+# (tests/packaging; minutes, so `make test` skips it and CI runs it).
+test-wheel: $(STAMP)
+	HUPAI_SLOW=1 $(PY) -m pytest -q -p no:xdist tests/packaging
 
 # The core built with AddressSanitizer + UndefinedBehaviorSanitizer (any UB fatal) in its own venv and build
 # directory, and the core and engine tests run under it. Python is not instrumented, so libasan (and the
