@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint clean sanitize fuzz serve
+.PHONY: test run bench install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,10 +37,36 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
 	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
 
-lint: $(STAMP)
-	$(PY) -m pip install --quiet ruff mypy
+lint: typecheck
+	$(PY) -m pip install --quiet ruff
 	$(VENV)/bin/ruff check python tests bench
 	$(PY) -m mypy.stubtest hupai._core
+
+# mypy --strict over python/hupai ([tool.mypy] in pyproject.toml): the package ships py.typed.
+typecheck: $(STAMP)
+	$(PY) -m pip install --quiet "mypy>=1.11"
+	$(PY) -m mypy
+
+# The documentation (docs/, mkdocs.yml), built strictly: a broken link or anchor or a page missing from the nav
+# fails the build. The site goes to build/site (ignored, never committed).
+docs: $(STAMP)
+	$(PY) -m pip install --quiet "mkdocs>=1.6,<2"
+	$(PY) -m mkdocs build --strict --site-dir build/site
+
+docs-serve: $(STAMP)
+	$(PY) -m pip install --quiet "mkdocs>=1.6,<2"
+	$(PY) -m mkdocs serve
+
+# A wheel and an sdist into dist/ (the C++ build reuses build/{wheel_tag}). Binary wheels for every platform come
+# from cibuildwheel ([tool.cibuildwheel], .github/workflows/wheels.yml).
+wheel: $(STAMP)
+	rm -rf dist
+	$(PY) -m build --sdist --wheel --outdir dist .
+
+# The wheel and sdist built from this checkout, the wheel installed into a fresh venv and the README run there
+# (tests/packaging; minutes, so `make test` skips it and CI runs it).
+test-wheel: $(STAMP)
+	HUPAI_SLOW=1 $(PY) -m pytest -q -p no:xdist tests/packaging
 
 # The core built with AddressSanitizer + UndefinedBehaviorSanitizer (any UB fatal) in its own venv and build
 # directory, and the core and engine tests run under it. Python is not instrumented, so libasan (and the
@@ -73,4 +99,4 @@ fuzz: $(STAMP)
 	else echo "atheris did not install: only the hypothesis suite ran"; fi
 
 clean:
-	rm -rf build $(VENV) $(ASAN_VENV) .pytest_cache
+	rm -rf build dist $(VENV) $(ASAN_VENV) .pytest_cache

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
+from readme_blocks import python_blocks, run_block
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+BLOCKS = python_blocks()
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_python_block_runs(index: int) -> None:
-    exec(compile(BLOCKS[index], f"README.md block {index}", "exec"), {})
+    run_block(BLOCKS[index], index)
 
 
 def test_readme_has_examples() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Buffer
 
-_Counts = Buffer
+_Counts = Buffer | npt.NDArray[Any]  # numpy declares ndarray.__buffer__ only for Python >= 3.12
 _Int = int | np.integer[Any]
 _T = TypeVar("_T")
 

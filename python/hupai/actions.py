@@ -25,7 +25,7 @@ The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any, NamedTuple
 
@@ -57,12 +57,12 @@ class Action(NamedTuple):
             out["flag"] = self.flag
         return out
 
-    def to_compact(self) -> list:
+    def to_compact(self) -> list[Any]:
         """The short list form used in snapshots: ``[kind, seat, tile, tiles, flag]``."""
         return [self.kind, self.seat, self.tile, list(self.tiles), self.flag]
 
     @classmethod
-    def from_compact(cls, data: list | tuple) -> Action:
+    def from_compact(cls, data: Sequence[Any]) -> Action:
         """The inverse of :meth:`to_compact` (an Action itself, being a tuple, is its own compact form)."""
         return cls(data[0], data[1], data[2], tuple(data[3]), data[4])
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from . import _core
 from .errors import InvalidHand
@@ -71,6 +71,9 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
     return mask
 
 
+GroupType = Literal["pair", "pung", "chow", "single"]
+
+
 @dataclass(frozen=True)
 class Group:
     """One group of a decomposition.
@@ -80,7 +83,7 @@ class Group:
     for in this group (empty when the group is all natural tiles).
     """
 
-    type: Literal["pair", "pung", "chow", "single"]
+    type: GroupType
     tiles: tuple[int, ...]
     jokers: tuple[int, ...] = ()
 
@@ -98,7 +101,7 @@ class Decomposition:
         return tuple(sorted(k for g in self.groups for k in g.jokers))
 
 
-_GROUP_TYPES = ("pair", "pung", "chow", "single")
+_GROUP_TYPES: tuple[GroupType, ...] = ("pair", "pung", "chow", "single")
 
 
 def _shanten_fallback(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
@@ -175,18 +178,26 @@ def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
     ]
 
 
-def _batch_arg(value: object) -> object:
-    """A per-row argument as the core takes it: an int, or a numpy array (a list becomes one)."""
-    if is_integer(value) or as_ndarray(value) is not None or isinstance(value, (bool, float, str)):
+def _batch_arg(name: str, value: object) -> int | np.integer[Any] | np.ndarray:
+    """A per-row argument as the core takes it: an int, or a numpy array (a list becomes one; the core checks
+    its dtype and length)."""
+    if is_integer(value):
         return value
-    return numpy().asarray(value)
+    array = as_ndarray(value)
+    if array is not None:
+        return array
+    if isinstance(value, (bool, float, str)):  # would become an array of the wrong dtype, or of characters
+        raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
+    converted: np.ndarray = numpy().asarray(value)
+    return converted
 
 
 def _batch_counts(counts: np.ndarray) -> np.ndarray:
     """The core takes C-contiguous rows; a strided view is copied (the core checks dtype and shape)."""
     array = as_ndarray(counts)
     if array is not None and array.ndim == 2 and not array.flags.c_contiguous:
-        return numpy().ascontiguousarray(array)
+        contiguous: np.ndarray = numpy().ascontiguousarray(array)
+        return contiguous
     return counts
 
 
@@ -198,7 +209,7 @@ def shanten_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: in
     ``jokers`` and ``melds`` are a scalar or an ``int[N]`` array. The GIL is released; ``threads`` > 1 splits
     the rows over that many threads. An invalid row raises :class:`InvalidHand` naming the row.
     """
-    return _core.shanten_batch(_batch_counts(counts), _batch_arg(jokers), _batch_arg(melds), forms,
+    return _core.shanten_batch(_batch_counts(counts), _batch_arg("jokers", jokers), _batch_arg("melds", melds), forms,
                                _joker_mask(joker_kinds), threads)
 
 
@@ -206,7 +217,7 @@ def is_win_batch(counts: np.ndarray, *, jokers: int | np.ndarray = 0, melds: int
                  forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None,
                  threads: int = 1) -> np.ndarray:
     """``is_win`` of every row of a ``uint8[N, 34]`` counts array, as ``bool[N]`` (GIL released)."""
-    return _core.is_win_batch(_batch_counts(counts), _batch_arg(jokers), _batch_arg(melds), forms,
+    return _core.is_win_batch(_batch_counts(counts), _batch_arg("jokers", jokers), _batch_arg("melds", melds), forms,
                               _joker_mask(joker_kinds), threads)
 
 
@@ -214,10 +225,10 @@ def _int_arg(name: str, value: object) -> int:
     """An integer argument (a Python or numpy int, never a bool) for a core call that takes C ints."""
     if not is_integer(value):
         raise InvalidHand(f"{name} must be an int, got {type(value).__name__}")
-    value = int(value)  # type: ignore[call-overload]
-    if not -(2**31) < value < 2**31:
-        raise InvalidHand(f"{name}={value} is out of range")
-    return value
+    number = int(value)
+    if not -(2**31) < number < 2**31:
+        raise InvalidHand(f"{name}={number} is out of range")
+    return number
 
 
 #: Per-kind counts as :func:`fits_with_jokers` takes them: 34 bytes, a ``uint8[34]`` array or 34 ints.

@@ -14,7 +14,7 @@ from .analysis import Decomposition, Forms, decompositions, shanten, waits
 from .errors import HupaiError
 from .tiles import format_tiles, kind_name, to_counts
 
-_FORM_NAMES = {form.name.lower(): form for form in Forms}
+_FORM_NAMES = {form.name.lower(): form for form in Forms if form.name is not None}
 
 
 def _parse_forms(text: str) -> Forms:
@@ -34,7 +34,7 @@ def _describe_reading(reading: Decomposition) -> str:
         if group.jokers:
             text += "(*" + format_tiles(list(group.jokers)) + ")"
         parts.append(f"[{text}]")
-    return f"{reading.form.name.lower():16s} " + " ".join(parts)
+    return f"{(reading.form.name or str(reading.form)).lower():16s} " + " ".join(parts)
 
 
 def _useful_tiles(counts: np.ndarray, jokers: int, melds: int, forms: Forms, current: int) -> list[int]:
@@ -84,9 +84,9 @@ def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None
             counts[kind] += 1
             options.append((after, -len(after_waits), int(kind), after_waits))
         options.sort()
-        for after, _, kind, after_waits in options[:5]:
+        for after, _, discard, after_waits in options[:5]:
             detail = f"waits {' '.join(kind_name(k) for k in after_waits)}" if after_waits else f"shanten {after}"
-            print(f"  discard {kind_name(kind):3s} -> {detail}", file=out)
+            print(f"  discard {kind_name(discard):3s} -> {detail}", file=out)
 
 
 def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | None = None) -> None:
@@ -96,12 +96,12 @@ def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | Non
     from collections import Counter
 
     from . import bots, rules
-    from .game import Match
+    from .game import HandResult, Match
 
     rule_system = rules.get(rules_name)
     bot_class = {"random": bots.RandomBot, "greedy": bots.GreedyBot}[bot]
     players = [bot_class(seed * 16 + seat) for seat in range(rule_system.num_players)]
-    results = []
+    results: list[HandResult] = []
     scores = [0] * rule_system.num_players
     started = time.perf_counter()
     matches = 0

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .errors import HupaiError
 from .hand import Meld
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,6 +60,14 @@ class WinContext:
     @property
     def self_drawn(self) -> bool:
         return self.discarder is None
+
+    def mahjong_melds(self) -> tuple[Meld, ...]:
+        """``melds`` as a mahjong rule system reads them; a zipai group among them is refused (HupaiError)."""
+        melds = tuple(meld for meld in self.melds if isinstance(meld, Meld))
+        if len(melds) != len(self.melds):
+            other = next(meld for meld in self.melds if not isinstance(meld, Meld))
+            raise HupaiError(f"a mahjong win's melds are hupai.hand.Meld, got {type(other).__name__}")
+        return melds
 
 
 @dataclass(frozen=True)

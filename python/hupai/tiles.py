@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 from numbers import Integral
 from operator import mul
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union
 
 from . import _core
 from .errors import InvalidHand
@@ -79,7 +79,7 @@ def as_ndarray(value: object) -> np.ndarray | None:
     return value if module is not None and isinstance(value, module.ndarray) else None
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
     """A Python or numpy integer, not a bool."""
     return isinstance(value, Integral) and not isinstance(value, bool)
 
@@ -186,15 +186,16 @@ def to_counts(hand: Hand) -> np.ndarray:
     A buffer (a numpy integer array of shape (34,), or bytes, bytearray, memoryview of 34 bytes) is always
     counts, read by the core (``_core.buffer_counts``); a string is notation; any other iterable is kinds.
     """
-    np = numpy()
+    npm = numpy()  # the module (imported on first use); `np` names it for the type checker
     if not isinstance(hand, str):
         counts = _core.buffer_counts(hand)
         if counts is not None:
-            return np.frombuffer(counts, dtype=np.uint8).copy()
+            copied: np.ndarray = npm.frombuffer(counts, dtype=npm.uint8).copy()
+            return copied
     kinds = parse(hand) if isinstance(hand, str) else _check_kind_list(hand)
-    bincount = np.bincount(np.asarray(kinds, dtype=np.intp), minlength=NUM_KINDS).astype(np.uint8)
+    bincount: np.ndarray = npm.bincount(npm.asarray(kinds, dtype=npm.intp), minlength=NUM_KINDS).astype(npm.uint8)
     if kinds and bincount.max() > 4:
-        bad = int(np.argmax(bincount))
+        bad = int(npm.argmax(bincount))
         raise InvalidHand(f"{int(bincount[bad])} tiles of kind {kind_name(bad)}: a hand holds at most 4 of a kind")
     return bincount
 

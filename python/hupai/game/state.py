@@ -28,23 +28,25 @@ Fields the rules may read:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..actions import Action
 from ..hand import Meld
 from ..tiles import counts_to_kinds
 from .wall import Wall
 
 __all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json"]
 
-def meld_to_json(meld: Meld) -> list:
+def meld_to_json(meld: Meld) -> list[Any]:
     source = -1 if meld.claimed_from is None else meld.claimed_from
     return [meld.type, list(meld.tiles), meld.concealed, source,
             meld.added, -1 if meld.claimed_tile is None else meld.claimed_tile]
 
 
-def meld_from_json(data: list) -> Meld:
+def meld_from_json(data: Sequence[Any]) -> Meld:
     return Meld(data[0], tuple(data[1]), data[2], None if data[3] < 0 else data[3], data[4],
                 None if data[5] < 0 else data[5])
 
@@ -83,7 +85,7 @@ class Table:
         self.kong_tile = -1
         self.kong_seat = -1
         # Claim/rob phase: the options on offer per seat, and the answers given so far.
-        self.pending: dict[int, tuple] = {}
+        self.pending: dict[int, tuple[Action, ...]] = {}
         self.answers: dict[int, Any] = {}
         self.draws = [0] * n
         self.discards_made = [0] * n

@@ -74,11 +74,11 @@ class Wall:
         self.tail -= 1
         return self.tiles[self.tail]
 
-    def to_json(self) -> list:
+    def to_json(self) -> list[list[int]]:
         return [self.tiles[self.head:self.tail]]
 
     @classmethod
-    def from_json(cls, data: list) -> Wall:
+    def from_json(cls, data: Sequence[Sequence[int]]) -> Wall:
         return cls(list(data[0]))
 
 

@@ -19,7 +19,7 @@ of the core's :func:`hupai.analysis.fits_with_jokers`).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HupaiError
@@ -57,7 +57,9 @@ def get(name: str, options: Mapping[str, Any] | None = None, /, **kwargs: Any) -
         raise HupaiError(f"options must be a mapping, got {type(options).__name__}")
     merged = {**(options or {}), **kwargs}
     module_name, class_name = _REGISTRY[name]
-    return getattr(importlib.import_module(module_name), class_name)(merged)
+    # Every registered class is a Rules subclass whose constructor takes the options mapping.
+    system: Callable[[Mapping[str, Any]], Rules] = getattr(importlib.import_module(module_name), class_name)
+    return system(merged)
 
 
 # name -> the module holding that rule system's playing advice (its ``ADVICE``), imported on first use.

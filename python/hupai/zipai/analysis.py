@@ -232,10 +232,9 @@ def _one_card(card: object) -> int:
         if len(kinds) != 1:
             raise InvalidHand(f"expected one card, got {card!r}")
         return kinds[0]
-    if not is_integer(card) or not 0 <= int(card) < NUM_KINDS:  # type: ignore[call-overload]
+    if not is_integer(card) or not 0 <= int(card) < NUM_KINDS:
         raise InvalidHand(f"{card!r} is not a card kind in 0..19")
-    kind: int = int(card)  # type: ignore[call-overload]
-    return kind
+    return int(card)
 
 
 def _is_run(kinds: Sequence[int]) -> bool:

@@ -118,14 +118,15 @@ def _check_flags(context: WinContext) -> None:
 
 
 def _check_tiles(context: WinContext) -> None:
-    held = len(context.concealed) + 3 * len(context.melds)
+    melds = context.mahjong_melds()
+    held = len(context.concealed) + 3 * len(melds)
     if held != 13:
         raise HupaiError(f"the winner must hold 13 tiles before the winning tile (a kong counts 3): "
-                         f"{len(context.concealed)} concealed + {len(context.melds)} melds = {held}")
+                         f"{len(context.concealed)} concealed + {len(melds)} melds = {held}")
     for kind in context.concealed:
         if isinstance(kind, bool) or not isinstance(kind, Integral) or not 0 <= kind < NUM_KINDS:
             raise HupaiError(f"concealed holds {kind!r}, not a kind in 0..33")
-    declared = (kind for meld in context.melds for kind in meld.tiles)
+    declared = (kind for meld in melds for kind in meld.tiles)
     counts = Counter([*context.concealed, context.win_tile, *declared])
     over = sorted(kind for kind, count in counts.items() if count > 4)
     if over:
@@ -141,9 +142,10 @@ def _reading(decomposition: Decomposition, context: WinContext) -> Reading:
         form, pair = "thirteen_orphans", max(tiles, key=lambda kind: tiles[kind])
     else:
         form, pair = "standard", next(group.tiles[0] for group in groups if group.type == "pair")
-    chows = [meld.kind for meld in context.melds if meld.type == "chow"]
+    melds = context.mahjong_melds()
+    chows = [meld.kind for meld in melds if meld.type == "chow"]
     chows += [group.tiles[0] for group in groups if group.type == "chow"]
-    pungs = [meld.kind for meld in context.melds if meld.is_triplet]
+    pungs = [meld.kind for meld in melds if meld.is_triplet]
     pungs += [group.tiles[0] for group in groups if group.type == "pung"]
     return Reading(
         form, pair, tuple(chows), tuple(pungs),

@@ -36,7 +36,7 @@ class Reading:
 
     @property
     def melds(self) -> tuple[Meld, ...]:
-        return self.context.melds
+        return self.context.mahjong_melds()
 
     def all_kinds(self) -> list[int]:
         """Every tile of the hand: concealed, the winning tile, the melds."""

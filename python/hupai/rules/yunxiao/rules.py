@@ -373,7 +373,8 @@ class YunxiaoRules(Rules):
     def replacement_ends_hand(self, table: TableView, seat: int) -> bool:
         """YX-23: after the last allowed kong's replacement draw its maker wins or the hand ends at once as a
         drawn hand (YX-44), without a discard; YX-45 then passes the deal (a kong was made)."""
-        return table.extras["kongs"] >= self.options.max_kongs
+        kongs: int = table.extras["kongs"]
+        return kongs >= self.options.max_kongs
 
     # -- YX-25 -------------------------------------------------------------------------------------------
     def you_discards(self, table: TableView, seat: int) -> list[int]:

@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...errors import HupaiError
-from ...hand import Meld
 from ...scoring import Pattern, ScoreResult, WinContext
 from ..patterns import PatternEntry, check_table, counted
 from .hand import YunxiaoHand
@@ -291,7 +290,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
     event = _event_of(context)
     you_level = _you_level(context) if event == "you_jin" else 0
     _check_event_seats(context, event, gold)
-    melds: tuple[Meld, ...] = tuple(context.melds)
+    melds = context.mahjong_melds()
     tiles = (*context.concealed, context.win_tile, *([gold] * context.jokers))
     hand = YunxiaoHand(tuple(tiles), gold, melds)
     facts = win_facts(hand, event, options, you_level)
