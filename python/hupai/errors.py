@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ._core import HupaiError, InvalidHand
 
-__all__ = ["HupaiError", "InvalidHand", "IllegalAction", "InvalidState"]
+__all__ = ["HupaiError", "InvalidHand", "IllegalAction", "InvalidState", "NotAWin"]
 
 
 class IllegalAction(HupaiError, ValueError):
@@ -18,3 +18,9 @@ class IllegalAction(HupaiError, ValueError):
 class InvalidState(HupaiError, ValueError):
     """A snapshot or log that :meth:`hupai.Game.from_snapshot` / :meth:`hupai.Game.replay` refuses: not exactly
     what :meth:`~hupai.Game.snapshot` / :meth:`~hupai.Game.to_json` write (the message names the field)."""
+
+
+class NotAWin(HupaiError, ValueError):
+    """A well-formed win context that is not a win under the rules asked (the hand is not complete, or the
+    rules forbid this win: a discarded gold, YX-11; three golds on a discard, YX-18). Malformed input raises
+    :class:`InvalidHand` instead."""

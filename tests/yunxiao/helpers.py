@@ -39,11 +39,9 @@ def score(concealed: str, win_tile: str, *, gold: str, winner: int, event: str, 
           melds: tuple[Meld, ...] = (), you_level: int | None = None, dealer: int = 0,
           options: YunxiaoOptions | None = None, **flags: object) -> ScoreResult:
     """Score one win the way the engine will describe it; checks the payments sum to zero."""
-    extras: dict[str, object] = {"gold": kind(gold), "event": event}
-    if you_level is not None:
-        extras["you_level"] = you_level
     context = WinContext(winner=winner, win_tile=kind(win_tile), concealed=tiles(concealed), melds=melds,
-                         discarder=discarder, dealer=dealer, extras=extras, **flags)  # type: ignore[arg-type]
+                         discarder=discarder, dealer=dealer, gold=kind(gold), event=event,
+                         you_level=you_level or 0, **flags)  # type: ignore[arg-type]
     result = score_win(context, options or YunxiaoOptions())
     assert sum(result.payments) == 0
     return result

@@ -193,7 +193,7 @@ def test_yx_3_base_points_scale_every_amount():
 
 def _context(**fields) -> WinContext:
     base = {"winner": 1, "win_tile": kind("5s"), "concealed": tiles("123m456m789p5s111z"),
-            "extras": {"gold": kind("9s")}}
+            "gold": kind("9s")}
     base.update(fields)
     return WinContext(**base)
 
@@ -219,14 +219,14 @@ def test_jokers_count_extra_golds_outside_concealed():
 
 
 @pytest.mark.parametrize("fields", [
-    {"extras": {}},                                                   # no gold
-    {"extras": {"gold": 26, "event": "tsumo"}},                       # unknown event
-    {"extras": {"gold": 26, "event": "you_jin"}},                     # no level
-    {"extras": {"gold": 26, "event": "discard"}},                     # no discarder
-    {"extras": {"gold": 26, "event": "discard"}, "discarder": 1},     # the winner discarding
+    {"gold": None},                                                   # no gold
+    {"gold": 26, "event": "tsumo"},                                   # unknown event
+    {"gold": 26, "event": "you_jin"},                                 # no level
+    {"gold": 26, "event": "discard"},                                 # no discarder
+    {"gold": 26, "event": "discard", "discarder": 1},                 # the winner discarding
     {"num_players": 3},                                               # YX-2
     {"win_tile": kind("6s")},                                         # not a winning hand
-    {"extras": {"gold": 26, "event": "san_jin_dao"}},                 # no three golds
+    {"gold": 26, "event": "san_jin_dao"},                             # no three golds
     {"kong_replacement": True},                                       # no kong declared
 ])
 def test_invalid_wins_raise(fields):
@@ -244,7 +244,7 @@ def test_invalid_wins_raise(fields):
 def test_yx_30_yx_31_event_seats(event, winner, discarder, tile):
     with pytest.raises(HupaiError):
         score_win(_context(winner=winner, discarder=discarder, win_tile=kind(tile),
-                           extras={"gold": kind("9s"), "event": event}))
+                           gold=kind("9s"), event=event))
 
 
 def test_you_jin_needs_the_you_shape():
@@ -253,7 +253,8 @@ def test_you_jin_needs_the_you_shape():
 
 
 def test_yx_18_three_golds_cannot_win_on_a_discard():
+    # Three golds held, the winning tile another kind (a discarded gold is never won on: YX-11).
     with pytest.raises(HupaiError):
-        score("123m456m789p11z3s3s", "3s", gold="3s", winner=1, event="discard", discarder=0)
-    assert score("123m456m789p11z3s3s", "3s", gold="3s", winner=1, event="di_hu", discarder=0).value == 28
-    assert score("123m456m789p11z3s3s", "3s", gold="3s", winner=1, event="rob_kong", discarder=0).value == 6
+        score("123m456m789p1z3s3s3s", "1z", gold="3s", winner=1, event="discard", discarder=0)
+    assert score("123m456m789p1z3s3s3s", "1z", gold="3s", winner=1, event="di_hu", discarder=0).value == 28
+    assert score("123m456m789p1z3s3s3s", "1z", gold="3s", winner=1, event="rob_kong", discarder=0).value == 6

@@ -45,17 +45,24 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..actions import ACTIONS, Action
 from ..analysis import Forms, is_win, shanten, waits
-from ..errors import InvalidState
+from ..errors import InvalidHand, InvalidState, NotAWin
 from ..hand import Meld
-from ..scoring import ScoreResult, WinContext
+from ..scoring import CONTEXT_DEFAULTS, ScoreResult, WinCheck, WinContext
 from ..tiles import STANDARD_TILES, counts_to_kinds
 from .contract import Capabilities, Effects, TableView
 
-__all__ = ["Rules", "WinSource", "STANDARD_TILES"]
+__all__ = ["Rules", "WinSource", "STANDARD_TILES", "COMMON_CONTEXT_FIELDS"]
+
+#: WinContext fields every system accepts: the tiles, the seats and the table's shape.
+COMMON_CONTEXT_FIELDS = frozenset({
+    "winner", "win_tile", "concealed", "melds", "discarder", "dealer", "num_players", "first_dealer",
+    "winners_on_tile",
+})
 
 
 #: Where a winning tile came from: ``"wall"`` (self-drawn), ``"replacement"`` (after a kong), ``"discard"``,
@@ -96,6 +103,10 @@ class Rules(ABC):
     replacement_from_tail: bool = True
     #: Winning forms passed to the core.
     win_forms: Forms = Forms.STANDARD
+    #: The :class:`~hupai.scoring.WinContext` fields this system reads beyond :data:`COMMON_CONTEXT_FIELDS`;
+    #: :meth:`prepare` refuses any other field not at its default. ``None``: every field is accepted (a
+    #: system outside the registry that says nothing).
+    context_fields: ClassVar[frozenset[str] | None] = None
     #: Whether another seat's 暗杠 shows its kind (laid with two tiles face up, as Cantonese tables do) or is
     #: laid face down (its kind hidden until the hand ends), in observations (:mod:`hupai.game.observation`).
     shows_concealed_kongs: bool = False
@@ -318,18 +329,63 @@ class Rules(ABC):
     # -- scoring and rotation ---------------------------------------------------------------------------
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
-        """The facts of a win, for :meth:`score`. The default fills what every system shares."""
+        """The facts of a win, for :meth:`score`. The default fills what every system shares, leaving at their
+        defaults the fields this system does not read (:attr:`context_fields`)."""
         counts = list(table.hands[seat])
         if source in ("wall", "replacement", "dealt"):
             counts[tile] -= 1  # the winning tile is in the hand already
-        return WinContext(
+        return self.context(
             winner=seat, win_tile=tile, concealed=counts_to_kinds(counts), melds=tuple(table.melds[seat]),
             discarder=discarder, dealer=table.dealer, num_players=table.num_players,
-            seat_wind=table.seat_winds[seat], round_wind=table.round_wind,
+            first_dealer=table.first_dealer, seat_wind=table.seat_winds[seat], round_wind=table.round_wind,
             kong_replacement=source == "replacement", robbed_kong=source == "robbed_kong",
             last_tile=source in ("wall", "replacement") and table.wall.live == 0,
             heavenly=source == "dealt", winners_on_tile=winners_on_tile,
         )
+
+    def context(self, **facts: Any) -> WinContext:
+        """A :class:`WinContext` of ``facts``, dropping the facts this system does not read (the engine knows
+        every fact of a table; :meth:`prepare` would refuse one this system ignores)."""
+        used = self.context_fields
+        if used is not None:
+            facts = {name: value for name, value in facts.items()
+                     if name in used or name in COMMON_CONTEXT_FIELDS}
+        return WinContext(**facts)
+
+    def prepare(self, context: WinContext) -> WinContext:
+        """Check that ``context`` speaks this system's vocabulary and fill what derives from the rest.
+
+        A field this system does not read must be at its default (:class:`~hupai.InvalidHand` names it: a
+        silently ignored fact would score wrong); ``seat_wind=None`` becomes the winner's wind under
+        :meth:`seat_winds` (the dealer and ``first_dealer``)."""
+        if not isinstance(context, WinContext):
+            raise InvalidHand(f"expected a WinContext, got {type(context).__name__}")
+        used = self.context_fields
+        if used is not None:
+            for name, default in CONTEXT_DEFAULTS.items():
+                if name not in used and name not in COMMON_CONTEXT_FIELDS and getattr(context, name) != default:
+                    raise InvalidHand(f"{self.name} does not use WinContext.{name}; leave it at its default "
+                                      f"{default!r} (got {getattr(context, name)!r})")
+        if context.seat_wind is None and (used is None or "seat_wind" in used):
+            n = context.num_players
+            for name in ("winner", "dealer", "first_dealer"):
+                value = getattr(context, name)
+                if value is not None and (type(value) is not int or not 0 <= value < n):
+                    raise InvalidHand(f"{name}={value!r} is not a seat in 0..{n - 1}")
+            first = context.dealer if context.first_dealer is None else context.first_dealer
+            winds = self.seat_winds(context.dealer, first)
+            context = replace(context, seat_wind=winds[context.winner])
+        return context
+
+    def check(self, context: WinContext) -> WinCheck:
+        """Is ``context`` a legal win under these rules? ``WinCheck(True, score=...)`` when it is,
+        ``WinCheck(False, reason)`` when it is not (:class:`~hupai.NotAWin`'s message). Malformed input still
+        raises :class:`~hupai.InvalidHand` / :class:`~hupai.HupaiError`."""
+        try:
+            scored = self.score(context)
+        except NotAWin as why:
+            return WinCheck(False, str(why))
+        return WinCheck(True, score=scored)
 
     @abstractmethod
     def score(self, context: WinContext) -> ScoreResult:

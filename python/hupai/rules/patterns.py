@@ -73,7 +73,7 @@ class PatternEntry(Generic[Subject, Value]):
 
     def pattern(self: PatternEntry[Any, int], value: int | None = None) -> Pattern:
         """The :class:`~hupai.scoring.Pattern` a result reports (``value`` overrides the table's)."""
-        return Pattern(self.name, self.chinese, self.value if value is None else value)
+        return Pattern(self.name, self.chinese, self.value if value is None else value, self.rule)
 
     @property
     def doc(self) -> str:

@@ -44,6 +44,10 @@ class GuangdongRules(Rules):
     win_forms = Forms.STANDARD | Forms.THIRTEEN_ORPHANS  # GD-15: no seven pairs
     #: The spec is silent; Cantonese tables lay a 暗杠 with two tiles face up, so its kind is public.
     shows_concealed_kongs = True
+    #: GD-5/6 winds, GD-20/21 event flags, GD-25..29 liability.
+    context_fields: ClassVar[frozenset[str] | None] = frozenset({
+        "seat_wind", "round_wind", "kong_replacement", "robbed_kong", "last_tile", "heavenly", "earthly", "human",
+        "liable"})
 
     def __init__(self, options: Mapping[str, Any] | GuangdongOptions | None = None) -> None:
         if not isinstance(options, GuangdongOptions):
@@ -110,7 +114,8 @@ class GuangdongRules(Rules):
         return None
 
     def score(self, context: WinContext) -> ScoreResult:
-        return score_win(context, self.options)
+        """GD-15..GD-29 (:func:`.scoring.score_win`); ``value`` is the 番 after the limit and minimums."""
+        return score_win(self.prepare(context), self.options)
 
 
 def _first_fed(table: TableView, feeder: int) -> int | None:

@@ -18,12 +18,12 @@ table's payments for the tile are their per-seat sum.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Literal
 
 from ...analysis import Decomposition, Forms, decompositions
-from ...errors import HupaiError
+from ...errors import InvalidHand, NotAWin
 from ...scoring import Pattern, ScoreResult, WinContext
 from ...tiles import NUM_KINDS, format_tiles
 from ..patterns import counted, total
@@ -74,27 +74,29 @@ def check_context(context: WinContext) -> None:
         return seat is None or (isinstance(seat, Integral) and 0 <= seat < PLAYERS)
 
     if context.num_players != PLAYERS:
-        raise HupaiError(f"Guangdong is played by {PLAYERS} players (GD-2), "
+        raise InvalidHand(f"Guangdong is played by {PLAYERS} players (GD-2), "
                          f"got num_players={context.num_players}")
     for name in ("winner", "dealer", "discarder", "liable"):
         value = getattr(context, name)
         if not seat_ok(value) or (value is None and name in ("winner", "dealer")):
-            raise HupaiError(f"{name}={getattr(context, name)!r} is not a seat in 0..{PLAYERS - 1}")
+            raise InvalidHand(f"{name}={getattr(context, name)!r} is not a seat in 0..{PLAYERS - 1}")
+    if context.seat_wind is None:
+        raise InvalidHand("seat_wind is None: score through GuangdongRules (hupai.score), which derives it")
     for name in ("seat_wind", "round_wind"):
         if getattr(context, name) not in range(4):
-            raise HupaiError(f"{name}={getattr(context, name)!r} is not a wind in 0..3 (东南西北)")
+            raise InvalidHand(f"{name}={getattr(context, name)!r} is not a wind in 0..3 (东南西北)")
     if context.discarder == context.winner:
-        raise HupaiError(f"the winner P{context.winner} cannot also be the discarder")
+        raise InvalidHand(f"the winner P{context.winner} cannot also be the discarder")
     if context.liable == context.winner:
-        raise HupaiError(f"the winner P{context.winner} cannot be liable for its own win")
+        raise InvalidHand(f"the winner P{context.winner} cannot be liable for its own win")
     if context.jokers:
-        raise HupaiError(f"Guangdong has no jokers, got jokers={context.jokers}")
+        raise InvalidHand(f"Guangdong has no jokers, got jokers={context.jokers}")
     if not 0 <= context.win_tile < NUM_KINDS:
-        raise HupaiError(f"win_tile={context.win_tile!r} is not a kind in 0..33")
+        raise InvalidHand(f"win_tile={context.win_tile!r} is not a kind in 0..33")
     if context.winners_on_tile not in (1, 2, 3):
-        raise HupaiError(f"winners_on_tile={context.winners_on_tile!r} must be 1, 2 or 3")
+        raise InvalidHand(f"winners_on_tile={context.winners_on_tile!r} must be 1, 2 or 3")
     if context.winners_on_tile > 1 and context.self_drawn:
-        raise HupaiError("several winners need a discard or a robbed kong, but discarder is None")
+        raise InvalidHand("several winners need a discard or a robbed kong, but discarder is None")
     _check_flags(context)
     _check_tiles(context)
 
@@ -102,35 +104,35 @@ def check_context(context: WinContext) -> None:
 def _check_flags(context: WinContext) -> None:
     """The special-win flags must agree with who won from whom (GD-20, GD-21, GD-27)."""
     if context.kong_replacement and not context.self_drawn:
-        raise HupaiError("kong_replacement (杠上开花) is a self-draw: discarder must be None "
+        raise InvalidHand("kong_replacement (杠上开花) is a self-draw: discarder must be None "
                          "(GD-26 names the 点杠者 through liable)")
     if context.robbed_kong and context.self_drawn:
-        raise HupaiError("robbed_kong (抢杠) needs the robbed player as discarder (GD-27)")
+        raise InvalidHand("robbed_kong (抢杠) needs the robbed player as discarder (GD-27)")
     flags = [name for name in ("heavenly", "earthly", "human") if getattr(context, name)]
     if len(flags) > 1:
-        raise HupaiError(f"at most one of 天和/地和/人和 applies, got {', '.join(flags)}")
+        raise InvalidHand(f"at most one of 天和/地和/人和 applies, got {', '.join(flags)}")
     if context.heavenly and (context.winner != context.dealer or not context.self_drawn):
-        raise HupaiError("天和 (heavenly) is the dealer's self-drawn win (GD-21)")
+        raise InvalidHand("天和 (heavenly) is the dealer's self-drawn win (GD-21)")
     if context.earthly and (context.winner == context.dealer or not context.self_drawn):
-        raise HupaiError("地和 (earthly) is a non-dealer's self-drawn win (GD-21)")
+        raise InvalidHand("地和 (earthly) is a non-dealer's self-drawn win (GD-21)")
     if context.human and (context.winner == context.dealer or context.discarder != context.dealer):
-        raise HupaiError("人和 (human) is a non-dealer's win on the dealer's discard (GD-21)")
+        raise InvalidHand("人和 (human) is a non-dealer's win on the dealer's discard (GD-21)")
 
 
 def _check_tiles(context: WinContext) -> None:
     melds = context.mahjong_melds()
     held = len(context.concealed) + 3 * len(melds)
     if held != 13:
-        raise HupaiError(f"the winner must hold 13 tiles before the winning tile (a kong counts 3): "
+        raise InvalidHand(f"the winner must hold 13 tiles before the winning tile (a kong counts 3): "
                          f"{len(context.concealed)} concealed + {len(melds)} melds = {held}")
     for kind in context.concealed:
         if isinstance(kind, bool) or not isinstance(kind, Integral) or not 0 <= kind < NUM_KINDS:
-            raise HupaiError(f"concealed holds {kind!r}, not a kind in 0..33")
+            raise InvalidHand(f"concealed holds {kind!r}, not a kind in 0..33")
     declared = (kind for meld in melds for kind in meld.tiles)
     counts = Counter([*context.concealed, context.win_tile, *declared])
     over = sorted(kind for kind, count in counts.items() if count > 4)
     if over:
-        raise HupaiError(f"more than four tiles of {format_tiles(over)} in the winning hand")
+        raise InvalidHand(f"more than four tiles of {format_tiles(over)} in the winning hand")
 
 
 def _reading(decomposition: Decomposition, context: WinContext) -> Reading:
@@ -161,13 +163,13 @@ def _reading(decomposition: Decomposition, context: WinContext) -> Reading:
 def readings_of(context: WinContext) -> list[Reading]:
     """Every reading of the winning hand (GD-15: the standard form or 十三幺, no seven pairs).
 
-    Raises :class:`~hupai.HupaiError` when the hand is not complete.
+    Raises :class:`~hupai.NotAWin` when the hand is not complete.
     """
     tiles = [*context.concealed, context.win_tile]
     found = decompositions(tiles, melds=len(context.melds), forms=Forms.STANDARD | Forms.THIRTEEN_ORPHANS)
     if not found:
         melds = " ".join(str(meld) for meld in context.melds)
-        raise HupaiError(f"not a winning hand: {format_tiles(list(context.concealed))} + "
+        raise NotAWin(f"not a winning hand: {format_tiles(list(context.concealed))} + "
                          f"{format_tiles([context.win_tile])}{' ' + melds if melds else ''} is neither four "
                          f"melds and a pair nor 十三幺 (GD-15; Guangdong has no seven pairs)")
     return [_reading(decomposition, context) for decomposition in found]
@@ -181,8 +183,14 @@ def score_win(context: WinContext, options: GuangdongOptions) -> ScoreResult:
     extras, or the one beyond-limit hand, or the flat 天和/人和/地和; then any GD-20 special win, reported
     with the minimum it guarantees (``cap_fan``) as its value.
 
-    Raises :class:`~hupai.HupaiError` if the hand is not complete or the context is inconsistent.
+    Raises :class:`~hupai.NotAWin` if the hand is not complete, :class:`~hupai.InvalidHand` if the context is
+    inconsistent. ``seat_wind=None`` is the winner's wind under ``options.seat_wind`` (GD-5).
     """
+    if context.seat_wind is None and isinstance(context.winner, int) and 0 <= context.winner < PLAYERS:
+        east = context.dealer if options.seat_wind == "dealer_east" or context.first_dealer is None \
+            else context.first_dealer
+        if isinstance(east, int):
+            context = replace(context, seat_wind=(context.winner - east) % PLAYERS)
     check_context(context)
     best = max((evaluate(reading, options.cap_fan) for reading in readings_of(context)), key=lambda e: e.rank)
     patterns, value = best.patterns, best.value
@@ -207,4 +215,4 @@ def score_win(context: WinContext, options: GuangdongOptions) -> ScoreResult:
         "not_stacked": best.also,
         "options": options.to_dict(),
     }
-    return ScoreResult(patterns, value, settlement.payments, details)
+    return ScoreResult(patterns, value, settlement.payments, details, reading=str(best.reading))

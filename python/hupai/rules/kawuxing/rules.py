@@ -77,6 +77,9 @@ class KawuxingRules(Rules):
         custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True,
         on_drawn=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 3, "kong": 2, "pung": 2}  # KW-9
+    #: KW-20 factors read the event flags and 亮倒; no winds, no 天胡/地胡 (KW-20 has none).
+    context_fields: ClassVar[frozenset[str] | None] = frozenset({
+        "kong_replacement", "robbed_kong", "last_tile", "declared_ready", "discard_after_kong"})
     multiple_winners = True  # KW-9: 一炮双响, and two robbers of one kong
     robbable_kongs = frozenset({"added"})  # KW-14
     louhu = "any_tile"  # KW-10
@@ -266,7 +269,9 @@ class KawuxingRules(Rules):
         return replace(context, declared_ready=bool(table.extras["liangdao"][seat]), discard_after_kong=pao)
 
     def score(self, context: WinContext) -> ScoreResult:
-        return score_win(context, self.options)
+        """KW-20..KW-26 (:func:`.scoring.score_win`); ``value`` is what each payer pays: ``base`` x the capped
+        factor product."""
+        return score_win(self.prepare(context), self.options)
 
     def drawn_settlement(self, table: TableView) -> tuple[int, ...]:
         """KW-27 荒庄: each 亮倒 player pays ``base`` to each player who has not declared (kong money stands

@@ -9,14 +9,14 @@ the middle of 456 only if the reading puts it there).
 from __future__ import annotations
 
 from ...analysis import Forms, decompositions
-from ...errors import InvalidHand
+from ...errors import InvalidHand, NotAWin
 from ...scoring import ScoreResult, WinContext
 from ...tiles import format_tiles, to_counts
 from ..patterns import counted, product
 from .options import KawuxingOptions
 from .patterns import FACTORS, Reading
 
-__all__ = ["score_win", "best_reading", "readings", "FORMS"]
+__all__ = ["score_win", "best_reading", "readings", "FORMS", "check_seats"]
 
 #: KW-19: standard, and seven pairs with a quad as two pairs (concealed only: the core refuses it with melds).
 FORMS = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
@@ -41,7 +41,7 @@ def best_reading(context: WinContext) -> tuple[Reading, int]:
     """The reading with the highest factor product, and that product (before the cap)."""
     found = readings(context)
     if not found:
-        raise InvalidHand(f"Kawuxing: {format_tiles(list(context.concealed))} with "
+        raise NotAWin(f"Kawuxing: {format_tiles(list(context.concealed))} with "
                           f"{format_tiles([context.win_tile])} and {len(context.melds)} meld(s) is not a "
                           f"winning hand (KW-19)")
     scored = [(product(counted(FACTORS, r), r), r) for r in found]
@@ -53,6 +53,7 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     """KW-24: V = base x min(product, cap). KW-25: a self-draw is paid V by each other player; a discard win
     (杠上炮 included) and a robbed 补杠 by the discarder (the robbed player) alone. KW-26: each winner of a
     一炮双响 is scored on its own, so each is paid its own V."""
+    check_seats(context)
     reading, raw = best_reading(context)
     entries = counted(FACTORS, reading)
     capped = raw if options.cap is None else min(raw, options.cap)
@@ -70,4 +71,28 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
         payments[winner] = value
     patterns = tuple(entry.pattern() for entry in entries)
     return ScoreResult(patterns, value, tuple(payments),
-                       {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs})
+                       {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs},
+                       reading=describe(reading))
+
+
+def describe(reading: Reading) -> str:
+    """A reading in words: its groups in notation (the winning tile's group marked ``*``), then the melds."""
+    groups = [format_tiles(list(group.tiles)) + ("*" if index == reading.win_group else "")
+              for index, group in enumerate(reading.groups)]
+    melds = [str(meld) for meld in reading.context.melds]
+    return " ".join(groups + melds) + (" (seven pairs)" if reading.seven_pairs else "")
+
+
+def check_seats(context: WinContext) -> None:
+    """Seats and tiles a Kawuxing win needs (KW-2: three players, 84 tiles), else InvalidHand naming them."""
+    n = context.num_players
+    if n != 3:
+        raise InvalidHand(f"Kawuxing is played by three players (KW-2), got num_players={n}")
+    for name in ("winner", "dealer", "discarder"):
+        value = getattr(context, name)
+        if (value is not None or name != "discarder") and (type(value) is not int or not 0 <= value < n):
+            raise InvalidHand(f"{name}={value!r} is not a seat in 0..{n - 1}")
+    if context.discarder == context.winner:
+        raise InvalidHand(f"the winner P{context.winner} cannot also be the discarder")
+    if type(context.win_tile) is not int or not 0 <= context.win_tile < 34:
+        raise InvalidHand(f"win_tile={context.win_tile!r} is not a tile kind in 0..33")

@@ -101,6 +101,9 @@ class YunxiaoRules(Rules):
         core_wins=False, custom_claims=True, pre_draw=True, forbidden_discards=True, kong_options=True,
         declared_kongs=True, last_kong=True, on_discard=True, on_claim=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
+    #: YX-29..31 events (``human`` is YX-31's 地胡 too), the gold, 游 level; no winds (YX-46), no 海底.
+    context_fields: ClassVar[frozenset[str] | None] = frozenset({
+        "kong_replacement", "robbed_kong", "heavenly", "earthly", "human", "jokers", "gold", "event", "you_level"})
     multiple_winners = False  # YX-15: head-bump, 下家 > 对家 > 上家
     robbable_kongs = frozenset({"added", "ming_gang"})  # YX-22: 补杠 and the self-drawn 明杠 (its flag)
     louhu_clears_on_claim = True  # YX-17: a 吃, 碰 or 杠 is a move
@@ -415,15 +418,15 @@ class YunxiaoRules(Rules):
         return WinContext(
             winner=seat, win_tile=tile, concealed=_kinds(table.hands[seat], without),
             melds=tuple(table.melds[seat]), discarder=discarder, dealer=table.dealer,
-            num_players=table.num_players, seat_wind=table.seat_winds[seat], round_wind=table.round_wind,
+            num_players=table.num_players, first_dealer=table.first_dealer,
             kong_replacement=source == "replacement", robbed_kong=source == "robbed_kong",
             heavenly=event == "tian_hu", earthly=event == "di_hu", winners_on_tile=winners_on_tile,
-            extras={"gold": gold, "event": event,
-                    "you_level": table.extras["you"][seat] if event == YOU_JIN else 0},
+            gold=gold, event=event, you_level=table.extras["you"][seat] if event == YOU_JIN else 0,
         )
 
     def score(self, context: WinContext) -> ScoreResult:
-        return score_win(context, self.options)
+        """YX-38..YX-43 (:func:`.scoring.score_win`); ``value`` is the total the winner receives."""
+        return score_win(self.prepare(context), self.options)
 
     def next_dealer(self, table: TableView, winners: Sequence[int]) -> int:
         """YX-45: the winner deals; after a drawn hand the dealer repeats unless a kong was made (then its

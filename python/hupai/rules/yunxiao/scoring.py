@@ -6,7 +6,7 @@ amount for the win's type (discard-type or self-draw-type, YX-38). The applicabl
 paid to the winner is used; on equal totals the earlier row (YX-39). Amounts are in base units, multiplied by
 ``base_points``.
 
-How :class:`hupai.scoring.WinContext` carries a Yunxiao win:
+How :class:`hupai.scoring.WinContext` carries a Yunxiao win (``YunxiaoRules.context_fields``):
 
 - ``concealed`` are the winner's physical tiles before the winning tile: golds as kind ``G``, 白板 as ``5z``.
   ``jokers`` (default 0) adds that many more golds, for callers that keep golds out of ``concealed``.
@@ -14,16 +14,20 @@ How :class:`hupai.scoring.WinContext` carries a Yunxiao win:
   For 天胡 and 三金倒 it is any one tile of the hand (the last drawn). For a 游金 declaration, where no tile
   is added, it is the floating gold (``G``) and ``concealed`` the rest of the hand (13 − 3 × melds in all).
 - ``melds`` are the winner's declared melds in effective kinds (白板 recorded as ``G``, see ``hand.py``).
-- ``extras["gold"]`` is ``G`` (required). ``extras["event"]`` is one of :data:`~.patterns.EVENTS`; when
-  absent it is derived from the context flags (``heavenly`` → tian_hu, ``earthly`` → di_hu, ``robbed_kong``
-  → rob_kong, ``kong_replacement`` → an_gang / ming_gang from the last declared kong, otherwise discard or
-  self_draw from ``discarder``). ``extras["you_level"]`` (1..3) is required for ``you_jin``.
+- ``gold`` is ``G`` (required). ``event`` is one of :data:`~.patterns.EVENTS`; when ``None`` it is derived from
+  the flags: ``heavenly`` → tian_hu; ``earthly`` or ``human`` → di_hu (YX-31's 地胡 is a non-dealer's win on the
+  dealer's first discard, the situation Guangdong calls 人和); ``robbed_kong`` → rob_kong;
+  ``kong_replacement`` → an_gang / ming_gang from the last declared kong; otherwise discard or self_draw from
+  ``discarder``. A flag that names another event than ``event`` is refused. ``you_level`` (1..3) is required
+  for ``you_jin`` and must stay 0 otherwise.
 - ``discarder`` is the seat that paid the discard (``discard``; ``di_hu`` defaults to the dealer). It is
   ignored for self-draw-type events: a robbed konger pays like the others (YX-39).
+- A discarded gold is never won on (YX-11): a discard-type win with ``win_tile == gold`` is :class:`NotAWin`.
 
 :func:`score_win` checks the hand (a winning form for the event, 游 shape for 游金, three golds for 三金倒,
-and YX-18) and raises :class:`hupai.HupaiError` otherwise. Table-state checks (YX-17 漏胡, YX-28 游
-restrictions, the 抢金 window) belong to the engine; :func:`~.patterns.you_state_allows` helps with YX-28.
+and YX-18) and raises :class:`hupai.NotAWin` otherwise (:class:`hupai.InvalidHand` for a malformed context).
+Table-state checks (YX-17 漏胡, YX-28 游 restrictions, the 抢金 window) belong to the engine;
+:func:`~.patterns.you_state_allows` helps with YX-28.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...errors import HupaiError
+from ...errors import InvalidHand, NotAWin
 from ...scoring import Pattern, ScoreResult, WinContext
 from ..patterns import PatternEntry, check_table, counted
 from .hand import YunxiaoHand
@@ -40,7 +44,7 @@ from .patterns import EVENTS, HAND_PATTERNS, hand_patterns, is_complete, three_g
 
 __all__ = [
     "Row", "Payout", "Needs", "row_names", "POINTS_000", "MULTIPLIER_001", "DISCARD_TYPE_EVENTS", "EVENT_PATTERNS",
-    "PATTERN_CHINESE", "win_facts", "select_row", "score_win",
+    "PATTERN_CHINESE", "win_facts", "select_row", "score_win", "row_name",
 ]
 
 #: Discard-type wins (YX-38): the discarder pays the first amount, the other two the second. All else is
@@ -171,31 +175,40 @@ check_table(MULTIPLIER_001)
 _TABLES = {"points_000": POINTS_000, "multiplier_001": MULTIPLIER_001}
 
 
+#: The event each flag names (YX-31: Yunxiao's 地胡 is the situation of ``human`` as well as ``earthly``).
+_FLAG_EVENTS = (("heavenly", "tian_hu"), ("earthly", "di_hu"), ("human", "di_hu"), ("robbed_kong", "rob_kong"))
+
+
 def _event_of(context: WinContext) -> str:
-    event = context.extras.get("event")
+    named = {event for flag, event in _FLAG_EVENTS if getattr(context, flag)}
+    event = context.event
     if event is not None:
         if event not in EVENTS:
-            raise HupaiError(f"unknown yunxiao win event {event!r}; known: {', '.join(EVENTS)}")
+            raise InvalidHand(f"unknown yunxiao win event {event!r}; known: {', '.join(EVENTS)}")
+        if named - {event}:
+            raise InvalidHand(f"event={event!r} contradicts the flags naming {', '.join(sorted(named))}")
         return str(event)
-    if context.heavenly:
-        return "tian_hu"
-    if context.earthly:
-        return "di_hu"
-    if context.robbed_kong:
-        return "rob_kong"
+    if len(named) > 1:
+        raise InvalidHand(f"the flags name several win events: {', '.join(sorted(named))}")
+    if named:
+        return named.pop()
     if context.kong_replacement:
-        kongs = [meld for meld in context.melds if meld.type == "kong"]
+        kongs = [meld for meld in context.mahjong_melds() if meld.type == "kong"]
         if not kongs:
-            raise HupaiError("a kong-replacement win needs a declared kong, or extras['event']")
+            raise InvalidHand("a kong-replacement win needs a declared kong, or an event")
         return "an_gang" if kongs[-1].concealed else "ming_gang"
     return "self_draw" if context.discarder is None else "discard"
 
 
-def _you_level(context: WinContext) -> int:
-    level = context.extras.get("you_level")
-    if level not in (1, 2, 3):
-        raise HupaiError(f"a you_jin win needs extras['you_level'] in 1..3, got {level!r}")
-    return int(level)
+def _you_level(context: WinContext, event: str) -> int:
+    level = context.you_level
+    if event != "you_jin":
+        if level != 0:
+            raise InvalidHand(f"you_level={level!r} belongs to a you_jin win, not {event}")
+        return 0
+    if type(level) is not int or level not in (1, 2, 3):
+        raise InvalidHand(f"a you_jin win needs you_level in 1..3, got {level!r}")
+    return level
 
 
 def win_facts(hand: YunxiaoHand, event: str, options: YunxiaoOptions, you_level: int = 0) -> frozenset[str]:
@@ -205,18 +218,18 @@ def win_facts(hand: YunxiaoHand, event: str, options: YunxiaoOptions, you_level:
     """
     if event == "you_jin":
         if you_level not in (1, 2, 3):
-            raise HupaiError(f"a 游金 win needs a level in 1..3, got {you_level!r}")
+            raise InvalidHand(f"a 游金 win needs a level in 1..3, got {you_level!r}")
         return frozenset((*you_jin_patterns(hand), _YOU_LEVEL_PATTERNS[you_level]))
     facts = set(hand_patterns(hand, options))
     complete = is_complete(hand, options)
     if event == "san_jin_dao" or (event == "tian_hu" and not complete):
         if hand.golds < 3 or hand.size != 3 * hand.sets_needed + 2:
-            raise HupaiError(f"{hand} does not hold three golds in a complete-size hand (YX-29, YX-31)")
+            raise NotAWin(f"{hand} does not hold three golds in a complete-size hand (YX-29, YX-31)")
         facts.add("san_jin_dao")
     elif not complete:
-        raise HupaiError(f"{hand} is not a winning hand (YX-32..YX-35)")
+        raise NotAWin(f"{hand} is not a winning hand (YX-32..YX-35)")
     if not three_golds_may_win(hand, event, options):
-        raise HupaiError(f"{hand} holds three golds: no win on another player's tile except 地胡, 清一色 or "
+        raise NotAWin(f"{hand} holds three golds: no win on another player's tile except 地胡, 清一色 or "
                          f"抢杠胡 (YX-18)")
     facts.add(EVENT_PATTERNS[event])
     if "qing_yi_se" in facts and hand.exposed_melds >= 3:
@@ -231,7 +244,7 @@ def select_row(facts: frozenset[str], discard_type: bool, table: tuple[Row, ...]
         if best is None or row.value.total(discard_type) > best.value.total(discard_type):
             best = row
     if best is None:
-        raise HupaiError(f"no scoring row applies to a {'discard' if discard_type else 'self-draw'}-type win "
+        raise NotAWin(f"no scoring row applies to a {'discard' if discard_type else 'self-draw'}-type win "
                          f"with {', '.join(sorted(facts))}")
     return best
 
@@ -248,10 +261,13 @@ def _pattern_values(facts: frozenset[str], discard_type: bool, table: tuple[Row,
     patterns = []
     for name in sorted(facts, key=_fact_order):
         values = [row.value.total(discard_type) for row in applicable if name in row_names(row)]
-        patterns.append(Pattern(name, PATTERN_CHINESE.get(name, name), max(values, default=0) * base))
+        rules = [row.rule for row in applicable if name in row_names(row)]
+        rule = _HAND_RULES.get(name) or (rules[0] if rules else "YX-38")
+        patterns.append(Pattern(name, PATTERN_CHINESE.get(name, name), max(values, default=0) * base, rule))
     return tuple(patterns)
 
 
+_HAND_RULES = {p.name: p.rule for p in HAND_PATTERNS}
 _ORDER = [p.name for p in HAND_PATTERNS] + ["san_pu", *EVENT_PATTERNS.values(), *_YOU_LEVEL_PATTERNS.values()]
 
 
@@ -262,14 +278,14 @@ def _fact_order(name: str) -> int:
 def _check_event_seats(context: WinContext, event: str, gold: int) -> None:
     """Who may win by which event, as far as the context shows it (YX-30, YX-31)."""
     if event == "tian_hu" and context.winner != context.dealer:
-        raise HupaiError(f"天胡 is the dealer's win (YX-31); the dealer is P{context.dealer}")
+        raise InvalidHand(f"天胡 is the dealer's win (YX-31); the dealer is P{context.dealer}")
     if event == "di_hu":
         if context.winner == context.dealer:
-            raise HupaiError("地胡 is a non-dealer's win on the dealer's first discard (YX-31)")
+            raise InvalidHand("地胡 is a non-dealer's win on the dealer's first discard (YX-31)")
         if context.discarder not in (None, context.dealer):
-            raise HupaiError(f"地胡 is won on the dealer's discard (YX-31), not P{context.discarder}'s")
+            raise InvalidHand(f"地胡 is won on the dealer's discard (YX-31), not P{context.discarder}'s")
     if event == "rob_gold" and (context.winner == context.dealer or context.win_tile != gold):
-        raise HupaiError("抢金胡 is a non-dealer taking the gold indicator as its winning tile (YX-30)")
+        raise InvalidHand("抢金胡 is a non-dealer taking the gold indicator as its winning tile (YX-30)")
 
 
 def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> ScoreResult:
@@ -281,14 +297,20 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
     """
     options = options or YunxiaoOptions()
     if context.num_players != 4:
-        raise HupaiError(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players}")
-    if not 0 <= context.winner < 4:
-        raise HupaiError(f"winner seat {context.winner} is not a seat 0..3")
-    gold = context.extras.get("gold")
-    if isinstance(gold, bool) or not isinstance(gold, int):
-        raise HupaiError(f"a yunxiao win needs extras['gold'] (the gold kind), got {gold!r}")
+        raise InvalidHand(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players}")
+    for name in ("winner", "dealer", "discarder"):
+        value = getattr(context, name)
+        if (value is not None or name != "discarder") and (type(value) is not int or not 0 <= value < 4):
+            raise InvalidHand(f"{name}={value!r} is not a seat in 0..3")
+    gold = context.gold
+    if type(gold) is not int or not 0 <= gold < 34:
+        raise InvalidHand(f"a yunxiao win needs gold (the gold kind 0..33), got {gold!r}")
+    if type(context.jokers) is not int or context.jokers < 0:
+        raise InvalidHand(f"jokers={context.jokers!r} is not a count of golds")
     event = _event_of(context)
-    you_level = _you_level(context) if event == "you_jin" else 0
+    you_level = _you_level(context, event)
+    if event in DISCARD_TYPE_EVENTS and context.win_tile == gold:
+        raise NotAWin(f"a discarded gold can never be won on (YX-11): {context.describe()}")
     _check_event_seats(context, event, gold)
     melds = context.mahjong_melds()
     tiles = (*context.concealed, context.win_tile, *([gold] * context.jokers))
@@ -301,7 +323,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
         if event == "di_hu" and discarder is None:
             discarder = context.dealer
         if discarder is None or not 0 <= discarder < 4 or discarder == context.winner:
-            raise HupaiError(f"a {event} win needs a discarder seat other than the winner, got {discarder!r}")
+            raise InvalidHand(f"a {event} win needs a discarder seat other than the winner, got {discarder!r}")
     table = _TABLES[options.scoring]
     row = select_row(facts, discard_type, table)
     first, other = row.value.amounts(discard_type)
@@ -311,11 +333,23 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
         if seat != context.winner:
             payments[seat] = -(first if discard_type and seat == discarder else other) * base
     payments[context.winner] = -sum(payments)
+    name = row_name(row, facts)
     return ScoreResult(
         patterns=_pattern_values(facts, discard_type, table, base),
         value=payments[context.winner],
         payments=tuple(payments),
-        details={"row": row.value.row, "row_name": row.name, "table": options.scoring, "event": event,
+        details={"row": row.value.row, "row_name": name, "table": options.scoring, "event": event,
                  "amounts": (first * base, other * base), "gold": gold, "you_level": you_level,
                  "options": options.to_dict()},
+        reading=f"{options.scoring} row {row.value.row}: {name} ({PATTERN_CHINESE.get(name, row.chinese)})",
     )
+
+
+def row_name(row: Row, facts: frozenset[str]) -> str:
+    """The name of the row as this win used it: a row that any of several patterns select (row 6: 平胡 / 对对胡 /
+    不搭) is named by the pattern that selected it, so a 对对胡 hand does not read "ping_hu"."""
+    needs = row.holds
+    if not isinstance(needs, Needs) or not needs.any_of or needs.all_of:
+        return row.name
+    found = sorted(needs.any_of & facts, key=_fact_order)
+    return found[0] if found else row.name
