@@ -20,7 +20,10 @@ groups: ``chow`` is 吃 (``tiles`` the run, so the 门子 used is the run withou
 as above; and adds three: ``liu`` (溜, four of ``tile``), ``piao`` (飘, four of ``tile`` with one from a 碰 or
 another seat) and ``wai`` (歪, a pair plus one's own turned-up ``tile``).
 
-The JSON form is a dict with ``kind`` and ``seat`` and only the fields that are set.
+The JSON form (:meth:`Action.to_json`, the contract of :mod:`hupai.jsonform`) is a dict with ``kind`` and
+``seat`` and only the fields that are set, tiles in notation (``{"kind": "discard", "seat": 0, "tile": "5m"}``);
+:meth:`Action.from_json` also takes tiles as ints 0..33 and an optional ``schema_version``. Logs keep the
+older int form (:meth:`Action.to_log`), so every recorded game replays unchanged.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from numbers import Integral
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction
+from .jsonform import SCHEMA_VERSION, tile_in, tile_out
 from .tiles import NUM_KINDS
 
 __all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
@@ -47,7 +51,20 @@ class Action(NamedTuple):
     tiles: tuple[int, ...] = ()
     flag: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+        """The JSON contract's form: tiles in notation (Wai Huzi's cards when ``kinds`` is 20), only the fields
+        that are set."""
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.tile >= 0:
+            out["tile"] = tile_out(self.tile, kinds)
+        if self.tiles:
+            out["tiles"] = [tile_out(tile, kinds) for tile in self.tiles]
+        if self.flag:
+            out["flag"] = self.flag
+        return out
+
+    def to_log(self) -> dict[str, Any]:
+        """The form a game log records (format 1: tiles as ints)."""
         out: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
         if self.tile >= 0:
             out["tile"] = self.tile
@@ -68,7 +85,13 @@ class Action(NamedTuple):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Action:
-        """Parse the JSON form; anything malformed raises :class:`IllegalAction` saying what."""
+        """Parse the JSON form (tiles in notation or as ints; an optional ``schema_version`` must be
+        :data:`~hupai.jsonform.SCHEMA_VERSION`); anything malformed raises :class:`IllegalAction` saying what."""
+        if isinstance(data, Mapping) and "schema_version" in data:
+            version = data["schema_version"]
+            if type(version) is not int or version != SCHEMA_VERSION:
+                raise IllegalAction(f"malformed action: schema_version {_short(version)} is not {SCHEMA_VERSION}")
+            data = {key: value for key, value in data.items() if key != "schema_version"}
         return coerce(data)
 
     def __str__(self) -> str:
@@ -103,6 +126,10 @@ def _short(value: Any) -> str:
 
 
 def _tile(value: Any, what: str = "tile", low: int = -1) -> int:
+    if type(value) is str:  # notation, as the JSON contract writes tiles
+        return tile_in(value, f"action: {what}", error=IllegalAction)
+    if value is None and low < 0:
+        return -1
     tile = _int(value, what)
     if not low <= tile < NUM_KINDS:  # -1: no tile (an action's own tile only)
         raise IllegalAction(f"malformed action: {what} {tile} is not a tile kind in 0..33")

@@ -31,15 +31,36 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .actions import Action, coerce
-from .errors import HupaiError
+from .actions import Action
+from .errors import HupaiError, IllegalAction
 from .hand import Meld
+from .jsonform import (
+    SCHEMA_VERSION,
+    bool_in,
+    free_json_in,
+    int_in,
+    list_in,
+    obj_in,
+    seat_in,
+    str_in,
+    tile_in,
+    tile_out,
+)
 from .tiles import NUM_KINDS, counts_to_kinds
 
 __all__ = ["Observation", "MeldView", "WinView", "ResultView", "SCHEMA_VERSION", "freeze", "thaw"]
 
-#: Bumped whenever a field is added, removed or changes meaning; :meth:`Observation.from_json` refuses others.
-SCHEMA_VERSION = 1
+#: Upper bounds on what an observation from outside may hold (a table has at most 4 seats; no hand, discard
+#: pile or list of legal actions comes near these).
+_MAX_SEATS = 4
+_MAX_LIST = 256
+_MELD_TYPES = ("chow", "pung", "kong")
+#: Wai Huzi's declared groups as its observer names them (hupai.game.zipai_observation).
+_GROUP_TYPES = ("chi", "peng", "wai", "liu", "piao", "kan", "chow", "pung", "kong")
+
+
+def _seat(value: int) -> int | None:
+    return None if value < 0 else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +95,34 @@ class MeldView:
                     None if self.claimed_from < 0 else self.claimed_from, self.added,
                     None if self.claimed_tile < 0 else self.claimed_tile)
 
-    def to_json(self) -> list[Any]:
-        """``[type, tiles, concealed, claimed_from, added, claimed_tile]``, as the engine's snapshots write a
-        meld."""
-        return [self.type, list(self.tiles), self.concealed, self.claimed_from, self.added, self.claimed_tile]
+    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+        """``{"type", "tiles", "concealed", "claimed_from", "added", "claimed_tile"}``, tiles in notation,
+        ``null`` for none (``tiles`` empty for a hidden kong)."""
+        return {"type": self.type, "tiles": [tile_out(t, kinds) for t in self.tiles], "concealed": self.concealed,
+                "claimed_from": _seat(self.claimed_from), "added": self.added,
+                "claimed_tile": tile_out(self.claimed_tile, kinds)}
 
     @classmethod
-    def from_json(cls, data: Sequence[Any]) -> MeldView:
-        kind, tiles, concealed, claimed_from, added, claimed_tile = data
-        return cls(kind, tuple(tiles), concealed, claimed_from, added, claimed_tile)
+    def from_json(cls, data: Any, where: str = "meld", kinds: int = NUM_KINDS) -> MeldView:
+        """Read :meth:`to_json`'s form; a mahjong meld (``kinds`` 34) must have a meld's shape, a Wai Huzi group
+        (``kinds`` 20) one of its group types."""
+        data = obj_in(data, where, ("type", "tiles", "concealed", "claimed_from", "added", "claimed_tile"))
+        kind = str_in(data["type"], f"{where}.type")
+        types = _MELD_TYPES if kinds == NUM_KINDS else _GROUP_TYPES
+        if kind not in types:
+            raise HupaiError(f"malformed {where}.type: {kind!r} is not one of {', '.join(types)}")
+        tiles = tuple(tile_in(t, f"{where}.tiles", kinds=kinds) for t in list_in(data["tiles"], f"{where}.tiles", 4))
+        view = cls(kind, tiles, bool_in(data["concealed"], f"{where}.concealed"),
+                   seat_in(data["claimed_from"], f"{where}.claimed_from", _MAX_SEATS, optional=True),
+                   bool_in(data["added"], f"{where}.added"),
+                   tile_in(data["claimed_tile"], f"{where}.claimed_tile", optional=True, kinds=kinds))
+        if kinds != NUM_KINDS:
+            return view
+        if tiles:
+            view.to_meld()  # a meld's shape (a run, identical tiles): InvalidHand otherwise
+        elif kind != "kong" or not view.concealed:
+            raise HupaiError(f"malformed {where}: only a concealed kong may hide its tiles")
+        return view
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +130,8 @@ class WinView:
     """One win as every seat sees it when the hand ends: the winner lays its hand open.
 
     ``hand`` is the winner's concealed tiles without the winning tile (as scored), ``melds`` its melds with
-    every concealed kong face up; the rest mirrors :class:`hupai.game.WinResult` (-1 for "none")."""
+    every concealed kong face up; ``reading`` the reading or scoring row used (Yunxiao: its row, YX-43); the
+    rest mirrors :class:`hupai.game.WinResult` (-1 for "none")."""
 
     seat: int
     tile: int
@@ -102,19 +143,35 @@ class WinView:
     payments: tuple[int, ...]
     hand: tuple[int, ...]
     melds: tuple[MeldView, ...]
+    reading: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "tile": self.tile, "source": self.source, "discarder": self.discarder,
-                "liable": self.liable, "patterns": [[name, value] for name, value in self.patterns],
-                "value": self.value, "payments": list(self.payments), "hand": list(self.hand),
-                "melds": [m.to_json() for m in self.melds]}
+    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+        return {"seat": self.seat, "tile": tile_out(self.tile, kinds), "source": self.source,
+                "discarder": _seat(self.discarder), "liable": _seat(self.liable),
+                "patterns": [{"name": name, "value": value} for name, value in self.patterns],
+                "value": self.value, "payments": list(self.payments),
+                "hand": [tile_out(t, kinds) for t in self.hand], "melds": [m.to_json(kinds) for m in self.melds],
+                "reading": self.reading}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> WinView:
-        return cls(data["seat"], data["tile"], data["source"], data["discarder"], data["liable"],
-                   tuple((name, value) for name, value in data["patterns"]), data["value"],
-                   tuple(data["payments"]), tuple(data["hand"]),
-                   tuple(MeldView.from_json(m) for m in data["melds"]))
+    def from_json(cls, data: Any, where: str = "win", kinds: int = NUM_KINDS) -> WinView:
+        data = obj_in(data, where, ("seat", "tile", "source", "discarder", "liable", "patterns", "value",
+                                    "payments", "hand", "melds", "reading"))
+        patterns = []
+        for index, item in enumerate(list_in(data["patterns"], f"{where}.patterns", _MAX_LIST)):
+            at = f"{where}.patterns[{index}]"
+            item = obj_in(item, at, ("name", "value"))
+            patterns.append((str_in(item["name"], f"{at}.name"), _amount(item["value"], f"{at}.value")))
+        return cls(seat_in(data["seat"], f"{where}.seat", _MAX_SEATS),
+                   tile_in(data["tile"], f"{where}.tile", kinds=kinds),
+                   str_in(data["source"], f"{where}.source"),
+                   seat_in(data["discarder"], f"{where}.discarder", _MAX_SEATS, optional=True),
+                   seat_in(data["liable"], f"{where}.liable", _MAX_SEATS, optional=True),
+                   tuple(patterns), _amount(data["value"], f"{where}.value"),
+                   _amounts(data["payments"], f"{where}.payments"), _tiles(data["hand"], f"{where}.hand", kinds),
+                   tuple(MeldView.from_json(m, f"{where}.melds[{i}]", kinds)
+                         for i, m in enumerate(list_in(data["melds"], f"{where}.melds", 8))),
+                   str_in(data["reading"], f"{where}.reading", 400))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +185,44 @@ class ResultView:
     next_dealer: int
     drawn: bool
 
-    def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "wins": [w.to_json() for w in self.wins],
+    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+        return {"winners": list(self.winners), "wins": [w.to_json(kinds) for w in self.wins],
                 "payments": list(self.payments), "next_dealer": self.next_dealer, "drawn": self.drawn}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ResultView:
-        return cls(tuple(data["winners"]), tuple(WinView.from_json(w) for w in data["wins"]),
-                   tuple(data["payments"]), data["next_dealer"], data["drawn"])
+    def from_json(cls, data: Any, where: str = "result", kinds: int = NUM_KINDS) -> ResultView:
+        data = obj_in(data, where, ("winners", "wins", "payments", "next_dealer", "drawn"))
+        return cls(_seats(data["winners"], f"{where}.winners"),
+                   tuple(WinView.from_json(w, f"{where}.wins[{i}]", kinds)
+                         for i, w in enumerate(list_in(data["wins"], f"{where}.wins", _MAX_SEATS))),
+                   _amounts(data["payments"], f"{where}.payments"),
+                   seat_in(data["next_dealer"], f"{where}.next_dealer", _MAX_SEATS),
+                   bool_in(data["drawn"], f"{where}.drawn"))
 
+
+def _amount(value: Any, where: str) -> int:
+    return int_in(value, where, -(1 << 53), 1 << 53)
+
+
+def _amounts(value: Any, where: str) -> tuple[int, ...]:
+    return tuple(_amount(v, where) for v in list_in(value, where, _MAX_SEATS))
+
+
+def _seats(value: Any, where: str) -> tuple[int, ...]:
+    return tuple(seat_in(v, where, _MAX_SEATS) for v in list_in(value, where, _MAX_SEATS))
+
+
+def _tiles(value: Any, where: str, kinds: int = NUM_KINDS) -> tuple[int, ...]:
+    return tuple(tile_in(v, where, kinds=kinds) for v in list_in(value, where, _MAX_LIST))
+
+
+_OBSERVATION_FIELDS = (
+    "schema_version", "seat", "rules", "options", "phase", "to_act", "tile", "source", "dealer", "round_wind",
+    "seat_winds", "hand", "drawn", "drawn_from", "hand_sizes", "melds", "discards", "wall_left", "extras",
+    "legal_actions", "result",
+)
+#: Left out of the JSON form when empty or mahjong's: the seat's private facts, and the number of card kinds.
+_OPTIONAL_FIELDS = ("private", "kinds")
 
 @dataclass(frozen=True, slots=True)
 class Observation:
@@ -190,55 +276,91 @@ class Observation:
         """This seat's melds as :class:`~hupai.hand.Meld` objects (its own are never hidden from it)."""
         return tuple(m.to_meld() for m in self.melds[self.seat])
 
-    # -- JSON -------------------------------------------------------------------------------------------
+    # -- JSON ---------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON types, keys in a fixed order (the field order; the hand as kinds)."""
+        """Plain JSON types, keys in a fixed order (the field order; the hand as kinds), tiles in notation and
+        ``null`` for none (the contract of :mod:`hupai.jsonform`, schema ``observation.schema.json``). A Wai Huzi
+        observation writes its cards as ``x1``..``d10`` and says ``"kinds": 20``."""
+        kinds = len(self.counts)
         return {
             "schema_version": self.schema_version, "seat": self.seat, "rules": self.rules,
-            "options": thaw(self.options), "phase": self.phase, "to_act": list(self.to_act), "tile": self.tile,
-            "source": self.source, "dealer": self.dealer, "round_wind": self.round_wind,
-            "seat_winds": list(self.seat_winds), "hand": list(self.hand), "drawn": self.drawn,
+            "options": thaw(self.options), "phase": self.phase, "to_act": list(self.to_act),
+            "tile": tile_out(self.tile, kinds), "source": _seat(self.source), "dealer": self.dealer,
+            "round_wind": self.round_wind, "seat_winds": list(self.seat_winds),
+            "hand": [tile_out(t, kinds) for t in self.hand], "drawn": tile_out(self.drawn, kinds),
             "drawn_from": self.drawn_from, "hand_sizes": list(self.hand_sizes),
-            "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [list(d) for d in self.discards], "wall_left": self.wall_left,
-            "extras": thaw(self.extras), "legal_actions": [a.to_json() for a in self.legal_actions],
-            "result": None if self.result is None else self.result.to_json(),
+            "melds": [[m.to_json(kinds) for m in ms] for ms in self.melds],
+            "discards": [[tile_out(t, kinds) for t in d] for d in self.discards], "wall_left": self.wall_left,
+            "extras": thaw(self.extras), "legal_actions": [a.to_json(kinds) for a in self.legal_actions],
+            "result": None if self.result is None else self.result.to_json(kinds),
             **({"private": thaw(self.private)} if self.private else {}),
             # The number of card kinds when it is not mahjong's 34 (Wai Huzi: 20), so that from_json sizes counts
-            **({"kinds": len(self.counts)} if len(self.counts) != NUM_KINDS else {}),
+            **({"kinds": kinds} if kinds != NUM_KINDS else {}),
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Observation:
-        """Read :meth:`to_json`'s form back; another schema version or a malformed field raises
-        :class:`hupai.HupaiError`."""
+    def from_json(cls, data: Any) -> Observation:
+        """Read :meth:`to_json`'s form back (tiles as notation or ints); another schema version or any
+        malformed field raises :class:`hupai.HupaiError` naming the field."""
         version = data.get("schema_version") if isinstance(data, Mapping) else None
-        if version != SCHEMA_VERSION:
-            raise HupaiError(f"not an observation of schema version {SCHEMA_VERSION}: {version!r}")
+        if type(version) is not int or version != SCHEMA_VERSION:
+            raise HupaiError(f"not an observation of schema version {SCHEMA_VERSION}: "
+                             f"{version if type(version) is int else type(version).__name__}")
+        data = obj_in(dict(data), "observation", _OBSERVATION_FIELDS, _OPTIONAL_FIELDS)
+        kinds = data.get("kinds", NUM_KINDS)
+        if type(kinds) is not int or kinds not in (20, NUM_KINDS):  # zipai's 20 or mahjong's 34 kinds
+            raise HupaiError(f"malformed observation.kinds: {kinds!r} is not 20 or {NUM_KINDS}")
+        seat_winds = tuple(int_in(w, "observation.seat_winds", 0, 3)
+                           for w in list_in(data["seat_winds"], "observation.seat_winds", _MAX_SEATS))
+        n = len(seat_winds)
+        if n < 2:
+            raise HupaiError("malformed observation.seat_winds: a table has 2..4 seats")
+        counts = bytearray(kinds)
+        for kind in _tiles(data["hand"], "observation.hand", kinds):
+            counts[kind] += 1
+            if counts[kind] > 5:
+                raise HupaiError("malformed observation.hand: more than five tiles of one kind")
+        melds = list_in(data["melds"], "observation.melds", n)
+        discards = list_in(data["discards"], "observation.discards", n)
+        if len(melds) != n or len(discards) != n:
+            raise HupaiError(f"malformed observation: melds and discards need one entry per seat ({n})")
         try:
-            result = data["result"]
-            kinds = data.get("kinds", NUM_KINDS)
-            if type(kinds) is not int or kinds not in (20, NUM_KINDS):  # zipai's 20 or mahjong's 34 kinds
-                raise ValueError(f"kinds {kinds!r}")
-            counts = bytearray(kinds)
-            for kind in data["hand"]:
-                counts[kind] += 1
-            return cls(
-                seat=data["seat"], rules=data["rules"], options=freeze(data["options"]), phase=data["phase"],
-                to_act=tuple(data["to_act"]), tile=data["tile"], source=data["source"], dealer=data["dealer"],
-                round_wind=data["round_wind"], seat_winds=tuple(data["seat_winds"]), counts=bytes(counts),
-                drawn=data["drawn"], drawn_from=data["drawn_from"], hand_sizes=tuple(data["hand_sizes"]),
-                melds=tuple(tuple(MeldView.from_json(m) for m in ms) for ms in data["melds"]),
-                discards=tuple(tuple(d) for d in data["discards"]), wall_left=data["wall_left"],
-                extras=freeze(data["extras"]), legal_actions=tuple(coerce(a) for a in data["legal_actions"]),
-                result=None if result is None else ResultView.from_json(result),
-                private=freeze(dict(data.get("private", {}))),
-            )
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise HupaiError(f"malformed observation: {error!r}") from None
+            legal = tuple(Action.from_json(a) for a in list_in(data["legal_actions"], "observation.legal_actions",
+                                                              _MAX_LIST))
+        except IllegalAction as why:
+            raise HupaiError(f"malformed observation.legal_actions: {why}") from None
+        result = data["result"]
+        return cls(
+            seat=seat_in(data["seat"], "observation.seat", n), rules=str_in(data["rules"], "observation.rules"),
+            options=freeze(_object(data["options"], "observation.options")),
+            phase=str_in(data["phase"], "observation.phase"), to_act=_seats(data["to_act"], "observation.to_act"),
+            tile=tile_in(data["tile"], "observation.tile", optional=True, kinds=kinds),
+            source=seat_in(data["source"], "observation.source", n, optional=True),
+            dealer=seat_in(data["dealer"], "observation.dealer", n),
+            round_wind=int_in(data["round_wind"], "observation.round_wind", 0, 3), seat_winds=seat_winds,
+            counts=bytes(counts), drawn=tile_in(data["drawn"], "observation.drawn", optional=True, kinds=kinds),
+            drawn_from=str_in(data["drawn_from"], "observation.drawn_from"),
+            hand_sizes=tuple(int_in(v, "observation.hand_sizes", 0, _MAX_LIST)
+                             for v in list_in(data["hand_sizes"], "observation.hand_sizes", n)),
+            melds=tuple(tuple(MeldView.from_json(m, f"observation.melds[{s}][{i}]", kinds)
+                              for i, m in enumerate(list_in(ms, f"observation.melds[{s}]", 8)))
+                        for s, ms in enumerate(melds)),
+            discards=tuple(_tiles(d, f"observation.discards[{s}]", kinds) for s, d in enumerate(discards)),
+            wall_left=int_in(data["wall_left"], "observation.wall_left", 0, 1000),
+            extras=freeze(_object(data["extras"], "observation.extras")), legal_actions=legal,
+            result=None if result is None else ResultView.from_json(result, "observation.result", kinds),
+            private=freeze(_object(data.get("private", {}), "observation.private")),
+        )
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise HupaiError(f"malformed {where}: not an object")
+    found: dict[str, Any] = free_json_in(value, where)
+    return found
 
 
 def freeze(value: Any) -> Any:

@@ -188,7 +188,7 @@ def sample_states(count: int = 40) -> tuple[list[str], list[str]]:
                 logs.append(game.to_json())
             if game.over:
                 break
-            seat = game.seats_to_act()[0]
+            seat = game.seats_to_act[0]
             game.apply(bots[seat].act(game.observation(seat)))
         logs.append(game.to_json())
     for game in _scripted_windows():
@@ -222,7 +222,7 @@ def _scripted_windows() -> list[Any]:
         for _ in range(20):  # to P2's 抢金 offer; with claim_window="all" every seat gets a pre-draw window
             if game.table.phase == "predraw" and game.table.turn_seat == 2:
                 break
-            seat = game.seats_to_act()[0]
+            seat = game.seats_to_act[0]
             if game.table.phase == "predraw":
                 game.apply(Action("pass", seat))
             else:

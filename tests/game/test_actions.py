@@ -18,7 +18,7 @@ def test_action_json_round_trip():
 
 @pytest.mark.parametrize("bad", [
     None, 3, "discard", {"kind": "fly", "seat": 0}, {"seat": 0}, {"kind": "discard"},
-    {"kind": "discard", "seat": 0, "tile": 34}, {"kind": "discard", "seat": 0, "tile": "1m"},
+    {"kind": "discard", "seat": 0, "tile": 34}, {"kind": "discard", "seat": 0, "tile": "1x"},
     {"kind": "kong", "seat": 0, "tile": 1}, {"kind": "chow", "seat": 0, "tiles": [1, 99]},
     {"kind": "discard", "seat": 0, "colour": "red"}, {"kind": "pass", "seat": 0, "flag": 3},
 ])

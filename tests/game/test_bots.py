@@ -187,7 +187,7 @@ def test_choose_decides_as_act_does_when_it_decides(rules):
         game = Game(rules, seed=seed)
         bots = [RandomBot(seed * 4 + i) for i in range(4)]
         while not game.over:
-            for seat in game.seats_to_act():
+            for seat in game.seats_to_act:
                 observation = game.observation(seat)
                 choice = GreedyBot(seed).choose(observation.legal_actions)
                 if choice is not None:
@@ -195,6 +195,6 @@ def test_choose_decides_as_act_does_when_it_decides(rules):
                     answered += 1
                 twin, again = RandomBot(seat), RandomBot(seat)
                 assert twin.choose(observation.legal_actions) == again.act(observation)
-            seat = game.seats_to_act()[0]
+            seat = game.seats_to_act[0]
             game.apply(bots[seat].act(game.observation(seat)))
     assert answered > 50

@@ -19,7 +19,8 @@ PACKAGE = pathlib.Path(hupai.__file__).parent
 # (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
 # observation -> _core).
 LAYERS = [
-    {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation"},
+    {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation",
+     "jsonform"},
     {"rules"},
     {"game"},
     {"bots"},

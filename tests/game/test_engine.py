@@ -8,6 +8,7 @@ import hupai
 import pytest
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, play
+from hupai.tiles import kind_name
 
 
 def random_game(seed: int, bots=RandomBot, **kwargs) -> Game:
@@ -182,7 +183,7 @@ def test_observations_hide_other_hands_and_the_wall():
     fresh = Game("guangdong", seed=11)
     for seat in range(4):
         obs = fresh.observation(seat).to_json()
-        assert obs["hand"] == fresh.table.concealed_kinds(seat)
+        assert obs["hand"] == [kind_name(k) for k in fresh.table.concealed_kinds(seat)]  # tiles in notation
         text = json.dumps(obs)
         assert "wall" not in obs or isinstance(obs["wall_left"], int)
         assert obs["wall_left"] == fresh.table.wall.live
@@ -190,7 +191,8 @@ def test_observations_hide_other_hands_and_the_wall():
             if other != seat:
                 # Only the size of another hand shows.
                 assert obs["hand_sizes"][other] == sum(fresh.table.hands[other])
-        assert str(fresh.table.wall.tiles[fresh.table.wall.head:][:20])[1:-1] not in text
+        wall = fresh.table.wall.tiles[fresh.table.wall.head:][:20]
+        assert json.dumps([kind_name(k) for k in wall])[1:-1] not in text
     # After a draw, only the drawer sees the drawn tile.
     obs_other = game.observation(0)
     assert obs_other.phase == "over"

@@ -23,7 +23,7 @@ from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, play
 from hupai.game.observation import Observer, observe
 from hupai.game.scripted import stacked_game
-from hupai.observation import SCHEMA_VERSION, MeldView, Observation
+from hupai.observation import SCHEMA_VERSION, MeldView, Observation, WinView
 from hupai.rules.yunxiao import YunxiaoRules
 
 
@@ -142,10 +142,16 @@ def test_the_end_of_a_hand_shows_the_winners_hands_and_nothing_else(rules):
         result = game.result
         for seat in range(4):
             view = game.observation(seat).result
-            assert view is not None and view.to_json() == {
-                **result.to_json(), "wins": [{**w.to_json(), "hand": sorted(w.context.concealed),
-                                              "melds": [MeldView.of(m).to_json() for m in w.context.melds]}
-                                             for w in result.wins]}
+            assert view is not None
+            assert (view.winners, view.payments, view.next_dealer, view.drawn) == (
+                tuple(result.winners), tuple(result.payments), result.next_dealer, result.drawn)
+            for shown, win in zip(view.wins, result.wins, strict=True):
+                assert shown == WinView(
+                    win.seat, win.tile, win.source, -1 if win.discarder is None else win.discarder,
+                    -1 if win.context.liable is None else win.context.liable,
+                    tuple((p.name, p.value) for p in win.score.patterns), win.score.value,
+                    tuple(win.score.payments), tuple(sorted(win.context.concealed)),
+                    tuple(MeldView.of(m) for m in win.context.melds), win.score.reading)
         wins += bool(result.winners)
     assert wins >= 6
 

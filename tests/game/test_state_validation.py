@@ -31,7 +31,7 @@ def _game_at(system: str, seed: int, phase: str, min_actions: int = 6) -> Game:
     bots = [GreedyBot(seed + s) for s in range(4)]
     while not game.over and not (game.table.phase == phase and len(game.actions) >= min_actions
                                  and not game.table.answers):
-        seat = game.seats_to_act()[0]
+        seat = game.seats_to_act[0]
         game.apply(bots[seat].act(game.observation(seat)))
     assert game.table.phase == phase or phase == "over"
     return game
@@ -328,7 +328,7 @@ def test_observations_hold_neither_the_seed_nor_other_seats_concealed_tiles(syst
             if game.over:
                 _assert_blind_to_other_hands(game)
                 break
-            seat = game.seats_to_act()[0]
+            seat = game.seats_to_act[0]
             game.apply(bots[seat].act(game.observation(seat)))
             step += 1
 

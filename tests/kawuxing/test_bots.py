@@ -14,7 +14,7 @@ from hupai.actions import Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, Match
 from hupai.rules.kawuxing.rules import LIANGDAO
-from hupai.tiles import counts_to_kinds
+from hupai.tiles import counts_to_kinds, kind_name
 
 TILES = 84
 
@@ -46,7 +46,7 @@ def _check_decision(game: Game) -> None:
             assert {a.tile for a in legal if a.kind == "discard"} <= {drawn}  # KW-17: 摸切
     for seat in range(3):
         observation = game.observation(seat).to_json()
-        assert observation["hand"] == list(counts_to_kinds(table.hands[seat]))
+        assert observation["hand"] == [kind_name(k) for k in counts_to_kinds(table.hands[seat])]
         assert observation["hand_sizes"] == [sum(h) for h in table.hands]
         assert not any(key.startswith("hand") and key not in ("hand", "hand_sizes") for key in observation)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
 from ..observation import Observation
 from ..rules.base import Rules
+from ..jsonform import loads
 from . import validate
 from .claims import CLAIM_WINDOWS
 from .flow import Flow
@@ -76,6 +78,16 @@ class _Busy(dict):  # type: ignore[type-arg]
 _ASKING = _Busy("the game is finding legal actions: a rule hook may not apply or ask for actions meanwhile")
 _APPLYING = _Busy("apply() was re-entered while an action was being applied")
 _BROKEN = _Busy("this game failed while applying an action and can no longer be used")
+
+
+class _SeatsToAct(tuple[int, ...]):
+    """The seats to act, still callable as the old method was (with a DeprecationWarning)."""
+
+    __slots__ = ()
+
+    def __call__(self) -> tuple[int, ...]:
+        warnings.warn("Game.seats_to_act is a property now: drop the ()", DeprecationWarning, stacklevel=2)
+        return tuple(self)
 
 
 def _dumps(data: Any) -> str:
@@ -164,9 +176,11 @@ class Game:
         """Who must act now (phase, seats, the tile in question and its source)."""
         return self._flow.current
 
+    @property
     def seats_to_act(self) -> tuple[int, ...]:
-        """The seats that must act now (``current.seats`` without building the whole Decision)."""
-        return self._flow.seats_to_act()
+        """The seats that must act now (``current.seats`` without building the whole Decision). A property like
+        :attr:`current`; the older call form ``seats_to_act()`` still works, with a DeprecationWarning."""
+        return _SeatsToAct(self._flow.seats_to_act())
 
     @property
     def over(self) -> bool:
@@ -224,6 +238,30 @@ class Game:
             raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
                              f"{type(error).__name__}: {error}") from error
         self._legal = {}
+
+    def apply_json(self, seat: int, data: str | bytes | bytearray | Mapping[str, Any]) -> Action:
+        """Apply an action a client sent for ``seat``: JSON text or its parsed object, in the contract's form
+        (:meth:`Action.to_json`: tiles in notation or ints; ``seat`` may be left out). Returns the action
+        applied (the engine's own copy).
+
+        Everything is checked before the game changes: malformed JSON, wrong types, unknown fields, a ``seat``
+        that is not the sender's, an action not legal now. Each raises :class:`~hupai.IllegalAction` (a
+        :class:`~hupai.HupaiError`) saying what, and leaves the game exactly as it was."""
+        n = self._flow.table.num_players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"seat {seat!r} is not a seat of this {n}-player game")
+        if isinstance(data, (str, bytes, bytearray)):
+            data = loads(data, "action", error=IllegalAction)
+        if type(data) is not dict:
+            raise IllegalAction(f"malformed action: expected a JSON object, got {type(data).__name__}")
+        if "seat" not in data:
+            data = {**data, "seat": seat}
+        action = Action.from_json(data)
+        if action.seat != seat:
+            raise IllegalAction(f"an action of P{seat} names seat {action.seat}: a seat acts only for itself")
+        self.apply(action)
+        applied: Action = self._actions[-1]
+        return applied
 
     def _chosen(self, action: Any, cache: dict[int, tuple[Action, ...]]) -> Action:
         """The engine's own legal action equal to ``action`` (``cache``: the legal actions known so far, filled
@@ -292,9 +330,9 @@ class Game:
         result = self.result
         return {
             "format": LOG_FORMAT, "rules": self.rules.name, "options": self.rules.options_dict(),
-            "setup": self._setup_copy(), "actions": [a.to_json() for a in self._all_actions()],
+            "setup": self._setup_copy(), "actions": [a.to_log() for a in self._all_actions()],
             "events": [e.to_json() for e in self.events],
-            "result": None if result is None else result.to_json(),
+            "result": None if result is None else result.to_log(),
         }
 
     @classmethod

@@ -64,7 +64,7 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
             action = choosers[seat](legal(seat))
             apply(action if action is not None else acts[seat](observe(seat)))
             continue
-        seats = game.seats_to_act()
+        seats = game.seats_to_act
         if not seats:
             break
         for seat in seats:
@@ -115,7 +115,23 @@ class Match:
                     round_wind=self.round_wind, first_dealer=self.first_dealer, claim_window=self.claim_window)
 
     def record(self, game: Game) -> HandResult:
-        """Add a finished hand's payments to the scores and move the deal and the round on."""
+        """Add a finished hand's payments to the scores and move the deal and the round on.
+
+        The game must be this match's next hand: the same rule system and options, claim window, dealer, round
+        wind and first dealer (:meth:`new_game` deals one). Anything else raises :class:`~hupai.HupaiError`
+        and leaves the match as it was: another table's payments would move these scores."""
+        if not isinstance(game, Game):
+            raise HupaiError(f"record takes a Game, got {type(game).__name__}")
+        if game.rules.name != self.rules.name or game.rules.options_dict() != self.rules.options_dict():
+            raise HupaiError(f"the game is played under {game.rules.name} {game.rules.options_dict()}, not this "
+                             f"match's {self.rules.name} {self.rules.options_dict()}")
+        expected = {"dealer": self.dealer, "round_wind": self.round_wind, "first_dealer": self.first_dealer}
+        for key, value in expected.items():
+            if game.setup[key] != value:
+                raise HupaiError(f"the game's {key} is {game.setup[key]}, but this match's next hand has {value}")
+        if game.claim_window != self.claim_window:
+            raise HupaiError(f"the game's claim window is {game.claim_window!r}, this match's "
+                             f"{self.claim_window!r}")
         result = game.result
         if result is None:
             raise HupaiError("the hand is not over yet")

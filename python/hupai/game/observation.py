@@ -155,7 +155,8 @@ class Observer:
                     -1 if w.context.liable is None else w.context.liable,
                     tuple((p.name, p.value) for p in w.score.patterns), w.score.value, tuple(w.score.payments),
                     tuple(sorted(w.context.concealed)),
-                    tuple(MeldView.of(m) for m in w.context.melds if isinstance(m, Meld)))  # zipai: its own observer
+                    tuple(MeldView.of(m) for m in w.context.melds if isinstance(m, Meld)),  # zipai: its own observer
+                    w.score.reading)
             for w in result.wins)
         self._result = ResultView(tuple(result.winners), wins, tuple(result.payments), result.next_dealer,
                                   result.drawn)

@@ -21,7 +21,8 @@ class WinResult:
     context: WinContext
     score: ScoreResult
 
-    def to_json(self) -> dict[str, Any]:
+    def to_log(self) -> dict[str, Any]:
+        """The form a game log records (format 1, unchanged so recorded games replay byte for byte)."""
         return {
             "seat": self.seat, "tile": self.tile, "source": self.source,
             "discarder": -1 if self.discarder is None else self.discarder,
@@ -29,6 +30,11 @@ class WinResult:
             "patterns": [[p.name, p.value] for p in self.score.patterns],
             "value": self.score.value, "payments": list(self.score.payments),
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """The log's form plus the whole score (:meth:`ScoreResult.to_json`: each pattern's Chinese name and rule
+        id, the reading, and the system's details such as Yunxiao's scoring row and event, YX-43)."""
+        return {**self.to_log(), "score": self.score.to_json()}
 
 
 @dataclass(frozen=True)
@@ -52,8 +58,13 @@ class HandResult:
         """The hand value per winner (番 after the cap for Guangdong)."""
         return {w.seat: w.score.value for w in self.wins}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_log(self) -> dict[str, Any]:
+        """The form a game log records (format 1)."""
         return {
-            "winners": list(self.winners), "wins": [w.to_json() for w in self.wins],
+            "winners": list(self.winners), "wins": [w.to_log() for w in self.wins],
             "payments": list(self.payments), "next_dealer": self.next_dealer, "drawn": self.drawn,
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """Every fact of the result, each win's full score included (Yunxiao's row and event: YX-43)."""
+        return {**self.to_log(), "wins": [w.to_json() for w in self.wins]}

@@ -1,0 +1,170 @@
+"""The JSON contract's building blocks: tiles in notation, and strict readers for data from outside.
+
+Servers exchange :class:`~hupai.observation.Observation` and :class:`~hupai.actions.Action` as JSON. In that
+form a tile is its ASCII notation (``"1m"``, ``"7z"``; ints 0..33 are accepted on input), and "none" (a tile or a
+seat of -1 in memory) is ``null``. The readers here refuse anything else with a :class:`~hupai.HupaiError`
+subclass naming the field, so hostile input never reaches the engine as an unexpected type. The JSON Schema files
+under ``hupai/schema/`` (:func:`schema`) describe the same forms for clients.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from .errors import HupaiError
+from .tiles import NUM_KINDS, kind_name
+
+__all__ = ["SCHEMA_VERSION", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in", "obj_in",
+           "free_json_in", "schema", "loads"]
+
+#: The version of the observation / action JSON forms; bumped whenever a field is added, removed or changes
+#: meaning. 2: tiles as notation, ``null`` for none, melds and patterns as objects.
+SCHEMA_VERSION = 2
+
+_NAMES = tuple(kind_name(kind) for kind in range(NUM_KINDS))
+#: Wai Huzi's 20 cards (hupai.zipai.cards.card_name: x1..x10 小, d1..d10 大), written here so that this module
+#: stays below the zipai package.
+CARD_NAMES = tuple([f"x{n}" for n in range(1, 11)] + [f"d{n}" for n in range(1, 11)])
+_KIND_OF = {name: kind for kind, name in enumerate(_NAMES)} | {name: kind for kind, name in enumerate(CARD_NAMES)}
+
+#: Bounds on free JSON (``options``, ``extras``) read from outside.
+MAX_DEPTH = 8
+MAX_NODES = 4096
+#: The longest JSON text :func:`loads` reads (an action is under 200 characters, an observation a few KB).
+MAX_TEXT = 1 << 20
+
+
+def tile_out(kind: int, kinds: int = NUM_KINDS) -> str | None:
+    """A tile kind as JSON: its notation (a Wai Huzi card's when ``kinds`` is 20), or ``None`` for -1."""
+    if kind < 0:
+        return None
+    return CARD_NAMES[kind] if kinds == len(CARD_NAMES) else _NAMES[kind]
+
+
+def _describe(value: Any) -> str:
+    """A bounded description of a value from outside (its repr could be huge)."""
+    if type(value) in (int, str, float, bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return f"a {type(value).__name__}"
+
+
+def _fail(error: type[HupaiError], where: str, why: str) -> HupaiError:
+    return error(f"malformed {where}: {why}")
+
+
+def tile_in(value: Any, where: str, *, optional: bool = False, error: type[HupaiError] = HupaiError,
+            kinds: int = NUM_KINDS) -> int:
+    """A tile from JSON: notation (``"1m"``; a Wai Huzi card ``"x1"``) or an int ``0..kinds-1`` (``None`` is -1
+    when ``optional``)."""
+    if value is None and optional:
+        return -1
+    if type(value) is str:
+        kind = _KIND_OF.get(value)
+        if kind is not None and kind < kinds:
+            return kind
+    elif type(value) is int and 0 <= value < kinds:
+        return value
+    raise _fail(error, where, f"{_describe(value)} is not a tile (notation such as '1m', or 0..33)")
+
+
+def int_in(value: Any, where: str, low: int, high: int, *, error: type[HupaiError] = HupaiError) -> int:
+    """An int in ``low..high`` (bools refused)."""
+    if type(value) is not int or not low <= value <= high:
+        raise _fail(error, where, f"{_describe(value)} is not an int in {low}..{high}")
+    return value
+
+
+def seat_in(value: Any, where: str, players: int = 4, *, optional: bool = False,
+            error: type[HupaiError] = HupaiError) -> int:
+    """A seat 0..players-1 (``None`` is -1 when ``optional``)."""
+    if value is None and optional:
+        return -1
+    return int_in(value, where, 0, players - 1, error=error)
+
+
+def str_in(value: Any, where: str, limit: int = 64, *, error: type[HupaiError] = HupaiError) -> str:
+    if type(value) is not str or len(value) > limit:
+        raise _fail(error, where, f"{_describe(value)} is not a string of at most {limit} characters")
+    return value
+
+
+def bool_in(value: Any, where: str, *, error: type[HupaiError] = HupaiError) -> bool:
+    if type(value) is not bool:
+        raise _fail(error, where, f"{_describe(value)} is not true or false")
+    return value
+
+
+def list_in(value: Any, where: str, limit: int, *, error: type[HupaiError] = HupaiError) -> list[Any]:
+    if type(value) is not list or len(value) > limit:
+        raise _fail(error, where, f"{_describe(value)} is not a list of at most {limit} items")
+    return value
+
+
+def obj_in(value: Any, where: str, required: tuple[str, ...], optional: tuple[str, ...] = (), *,
+           error: type[HupaiError] = HupaiError) -> dict[str, Any]:
+    """A JSON object with every ``required`` key, perhaps some ``optional`` ones, and no other."""
+    if type(value) is not dict:
+        raise _fail(error, where, f"{_describe(value)} is not an object")
+    missing = [key for key in required if key not in value]
+    if missing:
+        raise _fail(error, where, f"missing {', '.join(missing)}")
+    allowed = set(required) | set(optional)
+    unknown = [key for key in value if key not in allowed]
+    if unknown:
+        names = ", ".join(_describe(key) for key in unknown[:5])
+        raise _fail(error, where, f"unknown field(s) {names}")
+    return value
+
+
+def free_json_in(value: Any, where: str, *, error: type[HupaiError] = HupaiError) -> Any:
+    """Plain JSON (objects with string keys, lists, strings, numbers, booleans, null), bounded in depth and
+    size; walked with an explicit stack (no recursion on input). Returns ``value``."""
+    stack = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES or depth > MAX_DEPTH:
+            raise _fail(error, where, f"more than {MAX_NODES} values or nested more than {MAX_DEPTH} deep")
+        kind = type(item)
+        if kind is dict:
+            for key, sub in item.items():
+                if type(key) is not str:
+                    raise _fail(error, where, f"key {_describe(key)} is not a string")
+                stack.append((sub, depth + 1))
+        elif kind is list:
+            stack.extend((sub, depth + 1) for sub in item)
+        elif kind is float:
+            if item != item or item in (float("inf"), float("-inf")):
+                raise _fail(error, where, "NaN and infinities are not JSON")
+        elif kind not in (str, int, bool, type(None)):
+            raise _fail(error, where, f"{_describe(item)} is not a JSON value")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads(text: str | bytes | bytearray, where: str, *, error: type[HupaiError] = HupaiError) -> Any:
+    """Parse JSON text from outside: bounded in size, NaN/Infinity refused, any failure an ``error``."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise _fail(error, where, f"expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise _fail(error, where, f"longer than {MAX_TEXT} characters")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as why:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise _fail(error, where, f"not JSON ({str(why)[:80]})") from None
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema shipped with the package: ``"observation"``, ``"action"`` or ``"log"``."""
+    if name not in ("observation", "action", "log"):
+        raise HupaiError(f"unknown schema {name!r} (observation, action, log)")
+    text = resources.files("hupai").joinpath("schema", f"{name}.schema.json").read_text(encoding="utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return found
