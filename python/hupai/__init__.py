@@ -25,14 +25,15 @@ from .analysis import (
     shanten_batch,
     waits,
 )
-from .errors import HupaiError, IllegalAction, InvalidHand, InvalidState
+from .errors import HupaiError, IllegalAction, InvalidHand, InvalidState, NotAWin
+from .hand import Meld, ParsedHand, parse_hand
 from .tiles import format_tiles, parse, to_counts
 
 if TYPE_CHECKING:  # pragma: no cover
     from . import bots, rules, zipai
     from .game import Action, Game, HandResult, Match
     from .rules import score
-    from .scoring import WinContext
+    from .scoring import ScoreResult, WinContext
 
 __version__ = "0.1.0"
 
@@ -43,6 +44,7 @@ _LAZY = {
     "HandResult": ("hupai.game", "HandResult"),
     "Match": ("hupai.game", "Match"),
     "WinContext": ("hupai.scoring", "WinContext"),
+    "ScoreResult": ("hupai.scoring", "ScoreResult"),
     "score": ("hupai.rules", "score"),
     "rules": ("hupai.rules", None),
     "bots": ("hupai.bots", None),
@@ -65,7 +67,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Action", "Decomposition", "DiscardOption", "Forms", "Game", "Group", "HandResult", "HupaiError",
-    "IllegalAction", "InvalidHand", "InvalidState", "Match", "WinContext", "bots", "decompositions", "discard_options",
-    "format_tiles", "is_win", "is_win_batch", "parse", "rules", "score", "shanten", "shanten_batch", "to_counts",
-    "waits", "zipai",
+    "IllegalAction", "InvalidHand", "InvalidState", "Match", "Meld", "NotAWin", "ParsedHand", "ScoreResult",
+    "WinContext", "bots", "decompositions", "discard_options", "format_tiles", "is_win", "is_win_batch", "parse",
+    "parse_hand", "rules", "score", "shanten", "shanten_batch", "to_counts", "waits", "zipai",
 ]

@@ -12,6 +12,7 @@ import numpy as np
 
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
 from .errors import HupaiError
+from .hand import parse_hand
 from .tiles import format_tiles, kind_name, to_counts
 
 _FORM_NAMES = {form.name.lower(): form for form in Forms if form.name is not None}
@@ -123,13 +124,19 @@ def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | Non
         print(f"  {name:20s} {count}", file=out)
 
 
+_MELD_MARKS = str.maketrans("[]()", "    ")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
     commands = parser.add_subparsers(dest="command", required=True)
     analyze_cmd = commands.add_parser("analyze", help="shanten, waits and decompositions of hands")
-    analyze_cmd.add_argument("hands", nargs="+", help="hands in tile notation, e.g. 123m456p789s1122z")
+    analyze_cmd.add_argument("hands", nargs="+", help="hands in tile notation, e.g. 123m456p789s1122z or "
+                                                      "'123m [456p] (7777z) 5s' (exposed melds in [], a concealed "
+                                                      "kong in ())")
     analyze_cmd.add_argument("--jokers", type=int, default=0, help="wild tiles on top of the hand")
-    analyze_cmd.add_argument("--melds", type=int, default=0, help="exposed melds set aside")
+    analyze_cmd.add_argument("--melds", type=int, default=None,
+                             help="exposed melds set aside (default: the melds written, else inferred from the size)")
     analyze_cmd.add_argument("--forms", type=_parse_forms, default=None,
                              help="comma-separated forms (default: the rule system's, else standard, seven pairs "
                                   "and thirteen orphans): " + ", ".join(_FORM_NAMES))
@@ -168,12 +175,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tile_set = set(rule_system.tiles())
             if forms is None:
                 forms = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS
-            for hand in args.hands:
+            for written in args.hands:
                 if tile_set is not None:
-                    outside = sorted({int(k) for k in np.flatnonzero(to_counts(hand))} - tile_set)
+                    every = to_counts(written.translate(_MELD_MARKS))  # the melds' tiles too
+                    outside = sorted({int(k) for k in np.flatnonzero(every)} - tile_set)
                     if outside:
-                        raise HupaiError(f"{hand}: {format_tiles(outside)} not in the {args.rules} tile set")
-                analyze(hand, args.jokers, args.melds, forms)
+                        raise HupaiError(f"{written}: {format_tiles(outside)} not in the {args.rules} tile set")
+                # Melds written in brackets, or --melds in all, or inferred from the size (parse_hand).
+                unwritten = None if args.melds is None else max(args.melds - sum(map(written.count, "[(")), 0)
+                parsed = parse_hand(written, jokers=args.jokers, implied=unwritten)
+                analyze(format_tiles(list(parsed.concealed)), args.jokers, parsed.meld_count, forms)
         elif args.command == "simulate":
             simulate(args.rules, args.hands, args.seed, args.bot)
         elif args.command == "serve":

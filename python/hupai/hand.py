@@ -1,4 +1,5 @@
-"""A player's hand: concealed tiles, declared melds and jokers."""
+"""A player's hand: concealed tiles, declared melds and jokers; :func:`parse_hand` reads a whole hand from
+notation."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .errors import InvalidHand
-from .tiles import NUM_KINDS, format_tiles
+from .tiles import NUM_KINDS, format_tiles, parse
 
-__all__ = ["Meld", "MeldType"]
+__all__ = ["Meld", "MeldType", "ParsedHand", "parse_hand", "implied_melds"]
 
 MeldType = Literal["chow", "pung", "kong"]
 
@@ -54,3 +55,106 @@ class Meld:
 
     def __str__(self) -> str:
         return f"[{format_tiles(list(self.tiles))}]"
+
+
+@dataclass(frozen=True)
+class ParsedHand:
+    """A hand read by :func:`parse_hand`.
+
+    ``concealed``: the concealed tiles in the order written; ``melds``: the melds written in brackets;
+    ``implied``: melds set aside without being written, inferred from the size (:func:`implied_melds`);
+    ``meld_count`` = both, what the analysis calls take as ``melds``.
+    """
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...] = ()
+    implied: int = 0
+
+    @property
+    def meld_count(self) -> int:
+        return len(self.melds) + self.implied
+
+    @property
+    def size(self) -> int:
+        """Tiles held, a kong counting 3 (13 waiting, 14 complete)."""
+        return len(self.concealed) + 3 * self.meld_count
+
+    def __str__(self) -> str:
+        parts = [format_tiles(list(self.concealed))] if self.concealed else []
+        for meld in self.melds:
+            parts.append(f"({format_tiles(list(meld.tiles))})" if meld.concealed else str(meld))
+        return " ".join(parts)
+
+
+def implied_melds(tiles: int) -> int:
+    """How many melds a concealed part of ``tiles`` tiles has set aside, as the ``mahjong`` package infers
+    it: 13 or 14 tiles none, 10 or 11 one, ... 1 or 2 four. Anything else raises InvalidHand."""
+    for melds in range(5):
+        if tiles in (13 - 3 * melds, 14 - 3 * melds):
+            return melds
+    raise InvalidHand(f"{tiles} concealed tiles is no hand size (13 or 14, less 3 per meld set aside)")
+
+
+def parse_hand(text: str, *, jokers: int = 0, implied: int | None = None) -> ParsedHand:
+    """Read a whole hand: concealed tiles in any notation :func:`hupai.parse` reads, and melds in brackets.
+
+    - ``[456p]`` an exposed chow, ``[777z]`` an exposed pung, ``[7777z]`` an exposed kong (明杠);
+    - ``(7777z)`` a concealed kong (暗杠), its four tiles in parentheses;
+    - the rest, anywhere between the melds, is the concealed part, in the order written.
+
+    Melds not written are inferred from the size (:func:`implied_melds`, as the ``mahjong`` package does:
+    ``"123m456p789s1z"`` is 10 tiles, so one meld is set aside), the written ones counting 3 tiles each and
+    ``jokers`` (wild tiles held beside the written ones) one each. ``implied`` gives the number of unwritten
+    melds instead (no size check then).
+
+    >>> hand = parse_hand("123m [456p] (7777z) 5s")
+    >>> hand.concealed, [str(m) for m in hand.melds], hand.meld_count
+    ((0, 1, 2, 22), ['[456p]', '[7777z]'], 3)
+    """
+    if not isinstance(text, str):
+        raise InvalidHand(f"expected a hand string, got {type(text).__name__}")
+    concealed: list[int] = []
+    melds: list[Meld] = []
+    i, n = 0, len(text)
+    while i < n:
+        opener = text[i]
+        if opener in "[(":
+            closer = "]" if opener == "[" else ")"
+            end = text.find(closer, i + 1)
+            if end < 0:
+                raise InvalidHand(f"{opener!r} at position {i} of {text!r} is never closed by {closer!r}")
+            melds.append(_meld(parse(text[i + 1:end]), opener == "(", text, i))
+            i = end + 1
+        elif opener in "])":
+            raise InvalidHand(f"{opener!r} at position {i} of {text!r} closes nothing")
+        else:
+            end = min((j for j in (text.find(c, i) for c in "[]()") if j >= 0), default=n)
+            concealed.extend(parse(text[i:end]))
+            i = end
+    if type(jokers) is not int or not 0 <= jokers <= 14:
+        raise InvalidHand(f"jokers={jokers!r} is not a count of tiles 0..14")
+    size = len(concealed) + 3 * len(melds) + jokers
+    if len(melds) > 4 or size > 14:
+        raise InvalidHand(f"{text!r} holds {size} tiles in {len(melds)} melds (a kong counts 3): a hand holds "
+                          f"at most 14 in at most 4 melds")
+    if implied is None:
+        implied = implied_melds(size)
+    elif type(implied) is not int or not 0 <= implied <= 4 - len(melds):
+        raise InvalidHand(f"implied={implied!r}: at most 4 melds in all, {len(melds)} written")
+    return ParsedHand(tuple(concealed), tuple(melds), implied)
+
+
+def _meld(kinds: list[int], concealed: bool, text: str, at: int) -> Meld:
+    where = f"the meld at position {at} of {text!r}"
+    ordered = tuple(sorted(kinds))
+    if concealed:
+        if len(kinds) != 4 or len(set(kinds)) != 1:
+            raise InvalidHand(f"{where}: parentheses hold a concealed kong, four identical tiles")
+        return Meld("kong", ordered, concealed=True)
+    if len(kinds) == 4:
+        return Meld("kong", ordered)
+    if len(kinds) == 3 and len(set(kinds)) == 1:
+        return Meld("pung", ordered)
+    if len(kinds) == 3:
+        return Meld("chow", ordered)  # Meld checks it is a run of one suit
+    raise InvalidHand(f"{where}: a meld is 3 tiles (chow, pung) or 4 (kong), got {len(kinds)}")
