@@ -92,7 +92,8 @@ def implied_melds(tiles: int) -> int:
     for melds in range(5):
         if tiles in (13 - 3 * melds, 14 - 3 * melds):
             return melds
-    raise InvalidHand(f"{tiles} concealed tiles is no hand size (13 or 14, less 3 per meld set aside)")
+    raise InvalidHand(f"{tiles} tiles is no hand size (13 or 14, less 3 per meld not written; a written meld "
+                      f"counts 3)")
 
 
 def parse_hand(text: str, *, jokers: int = 0, implied: int | None = None) -> ParsedHand:

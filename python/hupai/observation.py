@@ -26,7 +26,7 @@ the rule system plays them face down (:attr:`MeldView.hidden`; Yunxiao does, Gua
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar

@@ -36,9 +36,9 @@ from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
+from ..jsonform import loads
 from ..observation import Observation
 from ..rules.base import Rules
-from ..jsonform import loads
 from . import validate
 from .claims import CLAIM_WINDOWS
 from .flow import Flow

@@ -155,9 +155,15 @@ def _reading(decomposition: Decomposition, context: WinContext) -> Reading:
         melded=bool(context.melds),
         # 抢杠 counts as 自摸 (GD-27); 杠上开花 is a self-draw already (GD-26).
         self_drawn=context.self_drawn or context.robbed_kong,
-        seat_wind=context.seat_wind,
+        seat_wind=_wind(context.seat_wind),
         round_wind=context.round_wind,
     )
+
+
+def _wind(wind: int | None) -> int:
+    if wind is None:  # check_context refuses it; score_win derives it first
+        raise InvalidHand("seat_wind is None: derive it first (GuangdongRules.prepare)")
+    return wind
 
 
 def readings_of(context: WinContext) -> list[Reading]:
