@@ -32,22 +32,25 @@ def test_gd_6_round_wind_progression():
     assert RULES.next_round(3, 1, 2, 2) == (4, True)
 
 
-def _fake(next_dealer_: int, winners=()) -> SimpleNamespace:
-    return SimpleNamespace(result=HandResult(tuple(winners), (), (0, 0, 0, 0), next_dealer_, not winners))
+def _fake(match: Match, next_dealer_: int, winners=()) -> SimpleNamespace:
+    """A finished hand of ``match`` (its rules and setup: Match.record refuses another table's game)."""
+    setup = {"dealer": match.dealer, "round_wind": match.round_wind, "first_dealer": match.first_dealer}
+    return SimpleNamespace(rules=match.rules, setup=setup, claim_window=match.claim_window,
+                           result=HandResult(tuple(winners), (), (0, 0, 0, 0), next_dealer_, not winners))
 
 
 def test_gd_e18_rotation_example():
     """GD-E18: P0 deals in 东; P2 wins → P1 deals; drawn → P1 again; P3 deals, another wins → P0, 南 round."""
     match = Match("guangdong", seed=1, first_dealer=0)
     assert (match.dealer, match.round_wind) == (0, 0)
-    match.record(_fake(next_dealer(0, (2,)), (2,)))
+    match.record(_fake(match, next_dealer(0, (2,)), (2,)))
     assert (match.dealer, match.round_wind) == (1, 0)
-    match.record(_fake(next_dealer(1, ())))
+    match.record(_fake(match, next_dealer(1, ())))
     assert (match.dealer, match.round_wind) == (1, 0)
-    match.record(_fake(next_dealer(1, (3,)), (3,)))
-    match.record(_fake(next_dealer(2, (0,)), (0,)))
+    match.record(_fake(match, next_dealer(1, (3,)), (3,)))
+    match.record(_fake(match, next_dealer(2, (0,)), (0,)))
     assert (match.dealer, match.round_wind) == (3, 0)
-    match.record(_fake(next_dealer(3, (1,)), (1,)))
+    match.record(_fake(match, next_dealer(3, (1,)), (1,)))
     assert (match.dealer, match.round_wind) == (0, 1)
 
 
