@@ -122,7 +122,8 @@ class Match:
         and leaves the match as it was: another table's payments would move these scores."""
         if not all(hasattr(game, name) for name in ("rules", "setup", "claim_window", "result")):
             raise HupaiError(f"record takes a Game, got {type(game).__name__}")
-        if not isinstance(game.rules, Rules) or game.rules.name != self.rules.name or game.rules.options_dict() != self.rules.options_dict():
+        same = isinstance(game.rules, Rules) and game.rules.name == self.rules.name
+        if not same or game.rules.options_dict() != self.rules.options_dict():
             raise HupaiError(f"the game is played under {game.rules.name} {game.rules.options_dict()}, not this "
                              f"match's {self.rules.name} {self.rules.options_dict()}")
         expected = {"dealer": self.dealer, "round_wind": self.round_wind, "first_dealer": self.first_dealer}
