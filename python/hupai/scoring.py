@@ -23,7 +23,7 @@ from .tiles import format_tiles
 if TYPE_CHECKING:  # pragma: no cover
     from .zipai import Declared
 
-__all__ = ["WinContext", "Pattern", "ScoreResult", "WinCheck", "CONTEXT_DEFAULTS"]
+__all__ = ["WinContext", "Pattern", "ScoreResult", "CONTEXT_DEFAULTS"]
 
 
 @dataclass(frozen=True)
@@ -156,19 +156,6 @@ class ScoreResult:
         """Plain JSON: every field, the details (scoring row, event...) included."""
         return {"patterns": [p.to_json() for p in self.patterns], "value": self.value,
                 "payments": list(self.payments), "reading": self.reading, "details": _plain(self.details)}
-
-
-@dataclass(frozen=True)
-class WinCheck:
-    """:meth:`hupai.rules.Rules.check`'s answer: ``legal`` (truthy when it is a win) and ``reason`` why not, or
-    the ``score`` when it is."""
-
-    legal: bool
-    reason: str = ""
-    score: ScoreResult | None = None
-
-    def __bool__(self) -> bool:
-        return self.legal
 
 
 def _plain(value: Any) -> Any:

@@ -113,7 +113,7 @@ def test_wh_32_never_on_ones_own_discard() -> None:
 @pytest.mark.parametrize(("name", "value"), [
     ("seat_wind", 1), ("round_wind", 2), ("kong_replacement", True), ("robbed_kong", True), ("human", True),
     ("winners_on_tile", 2), ("liable", 0), ("jokers", 1), ("declared_ready", True), ("discard_after_kong", True),
-    ("extras", {"level": 1}),
+    ("gold", 3), ("event", "you_jin"), ("you_level", 1), ("first_dealer", 1),
 ])
 def test_fields_wai_huzi_does_not_use_must_stay_at_their_default(name: str, value: Any) -> None:
     with pytest.raises(HupaiError, match=f"WinContext.{name}"):

@@ -50,9 +50,9 @@ from typing import Any, ClassVar
 
 from ..actions import ACTIONS, Action
 from ..analysis import Forms, is_win, shanten, waits
-from ..errors import InvalidHand, InvalidState, NotAWin
+from ..errors import InvalidHand, InvalidState
 from ..hand import Meld
-from ..scoring import CONTEXT_DEFAULTS, ScoreResult, WinCheck, WinContext
+from ..scoring import CONTEXT_DEFAULTS, ScoreResult, WinContext
 from ..tiles import STANDARD_TILES, counts_to_kinds
 from .contract import Capabilities, Effects, TableView
 
@@ -377,15 +377,12 @@ class Rules(ABC):
             context = replace(context, seat_wind=winds[context.winner])
         return context
 
-    def check(self, context: WinContext) -> WinCheck:
-        """Is ``context`` a legal win under these rules? ``WinCheck(True, score=...)`` when it is,
-        ``WinCheck(False, reason)`` when it is not (:class:`~hupai.NotAWin`'s message). Malformed input still
-        raises :class:`~hupai.InvalidHand` / :class:`~hupai.HupaiError`."""
-        try:
-            scored = self.score(context)
-        except NotAWin as why:
-            return WinCheck(False, str(why))
-        return WinCheck(True, score=scored)
+    def check(self, context: WinContext) -> None:
+        """Is ``context`` a legal win under these rules? Returns quietly when it is; raises
+        :class:`~hupai.NotAWin` saying why when it is not (the hand is incomplete, or the rules forbid this win),
+        and :class:`~hupai.InvalidHand` / :class:`~hupai.HupaiError` for malformed input. By default it scores
+        the win; a system with a cheaper test overrides it."""
+        self.score(context)
 
     @abstractmethod
     def score(self, context: WinContext) -> ScoreResult:

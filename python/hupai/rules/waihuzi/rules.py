@@ -24,7 +24,7 @@ from ...scoring import ScoreResult, WinContext
 from ...zipai import ALL_CARDS
 from ..base import Rules
 from .options import WaihuziOptions
-from .scoring import NUM_PLAYERS, best_layout, check_context, score_win
+from .scoring import NUM_PLAYERS, USED_FIELDS, best_layout, check_context, score_win
 
 __all__ = ["WaihuziRules", "PRIORITY"]
 
@@ -42,6 +42,8 @@ class WaihuziRules(Rules):
     hand_size = 19  # WH-4: the others 19, the dealer 20
     multiple_winners = False  # WH-17: a single winner per card
     louhu = None  # the spec has no 漏胡; its bans are 臭牌 and 死手 (WH-21..27), kept by the flow
+    #: The WinContext fields a Wai Huzi win reads; its own check refuses the others (.scoring.USED_FIELDS).
+    context_fields: ClassVar[frozenset[str] | None] = USED_FIELDS
 
     def __init__(self, options: Mapping[str, Any] | WaihuziOptions | None = None) -> None:
         self.options = WaihuziOptions.from_mapping(options)

@@ -12,7 +12,7 @@ from dataclasses import fields
 from typing import Any, TypedDict
 
 from ... import zipai
-from ...errors import HupaiError, InvalidHand
+from ...errors import HupaiError, InvalidHand, NotAWin  # NotAWin: hupai's one class, re-exported here
 from ...scoring import Pattern, ScoreResult, WinContext
 from ...tiles import is_integer
 from ...zipai.analysis import SourceLike
@@ -32,11 +32,6 @@ USED_FIELDS = frozenset({"winner", "win_tile", "concealed", "melds", "discarder"
 # The core's bound on min_huxi; no layout reaches 1000 息 (seven units of at most 4 each), so a larger minimum
 # means the same as 1000: nothing wins.
 _MAX_MIN_HUXI = 1000
-
-
-class NotAWin(HupaiError, ValueError):
-    """A well-formed context that is not a legal Wai Huzi win: the cards do not split (WH-28), or the best
-    layout falls short of ``min_huxi`` (WH-32). The message says which."""
 
 
 def shen_of(card: int) -> str:
