@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import warnings
 from typing import Any
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 SYSTEMS = ("guangdong", "yunxiao", "kawuxing")
 
 
+@functools.cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     document = schema(name)
     cls = jsonschema.validators.validator_for(document)
@@ -248,3 +250,18 @@ def test_match_record_refuses_a_game_with_other_rules_or_options():
     game = match.new_game()
     play(game, [GreedyBot(i) for i in range(4)])
     assert match.record(game) is game.result and match.hand_index == 1
+
+
+_ACTIONS = st.builds(
+    Action, st.sampled_from(["discard", "chow", "pung", "win", "pass", "declare"]), st.integers(0, 3),
+    st.integers(-1, 33), st.lists(st.integers(0, 33), max_size=4).map(tuple),
+    st.sampled_from(["", "liangdao", "you_jin"]))
+
+
+@given(_ACTIONS)
+@settings(max_examples=300, deadline=None)
+def test_action_json_round_trips(action):
+    data = json.loads(json.dumps(action.to_json()))
+    _validator("action").validate(data)
+    assert Action.from_json(data) == action
+    assert Action.from_json(action.to_log()) == action  # the log's int form is read too
