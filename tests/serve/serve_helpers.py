@@ -19,6 +19,7 @@ from typing import Any
 
 from hupai.game import Game
 from hupai.observation import Observation
+from hupai.tiles import kind_name
 
 
 def free_port() -> int:
@@ -95,10 +96,17 @@ def keys(value: Any) -> set[str]:
     return set()
 
 
+_KINDS = {kind_name(kind): kind for kind in range(34)}
+
+
 def int_lists(value: Any) -> Iterator[list[int]]:
+    """Every list of tile kinds in ``value``: lists of ints, and lists of tiles in notation (the JSON contract's
+    form) read as kinds."""
     if isinstance(value, list):
         if value and all(type(v) is int for v in value):
             yield value
+        elif value and all(v in _KINDS for v in value if type(v) is str) and all(type(v) is str for v in value):
+            yield [_KINDS[v] for v in value]
         for item in value:
             yield from int_lists(item)
     elif isinstance(value, dict):

@@ -133,7 +133,7 @@ def test_forged_replayed_out_of_turn_illegal_and_malformed_actions_change_nothin
     legal = data["observation"]["legal_actions"]
     decision = data["decision"]
     before = stored(sqlite_url, tid)
-    held = set(data["observation"]["hand"])
+    held = {hupai.parse(tile)[0] for tile in data["observation"]["hand"]}  # tiles in notation (schema 2)
     not_held = next(k for k in range(34) if k not in held)
     action = {k: v for k, v in legal[0].items() if k != "seat"}
     # Forged: naming the other human seat, with this seat's token.
@@ -150,7 +150,7 @@ def test_forged_replayed_out_of_turn_illegal_and_malformed_actions_change_nothin
     for body in ([1, 2], "discard", None, {"decision": decision},
                  {"decision": decision, "action": {"kind": "fly", "tile": 1}},
                  {"decision": decision, "action": {"kind": "discard", "tile": 10**30}},
-                 {"decision": decision, "action": {"kind": "discard", "tile": "1m"}},
+                 {"decision": decision, "action": {"kind": "discard", "tile": "1x"}},  # "1m" is a tile now
                  {"decision": decision, "action": {"kind": "discard", "tile": 1, "extra": 1}},
                  {"decision": decision, "action": {"kind": "discard", "tiles": list(range(50))}},
                  {"decision": decision, "action": [["discard"]]}):

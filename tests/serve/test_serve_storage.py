@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
+from hupai.game import Action, Game
 from hupai.observation import Observation
 from serve_helpers import auth, join, new_table, open_client, play_http
 
@@ -41,15 +41,15 @@ def check_stored_table(client: Any, table_id: str) -> None:
         rows = rows_of[hand]
         assert [seq for seq, _, _ in rows] == list(range(len(rows)))
         data = json.loads(log)
-        assert [a for _, _, a in rows] == data["actions"]
+        # Rows hold the wire form (tiles in notation), the log the int form (format 1): the same actions.
+        assert [Action.from_json(a).to_log() for _, _, a in rows] == data["actions"]
         assert data["options"] == stored.config["options"]
         game = Game.replay(log)
         assert game.over and game.result is not None and game.result.to_json() == result
     rows = rows_of[stored.runtime["hand"]]
     assert [seq for seq, _, _ in rows] == list(range(len(rows)))
     assert len(rows) == len(stored.snapshot["actions"]) == stored.runtime["seq"]
-    assert [[a["kind"], a["seat"], a.get("tile", -1), a.get("tiles", []), a.get("flag", "")] for _, _, a in rows] \
-        == stored.snapshot["actions"]
+    assert [Action.from_json(a).to_compact() for _, _, a in rows] == stored.snapshot["actions"]
 
 
 def test_a_restarted_server_resumes_the_table_where_it_was(db_url: str) -> None:

@@ -320,7 +320,7 @@ class Table:
             self.decisions = {}
             return
         now = time.monotonic()
-        asked = self.game.seats_to_act()
+        asked = self.game.seats_to_act
         decisions = {}
         for seat in asked:
             if seat in before and seat != actor and seat in self.decisions:
@@ -347,7 +347,7 @@ class Table:
             return await self._commit(seat, action)
 
     async def _commit(self, seat: int, action: Any) -> int:
-        before = set(self.game.seats_to_act())
+        before = set(self.game.seats_to_act)
         try:
             self.game.apply(action)  # an illegal action raises here and changes nothing
         except IllegalAction as error:

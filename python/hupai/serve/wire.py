@@ -1,9 +1,9 @@
 """The server's wire format: JSON to and from actions and observations, in one place.
 
-Everything a client sends or receives about the game goes through these functions, so that the server can
-move to the versioned JSON contract (``Observation.to_json``/``Action.from_json`` with tiles in notation,
-``game.apply_json``) by changing this module alone. Today: an action is :meth:`hupai.actions.Action.to_json`'s
-dict (tiles as kinds), an observation is :meth:`hupai.observation.Observation.to_json`'s.
+Everything a client sends or receives about the game goes through these functions. They speak the versioned JSON
+contract (schema version 2, :mod:`hupai.jsonform`): an action is :meth:`hupai.actions.Action.to_json`'s dict
+(tiles in notation; kinds accepted from a client), an observation :meth:`hupai.observation.Observation.to_json`'s
+(the browser page turns its tiles into kinds as it arrives, ``static/table.js``).
 
 A client never names its seat: the seat is the one its token opened. An action that names another seat is
 refused here, before the engine sees it.

@@ -15,6 +15,42 @@ let timerEnd = 0;
 function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind][0] : "?"; }
 function label(kind) { return kind >= 0 && kind < faces.length ? faces[kind][1] : "?"; }
 
+// The JSON contract (schema version 2) writes tiles in notation ("5m") and null for none; the page works on kinds
+// (faces[kind]), so an observation is turned into kinds once, as it arrives. The server accepts kinds back.
+function kindOf(value) {
+  if (value === null || value === undefined) return -1;
+  if (typeof value === "number") return value;
+  const kind = faces.findIndex((f) => f[1] === value);
+  return kind;
+}
+
+function meldKinds(meld) {
+  if (Array.isArray(meld)) return meld;
+  return [meld.type, meld.tiles.map(kindOf), meld.concealed, meld.claimed_from ?? -1, meld.added, kindOf(meld.claimed_tile)];
+}
+
+function actionKinds(action) {
+  const out = { ...action };
+  if (action.tile !== undefined) out.tile = kindOf(action.tile);
+  if (action.tiles) out.tiles = action.tiles.map(kindOf);
+  return out;
+}
+
+function observationKinds(obs) {
+  const result = obs.result && {
+    ...obs.result,
+    wins: obs.result.wins.map((win) => ({
+      ...win, tile: kindOf(win.tile), hand: win.hand.map(kindOf), melds: win.melds.map(meldKinds),
+      discarder: win.discarder ?? -1, liable: win.liable ?? -1,
+      patterns: win.patterns.map((p) => (Array.isArray(p) ? p : [p.name, p.value]))})),
+  };
+  return {
+    ...obs, tile: kindOf(obs.tile), drawn: kindOf(obs.drawn), source: obs.source ?? -1, hand: obs.hand.map(kindOf),
+    melds: obs.melds.map((melds) => melds.map(meldKinds)), discards: obs.discards.map((d) => d.map(kindOf)),
+    legal_actions: obs.legal_actions.map(actionKinds), result,
+  };
+}
+
 function dress(element, kind) {
   element.replaceChildren(Object.assign(document.createElement("span"), { className: "glyph", textContent: face(kind) }),
     Object.assign(document.createElement("small"), { textContent: label(kind) }));
@@ -105,7 +141,7 @@ function connect() {
   socket.onopen = () => socket.send(JSON.stringify({ type: "hello", table: session.table, token: session.token }));
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { state = message; render(); }
+    if (message.type === "state") { state = { ...message, observation: observationKinds(message.observation) }; render(); }
     else if (message.type === "error") { $("message").textContent = message.message; sent = null; if (state) render(); }
   };
   socket.onclose = () => { $("status").textContent = "disconnected: reconnecting"; setTimeout(connect, 1500); };
