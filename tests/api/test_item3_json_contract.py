@@ -19,7 +19,7 @@ from hupai.observation import Observation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SYSTEMS = ("guangdong", "yunxiao", "kawuxing")
+SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")
 
 
 @functools.cache

@@ -34,7 +34,7 @@ def _play_checked(game: Game, players: list[Any], observe_every: int = 0) -> Non
     table: Any = game.table
     step = 0
     while not game.over:
-        for seat in game.seats_to_act():
+        for seat in game.seats_to_act:
             check_invariants(game)
             legal = game.legal_actions(seat)
             assert legal

@@ -15,6 +15,7 @@ from hupai.game import Game
 from hupai.game.observation import Observer
 from hupai.game.wall import shuffle
 from hupai.observation import Observation
+from hupai.zipai.cards import card_name
 
 
 def _played(seed: int, steps: int, window: str = "all") -> Game:
@@ -23,7 +24,7 @@ def _played(seed: int, steps: int, window: str = "all") -> Game:
     for _ in range(steps):
         if game.over:
             break
-        seat = game.seats_to_act()[0]
+        seat = game.seats_to_act[0]
         game.apply(bots[seat].choose(game.legal_actions(seat)))
     return game
 
@@ -33,7 +34,7 @@ def test_illegal_actions_raise_and_change_nothing():
     for seed in range(30):
         game = _played(seed, rng.randrange(60))
         before = game.to_json()
-        seat = game.seats_to_act()[0] if not game.over else 0
+        seat = game.seats_to_act[0] if not game.over else 0
         legal = {a for s in range(3) for a in game.legal_actions(s)}
         candidates = [Action(kind, s, tile) for kind in ("discard", "pung", "chow", "win", "liu", "piao", "wai", "pass")
                       for s in range(3) for tile in (-1, 0, 7, 19, 25)]
@@ -68,7 +69,7 @@ def test_snapshots_round_trip_and_continue_alike():
             bots = [RandomBot(99 + s) for s in range(3)]
             twins = [RandomBot(99 + s) for s in range(3)]
             while not game.over:
-                seat = game.seats_to_act()[0]
+                seat = game.seats_to_act[0]
                 action = bots[seat].choose(game.legal_actions(seat))
                 assert twins[seat].choose(restored.legal_actions(seat)) == action
                 game.apply(action)
@@ -150,7 +151,7 @@ def _course(game: Game, seat: int, bot: GreedyBot) -> list[dict]:
         course.append(obs.to_json())
         if game.over:
             return course
-        actor = game.seats_to_act()[0]
+        actor = game.seats_to_act[0]
         game.apply(bot.act(obs) if actor == seat else blind.act(observer.observe(actor)))
 
 
@@ -192,7 +193,8 @@ def test_an_observation_shows_no_other_hand_and_no_stock():
     game = _played(12, 20)
     obs = game.observation(1)
     data = obs.to_json()
-    assert data["hand"] == [c for c in range(20) for _ in range(game.table.hands[1][c])]
+    cards = [c for c in range(20) for _ in range(game.table.hands[1][c])]
+    assert data["hand"] == [card_name(c) for c in cards] and data["kinds"] == 20  # cards in notation (schema 2)
     assert "wall" not in data and data["wall_left"] == 80 - game.table.wall.head
     assert data["hand_sizes"] == [sum(h) for h in game.table.hands]
     assert set(data["private"]) == {"chi_ban", "peng_ban", "menzi_ban", "locked"}
