@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hupai.game import Game
+from hupai.jsonform import CARD_NAMES
 from hupai.observation import Observation
 from hupai.tiles import kind_name
 
@@ -96,7 +97,7 @@ def keys(value: Any) -> set[str]:
     return set()
 
 
-_KINDS = {kind_name(kind): kind for kind in range(34)}
+_KINDS = {kind_name(kind): kind for kind in range(34)} | {name: kind for kind, name in enumerate(CARD_NAMES)}
 
 
 def int_lists(value: Any) -> Iterator[list[int]]:
