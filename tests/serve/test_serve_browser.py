@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serve_helpers import free_port, new_table, server
@@ -20,6 +21,36 @@ def chromium() -> str:
         if found:
             return found
     pytest.skip("no Chromium: apt-get install chromium (.ci/run installs it)")
+
+
+def play_through(page: Any) -> tuple[int, bool]:
+    """Play the open hand through the page until its result shows: win when offered, pass a claim, else discard
+    by clicking a tile. Returns (clicks, whether a claim window showed its timer)."""
+    clicks = 0
+    timed = False
+    deadline = time.monotonic() + 120
+    while not page.is_visible("#result"):
+        assert time.monotonic() < deadline, "the hand did not end"
+        if page.is_visible("#timer"):
+            timed = True
+        wins = page.locator("#actions button[data-kind=win]:enabled")
+        actions = page.locator("#actions button:enabled")
+        if wins.count():
+            wins.first.click()
+        elif actions.count():
+            # Claims: pass when offered (keeps the hand moving); a turn: discard by clicking the tile.
+            passing = page.locator("#actions button[data-kind=pass]:enabled")
+            tiles = page.locator("#hand button.tile.playable:enabled")
+            if passing.count():
+                passing.first.click()
+            elif tiles.count():
+                tiles.last.click()
+            else:
+                actions.first.click()
+            clicks += 1
+        else:
+            page.wait_for_timeout(20)
+    return clicks, timed
 
 
 def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
@@ -40,30 +71,7 @@ def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(f"{base}/?table={table['id']}")
             page.wait_for_selector("#hand button.tile")
-            clicks = 0
-            timed = False
-            deadline = time.monotonic() + 120
-            while not page.is_visible("#result"):
-                assert time.monotonic() < deadline, "the hand did not end"
-                if page.is_visible("#timer"):
-                    timed = True
-                wins = page.locator("#actions button[data-kind=win]:enabled")
-                actions = page.locator("#actions button:enabled")
-                if wins.count():
-                    wins.first.click()
-                elif actions.count():
-                    # Claims: pass when offered (keeps the hand moving); a turn: discard by clicking the tile.
-                    passing = page.locator("#actions button[data-kind=pass]:enabled")
-                    tiles = page.locator("#hand button.tile.playable:enabled")
-                    if passing.count():
-                        passing.first.click()
-                    elif tiles.count():
-                        tiles.last.click()
-                    else:
-                        actions.first.click()
-                    clicks += 1
-                else:
-                    page.wait_for_timeout(20)
+            clicks, timed = play_through(page)
             assert clicks > 5
             result = page.inner_text("#result")
             assert "Payments" in result and ("Won by" in result or "Drawn" in result)
@@ -78,6 +86,39 @@ def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
             page.click("#create button[type=submit]")
             page.wait_for_selector("#hand button.tile")
             assert page.locator("#seats .seat").count() == 3 and "kawuxing" in page.inner_text("#status")
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_a_wai_huzi_hand_through_the_page(tmp_path: Path) -> None:
+    """The zipai table: cards drawn as their characters, the session 神 shown, a full hand to its result."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the server-test extra brings playwright")
+    import httpx
+
+    executable = chromium()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with server(f"sqlite:///{tmp_path / 'browser.db'}", port, tmp_path / "server.log"), \
+            httpx.Client(base_url=base, timeout=10) as client, sync_api.sync_playwright() as playwright:
+        table = new_table(client, rules="waihuzi", bots=[1, 2], think_ms=0, claim_seconds=30, seed=8)
+        browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{base}/?table={table['id']}")
+            page.wait_for_selector("#hand button.tile")
+            hand_text = page.inner_text("#hand")
+            assert any(name in hand_text for name in ("x1", "x5", "d3", "d10", "x10", "d7")), hand_text
+            assert "神" in page.inner_text("#indicators")
+            clicks, _ = play_through(page)
+            assert clicks > 3
+            result = page.inner_text("#result")
+            assert "Payments" in result and ("Won by" in result or "Drawn" in result)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "browser_waihuzi.png"), full_page=True)
             assert not errors, errors
         finally:
             browser.close()

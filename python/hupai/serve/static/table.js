@@ -164,7 +164,8 @@ function renderIndicators(obs) {
     if (content instanceof Node) span.appendChild(content); else span.append(content);
     box.appendChild(span);
   };
-  add("round", WINDS[obs.round_wind] + " · seat wind " + WINDS[obs.seat_winds[obs.seat]]);
+  const zipai = obs.kinds === 20;  // Wai Huzi: no winds or rounds (WH-6), a session 神 instead
+  if (!zipai) add("round", WINDS[obs.round_wind] + " · seat wind " + WINDS[obs.seat_winds[obs.seat]]);
   add("wall", String(obs.wall_left));
   for (const [key, value] of Object.entries(extras)) {
     if (key === "gold" && value >= 0) add("金 gold", tile(value, "small gold"));
@@ -172,6 +173,8 @@ function renderIndicators(obs) {
     else if (key === "liangdao") { /* shown per seat */ }
     else if (key === "you") { /* shown per seat */ }
     else if (key === "indicator" && value >= 0) add("indicator", tile(value, "small"));
+    else if (key === "shen_shown" && value >= 0) add("神 shown", tile(value, "small"));
+    else if (key === "shen_shown" || key === "dead") { /* none shown / a badge per seat */ }
     else if (key === "revealed" || key === "last_kong" || key === "chow_turn") { /* per seat or internal */ }
     else add(key, JSON.stringify(value));
   }
@@ -185,9 +188,11 @@ function renderSeats(obs) {
     const div = Object.assign(document.createElement("div"), { className: "seat" + (obs.to_act.includes(seat) ? " acting" : "") });
     div.dataset.seat = seat;
     const title = document.createElement("h3");
-    title.textContent = `Seat ${seat} ${WINDS[obs.seat_winds[seat]]}` + (seat === obs.seat ? " (you)" : state.bots.includes(seat) ? " (bot)" : "")
+    const wind = obs.kinds === 20 ? "" : " " + WINDS[obs.seat_winds[seat]];
+    title.textContent = `Seat ${seat}${wind}` + (seat === obs.seat ? " (you)" : state.bots.includes(seat) ? " (bot)" : "")
       + (seat === obs.dealer ? " · dealer" : "") + ` · score ${state.scores[seat]}`;
     if (extras.liangdao && extras.liangdao[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "亮倒" }));
+    if (extras.dead && extras.dead[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "死手" }));
     if (extras.you && extras.you[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: `游 ${extras.you[seat]}` }));
     div.appendChild(title);
     if (seat !== obs.seat) {
