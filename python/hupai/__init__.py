@@ -49,6 +49,7 @@ _LAZY = {
     "rules": ("hupai.rules", None),
     "bots": ("hupai.bots", None),
     "zipai": ("hupai.zipai", None),
+    "simulate": ("hupai.simulate", None),  # a callable module: hupai.simulate(...) runs a simulation
 }
 
 
@@ -69,5 +70,5 @@ __all__ = [
     "Action", "Decomposition", "DiscardOption", "Forms", "Game", "Group", "HandResult", "HupaiError",
     "IllegalAction", "InvalidHand", "InvalidState", "Match", "Meld", "NotAWin", "ParsedHand", "ScoreResult",
     "WinContext", "bots", "decompositions", "discard_options", "format_tiles", "is_win", "is_win_batch", "parse",
-    "parse_hand", "rules", "score", "shanten", "shanten_batch", "to_counts", "waits", "zipai",
+    "parse_hand", "rules", "score", "shanten", "shanten_batch", "simulate", "to_counts", "waits", "zipai",
 ]

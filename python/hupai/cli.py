@@ -1,15 +1,24 @@
 """Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions); ``hupai simulate``
-plays seeded hands with bots."""
+plays seeded hands with bots in parallel (:mod:`hupai.simulate`); ``hupai replay`` steps through a logged hand.
+
+A user's mistake (a bad tile, an unknown rule system or option, a negative count) prints one line on stderr and
+exits 2 before any other output; Ctrl-C, a closed pipe (``hupai ... | head``) and a terminal that cannot show
+Chinese never end in a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
+from . import __version__
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
 from .errors import HupaiError
 from .hand import parse_hand
@@ -90,52 +99,58 @@ def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None
             print(f"  discard {kind_name(discard):3s} -> {detail}", file=out)
 
 
-def simulate(rules_name: str, hands: int, seed: int, bot: str, out: TextIO | None = None) -> None:
-    """Play ``hands`` consecutive hands of a match with four seeded bots and print a summary."""
-    out = out or sys.stdout
-    import time
-    from collections import Counter
-
-    from . import bots, rules
-    from .game import HandResult, Match
-
-    rule_system = rules.get(rules_name)
-    bot_class = {"random": bots.RandomBot, "greedy": bots.GreedyBot}[bot]
-    players = [bot_class(seed * 16 + seat) for seat in range(rule_system.num_players)]
-    results: list[HandResult] = []
-    scores = [0] * rule_system.num_players
-    started = time.perf_counter()
-    matches = 0
-    while len(results) < hands:  # a match ends after its last round; then the next match starts
-        match = Match(rule_system, seed=seed * 100_003 + matches, claim_window="eligible")
-        results.extend(match.play(players, hands - len(results)))
-        scores = [a + b for a, b in zip(scores, match.scores, strict=True)]
-        matches += 1
-    elapsed = time.perf_counter() - started
-    patterns: Counter[str] = Counter()
-    for result in results:
-        for win in result.wins:
-            patterns.update(win.score.pattern_names)
-    won = sum(1 for r in results if r.winners)
-    print(f"{rules_name}: {len(results)} hands with {bot} bots (seed {seed}) in {elapsed:.2f} s "
-          f"({len(results) / elapsed:.0f} hands/s)", file=out)
-    print(f"  {matches} match(es); won {won}, drawn {len(results) - won}; total scores {scores}", file=out)
-    for name, count in patterns.most_common(8):
-        print(f"  {name:20s} {count}", file=out)
-
-
 _MELD_MARKS = str.maketrans("[]()", "    ")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``hupai: ...``, exit 2) like every other user error, not usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise HupaiError(f"{self.prog.removeprefix('hupai ')}: {message} (see {self.prog} --help)")
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    """``key=value``: the value read as JSON when it is JSON (``true``, ``3``, ``[1, 2]``, ``null``; ``none``
+    too), else taken as a string (``scoring=multiplier_001``); the rule system checks it."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not key=value")
+    if raw.strip().lower() == "none":
+        return key.strip(), None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
+    parser.add_argument("--version", action="version", version=f"hupai {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     analyze_cmd = commands.add_parser("analyze", help="shanten, waits and decompositions of hands")
     analyze_cmd.add_argument("hands", nargs="+", help="hands in tile notation, e.g. 123m456p789s1122z or "
                                                       "'123m [456p] (7777z) 5s' (exposed melds in [], a concealed "
                                                       "kong in ())")
-    analyze_cmd.add_argument("--jokers", type=int, default=0, help="wild tiles on top of the hand")
-    analyze_cmd.add_argument("--melds", type=int, default=None,
+    analyze_cmd.add_argument("--jokers", type=_non_negative, default=0, help="wild tiles on top of the hand")
+    analyze_cmd.add_argument("--melds", type=_non_negative, default=None,
                              help="exposed melds set aside (default: the melds written, else inferred from the size)")
     analyze_cmd.add_argument("--forms", type=_parse_forms, default=None,
                              help="comma-separated forms (default: the rule system's, else standard, seven pairs "
@@ -146,54 +161,258 @@ def main(argv: Sequence[str] | None = None) -> int:
     analyze_cmd.add_argument("--win", default=None, help="waihuzi: the winning card, one of the hand's (x1, d10)")
     analyze_cmd.add_argument("--source", choices=["self", "other"], default="self",
                              help="waihuzi: the winning card was turned up by the winner or came from another")
-    simulate_cmd = commands.add_parser("simulate", help="play seeded hands with bots and summarise them")
-    simulate_cmd.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
-    simulate_cmd.add_argument("--hands", type=int, default=200, help="hands to play")
-    simulate_cmd.add_argument("--seed", type=int, default=1, help="match seed")
-    simulate_cmd.add_argument("--bot", choices=["random", "greedy"], default="greedy", help="the four players")
+    sim = commands.add_parser("simulate", help="play seeded hands with bots (in parallel) and summarise them",
+                              description="Play independent seeded hands (hand i: its own wall, dealer i mod "
+                                          "seats) and report per-seat rates and points with 95%% intervals.")
+    sim.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
+    sim.add_argument("--option", "-o", action="append", type=_parse_option, default=[], metavar="KEY=VALUE",
+                     help="a rule option (repeatable), e.g. -o scoring=multiplier_001")
+    sim.add_argument("--hands", type=_non_negative, default=1000, help="hands to play (default 1000)")
+    sim.add_argument("--bots", default=None,
+                     help="one bot for every seat or one per seat, comma-separated: random, greedy "
+                          "(default greedy), e.g. greedy,random,random,random")
+    sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
+    sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")
+    sim.add_argument("--workers", type=_positive, default=None,
+                     help="worker processes (default: every CPU here; the results do not depend on it)")
+    sim.add_argument("--backend", choices=["local", "ray"], default="local", help="where the chunks run")
+    sim.add_argument("--address", default=None, help="the Ray cluster to join (backend ray; default: start one)")
+    sim.add_argument("--claim-window", choices=["eligible", "all"], default="eligible",
+                     help="ask only seats with a claim (fast, default) or every seat")
+    sim.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                     help="write the result as JSON to FILE (or stdout)")
+    sim.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                     help="write the result as CSV (metric, seat, value, ci95_low, ci95_high) to FILE (or stdout)")
+    sim.add_argument("--jsonl-logs", default=None, metavar="DIR",
+                     help="write every hand's replayable log to DIR (a JSONL file per chunk; see hupai replay)")
+    sim.add_argument("--plot", default=None, metavar="FILE.png",
+                     help="plot the points distribution per seat and the pattern frequencies (needs hupai[plot])")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)")
     serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "analyze":
-            forms = args.forms
-            tile_set: set[int] | None = None
-            if args.rules is not None:
-                from . import rules
+    replay = commands.add_parser("replay", help="step through a logged hand (from --jsonl-logs or Game.to_json)")
+    replay.add_argument("log", help="a JSON log, or a JSONL file of logs (one per line)")
+    replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
+    replay.add_argument("--seat", type=_non_negative, default=None, help="show only what this seat sees")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each action (on a terminal)")
+    return parser
 
-                rule_system = rules.get(args.rules)
-                if rule_system.family == "zipai":  # Wai Huzi cards, groups and 息 (rules/waihuzi/describe.py)
-                    from .rules.waihuzi.describe import analyze as analyze_zipai
-                    for hand in args.hands:
-                        analyze_zipai(hand, rule_system, args.win, args.source)
-                    return 0
-                if rule_system.family != "mahjong":
-                    raise HupaiError(f"hupai analyze reads mahjong hands; {args.rules} is a {rule_system.family} game")
-                forms = rule_system.win_forms if forms is None else forms
-                tile_set = set(rule_system.tiles())
-            if forms is None:
-                forms = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS
-            for written in args.hands:
-                if tile_set is not None:
-                    every = to_counts(written.translate(_MELD_MARKS))  # the melds' tiles too
-                    outside = sorted({int(k) for k in np.flatnonzero(every)} - tile_set)
-                    if outside:
-                        raise HupaiError(f"{written}: {format_tiles(outside)} not in the {args.rules} tile set")
-                # Melds written in brackets, or --melds in all, or inferred from the size (parse_hand).
-                unwritten = None if args.melds is None else max(args.melds - sum(map(written.count, "[(")), 0)
-                parsed = parse_hand(written, jokers=args.jokers, implied=unwritten)
-                analyze(format_tiles(list(parsed.concealed)), args.jokers, parsed.meld_count, forms)
+
+def _run_analyze(args: argparse.Namespace) -> None:
+    forms = args.forms
+    tile_set: set[int] | None = None
+    if args.rules is not None:
+        from . import rules
+
+        rule_system = rules.get(args.rules)
+        if rule_system.family == "zipai":  # Wai Huzi cards, groups and 息 (rules/waihuzi/describe.py)
+            from .rules.waihuzi.describe import analyze as analyze_zipai
+            for hand in args.hands:
+                analyze_zipai(hand, rule_system, args.win, args.source)
+            return
+        if rule_system.family != "mahjong":
+            raise HupaiError(f"hupai analyze reads mahjong hands; {args.rules} is a {rule_system.family} game")
+        forms = rule_system.win_forms if forms is None else forms
+        tile_set = set(rule_system.tiles())
+    if forms is None:
+        forms = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS
+    parsed_hands = []
+    for written in args.hands:  # every hand checked before the first is printed: one error line, no partial output
+        if tile_set is not None:
+            every = to_counts(written.translate(_MELD_MARKS))  # the melds' tiles too
+            outside = sorted({int(k) for k in np.flatnonzero(every)} - tile_set)
+            if outside:
+                raise HupaiError(f"{written}: {format_tiles(outside)} not in the {args.rules} tile set")
+        # Melds written in brackets, or --melds in all, or inferred from the size (parse_hand).
+        unwritten = None if args.melds is None else max(args.melds - sum(map(written.count, "[(")), 0)
+        parsed_hands.append(parse_hand(written, jokers=args.jokers, implied=unwritten))
+    for parsed in parsed_hands:
+        analyze(format_tiles(list(parsed.concealed)), args.jokers, parsed.meld_count, forms)
+
+
+def _writable(path: str, what: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise HupaiError(f"{what}: no directory {directory}")
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from . import rules
+    from .simulate import make_progress, simulate
+    from .simulate.chunk import resolve_bots
+
+    # Every check before the first hand, so that a mistake is one line and nothing else.
+    rule_system = rules.get(args.rules, dict(args.option))
+    bots = resolve_bots((args.bots or "greedy").split(","), rule_system.num_players)
+    if args.json == "-" and args.csv == "-":
+        raise HupaiError("--json and --csv cannot both go to stdout: give one a file")
+    for path, what in ((args.json, "--json"), (args.csv, "--csv"), (args.plot, "--plot")):
+        if path not in (None, "-"):
+            _writable(path, what)
+    if args.plot is not None:
+        from .simulate.plot import require_matplotlib
+        require_matplotlib()
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise HupaiError("--backend ray needs Ray: pip install 'hupai[ray]'") from None
+
+    bar = None if args.no_progress else make_progress(args.hands, sys.stderr, f"{rule_system.name}: ")
+    result = simulate(rule_system, hands=args.hands, bots=bots, seed=args.seed, workers=args.workers,
+                      backend=args.backend, claim_window=args.claim_window, address=args.address,
+                      log_dir=args.jsonl_logs, on_interrupt="return",
+                      progress=None if bar is None else lambda done, total: bar.update(done - bar.done))
+    if bar is not None:
+        bar.close()
+    machine_out = "-" in (args.json, args.csv)
+    if not machine_out:
+        print(result.summary())
+    for path, text in ((args.json, result.to_json_text() if args.json else ""),
+                       (args.csv, result.to_csv() if args.csv else "")):
+        if path == "-":
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        elif path is not None:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+    if args.plot is not None:
+        from .simulate.plot import plot
+
+        plot(result, args.plot)
+    if result.interrupted:
+        print(f"hupai: interrupted after {result.hands:,} of {result.hands_requested:,} hands", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _tile_namer(family: str) -> Any:
+    if family == "mahjong":
+        return kind_name
+    from .zipai import cards
+
+    return cards.card_name
+
+
+def _describe_event(event: Any, name: Any) -> str:
+    def tile(value: int) -> str:
+        try:
+            return str(name(value))
+        except HupaiError:  # not a tile: an end event's tiles field carries the payments
+            return str(value)
+
+    parts = [f"P{event.seat}" if event.seat >= 0 else "--", event.type]
+    if event.tile >= 0:
+        parts.append(tile(event.tile))
+    if event.tiles:
+        shown = [str(t) for t in event.tiles] if event.type == "end" else [tile(t) for t in event.tiles]
+        parts.append(("[" if event.tile >= 0 else "") + " ".join(shown) + ("]" if event.tile >= 0 else ""))
+    if event.info:
+        parts.append(f"({event.info})")
+    return " ".join(parts)
+
+
+def _load_log(path: str, line: int) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as source:
+            text = source.read()
+    except OSError as error:
+        raise HupaiError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise HupaiError(f"{path} is not UTF-8 text") from None
+    stripped = text.strip()
+    lines = stripped.splitlines()
+    if len(lines) > 1 and not stripped.startswith("{\n"):  # JSONL: one compact log per line
+        if line >= len(lines):
+            raise HupaiError(f"{path} holds {len(lines)} hands; --hand {line} is past the end")
+        stripped = lines[line]
+    elif line:
+        raise HupaiError(f"{path} holds one hand; --hand {line} is past the end")
+    try:
+        data = json.loads(stripped)
+    except ValueError as error:
+        raise HupaiError(f"{path}: not a JSON log ({error})") from None
+    if not isinstance(data, dict):
+        raise HupaiError(f"{path}: a log is a JSON object")
+    return data
+
+
+def _run_replay(args: argparse.Namespace) -> None:
+    from .game import Game
+
+    log = _load_log(args.log, args.hand)
+    final = Game.replay(log)  # checks the whole log before anything is printed
+    n = final.rules.num_players
+    if args.seat is not None and args.seat >= n:
+        raise HupaiError(f"--seat {args.seat}: the table has seats 0..{n - 1}")
+    name = _tile_namer(final.rules.family)
+    setup = log.get("setup", {})
+    print(f"{final.rules.name}: seed {setup.get('seed')}, dealer P{setup.get('dealer')}, "
+          f"{len(log['actions'])} actions" + (f", as P{args.seat} sees it" if args.seat is not None else ""))
+    interactive = args.step and sys.stdin.isatty()
+    game = Game.replay(log, upto=0)
+    shown = 0
+    for index, action in enumerate([*log["actions"], None]):
+        events = game.events if args.seat is None else game.visible_events(args.seat)
+        for event in events[shown:]:
+            print(f"  {_describe_event(event, name)}")
+        shown = len(events)
+        if action is None:
+            break
+        if args.seat is not None and final.rules.family == "mahjong":
+            print(f"      P{args.seat} holds {format_tiles(np.array(game.hand(args.seat), dtype=np.uint8))}")
+        if interactive and input(f"[{index}] Enter: next, q: quit ").strip().lower() == "q":
+            return
+        game.apply(action)
+    result = final.result
+    if result is not None:
+        outcome = ("drawn" if result.drawn else
+                   "; ".join(f"P{w.seat} wins {name(w.tile)} ({w.source}) {w.score.value}: "
+                             f"{', '.join(w.score.pattern_names)}" for w in result.wins))
+        print(f"result: {outcome}; payments {list(result.payments)}")
+
+
+def _tolerant_streams() -> None:
+    """Unencodable characters (Chinese on a Latin-1 or ASCII terminal) print as '?' instead of raising."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="replace")
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null, so that the interpreter's last flush stays silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a real file (a test's capture): nothing will flush at exit
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_streams()
+    try:
+        args = _build_parser().parse_args(argv)
+        if args.command == "analyze":
+            _run_analyze(args)
         elif args.command == "simulate":
-            simulate(args.rules, args.hands, args.seed, args.bot)
+            return _run_simulate(args)
+        elif args.command == "replay":
+            _run_replay(args)
         elif args.command == "serve":
             from .serve import run
 
             run(args.db, args.host, args.port)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("hupai: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141  # what a process killed by SIGPIPE reports to the shell
     return 0
 
 

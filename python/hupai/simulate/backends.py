@@ -1,0 +1,121 @@
+"""Where chunks run: in this process, in local worker processes, or as Ray tasks.
+
+Every backend runs the same :func:`~hupai.simulate.chunk.run_chunk` on the same chunks and hands each
+:class:`~hupai.simulate.chunk.ChunkResult` to ``on_result`` in this process as it completes (in any order:
+the totals do not depend on it). A bounded number of chunks is in flight at once, so a run of millions of
+hands neither queues millions of tasks nor holds their results. On KeyboardInterrupt a backend cancels what has
+not started, lets running chunks end (a chunk is short), and re-raises: the caller keeps what arrived.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as futures
+import logging
+import multiprocessing
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import HupaiError
+from .chunk import ChunkResult, SimulationSpec, run_chunk
+
+__all__ = ["BACKENDS", "run"]
+
+BACKENDS = ("local", "ray")
+
+OnResult = Callable[[ChunkResult], None]
+
+
+def run(spec: SimulationSpec, backend: str, workers: int | None, on_result: OnResult,
+        address: str | None = None) -> None:
+    """Run every chunk of ``spec`` on ``backend`` with ``workers`` processes or tasks at once."""
+    if backend == "ray":
+        _run_ray(spec, workers, on_result, address)
+    elif address is not None:
+        raise HupaiError("address is for backend='ray'")
+    elif workers is None or workers == 1:
+        _run_inline(spec, on_result)
+    else:
+        _run_pool(spec, workers, on_result)
+
+
+def _run_inline(spec: SimulationSpec, on_result: OnResult) -> None:
+    """One worker: the chunks in this process, no pickling (a lambda bot works here)."""
+    for start, stop in spec.chunks():
+        on_result(run_chunk(spec, start, stop))
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches every process of the terminal's foreground group: the driver alone handles it (and stops
+    # the pool), so workers do not each print a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> Any:
+    # Not fork: the driver may run threads (a progress bar's monitor, Ray's), which fork copies mid-state.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
+    spec.check_picklable("worker processes")
+    chunks = iter(spec.chunks())
+    window = 3 * workers  # enough queued that no worker waits on the driver, few enough to stop quickly
+    with futures.ProcessPoolExecutor(workers, mp_context=_context(), initializer=_ignore_sigint) as pool:
+        pending: set[futures.Future[ChunkResult]] = set()
+        try:
+            while True:
+                while len(pending) < window:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    pending.add(pool.submit(run_chunk, spec, *chunk))
+                if not pending:
+                    break
+                done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+                for future in done:
+                    on_result(future.result())
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, address: str | None) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise HupaiError("backend='ray' needs Ray: pip install 'hupai[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        # A local instance sized to `workers`, or the cluster at `address` ("auto": the one this machine is in).
+        kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
+        ray.init(include_dashboard=False, logging_level=logging.WARNING, **kwargs)
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=2)(run_chunk)
+        spec_ref = ray.put(spec)  # sent to the object store once, not with every task
+        if workers is None:  # the cluster's CPUs
+            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
+        window = 3 * workers
+        chunks = iter(spec.chunks())
+        pending: list[Any] = []
+        try:
+            while True:
+                while len(pending) < window:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    pending.append(task.remote(spec_ref, *chunk))
+                if not pending:
+                    break
+                ready, pending = ray.wait(pending, num_returns=1)
+                on_result(ray.get(ready[0]))
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref)
+            raise
+    finally:
+        if started:
+            ray.shutdown()

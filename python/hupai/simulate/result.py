@@ -1,0 +1,215 @@
+"""What a simulation returns: per-seat rates and points with 95% intervals, the hands' shape, throughput.
+
+The statistics are computed from exact totals (:class:`~hupai.simulate.stats.Stats`), so two runs of the same
+seed give equal results whatever the workers or backend; only the ``run`` part of :meth:`to_json` (backend,
+workers, seconds, hands/s) differs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .stats import Interval, Stats, mean_interval, wilson_interval
+
+__all__ = ["SimulationResult"]
+
+
+@dataclass
+class SimulationResult:
+    """The outcome of :func:`hupai.simulate`: read the per-seat methods, or :meth:`to_json` / :meth:`to_csv`."""
+
+    rules: str
+    options: dict[str, Any]
+    seed: int
+    hands_requested: int
+    chunk_size: int
+    claim_window: str
+    bots: tuple[str, ...]
+    stats: Stats
+    backend: str = "local"
+    workers: int = 1
+    seconds: float = 0.0         # wall clock, driver side
+    worker_seconds: float = 0.0  # the chunks' own time, summed over workers
+    interrupted: bool = False    # stopped early (Ctrl-C): the totals are those of the chunks that finished
+    #: hand indices ``[start, stop)`` of the chunks counted, for an interrupted run's record
+    chunks_done: list[tuple[int, int]] = field(default_factory=list)
+
+    # -- per seat ---------------------------------------------------------------------------------------
+    @property
+    def hands(self) -> int:
+        """Hands played (fewer than requested only if interrupted)."""
+        return self.stats.hands
+
+    @property
+    def num_players(self) -> int:
+        return self.stats.num_players
+
+    def win_rate(self, seat: int) -> Interval:
+        """The share of hands ``seat`` won (a multi-win counts for each winner)."""
+        return wilson_interval(self.stats.seats[seat].wins, self.hands)
+
+    def self_draw_rate(self, seat: int) -> Interval:
+        """The share of hands ``seat`` won without a discarder (from the wall, a replacement tile, dealt)."""
+        return wilson_interval(self.stats.seats[seat].self_draws, self.hands)
+
+    def deal_in_rate(self, seat: int) -> Interval:
+        """The share of hands won on ``seat``'s discard (or its robbed kong): 点炮. Zero in a system whose
+        wins all come from the wall."""
+        return wilson_interval(self.stats.seats[seat].deal_ins, self.hands)
+
+    def points(self, seat: int) -> Interval:
+        """``seat``'s mean payment per hand (kong money included) with its 95% interval."""
+        s = self.stats.seats[seat]
+        return mean_interval(s.points, s.points_squared, self.hands)[0]
+
+    def points_std(self, seat: int) -> float:
+        """The standard deviation of ``seat``'s payment per hand."""
+        s = self.stats.seats[seat]
+        return mean_interval(s.points, s.points_squared, self.hands)[1]
+
+    def points_histogram(self, seat: int) -> dict[int, int]:
+        """payment -> number of hands, for ``seat``."""
+        return dict(sorted(self.stats.seats[seat].histogram.items()))
+
+    # -- the table ------------------------------------------------------------------------------------
+    @property
+    def drawn_rate(self) -> Interval:
+        """The share of hands that ended without a win (流局)."""
+        return wilson_interval(self.stats.drawn, self.hands)
+
+    @property
+    def multi_win_rate(self) -> Interval:
+        return wilson_interval(self.stats.multi_wins, self.hands)
+
+    @property
+    def hand_length(self) -> Interval:
+        """Decisions per hand other than pass (draw, discard, claim, declaration...), mean and 95% interval."""
+        return mean_interval(self.stats.length, self.stats.length_squared, self.hands)[0]
+
+    @property
+    def win_value(self) -> Interval:
+        """The mean value of a win in the rule system's unit (番, points), with its 95% interval."""
+        return mean_interval(self.stats.win_value, self.stats.win_value_squared, self.stats.wins)[0]
+
+    def pattern_frequencies(self) -> dict[str, Interval]:
+        """pattern name -> the share of wins that scored it, most frequent first (ties by name)."""
+        wins = self.stats.wins
+        ranked = sorted(self.stats.patterns.items(), key=lambda item: (-item[1], item[0]))
+        return {name: wilson_interval(count, wins) for name, count in ranked}
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else math.nan
+
+    # -- export ---------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: the run's spec, the statistics, the exact totals (``totals``, mergeable), and ``run``
+        (backend, workers, timing: the only part that differs between runs of the same spec)."""
+        seats = []
+        for seat in range(self.num_players):
+            s = self.stats.seats[seat]
+            seats.append({
+                "seat": seat, "bot": self.bots[seat], "wins": s.wins, "self_draws": s.self_draws,
+                "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_json(),
+                "self_draw_rate": self.self_draw_rate(seat).to_json(),
+                "deal_in_rate": self.deal_in_rate(seat).to_json(), "points": self.points(seat).to_json(),
+                "points_std": self.points_std(seat), "points_total": s.points,
+            })
+        return {
+            "spec": {"rules": self.rules, "options": self.options, "seed": self.seed,
+                     "hands": self.hands_requested, "chunk_size": self.chunk_size,
+                     "claim_window": self.claim_window, "bots": list(self.bots)},
+            "hands": self.hands, "interrupted": self.interrupted,
+            "seats": seats,
+            "drawn_rate": self.drawn_rate.to_json(), "multi_win_rate": self.multi_win_rate.to_json(),
+            "wins": self.stats.wins, "win_value": self.win_value.to_json(),
+            "hand_length": self.hand_length.to_json(), "longest_hand": self.stats.longest,
+            "patterns": {name: {"wins": self.stats.patterns[name], "share_of_wins": rate.to_json()}
+                         for name, rate in self.pattern_frequencies().items()},
+            "totals": self.stats.to_json(),
+            "run": {"backend": self.backend, "workers": self.workers, "seconds": self.seconds,
+                    "worker_seconds": self.worker_seconds, "hands_per_second": self.hands_per_second},
+        }
+
+    def to_json_text(self) -> str:
+        """:meth:`to_json` as JSON text (NaN, for the rates of an empty run, written as null)."""
+        return json.dumps(_finite(self.to_json()), ensure_ascii=False, indent=2)
+
+    def csv_rows(self) -> list[list[Any]]:
+        """Long-format rows ``metric, seat, value, ci95_low, ci95_high`` (seat empty for table-wide ones;
+        patterns as ``pattern:<name>``, their value the share of wins): one file loads into any tool."""
+        rows: list[list[Any]] = [["metric", "seat", "value", "ci95_low", "ci95_high"]]
+
+        def add(metric: str, seat: int | str, interval: Interval) -> None:
+            rows.append([metric, seat, interval.value, interval.low, interval.high])
+
+        rows.append(["hands", "", self.hands, "", ""])
+        for seat in range(self.num_players):
+            add("win_rate", seat, self.win_rate(seat))
+            add("self_draw_rate", seat, self.self_draw_rate(seat))
+            add("deal_in_rate", seat, self.deal_in_rate(seat))
+            add("points_mean", seat, self.points(seat))
+            rows.append(["points_std", seat, self.points_std(seat), "", ""])
+        add("drawn_rate", "", self.drawn_rate)
+        add("multi_win_rate", "", self.multi_win_rate)
+        add("hand_length", "", self.hand_length)
+        add("win_value", "", self.win_value)
+        for name, rate in self.pattern_frequencies().items():
+            add(f"pattern:{name}", "", rate)
+        rows.append(["hands_per_second", "", self.hands_per_second, "", ""])
+        return rows
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(self.csv_rows())
+        return out.getvalue()
+
+    def summary(self, patterns: int = 10) -> str:
+        """A plain-text table: one row per seat, then the table-wide figures and the top ``patterns``."""
+        head = (f"{self.rules}: {self.hands:,} hands"
+                + (f" of {self.hands_requested:,} (interrupted)" if self.interrupted else "")
+                + f", seed {self.seed}, {self.workers} worker(s) on {self.backend}: {self.seconds:.1f} s, "
+                  f"{self.hands_per_second:,.0f} hands/s")
+        lines = [head, f"{'seat':>4}  {'bot':10} {'win %':>13} {'self-draw %':>13} {'deal-in %':>13} "
+                       f"{'points/hand (95% CI)':>26} {'std':>8}"]
+        for seat in range(self.num_players):
+            points = self.points(seat)
+            lines.append(f"{seat:>4}  {self.bots[seat][:10]:10} {_pct(self.win_rate(seat)):>13} "
+                         f"{_pct(self.self_draw_rate(seat)):>13} {_pct(self.deal_in_rate(seat)):>13} "
+                         f"{points.value:>9.3f} [{points.low:7.3f}, {points.high:7.3f}] "
+                         f"{self.points_std(seat):>8.2f}")
+        length = self.hand_length
+        lines.append(f"drawn {_pct(self.drawn_rate)}  multi-win {_pct(self.multi_win_rate)}  "
+                     f"decisions/hand {length.value:.1f} (longest {self.stats.longest})  "
+                     f"mean win value {self.win_value.value:.2f}")
+        frequencies = list(self.pattern_frequencies().items())
+        if frequencies:
+            lines.append(f"patterns (share of {self.stats.wins:,} wins):")
+            for name, rate in frequencies[:patterns]:
+                lines.append(f"  {name:24s} {self.stats.patterns[name]:>8,}  {_pct(rate)}")
+            if len(frequencies) > patterns:
+                lines.append(f"  ... {len(frequencies) - patterns} more")
+        return "\n".join(lines)
+
+
+def _pct(interval: Interval) -> str:
+    if math.isnan(interval.value):
+        return "-"
+    half = max(interval.high - interval.value, interval.value - interval.low)
+    return f"{100 * interval.value:5.1f} ±{100 * half:.1f}"
+
+
+def _finite(data: Any) -> Any:
+    """``data`` with NaN floats as None: JSON has no NaN, and strict parsers refuse Python's."""
+    if isinstance(data, float):
+        return None if math.isnan(data) else data
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_finite(value) for value in data]
+    return data
