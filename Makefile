@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve
+.PHONY: test run bench bench-check bench-check-quick install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -23,19 +23,34 @@ test: $(STAMP)
 	./.ci/system-deps
 	$(PY) -m pytest -q -n 2 tests
 
+# A short seeded simulation of every rule system present (a progress bar on a terminal), after the examples.
+RUN_HANDS ?= 300
 run: $(STAMP)
 	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z1m" "123m456p789s1122z3z"
 	$(VENV)/bin/hupai analyze "123m456p789s11z35s" --jokers 1
 	$(VENV)/bin/hupai analyze "14m259s369p12467z" --forms knitted
-	$(VENV)/bin/hupai simulate --rules guangdong --hands 200 --bot greedy
+	for rules in $$($(PY) -c "import hupai; print(' '.join(hupai.rules.names()))"); do \
+		$(VENV)/bin/hupai simulate --rules $$rules --hands $(RUN_HANDS) --bots greedy --workers 2 \
+			--seed 1 || exit $$?; echo; done
 
 # The reference server on http://127.0.0.1:8000 with its tables in hupai.db (SQLite).
 serve: $(STAMP)
 	$(VENV)/bin/hupai serve --db sqlite:///hupai.db
 
+# Every benchmark, its pytest-benchmark JSON in build/bench.json, then the rates (hands/s, calls/s).
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[test,bench]"
-	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds
+	mkdir -p build
+	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,ops,rounds --benchmark-json=build/bench.json
+	$(PY) bench/rates.py build/bench.json
+
+# The tracked workloads against bench/baseline.json (ratios to a reference measured in the same run): exits 1 on
+# a regression. The quick mode (CI) takes under a minute.
+bench-check: $(STAMP)
+	$(PY) bench/check.py
+
+bench-check-quick: $(STAMP)
+	$(PY) bench/check.py --quick
 
 lint: typecheck
 	$(PY) -m pip install --quiet ruff

@@ -18,7 +18,6 @@ from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
-from . import __version__
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
 from .errors import HupaiError
 from .hand import parse_hand
@@ -142,6 +141,8 @@ def _positive(text: str) -> int:
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from hupai import __version__
+
     parser = _Parser(prog="hupai", description="Chinese mahjong hand analysis and simulation")
     parser.add_argument("--version", action="version", version=f"hupai {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -240,7 +241,7 @@ def _writable(path: str, what: str) -> None:
 
 def _run_simulate(args: argparse.Namespace) -> int:
     from . import rules
-    from .simulate import make_progress, simulate
+    from .simulate import Progress, make_progress, simulate
     from .simulate.chunk import resolve_bots
 
     # Every check before the first hand, so that a mistake is one line and nothing else.
@@ -260,12 +261,19 @@ def _run_simulate(args: argparse.Namespace) -> int:
         except ImportError:
             raise HupaiError("--backend ray needs Ray: pip install 'hupai[ray]'") from None
 
-    bar = None if args.no_progress else make_progress(args.hands, sys.stderr, f"{rule_system.name}: ")
+    bars: list[Progress] = []
+
+    def progress(done: int, total: int) -> None:
+        # The bar is made at the first chunk's arrival, after the worker processes started: tqdm runs a monitor
+        # thread, and workers are forked only from a process without threads.
+        if not bars:
+            bars.append(make_progress(total, sys.stderr, f"{rule_system.name}: "))
+        bars[0].update(done - bars[0].done)
+
     result = simulate(rule_system, hands=args.hands, bots=bots, seed=args.seed, workers=args.workers,
                       backend=args.backend, claim_window=args.claim_window, address=args.address,
-                      log_dir=args.jsonl_logs, on_interrupt="return",
-                      progress=None if bar is None else lambda done, total: bar.update(done - bar.done))
-    if bar is not None:
+                      log_dir=args.jsonl_logs, on_interrupt="return", progress=None if args.no_progress else progress)
+    for bar in bars:
         bar.close()
     machine_out = "-" in (args.json, args.csv)
     if not machine_out:

@@ -111,6 +111,7 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
     def on_result(chunk: ChunkResult) -> None:
         result.stats.merge(chunk.stats)
         result.worker_seconds += chunk.seconds
+        result.worker_cpu_seconds += chunk.cpu_seconds
         result.chunks_done.append((chunk.start, chunk.stop))
         if progress is not None:
             progress(result.stats.hands, hands)

@@ -35,6 +35,7 @@ class SimulationResult:
     workers: int = 1
     seconds: float = 0.0         # wall clock, driver side
     worker_seconds: float = 0.0  # the chunks' own time, summed over workers
+    worker_cpu_seconds: float = 0.0  # their CPU time: hands / this = one core's rate, however busy the machine
     interrupted: bool = False    # stopped early (Ctrl-C): the totals are those of the chunks that finished
     #: hand indices ``[start, stop)`` of the chunks counted, for an interrupted run's record
     chunks_done: list[tuple[int, int]] = field(default_factory=list)
@@ -133,7 +134,8 @@ class SimulationResult:
                          for name, rate in self.pattern_frequencies().items()},
             "totals": self.stats.to_json(),
             "run": {"backend": self.backend, "workers": self.workers, "seconds": self.seconds,
-                    "worker_seconds": self.worker_seconds, "hands_per_second": self.hands_per_second},
+                    "worker_seconds": self.worker_seconds, "worker_cpu_seconds": self.worker_cpu_seconds,
+                    "hands_per_second": self.hands_per_second},
         }
 
     def to_json_text(self) -> str:

@@ -1,0 +1,132 @@
+"""The workloads ``make bench-check`` tracks against ``bench/baseline.json`` (see ``bench/check.py``).
+
+Each records ``workload`` (its key in the baseline), ``items`` (hands or calls per round) and ``unit`` in
+``extra_info``; the checker divides items by the best round's time. ``reference`` is plain Python work that
+uses no hupai code: every other rate is compared as a ratio to it, measured in the same run, so a machine that
+is uniformly slower (or busier) than the one that wrote the baseline changes no ratio, while a change that slows
+one workload does. ``HUPAI_BENCH_QUICK=1`` runs fewer rounds (the CI mode, under a minute).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+import hupai
+import numpy as np
+import pytest
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Game, play
+
+pytest.importorskip("pytest_benchmark")
+
+QUICK = os.environ.get("HUPAI_BENCH_QUICK") == "1"
+ROUNDS = 5 if QUICK else 15
+HANDS = 12  # full hands per round: a round of RandomBot hands takes about 10 ms
+REFERENCE_ITEMS = 10_000  # about 5-10 ms, as long as a round of most workloads
+
+
+def _reference() -> int:
+    """Dict, list and int work of the kind the engine's Python does (no hupai, no numpy): the yardstick."""
+    rng = random.Random(5)
+    tally: dict[int, int] = {}
+    for _ in range(REFERENCE_ITEMS):
+        kind = rng.randrange(34)
+        tally[kind] = tally.get(kind, 0) + 1
+    return sorted(tally.items(), key=lambda item: -item[1])[0][1]
+
+
+def _hands(name: str, bot_class: type, hands: int = HANDS) -> Callable[[], None]:
+    """The same ``hands`` walls and bot seeds every round: every round does the same work."""
+    rules = hupai.rules.get(name)
+
+    def run() -> None:
+        n = rules.num_players
+        bots = [bot_class(7 + seat) for seat in range(n)]
+        for seed in range(hands):
+            play(Game(rules, seed=seed, dealer=seed % n, claim_window="eligible"), bots)
+
+    return run
+
+
+def _batch(function: Any, rows: int, **kwargs: Any) -> Callable[[], None]:
+    counts = np.zeros((rows, 34), dtype=np.uint8)
+    rng = np.random.default_rng(1)
+    for row in counts:  # random 14-tile hands drawn from the 136 tiles
+        np.add.at(row, rng.choice(136, 14, replace=False) // 4, 1)
+    return lambda: function(counts, **kwargs)
+
+
+def _single_calls(calls: int) -> Callable[[], None]:
+    rng = np.random.default_rng(2)
+    hands = np.zeros((calls, 34), dtype=np.uint8)
+    for row in hands:
+        np.add.at(row, rng.choice(136, 14, replace=False) // 4, 1)
+
+    def run() -> None:
+        shanten = hupai.shanten
+        for row in hands:
+            shanten(row)
+
+    return run
+
+
+def _replays(count: int) -> Callable[[], None]:
+    logs = []
+    for seed in range(count):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        play(game, [RandomBot(seed * 4 + i) for i in range(4)])
+        logs.append(game.log())
+    return lambda: [Game.replay(log) for log in logs] and None
+
+
+def _simulate(hands: int) -> Callable[[], None]:
+    return lambda: hupai.simulate("guangdong", hands=hands, bots="random", seed=3, workers=1) and None
+
+
+# workload -> (build the round function, items per round, unit)
+WORKLOADS: dict[str, tuple[Callable[[], Callable[[], Any]], int, str]] = {
+    "reference": (lambda: _reference, REFERENCE_ITEMS, "ops/s"),
+    "shanten_batch": (lambda: _batch(hupai.shanten_batch, 100_000), 100_000, "hands/s"),
+    "is_win_batch": (lambda: _batch(hupai.is_win_batch, 200_000), 200_000, "hands/s"),
+    "shanten_call": (lambda: _single_calls(20_000), 20_000, "calls/s"),
+    "replay": (lambda: _replays(10), 10, "hands/s"),
+    "simulate_guangdong_random": (lambda: _simulate(HANDS), HANDS, "hands/s"),
+}
+for _name in hupai.rules.names():
+    for _label, _bot, _count in (("random", RandomBot, HANDS), ("greedy", GreedyBot, HANDS // 3)):
+        WORKLOADS[f"hands_{_name}_{_label}"] = (
+            lambda name=_name, bot=_bot, count=_count: _hands(name, bot, count), _count, "hands/s")
+
+
+@pytest.mark.benchmark(group="bench-check")
+@pytest.mark.parametrize("workload", list(WORKLOADS))
+def test_tracked(benchmark: Any, request: Any, workload: str) -> None:
+    """One workload, each round paired with a run of the reference just before it (untimed by
+    pytest-benchmark, timed here): ``extra_info["ratio"]`` is the median over rounds of the workload's rate
+    over the reference's in the same moment, so a busy spell that slows both cancels out."""
+    build, items, unit = WORKLOADS[workload]
+    run = build()
+    reference_seconds: list[float] = []
+    # The reference is timed with pytest-benchmark's own timer (bench/check.py picks CPU time).
+    module, _, name = str(request.config.getoption("benchmark_timer")).rpartition(".")
+    timer = getattr(importlib.import_module(module), name)
+
+    def time_reference() -> None:
+        began = timer()
+        _reference()
+        reference_seconds.append(timer() - began)
+
+    benchmark.extra_info.update({"workload": workload, "items": items, "unit": unit})
+    benchmark.pedantic(run, setup=time_reference, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    if benchmark.stats is None:  # --benchmark-disable
+        return
+    seconds = list(benchmark.stats.stats.data)
+    paired = reference_seconds[-len(seconds):]  # the warmup round has its reference run too
+    ratios = [(items / t) / (REFERENCE_ITEMS / r) for t, r in zip(seconds, paired, strict=True)]
+    benchmark.extra_info["ratio"] = 1.0 if workload == "reference" else statistics.median(ratios)
+    benchmark.extra_info[unit] = round(items / benchmark.stats.stats.median)

@@ -1,0 +1,94 @@
+"""``bench/check.py`` (``make bench-check``) on synthetic pytest-benchmark JSON: a machine uniformly slower passes,
+one workload 30% slower relative to the reference fails, small noise passes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHECK = Path(__file__).resolve().parents[2] / "bench" / "check.py"
+
+
+@pytest.fixture(scope="module")
+def check() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_check_tool", CHECK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+BASE_SECONDS = {"reference": 0.005, "hands_guangdong_random": 0.010, "shanten_batch": 0.004}
+ITEMS = {"reference": 10_000, "hands_guangdong_random": 12, "shanten_batch": 100_000}
+
+
+def _run(slowdown: float = 1.0, workload_slowdown: dict[str, float] | None = None, paired: bool = True) -> dict:
+    """pytest-benchmark JSON as bench_check.py writes it, on a machine ``slowdown`` times slower."""
+    benchmarks = []
+    for workload, seconds in BASE_SECONDS.items():
+        best = seconds * slowdown * (workload_slowdown or {}).get(workload, 1.0)
+        reference_best = BASE_SECONDS["reference"] * slowdown
+        ratio = (ITEMS[workload] / best) / (ITEMS["reference"] / reference_best)
+        info: dict[str, Any] = {"workload": workload, "items": ITEMS[workload], "unit": "hands/s"}
+        if paired:
+            info["ratio"] = ratio
+        benchmarks.append({"name": f"test_tracked[{workload}]", "extra_info": info,
+                           "stats": {"min": best, "median": best * 1.1}})
+    return {"benchmarks": benchmarks}
+
+
+def _check(check: Any, tmp_path: Path, run: dict, *extra: str) -> int:
+    baseline = tmp_path / "baseline.json"
+    if not baseline.exists():
+        (tmp_path / "base_run.json").write_text(json.dumps(_run()))
+        assert check.main(["--run", str(tmp_path / "base_run.json"), "--baseline", str(baseline),
+                           "--write-baseline"]) == 0
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    status: int = check.main(["--run", str(path), "--baseline", str(baseline), *extra])
+    return status
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_a_uniformly_2x_slower_machine_passes(check: Any, tmp_path: Path, paired: bool) -> None:
+    assert _check(check, tmp_path, _run(slowdown=2.0, paired=paired)) == 0
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_one_workload_30_percent_slower_fails(check: Any, tmp_path: Path, paired: bool,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert _check(check, tmp_path, _run(slowdown=2.0, workload_slowdown={"shanten_batch": 1 / 0.7},
+                                        paired=paired)) == 1
+    out = capsys.readouterr().out
+    assert "shanten_batch" in out.split("FAIL:")[1] and "hands_guangdong_random" not in out.split("FAIL:")[1]
+
+
+def test_noise_within_the_tolerance_passes(check: Any, tmp_path: Path) -> None:
+    run = _run(slowdown=1.5, workload_slowdown={"shanten_batch": 1.1, "hands_guangdong_random": 0.9})
+    assert _check(check, tmp_path, run) == 0
+
+
+def test_a_faster_workload_and_a_new_one_pass(check: Any, tmp_path: Path) -> None:
+    run = _run(workload_slowdown={"shanten_batch": 0.5})
+    run["benchmarks"].append({"name": "new", "extra_info": {"workload": "new_workload", "items": 5, "ratio": 1e-4},
+                              "stats": {"min": 0.01}})
+    assert _check(check, tmp_path, run) == 0
+
+
+def test_the_committed_baseline_is_complete(check: Any) -> None:
+    data = json.loads((CHECK.parent / "baseline.json").read_text())
+    assert data["ratios"]["reference"] == 1.0 and 0 < data["tolerance"] < 0.3
+    assert {"hands_guangdong_random", "shanten_batch", "simulate_guangdong_random"} <= set(data["ratios"])
+
+
+def test_a_run_without_the_reference_is_refused(check: Any, tmp_path: Path) -> None:
+    run = _run()
+    run["benchmarks"] = [b for b in run["benchmarks"] if b["extra_info"]["workload"] != "reference"]
+    with pytest.raises(SystemExit, match="no 'reference'"):
+        _check(check, tmp_path, run)
