@@ -24,15 +24,15 @@ def require_matplotlib() -> Any:
 
 
 def plot(result: SimulationResult, path: str, patterns: int = 15) -> None:
-    """Two panels: each seat's payments per hand (a step histogram over the values seen, log scale: most
-    hands pay nothing) and the ``patterns`` most frequent patterns as a share of wins with 95% intervals."""
+    """Two panels: each seat's payments per hand (hands per payment value, log scale: most hands
+    pay little) and the ``patterns`` most frequent patterns as a share of wins with 95% intervals."""
     pyplot = require_matplotlib()
     figure, (points_axes, pattern_axes) = pyplot.subplots(1, 2, figsize=(13, 5))
     for seat in range(result.num_players):
         histogram = result.points_histogram(seat)
         if histogram:
             values = sorted(histogram)
-            points_axes.step(values, [histogram[v] for v in values], where="mid",
+            points_axes.plot(values, [histogram[v] for v in values], marker="o", markersize=3, alpha=0.8,
                              label=f"seat {seat} ({result.bots[seat]}): mean {result.points(seat).value:.2f}")
     points_axes.set_yscale("log")
     points_axes.set_xlabel("payment per hand")
