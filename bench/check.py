@@ -76,6 +76,18 @@ def ratios(rates: dict[str, tuple[float, str, float | None]]) -> dict[str, float
             for workload, (rate, _, paired) in rates.items()}
 
 
+def median_run(runs: list[dict[str, tuple[float, str, float | None]]]) -> dict[str, tuple[float, str, float | None]]:
+    """One run made of each workload's median ratio (and median rate) over ``runs``."""
+    merged = {}
+    for workload in runs[0]:
+        found = [run for run in runs if workload in run]
+        by_ratio = sorted(found, key=lambda run: ratios(run)[workload])
+        middle = by_ratio[len(by_ratio) // 2]
+        rate, unit, _ = middle[workload]
+        merged[workload] = (rate, unit, ratios(middle)[workload])
+    return merged
+
+
 def compare(runs: list[dict[str, tuple[float, str, float | None]]], baseline: dict[str, float]) -> list[Row]:
     """One row per workload in the runs or the baseline (a workload missing from either has no verdict).
 
@@ -158,13 +170,16 @@ def main(argv: list[str] | None = None) -> int:
                                                                       "baseline's, else 0.20)")
     parser.add_argument("--write-baseline", action="store_true", help="record this run as the baseline")
     parser.add_argument("--note", default="", help="with --write-baseline: where it was measured")
+    parser.add_argument("--repeat", type=int, default=1, help="with --write-baseline: runs whose median ratio "
+                                                              "each workload records (a steadier baseline)")
     args = parser.parse_args(argv)
     fresh = args.run is None
     run = json.loads(args.run.read_text()) if args.run else run_benchmarks(args.quick)
     rates = rates_from_run(run)
     if args.write_baseline:
-        write_baseline(args.baseline, rates, args.tolerance or TOLERANCE, args.note)
-        print(f"bench-check: wrote {args.baseline} ({len(rates)} workloads)")
+        runs = [rates] + [rates_from_run(run_benchmarks(args.quick)) for _ in range(max(0, args.repeat - 1))]
+        write_baseline(args.baseline, median_run(runs), args.tolerance or TOLERANCE, args.note)
+        print(f"bench-check: wrote {args.baseline} ({len(rates)} workloads, {len(runs)} run(s))")
         return 0
     baseline, tolerance = load_baseline(args.baseline)
     tolerance = args.tolerance if args.tolerance is not None else tolerance

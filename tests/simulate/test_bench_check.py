@@ -92,3 +92,21 @@ def test_a_run_without_the_reference_is_refused(check: Any, tmp_path: Path) -> N
     run["benchmarks"] = [b for b in run["benchmarks"] if b["extra_info"]["workload"] != "reference"]
     with pytest.raises(SystemExit, match="no 'reference'"):
         _check(check, tmp_path, run)
+
+
+def test_rates_prints_each_benchmark_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_rates_tool", CHECK.parent / "rates.py")
+    assert spec is not None and spec.loader is not None
+    rates = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rates)
+    run = {"benchmarks": [
+        {"name": "test_a", "extra_info": {"hands/s": 1234.0, "best hands/s": 1500.0}, "stats": {"median": 1, "ops": 1}},
+        {"name": "test_b", "extra_info": {"items": 50, "unit": "hands/s"}, "stats": {"median": 0.5, "ops": 2}},
+        {"name": "test_c", "extra_info": {}, "stats": {"median": 0.25, "ops": 4.0}},
+    ]}
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps(run))
+    assert rates.main([str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["test_a", "1,234", "hands/s,", "1,500", "best", "hands/s"]
+    assert lines[1].split() == ["test_b", "100", "hands/s"] and lines[2].split() == ["test_c", "4.0", "rounds/s"]

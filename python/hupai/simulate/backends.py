@@ -67,29 +67,47 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+def _stream(spec: SimulationSpec, window: int, submit: Callable[[int, int], Any],
+            next_done: Callable[[list[Any]], tuple[list[ChunkResult], list[Any]]],
+            cancel: Callable[[list[Any]], None], on_result: OnResult) -> None:
+    """Keep ``window`` chunks in flight (``submit(start, stop)`` returns a handle; ``next_done`` waits for at
+    least one and returns the results and the handles still pending) and pass each result on as it comes; on
+    any exception, Ctrl-C included, ``cancel`` what is pending and re-raise."""
+    chunks = iter(spec.chunks())
+    pending: list[Any] = []
+    try:
+        while True:
+            while len(pending) < window:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending.append(submit(*chunk))
+            if not pending:
+                break
+            done, pending = next_done(pending)
+            for result in done:
+                on_result(result)
+    except BaseException:
+        cancel(pending)
+        raise
+
+
 def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
     spec.check_picklable("worker processes")  # fork would not need it, but the result must not depend on how
-    chunks = iter(spec.chunks())
-    window = 3 * workers  # enough queued that no worker waits on the driver, few enough to stop quickly
+
+    def next_done(pending: list[Any]) -> tuple[list[ChunkResult], list[Any]]:
+        done, rest = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+        return [future.result() for future in done], list(rest)
+
     with futures.ProcessPoolExecutor(workers, mp_context=_context(), initializer=_ignore_sigint) as pool:
-        pending: set[futures.Future[ChunkResult]] = set()
-        try:
-            while True:
-                while len(pending) < window:
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        break
-                    pending.add(pool.submit(run_chunk, spec, *chunk))
-                if not pending:
-                    break
-                done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-                for future in done:
-                    on_result(future.result())
-        except BaseException:
+        def cancel(pending: list[Any]) -> None:
             for future in pending:
                 future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+            pool.shutdown(wait=True, cancel_futures=True)  # running chunks end (they are short)
+
+        # 3 chunks a worker: enough queued that no worker waits on the driver, few enough to stop quickly.
+        _stream(spec, 3 * workers, lambda start, stop: pool.submit(run_chunk, spec, start, stop), next_done,
+                cancel, on_result)
 
 
 def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, address: str | None) -> None:
@@ -108,24 +126,17 @@ def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, add
         spec_ref = ray.put(spec)  # sent to the object store once, not with every task
         if workers is None:  # the cluster's CPUs
             workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-        window = 3 * workers
-        chunks = iter(spec.chunks())
-        pending: list[Any] = []
-        try:
-            while True:
-                while len(pending) < window:
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        break
-                    pending.append(task.remote(spec_ref, *chunk))
-                if not pending:
-                    break
-                ready, pending = ray.wait(pending, num_returns=1)
-                on_result(ray.get(ready[0]))
-        except BaseException:
+
+        def next_done(pending: list[Any]) -> tuple[list[ChunkResult], list[Any]]:
+            ready, rest = ray.wait(pending, num_returns=1)
+            return [ray.get(ready[0])], rest
+
+        def cancel(pending: list[Any]) -> None:
             for ref in pending:
                 ray.cancel(ref)
-            raise
+
+        _stream(spec, 3 * workers, lambda start, stop: task.remote(spec_ref, start, stop), next_done, cancel,
+                on_result)
     finally:
         if started:
             ray.shutdown()
