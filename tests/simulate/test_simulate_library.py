@@ -189,3 +189,24 @@ def test_the_package_is_callable_as_the_api_promises() -> None:
 
     assert module is hupai.simulate
     assert hupai.simulate("guangdong", hands=3).hands == 3
+
+
+def test_a_rules_object_outside_the_registry_with_its_own_patterns() -> None:
+    """A plugin rule system (not in hupai.rules.names()) runs in this process, its own pattern names counted as
+    they are."""
+    from hupai.rules.guangdong.rules import GuangdongRules
+    from hupai.scoring import Pattern, ScoreResult
+
+    class RenamedPatterns(GuangdongRules):
+        name = "toy-renamed"
+
+        def score(self, context: Any) -> ScoreResult:
+            base = super().score(context)
+            return ScoreResult((Pattern("toy_" + base.patterns[0].name, "玩具", 1),), 1, base.payments)
+
+    rules = RenamedPatterns({})
+    result = hupai.simulate(rules, hands=40, bots="greedy", seed=3)
+    assert result.rules == "toy-renamed" and result.stats.wins > 0
+    assert all(name.startswith("toy_") for name in result.stats.patterns)
+    with pytest.raises(hupai.HupaiError, match="options are given with a rule-system name"):
+        hupai.simulate(rules, options={"base": 2})
