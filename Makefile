@@ -29,7 +29,7 @@ run: $(STAMP)
 	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z1m" "123m456p789s1122z3z"
 	$(VENV)/bin/hupai analyze "123m456p789s11z35s" --jokers 1
 	$(VENV)/bin/hupai analyze "14m259s369p12467z" --forms knitted
-	for rules in $$($(PY) -c "import hupai; print(' '.join(hupai.rules.names()))"); do \
+	for rules in $$($(PY) -c "import hupai.simulate as s; print(' '.join(s.playable()))"); do \
 		$(VENV)/bin/hupai simulate --rules $$rules --hands $(RUN_HANDS) --bots greedy --workers 2 \
 			--seed 1 || exit $$?; echo; done
 

@@ -20,7 +20,10 @@ from typing import Any
 
 from .. import rules as rules_module
 from ..errors import HupaiError
+from ..game import Game
 from ..game.claims import CLAIM_WINDOWS
+from ..game.game import FLOWS
+from ..game.wall import hand_seed
 from ..rules.base import Rules
 from . import backends
 from .chunk import BOTS, BotSpec, ChunkResult, SimulationSpec, bot_name, resolve_bots, run_chunk
@@ -29,7 +32,7 @@ from .result import SimulationResult
 from .stats import Interval, Stats
 
 __all__ = ["BOTS", "Interval", "Progress", "SimulationResult", "SimulationSpec", "Stats", "default_workers",
-           "make_progress", "run_chunk", "simulate"]
+           "make_progress", "playable", "run_chunk", "simulate"]
 
 #: Hands per chunk: a few tenths of a second of work for the slowest bots, so progress and Ctrl-C stay
 #: prompt, and enough that sending a chunk and its totals costs nothing next to playing it.
@@ -42,6 +45,12 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def playable() -> list[str]:
+    """The registered rule systems the engine can play (a system whose family has no engine flow yet is
+    registered for its analysis and scoring alone)."""
+    return [name for name in rules_module.names() if rules_module.get(name).family in FLOWS]
 
 
 def _count(value: Any, name: str, minimum: int) -> int:
@@ -96,6 +105,8 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
     if on_interrupt not in ("raise", "return"):
         raise HupaiError(f"on_interrupt must be 'raise' or 'return', got {on_interrupt!r}")
     seat_bots = resolve_bots(bots, rule_system.num_players)
+    if hands:  # the first hand dealt here: whatever the engine refuses (no flow for the family) fails now
+        Game(rule_system, seed=hand_seed(seed, 0), dealer=0, claim_window=claim_window)
     if log_dir is not None:
         log_dir = os.fspath(log_dir)
         try:
