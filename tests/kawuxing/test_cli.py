@@ -1,21 +1,19 @@
-"""``hupai simulate --rules kawuxing`` plays three-seat matches."""
+"""``hupai simulate --rules kawuxing`` plays three-seat hands."""
 
 from __future__ import annotations
 
-import io
+import json
 
-from hupai.cli import simulate
+from hupai.cli import main
 
 
-def test_simulate_kawuxing_runs_three_seat_matches():
+def test_simulate_kawuxing_runs_three_seat_hands(capsys):
     for bot in ("random", "greedy"):
-        out = io.StringIO()
-        simulate("kawuxing", 30, 3, bot, out=out)
-        text = out.getvalue()
-        assert text.startswith("kawuxing: 30 hands with")
-        scores = text.split("total scores ")[1].splitlines()[0]
-        assert scores.count(",") == 2  # three seats
-        assert sum(int(x) for x in scores.strip("[]").split(",")) == 0
+        assert main(["simulate", "--rules", "kawuxing", "--hands", "30", "--seed", "3", "--bots", bot,
+                     "--workers", "1", "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["hands"] == 30 and len(data["seats"]) == 3  # three seats
+        assert sum(seat["points_total"] for seat in data["seats"]) == 0
 
 
 def test_analyze_with_kawuxing_rules_uses_its_forms_and_tile_set(capsys):
