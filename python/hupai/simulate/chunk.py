@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,8 +114,6 @@ class ChunkResult:
 
 def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
     """Play hands ``start`` (inclusive) to ``stop`` of the simulation ``spec``."""
-    import time
-
     began, began_cpu = time.perf_counter(), time.process_time()
     rules = spec.rules_object if spec.rules_object is not None else rules_module.get(spec.rules, spec.options)
     n = rules.num_players
@@ -125,7 +124,7 @@ def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
     log = None
     if spec.log_dir is not None:
         # One file per chunk, named by its first hand: workers never share a file, and the names sort in order.
-        log = open(os.path.join(spec.log_dir, f"hands-{start:09d}.jsonl"), "w", encoding="utf-8")  # noqa: SIM115
+        log = open(os.path.join(spec.log_dir, f"hands-{start:09d}.jsonl"), "w", encoding="utf-8")
     try:
         for index in range(start, stop):
             game = Game(rules, seed=hand_seed(spec.seed, index), dealer=index % n, claim_window=spec.claim_window)
