@@ -118,6 +118,20 @@ def test_jsonl_logs_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["replay", str(single)]) == 0
 
 
+def test_replay_a_zipai_hand_as_one_seat_sees_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import hupai
+
+    if "waihuzi" not in hupai.simulate.playable():
+        pytest.skip("waihuzi: the engine has no flow for its family yet")
+    assert main(["simulate", "--rules", "waihuzi", "--hands", "2", "--workers", "1", "--jsonl-logs",
+                 str(tmp_path)]) == 0
+    capsys.readouterr()
+    [log_file] = tmp_path.iterdir()
+    assert main(["replay", str(log_file), "--hand", "1", "--seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("waihuzi: seed ") and ("P2 holds x" in out or "P2 holds d" in out)
+
+
 def test_version_and_python_dash_m() -> None:
     done = _hupai("--version")
     assert done.returncode == 0 and done.stdout.strip() == f"hupai {__version__}"

@@ -303,6 +303,16 @@ def _tile_namer(family: str) -> Any:
     return cards.card_name
 
 
+def _hand_text(family: str, counts: list[int]) -> str:
+    """A seat's concealed tiles (mahjong) or cards (zipai) from their counts."""
+    held = np.array(counts, dtype=np.uint8)
+    if family == "mahjong":
+        return format_tiles(held)
+    from .zipai import cards
+
+    return cards.format_cards(held)
+
+
 def _describe_event(event: Any, name: Any) -> str:
     def tile(value: int) -> str:
         try:
@@ -368,8 +378,8 @@ def _run_replay(args: argparse.Namespace) -> None:
         shown = len(events)
         if action is None:
             break
-        if args.seat is not None and final.rules.family == "mahjong":
-            print(f"      P{args.seat} holds {format_tiles(np.array(game.hand(args.seat), dtype=np.uint8))}")
+        if args.seat is not None:
+            print(f"      P{args.seat} holds {_hand_text(final.rules.family, game.hand(args.seat))}")
         if interactive and input(f"[{index}] Enter: next, q: quit ").strip().lower() == "q":
             return
         game.apply(action)
