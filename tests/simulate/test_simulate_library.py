@@ -226,3 +226,17 @@ def test_a_system_the_engine_cannot_play_is_refused_before_any_hand() -> None:
     assert "guangdong" in hupai.simulate.playable()
     with pytest.raises(hupai.HupaiError, match="no engine flow for the rule family 'board-game'"):
         hupai.simulate(Unplayable({}), hands=10, workers=2)
+
+
+class _FailingBot:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any) -> Any:
+        raise hupai.HupaiError("the bot gave up")
+
+
+def test_a_failing_hand_is_named_so_that_it_can_be_played_again() -> None:
+    with pytest.raises(hupai.HupaiError, match=r"guangdong hand 0 \(wall seed \d+, dealer 0, simulation seed 5, "
+                                               r"chunk size 50\) failed: the bot gave up"):
+        hupai.simulate("guangdong", hands=3, bots=_FailingBot, seed=5)

@@ -127,8 +127,14 @@ def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
         log = open(os.path.join(spec.log_dir, f"hands-{start:09d}.jsonl"), "w", encoding="utf-8")
     try:
         for index in range(start, stop):
-            game = Game(rules, seed=hand_seed(spec.seed, index), dealer=index % n, claim_window=spec.claim_window)
-            result = play(game, players)
+            wall = hand_seed(spec.seed, index)
+            game = Game(rules, seed=wall, dealer=index % n, claim_window=spec.claim_window)
+            try:
+                result = play(game, players)
+            except HupaiError as error:
+                # Which hand, so that it can be played again alone (its wall seed, dealer and bots' chunk).
+                raise HupaiError(f"{rules.name} hand {index} (wall seed {wall}, dealer {index % n}, simulation "
+                                 f"seed {spec.seed}, chunk size {spec.chunk_size}) failed: {error}") from error
             stats.add(result, sum(1 for action in game.actions if action.kind != "pass"))
             if log is not None:
                 log.write(game.to_json() + "\n")
