@@ -138,7 +138,7 @@ def test_jsonl_logs_replay_to_the_same_results(tmp_path: Path) -> None:
     for index, log in enumerate(logs):
         assert log["setup"]["dealer"] == index % 3  # the dealer rotates by hand index
         game = Game.replay(log)
-        assert game.result is not None and game.result.to_json() == log["result"]
+        assert game.result is not None and game.log()["result"] == log["result"]  # replay also checks it
         payments = [a + b for a, b in zip(payments, game.result.payments, strict=True)]
     assert payments == [s.points for s in result.stats.seats]
 
