@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import hupai
 import pytest
 from hupai import Match
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
+from hupai.game import Game, play
 from hupai.game.observation import Observer
 
 from .flow_helpers import check_invariants
@@ -99,3 +100,18 @@ def test_hupai_simulate_plays_waihuzi(capsys, bot):
     assert main(["simulate", "--rules", "waihuzi", "--hands", "20", "--bot", bot, "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("waihuzi: 20 hands")
+
+
+@pytest.mark.rule("WH-35")
+def test_wh_35_dihu_only_on_the_dealers_first_discard_even_when_nobody_is_asked() -> None:
+    """地胡 belongs to the dealer's first discard alone. With claim_window="eligible" a discard nobody can claim
+    is never offered, and the flag once outlived it into the next turned-up card (found by a simulation: seed
+    1, hand 410, a win on P0's turned-up card scored as 地胡)."""
+    result = hupai.simulate("waihuzi", hands=450, bots="random", seed=1, workers=1)
+    assert result.hands == 450
+    for seed in range(300):
+        g = Game("waihuzi", seed=seed, dealer=seed % 3, claim_window="eligible")
+        hand = play(g, [RandomBot(seed * 3 + s) for s in range(3)])
+        for win in hand.wins:
+            if win.context.earthly:
+                assert win.source == "discard" and win.discarder == g.table.dealer != win.seat

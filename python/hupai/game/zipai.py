@@ -443,6 +443,7 @@ class ZipaiFlow:
         table.discards[source].append(table.offer)
         table.offer = -1
         table.offer_kind = ""
+        table.dealer_opening = False  # a card nobody was asked about ends here too: 地胡 was only on that one
         self._turn_up((source + 1) % 3)
 
     def _take(self, action: Action, earthly: bool) -> None:
