@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,10 @@ def play_through(page: Any) -> tuple[int, bool]:
     return clicks, timed
 
 
-def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
+@contextmanager
+def table_page(tmp_path: Path, **table_args: Any) -> Iterator[tuple[Any, Any, str, list[str]]]:
+    """A server with a new table (``table_args`` for ``new_table``) opened in headless Chromium at the seat the
+    page joins: yields (HTTP client, page, base URL, the page's JavaScript errors)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the server-test extra brings playwright")
     import httpx
 
@@ -62,7 +67,7 @@ def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     with server(f"sqlite:///{tmp_path / 'browser.db'}", port, tmp_path / "server.log"), \
             httpx.Client(base_url=base, timeout=10) as client, sync_api.sync_playwright() as playwright:
-        table = new_table(client, rules="yunxiao", bots=[1, 2, 3], think_ms=0, claim_seconds=30, hands=2, seed=5)
+        table = new_table(client, think_ms=0, claim_seconds=30, **table_args)
         browser = playwright.chromium.launch(executable_path=executable, headless=True,
                                              args=["--no-sandbox", "--disable-gpu"])
         try:
@@ -71,54 +76,41 @@ def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(f"{base}/?table={table['id']}")
             page.wait_for_selector("#hand button.tile")
-            clicks, timed = play_through(page)
-            assert clicks > 5
-            result = page.inner_text("#result")
-            assert "Payments" in result and ("Won by" in result or "Drawn" in result)
-            assert page.is_visible("#next") and "match score" in page.inner_text("#scores")
-            assert "金" in page.inner_text("#indicators")  # Yunxiao's gold is shown
-            assert timed  # a claim window showed its timer
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "browser_table.png"), full_page=True)
-            # The lobby: a new three-seat Kawuxing table with bots, opened from the form.
-            page.goto(base)
-            page.select_option("#rules", "kawuxing")
-            page.click("#create button[type=submit]")
-            page.wait_for_selector("#hand button.tile")
-            assert page.locator("#seats .seat").count() == 3 and "kawuxing" in page.inner_text("#status")
-            assert not errors, errors
+            yield client, page, base, errors
         finally:
             browser.close()
+
+
+def test_a_full_hand_through_the_page(tmp_path: Path) -> None:
+    with table_page(tmp_path, rules="yunxiao", bots=[1, 2, 3], hands=2, seed=5) as (client, page, base, errors):
+        clicks, timed = play_through(page)
+        assert clicks > 5
+        result = page.inner_text("#result")
+        assert "Payments" in result and ("Won by" in result or "Drawn" in result)
+        assert page.is_visible("#next") and "match score" in page.inner_text("#scores")
+        assert "金" in page.inner_text("#indicators")  # Yunxiao's gold is shown
+        assert timed  # a claim window showed its timer
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser_table.png"), full_page=True)
+        # The lobby: a new three-seat Kawuxing table with bots, opened from the form.
+        page.goto(base)
+        page.select_option("#rules", "kawuxing")
+        page.click("#create button[type=submit]")
+        page.wait_for_selector("#hand button.tile")
+        assert page.locator("#seats .seat").count() == 3 and "kawuxing" in page.inner_text("#status")
+        assert not errors, errors
 
 
 def test_a_wai_huzi_hand_through_the_page(tmp_path: Path) -> None:
     """The zipai table: cards drawn as their characters, the session 神 shown, a full hand to its result."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the server-test extra brings playwright")
-    import httpx
-
-    executable = chromium()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with server(f"sqlite:///{tmp_path / 'browser.db'}", port, tmp_path / "server.log"), \
-            httpx.Client(base_url=base, timeout=10) as client, sync_api.sync_playwright() as playwright:
-        table = new_table(client, rules="waihuzi", bots=[1, 2], think_ms=0, claim_seconds=30, seed=8)
-        browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(f"{base}/?table={table['id']}")
-            page.wait_for_selector("#hand button.tile")
-            hand_text = page.inner_text("#hand")
-            assert any(name in hand_text for name in ("x1", "x5", "d3", "d10", "x10", "d7")), hand_text
-            assert "神" in page.inner_text("#indicators")
-            clicks, _ = play_through(page)
-            assert clicks > 3
-            result = page.inner_text("#result")
-            assert "Payments" in result and ("Won by" in result or "Drawn" in result)
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "browser_waihuzi.png"), full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+    with table_page(tmp_path, rules="waihuzi", bots=[1, 2], seed=8) as (client, page, base, errors):
+        hand_text = page.inner_text("#hand")
+        assert any(name in hand_text for name in ("x1", "x5", "d3", "d10", "x10", "d7")), hand_text
+        assert "神" in page.inner_text("#indicators")
+        clicks, _ = play_through(page)
+        assert clicks > 3
+        result = page.inner_text("#result")
+        assert "Payments" in result and ("Won by" in result or "Drawn" in result)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser_waihuzi.png"), full_page=True)
+        assert not errors, errors

@@ -505,7 +505,7 @@ class MahjongFlow:
         table.pending = {}
         table.answers = {}
         self.result = result
-        self.events.append(Event("end", -1, -1, tuple(result.payments), str(result.next_dealer)))
+        self.events.append(result.end_event())
 
 
 def _pung_kinds(melds: list[Meld]) -> int:

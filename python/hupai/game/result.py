@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..events import Event
 from ..scoring import ScoreResult, WinContext
 
 __all__ = ["WinResult", "HandResult"]
@@ -57,6 +58,10 @@ class HandResult:
     def points(self) -> dict[int, int]:
         """The hand value per winner (番 after the cap for Guangdong)."""
         return {w.seat: w.score.value for w in self.wins}
+
+    def end_event(self) -> Event:
+        """The last event of a hand, whichever family's flow ends it."""
+        return Event("end", -1, -1, tuple(self.payments), str(self.next_dealer))
 
     def to_log(self) -> dict[str, Any]:
         """The form a game log records (format 1)."""

@@ -547,4 +547,4 @@ class ZipaiFlow:
         table.pending = {}
         table.answers = {}
         self.result = result
-        self.events.append(Event("end", -1, -1, tuple(result.payments), str(result.next_dealer)))
+        self.events.append(result.end_event())
