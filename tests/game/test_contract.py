@@ -140,6 +140,11 @@ def test_overriding_a_hook_needs_its_capability():
             def completes(self, table, seat, tile, in_hand):
                 return False
 
+    with pytest.raises(TypeError, match="wall_end=True"):
+        class OwnWallEnd(GuangdongRules):
+            def can_draw(self, table):
+                return False
+
     class Declared(GuangdongRules):
         capabilities = Capabilities(on_discard=True)
 
@@ -147,6 +152,52 @@ def test_overriding_a_hook_needs_its_capability():
             return ()
 
     play(Game(Declared(), seed=1), [RandomBot(i) for i in range(4)])
+
+
+def test_the_wall_end_is_the_dead_wall_unless_the_rules_decide_it():
+    """The engine checks ``dead_wall`` itself; a declared ``can_draw`` (``wall_end``) is asked instead."""
+    class Short(GuangdongRules):
+        def __init__(self):
+            super().__init__()
+            self.dead_wall = 60  # GD-8's option sets it too; here the engine's reading of it is checked
+
+    class Asked(GuangdongRules):
+        capabilities = Capabilities(wall_end=True)
+        asked = 0
+
+        def can_draw(self, table):
+            Asked.asked += 1
+            return table.wall.live > 60
+
+    for seed in range(20):
+        game = Game(Short(), seed=seed, claim_window="eligible")
+        play(game, [RandomBot(i) for i in range(4)])
+        assert game.table.wall.live >= 60
+        if game.result.drawn:
+            assert game.table.wall.live == 60
+    game = Game(Asked(), seed=3, claim_window="eligible")
+    play(game, [RandomBot(i) for i in range(4)])
+    assert Asked.asked > 1 and game.table.wall.live >= 60
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
+def test_the_legal_actions_a_flow_hands_over_are_the_ones_it_would_find(name):
+    """After an action the flow gives the shell the next plain turn's discards (Game.apply): they must be what
+    an uncached legal_actions gives, at every step of whole games."""
+    rules = hupai.rules.get(name)
+    checked = 0
+    for seed in range(4):
+        game = Game(rules, seed=seed, claim_window="eligible")
+        bots = [RandomBot(seed + i) for i in range(rules.num_players)]
+        while not game.over:
+            for seat, known in game._legal.items():
+                assert known == game._flow.legal_actions(seat), (seed, len(game.actions), seat)
+                checked += 1
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+    # Plain turns are handed over where the rules have them; Yunxiao's and Kawuxing's turns ask their hooks (a
+    # gold, 亮倒), and the zipai flow hands over none.
+    assert (checked > 0) == (name == "guangdong")
 
 
 def test_plain_turns_follow_the_declaration():

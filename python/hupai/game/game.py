@@ -230,14 +230,14 @@ class Game:
                 raise
         self._actions.append(chosen)
         try:
-            self._flow.apply(chosen)
+            known = self._flow.apply(chosen)
         except BaseException as error:
             # A legal action failed half-way: a rule system's bug (the flow validates before it changes
             # anything). The state is no longer trustworthy, so the game refuses to go on.
             self._legal = _BROKEN
             raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
                              f"{type(error).__name__}: {error}") from error
-        self._legal = {}
+        self._legal = known  # a new cache, holding what the flow already knows (a plain turn's discards)
 
     def apply_json(self, seat: int, data: str | bytes | bytearray | Mapping[str, Any]) -> Action:
         """Apply an action a client sent for ``seat``: JSON text or its parsed object, in the contract's form

@@ -31,6 +31,11 @@ from .wall import Wall, shuffle
 
 __all__ = ["MahjongFlow", "Decision"]
 
+# Per table size n, per seat: the other seats in turn order, and the bit of its 下家 (who may chow: claim_scan's
+# mask). Made once here, not per hand.
+_OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
+_CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
+
 
 class Decision(NamedTuple):
     """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
@@ -50,7 +55,7 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers")
+                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall")
 
     rules: Rules
     table: Table
@@ -65,13 +70,14 @@ class MahjongFlow:
         caps = self._caps = rules.capabilities
         self._plain_turns = caps.plain_turns
         self._forms = int(rules.win_forms)
+        self._dead_wall = -1 if caps.wall_end else rules.dead_wall
         # Whether a seat is asked before its draw: on public facts alone when every seat is asked (see
         # Rules.pre_draw_window), else only when it has a declaration.
         self._pre_draw = (None if not caps.pre_draw
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
-        self._others = tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
-        self._chowers = tuple(1 << ((seat + 1) % n) for seat in range(n))  # the 下家 chows (claim_scan's mask)
+        self._others = _OTHERS[n]
+        self._chowers = _CHOWERS[n]
         self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
                               and not caps.chow_seats and not caps.on_discard)
 
@@ -165,9 +171,7 @@ class MahjongFlow:
         if phase == "turn":
             if seat != table.turn_seat:
                 return ()
-            if self._plain_turns:
-                # One core call: no complete hand (not looked for if the hand before the draw was known not
-                # to be ready) and no kong possible, so the turn is its discards. The common turn.
+            if self._plain_turns:  # usually found already, by apply(), as it gave the turn
                 discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                       table.drawn if table.ready[seat] is not False else -1, self._forms,
                                       ACTIONS.discard[seat])
@@ -199,9 +203,11 @@ class MahjongFlow:
         discards = ACTIONS.discard[seat]
         forbidden = rules.forbidden_discards(table, seat) if caps.forbidden_discards else None
         if forbidden:
-            held = [k for k in range(34) if hand[k]]
-            kinds = [k for k in held if k not in forbidden] or held  # nothing allowed: the restriction lifts
-            out.extend([discards[k] for k in kinds])
+            allowed = bytearray(hand)
+            for kind in forbidden:
+                allowed[kind] = 0
+            # Nothing allowed: the restriction lifts.
+            out.extend(held_actions(allowed, discards) or held_actions(hand, discards))
         else:
             out.extend(held_actions(hand, discards))
         if caps.turn_extras:
@@ -232,7 +238,9 @@ class MahjongFlow:
         return f"{action} is not legal now; legal {action.kind} actions: {', '.join(map(str, same_kind))}"
 
     # -- applying a legal action ------------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
+        """Apply a legal action. Returns the legal actions already known for the new state, by seat: the discards
+        of a plain turn it led to (one core call, and the shell's next question answered without asking)."""
         kind, seat, tile, _, flag = action
         table = self.table
         phase = table.phase
@@ -257,6 +265,17 @@ class MahjongFlow:
                 self._declare(action)
         else:  # a claim or rob window
             self._answer(action)
+        if table.phase == "turn" and self._plain_turns:
+            # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
+            # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
+            # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
+            seat = table.turn_seat
+            discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
+                                  table.drawn if table.ready[seat] is not False else -1, self._forms,
+                                  ACTIONS.discard[seat])
+            if discards is not None:
+                return {seat: discards}
+        return {}
 
     def _declare(self, action: Action) -> None:
         if self._caps.declared_kongs and self.rules.declares_kong(self.table, action):
@@ -346,7 +365,9 @@ class MahjongFlow:
         seat = (seat + 1) % table.num_players
         table.turn_seat = seat
         rules = self.rules
-        if not rules.can_draw(table):
+        dead_wall = self._dead_wall  # the wall end, checked here unless the rules decide it (wall_end)
+        wall = table.wall
+        if wall.tail - wall.head <= dead_wall if dead_wall >= 0 else not rules.can_draw(table):
             self._end_drawn()
             return
         pre_draw = self._pre_draw

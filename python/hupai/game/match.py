@@ -54,22 +54,33 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     table = game.table  # a game keeps its table object from start to end
     apply = game.apply
     legal = game.legal_actions
-    observe = Observer(game).observe  # one per game: it freezes the hand's fixed facts once
+    observe = None  # Observer(game).observe, made at the first observation asked for (it freezes the hand's
+    # fixed facts once; a player that decides from the legal actions alone never needs one)
     choosers = [getattr(player, "choose", _no_choice) for player in players]
     acts = [player.act for player in players]
     while True:
         phase = table.phase
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
             seat = table.turn_seat
-            action = choosers[seat](legal(seat))
-            apply(action if action is not None else acts[seat](observe(seat)))
+            # The game's legal-action cache, read here without a call: after an action it usually holds the
+            # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
+            action = choosers[seat](game._legal.get(seat) or legal(seat))
+            if action is None:
+                if observe is None:
+                    observe = Observer(game).observe
+                action = acts[seat](observe(seat))
+            apply(action)
             continue
         seats = game.seats_to_act
         if not seats:
             break
         for seat in seats:
             action = choosers[seat](legal(seat))
-            apply(action if action is not None else acts[seat](observe(seat)))
+            if action is None:
+                if observe is None:
+                    observe = Observer(game).observe
+                action = acts[seat](observe(seat))
+            apply(action)
     result = game.result
     assert result is not None
     return result

@@ -318,22 +318,23 @@ class ZipaiFlow:
         return " ".join(parts)
 
     # -- applying a legal action ------------------------------------------------------------------------
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
+        """Apply a legal action; returns the legal actions known for the new state (none: the shell asks)."""
         table = self.table
         if table.phase == "claim":
             table.answers[action.seat] = action
             if len(table.answers) == len(table.pending):
                 self._resolve()
-            return
+            return {}
         kind, seat, card = action.kind, action.seat, action.tile
         opening = table.opening
         table.opening = False
         if kind == "win":  # 天胡
             self._settle(seat, card, "dealt", None)
-            return
+            return {}
         if kind == "discard":
             self._discard(seat, card, opening)
-            return
+            return {}
         hand = table.hands[seat]
         if kind == "liu":  # four held (WH-12)
             hand[card] -= 4
@@ -344,6 +345,7 @@ class ZipaiFlow:
         if opening:
             self._dealer_moved()
         self._turn_up((seat + 1) % 3)
+        return {}
 
     def _dealer_moved(self) -> None:
         """WH-38: the dealer's 报听 moment is right after its first discard or the 溜 that replaced it."""

@@ -75,7 +75,7 @@ _DECLARED_BY = {
     "chow_seats": "chow_seats", "pre_draw_actions": "pre_draw", "pre_draw_window": "pre_draw",
     "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
     "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
-    "on_claim": "on_claim", "on_drawn": "on_drawn",
+    "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end",
 }
 
 class Rules(ABC):
@@ -99,6 +99,10 @@ class Rules(ABC):
     louhu: str | None = "same_kind"
     #: Whether a chow/pung/kong ends the 漏胡 block (a draw always does).
     louhu_clears_on_claim: bool = True
+    #: Live tiles left when the hand ends drawn (流局): a normal draw needs more than this many (GD-8's reserve).
+    #: The engine reads it itself; a wall end that depends on more overrides :meth:`can_draw` (declared:
+    #: ``Capabilities(wall_end=True)``; Yunxiao's reserve grows with kongs).
+    dead_wall: int = 0
     #: Kong replacement tiles come from the wall's tail (the order is hidden either way).
     replacement_from_tail: bool = True
     #: Winning forms passed to the core.
@@ -143,9 +147,10 @@ class Rules(ABC):
 
     # -- wall -------------------------------------------------------------------------------------------
     def can_draw(self, table: TableView) -> bool:
-        """May the next normal draw happen? False ends the hand as drawn (流局)."""
+        """May the next normal draw happen? False ends the hand as drawn (流局). By default while more than
+        :attr:`dead_wall` live tiles remain."""
         wall = table.wall
-        return wall.tail > wall.head
+        return wall.tail - wall.head > self.dead_wall
 
     def can_kong(self, table: TableView) -> bool:
         """May a kong be declared now? By default a replacement tile must remain."""

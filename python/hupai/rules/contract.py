@@ -167,6 +167,8 @@ class Capabilities:
     - ``pre_draw``: :meth:`~hupai.rules.base.Rules.pre_draw_actions` may offer declarations before a draw.
     - ``forbidden_discards``, ``turn_extras``, ``kong_options``, ``declared_kongs``, ``last_kong``,
       ``on_discard``, ``on_claim``, ``on_drawn``: the hooks of the same names.
+    - ``wall_end``: :meth:`~hupai.rules.base.Rules.can_draw` is more than :attr:`~hupai.rules.base.Rules.dead_wall`
+      (the engine checks that count itself otherwise).
     """
 
     core_wins: bool = True
@@ -181,6 +183,7 @@ class Capabilities:
     on_discard: bool = False
     on_claim: bool = False
     on_drawn: bool = False
+    wall_end: bool = False
 
     @property
     def plain_turns(self) -> bool:

@@ -54,7 +54,7 @@ class GuangdongRules(Rules):
             options = GuangdongOptions.from_mapping(options)
         self.options = options
         self.louhu = self.options.louhu  # GD-11
-        self._reserve = self.options.wall_reserve
+        self.dead_wall = self.options.wall_reserve  # GD-8: the engine's wall end (Rules.can_draw)
         self._options_dict = options.to_dict()  # asked for by every log and snapshot: built once
 
     def options_dict(self) -> dict[str, Any]:
@@ -68,14 +68,10 @@ class GuangdongRules(Rules):
         east = dealer if self.options.seat_wind == "dealer_east" else first_dealer
         return tuple((seat - east) % 4 for seat in range(4))
 
-    # GD-8
-    def can_draw(self, table: TableView) -> bool:
-        wall = table.wall
-        return wall.tail - wall.head > self._reserve
-
+    # GD-8: no draw (and no kong) with only the reserve left (dead_wall, set from the option)
     def can_kong(self, table: TableView) -> bool:
         wall = table.wall
-        return wall.tail - wall.head > self._reserve
+        return wall.tail - wall.head > self.dead_wall
 
     # GD-20, GD-21, GD-26, GD-28, GD-29
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,

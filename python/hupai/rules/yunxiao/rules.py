@@ -99,7 +99,7 @@ class YunxiaoRules(Rules):
     name: ClassVar[str] = "yunxiao"
     capabilities: ClassVar[Capabilities] = Capabilities(
         core_wins=False, custom_claims=True, pre_draw=True, forbidden_discards=True, kong_options=True,
-        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True)
+        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True, wall_end=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
     #: YX-29..31 events (``human`` is YX-31's 地胡 too), the gold, 游 level; no winds (YX-46), no 海底.
     context_fields: ClassVar[frozenset[str] | None] = frozenset({
@@ -118,6 +118,7 @@ class YunxiaoRules(Rules):
         self._complete = lru_cache(maxsize=1 << 16)(partial(_complete, options=self.options))
         self._you_shape = lru_cache(maxsize=1 << 14)(_you_shape)
         self.louhu = self.options.louhu  # YX-17
+        self._reserves = tuple(self.options.reserve_after(kongs) for kongs in range(self.options.max_kongs))
         self._options_dict = self.options.to_dict()
 
     def options_dict(self) -> dict[str, Any]:
@@ -137,19 +138,24 @@ class YunxiaoRules(Rules):
 
     @staticmethod
     def gold(table: TableView) -> int:
-        """The gold kind G of the hand on ``table`` (YX-6)."""
-        return int(table.extras["gold"])
+        """The gold kind G of the hand on ``table`` (YX-6): ``table.extras["gold"]``, read directly by the hooks
+        below (they run at every discard)."""
+        gold: int = table.extras["gold"]  # an int: set by on_deal, checked in a restored snapshot
+        return gold
 
     # -- wall: YX-12, YX-13, YX-23 ----------------------------------------------------------------------
     def can_draw(self, table: TableView) -> bool:
         """YX-12: a normal draw needs more than R live tiles (R after 0/1/2 kongs); YX-23: the hand ends once
         the last allowed kong has been made (its maker did not win on the replacement)."""
-        kongs = table.extras["kongs"]
-        return kongs < self.options.max_kongs and table.wall.live > self.options.reserve_after(kongs)
+        kongs: int = table.extras["kongs"]
+        wall = table.wall
+        return kongs < self.options.max_kongs and wall.tail - wall.head > self._reserves[kongs]
 
     def can_kong(self, table: TableView) -> bool:
         """YX-23: at most ``max_kongs`` per hand; YX-13: a replacement is drawn even below the reserve."""
-        return table.extras["kongs"] < self.options.max_kongs and table.wall.live > 0
+        kongs: int = table.extras["kongs"]
+        wall = table.wall
+        return kongs < self.options.max_kongs and wall.tail > wall.head
 
     def melds_claimable(self, table: TableView) -> bool:
         return True  # the spec ends the hand only when a normal draw is due
@@ -170,17 +176,17 @@ class YunxiaoRules(Rules):
         counts = self._waiting(table, seat)
         if counts is None:
             return frozenset()
-        return self._waits(counts, self.gold(table), tuple(table.melds[seat]))
+        return self._waits(counts, table.extras["gold"], tuple(table.melds[seat]))
 
     def ready(self, table: TableView, seat: int) -> bool:
         """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29)."""
         counts = self._waiting(table, seat)
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         return counts is not None and (counts[gold] >= 2 or bool(self._waits(counts, gold, tuple(table.melds[seat]))))
 
     def _complete_now(self, table: TableView, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
-        return self._complete(bytes(table.hands[seat]), self.gold(table), tuple(table.melds[seat]))
+        return self._complete(bytes(table.hands[seat]), table.extras["gold"], tuple(table.melds[seat]))
 
     def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
@@ -188,13 +194,13 @@ class YunxiaoRules(Rules):
         known = table.ready[seat]  # the engine's cache of ready(): filled before claims and turns are asked
         if not (self.ready(table, seat) if known is None else known):
             return False
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         if in_hand:
             return table.hands[seat][gold] >= 3 or self._complete_now(table, seat)
         return tile != gold and tile in self.waits(table, seat)
 
     def winning_tiles(self, table: TableView, seat: int) -> list[int]:
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         return sorted(k for k in self.waits(table, seat) if k != gold)
 
     # -- events and who may win: YX-18, YX-28, YX-31 ----------------------------------------------------
@@ -223,7 +229,7 @@ class YunxiaoRules(Rules):
         event = self.event(table, seat, source)
         if not you_state_allows(event, seat, table.extras["you"]):
             return False
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         if event in _OTHERS_TILE and table.hands[seat][gold] >= 3:
             hand = YunxiaoHand((*_kinds(table.hands[seat]), tile), gold, tuple(table.melds[seat]))
             return three_golds_may_win(hand, event, self.options)
@@ -236,11 +242,10 @@ class YunxiaoRules(Rules):
         A chow's ``tiles`` are physical kinds in run order: a 白板 stands where the run needs ``G`` (YX-E18:
         with G=5m, 46m chow a discarded 白板 as ``(4m, 5z, 6m)``; 4m and a held 白板 chow 6m the same way).
         :meth:`claim_meld` turns them into the meld ``456m``."""
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         if tile == gold:
             return {}
         n = table.num_players
-        kong_ok = self.can_kong(table)
         chower = (discarder + 1) % n
         face = effective_kind(tile, gold)
         out: dict[int, list[Action]] = {}
@@ -252,7 +257,7 @@ class YunxiaoRules(Rules):
                 options.append(ACTIONS.win[seat][tile])
             # A pung or kong is always of one physical kind: the only tiles playing as G are the 白板.
             if hand[tile] >= 2:
-                if hand[tile] >= 3 and kong_ok:
+                if hand[tile] >= 3 and self.can_kong(table):
                     options.append(ACTIONS.exposed_kong[seat][tile])
                 options.append(ACTIONS.pung[seat][tile])
             if seat == chower and face < 27:
@@ -271,7 +276,7 @@ class YunxiaoRules(Rules):
         turn: :meth:`on_claim`). Pungs and kongs are of one physical kind."""
         if action.kind != "chow":
             return super().claim_meld(table, action)
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         tile = action.tile
         used = list(action.tiles)
         used.remove(tile)
@@ -290,7 +295,7 @@ class YunxiaoRules(Rules):
         """YX-26: the 游 level of ``seat`` after its discard of ``tile`` (the engine asks once per discard,
         before claims are offered)."""
         levels = table.extras["you"]
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         hand = table.hands[seat]
         shape = hand[gold] >= 1 and self._you_shape(bytes(hand), gold, tuple(table.melds[seat]))
         level = next_you_level(levels[seat], tile == gold, shape)
@@ -308,7 +313,7 @@ class YunxiaoRules(Rules):
         if not chow_turn or chow_turn[0] != seat or chow_turn[1] != table.discards_made[seat]:
             return frozenset()
         meld = table.melds[seat][chow_turn[2]]
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         claimed = effective_kind(meld.claimed_tile, gold)
         used = list(meld.tiles)
         used.remove(claimed)
@@ -335,7 +340,7 @@ class YunxiaoRules(Rules):
         """Before the draw (after the YX-12 wall-end check): YX-27 游金胡 for a level >= 1 player, YX-30
         抢金胡 for a ready non-dealer at its first turn while nobody has claimed; YX-28 may forbid either."""
         levels = table.extras["you"]
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         out = []
         if levels[seat] >= 1 and you_state_allows(YOU_JIN, seat, levels):
             out.append(Action("declare", seat, gold, (), YOU_JIN))
@@ -384,7 +389,7 @@ class YunxiaoRules(Rules):
         """YX-25: physical kinds whose discard now would leave ``seat``'s hand in 游 shape (a gold discard
         among them raises the level to 双游/三游, YX-26). Empty unless the hand is a winning size and holds a
         gold."""
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         hand = table.hands[seat]
         melds = table.melds[seat]
         if not hand[gold] or sum(hand) != 14 - 3 * len(melds):
@@ -410,7 +415,7 @@ class YunxiaoRules(Rules):
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
                     winners_on_tile: int) -> WinContext:
         """The facts :func:`~.scoring.score_win` needs: physical tiles, the event, the 游 level, the gold."""
-        gold = self.gold(table)
+        gold = table.extras["gold"]
         event = self.event(table, seat, source)
         if source == YOU_JIN:
             tile = gold  # the floating gold is the winning tile; no tile is added (YX-27)
