@@ -170,9 +170,8 @@ inline int knitted_deficiency(const std::uint8_t* counts) {
 
 // Jokers may stand for any kind: cost = deficiency - jokers (the natural tiles are `jokers` short of the
 // target size, so the deficiency is never below the joker count).
-int unrestricted_cost(const HandQuery& q) {
-    int deficiency = kBig;
-    if (q.forms & kStandard) deficiency = standard_deficiency(q.counts, kMaxMelds - q.melds);
+// The lesser of `deficiency` (the standard form's, or kBig) and the other forms' deficiencies in q.forms.
+int with_other_forms(const HandQuery& q, int deficiency) {
     if (q.melds == 0) {
         if (q.forms & kSevenPairs) deficiency = std::min(deficiency, seven_pairs_deficiency(q.counts));
         if (q.forms & kSevenPairsQuads) deficiency = std::min(deficiency, seven_pairs_quads_deficiency(q.counts));
@@ -180,7 +179,12 @@ int unrestricted_cost(const HandQuery& q) {
         if (q.forms & kKnitted) deficiency = std::min(deficiency, knitted_deficiency(q.counts));
         if (q.forms & kTerminalsHonors) deficiency = std::min(deficiency, terminals_honors_deficiency(q.counts));
     }
-    return deficiency - q.jokers;
+    return deficiency;
+}
+
+int unrestricted_cost(const HandQuery& q) {
+    const int standard = q.forms & kStandard ? standard_deficiency(q.counts, kMaxMelds - q.melds) : kBig;
+    return with_other_forms(q, standard) - q.jokers;
 }
 
 }  // namespace
@@ -269,6 +273,10 @@ void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint6
     std::copy(q.counts, q.counts + kNumKinds, counts.begin());
     HandQuery hand = q;
     hand.counts = counts.data();
+    // Unrestricted jokers (or none): a draw changes one group, so the standard form's cost of every draw comes
+    // from the other groups combined once per discard (StandardPartials), exactly as hand_cost would give it.
+    const bool partial = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
+    const bool standard = q.forms & kStandard;
     for (int out = 0; out < kNumKinds; ++out) {
         shanten_after[out] = 127;
         improving[out] = 0;
@@ -277,11 +285,22 @@ void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint6
         const int after = hand_cost(hand) - 1;
         shanten_after[out] = std::int8_t(after);
         std::uint64_t bits = 0;
-        for (int draw = 0; draw < kNumKinds; ++draw) {
-            if (counts[draw] >= kMaxCopies) continue;
-            ++counts[draw];
-            bits |= std::uint64_t(hand_cost(hand) - 1 < after) << draw;
-            --counts[draw];
+        if (partial) {
+            const StandardPartials others(counts.data(), standard ? kMaxMelds - q.melds : 0);
+            for (int draw = 0; draw < kNumKinds; ++draw) {
+                if (counts[draw] >= kMaxCopies) continue;
+                ++counts[draw];
+                const int deficiency = standard ? others.deficiency(counts.data(), draw / 9) : kBig;
+                bits |= std::uint64_t(with_other_forms(hand, deficiency) - q.jokers - 1 < after) << draw;
+                --counts[draw];
+            }
+        } else {
+            for (int draw = 0; draw < kNumKinds; ++draw) {
+                if (counts[draw] >= kMaxCopies) continue;
+                ++counts[draw];
+                bits |= std::uint64_t(hand_cost(hand) - 1 < after) << draw;
+                --counts[draw];
+            }
         }
         improving[out] = bits;
         ++counts[out];

@@ -15,6 +15,8 @@
 
 namespace hupai {
 
+class Tables;
+
 struct HandQuery {
     const std::uint8_t* counts = nullptr;  // 34 counts of natural concealed tiles
     int jokers = 0;
@@ -76,5 +78,25 @@ long long is_win_rows(const BatchRows& rows, long long begin, long long end, boo
 // 2 AVX2; an unsupported one falls back to portable) are exposed so tests can check they agree.
 int standard_deficiency(const std::uint8_t* counts, int melds_needed);
 int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, int variant);
+
+// The standard deficiency of hands that each differ from one base hand in a single group (a suit, or the
+// honors): what discard_analysis asks for every draw after a discard. The other three groups' costs are
+// combined once, when the base hand is given; each hand asked about then costs one table look-up and the last
+// min-plus step, not four look-ups and three combines. Exactly standard_deficiency (min-plus combining is
+// associative and commutative).
+class StandardPartials {
+  public:
+    StandardPartials(const std::uint8_t* counts, int melds_needed);
+    // standard_deficiency(counts, melds_needed), for `counts` equal to the base hand outside `group` (0..2 the
+    // suits, 3 the honors: kind / 9).
+    int deficiency(const std::uint8_t* counts, int group) const;
+
+  private:
+    const Tables* tables_;
+    int melds_needed_;
+    // Per group: the tiles the other three groups miss for m melds (0..melds_needed), without and with the pair.
+    std::uint8_t none_[4][5];
+    std::uint8_t pair_[4][5];
+};
 
 }  // namespace hupai

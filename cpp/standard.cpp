@@ -189,6 +189,34 @@ int standard_deficiency(const std::uint8_t* counts, int melds_needed) {
     return implementation(counts, melds_needed);
 }
 
+StandardPartials::StandardPartials(const std::uint8_t* counts, int melds_needed)
+    : tables_(&Tables::get()), melds_needed_(melds_needed) {
+    const Tables& tables = *tables_;
+    const MeldPairCosts groups[4] = {unpack(tables.suit(counts)), unpack(tables.suit(counts + 9)),
+                                     unpack(tables.suit(counts + 18)), unpack(tables.honors(counts + kFirstHonor))};
+    // Six combines for the four "all but one" partials: (0 1) with 2 or 3, (2 3) with 0 or 1.
+    const MeldPairCosts low = combine<4>(groups[0], groups[1]), high = combine<4>(groups[2], groups[3]);
+    const MeldPairCosts rest[4] = {combine<4>(groups[1], high), combine<4>(groups[0], high),
+                                   combine<4>(low, groups[3]), combine<4>(low, groups[2])};
+    for (int group = 0; group < 4; ++group)
+        for (int m = 0; m < 5; ++m) {
+            none_[group][m] = std::uint8_t(std::min(rest[group].none[m], 255));
+            pair_[group][m] = std::uint8_t(std::min(rest[group].pair[m], 255));
+        }
+}
+
+int StandardPartials::deficiency(const std::uint8_t* counts, int group) const {
+    const Tables& tables = *tables_;
+    const GroupEntry entry = group < 3 ? tables.suit(counts + 9 * group) : tables.honors(counts + kFirstHonor);
+    const std::uint8_t* none = none_[group];
+    const std::uint8_t* pair = pair_[group];
+    const int n = melds_needed_;
+    int best = kBig;
+    for (int m = 0; m <= n; ++m)
+        best = std::min(best, std::min(none[m] + entry_value(entry, n - m, 1), pair[m] + entry_value(entry, n - m, 0)));
+    return best;
+}
+
 int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, int variant) {
 #ifdef HUPAI_X86
     if (variant == 2 && __builtin_cpu_supports("avx2")) return avx2_deficiency(counts, melds_needed);

@@ -46,6 +46,36 @@ def test_discard_options_match_shanten_of_every_discard_and_draw(forms: Forms) -
             assert option.copies == sum(4 - int(hand[draw]) for draw in improving)
 
 
+@pytest.mark.parametrize("forms", [Forms.STANDARD | Forms.THIRTEEN_ORPHANS, Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS,
+                                   Forms.SEVEN_PAIRS | Forms.KNITTED, Forms(63)])
+@pytest.mark.parametrize("melds", [0, 1, 3])
+def test_every_draw_after_every_discard_is_judged_as_shanten_judges_it(forms: Forms, melds: int) -> None:
+    """The core judges the draws after a discard from the other groups combined once (StandardPartials): the
+    improving draws must be exactly those that lower ``hupai.shanten``, with exposed melds and jokers too
+    (any kind, or only some: the slow path)."""
+    if melds and not forms & Forms.STANDARD:
+        pytest.skip("the concealed-only forms need melds == 0")
+    rng = random.Random(melds * 97 + int(forms))
+    for _ in range(40):
+        jokers = rng.choice([0, 0, 0, 1, 2])
+        joker_kinds = rng.choice([None, None, [0, 9, 18, 27, 31]]) if jokers else None
+        size = 14 - 3 * melds - jokers
+        hand = _random_hand(rng, size)
+        options = hupai.discard_options(hand, jokers=jokers, melds=melds, forms=forms, joker_kinds=joker_kinds)
+        for option in options:
+            after = hand.copy()
+            after[option.kind] -= 1
+            base = hupai.shanten(after, jokers=jokers, melds=melds, forms=forms, joker_kinds=joker_kinds)
+            assert option.shanten == base
+            improving = []
+            for draw in np.flatnonzero(after < 4):
+                after[draw] += 1
+                if hupai.shanten(after, jokers=jokers, melds=melds, forms=forms, joker_kinds=joker_kinds) < base:
+                    improving.append(int(draw))
+                after[draw] -= 1
+            assert list(option.improving) == improving, (hand.tolist(), option.kind)
+
+
 def test_discard_options_of_a_ready_shape_are_its_waits() -> None:
     """Discarding to a ready hand: the improving draws are exactly the waits."""
     options = {o.kind: o for o in hupai.discard_options("123m456p789s1122z3z")}
