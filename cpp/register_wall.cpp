@@ -51,6 +51,29 @@ void register_wall(py::module_& m) {
         "The tiles in the order hupai.game.wall.shuffle gives them (numpy's PCG64 seeded with `seed`, then\n"
         "Fisher-Yates from the end with a multiply-shift pick).");
     m.def(
+        "count_kinds",
+        [](py::handle tiles, Py_ssize_t start, Py_ssize_t stop, int kinds) {
+            // The deal's counts without a Python loop over the tiles (one crossing per seat, not 13 increments).
+            if (kinds < 1 || kinds > 64) throw InvalidHand("kinds must be 1..64");
+            const auto sequence =
+                py::reinterpret_steal<py::object>(PySequence_Fast(tiles.ptr(), "tiles must be a sequence"));
+            if (!sequence) throw py::error_already_set();
+            const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence.ptr());
+            if (start < 0 || stop < start || stop > size)
+                throw InvalidHand("count_kinds: start..stop is not within the tiles");
+            std::uint8_t counts[64] = {};
+            PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+            for (Py_ssize_t at = start; at < stop; ++at) {
+                long long kind = 0;
+                if (!read_int(items[at], "a tile", 0, kinds - 1, kind)) throw py::error_already_set();
+                if (counts[kind] == 255) throw InvalidHand("count_kinds: more than 255 tiles of a kind");
+                ++counts[kind];
+            }
+            return py::bytes(reinterpret_cast<const char*>(counts), static_cast<std::size_t>(kinds));
+        },
+        py::arg("tiles"), py::arg("start"), py::arg("stop"), py::arg("kinds"),
+        "bytes of `kinds` counts: how many of tiles[start:stop] are of each kind (each an int in 0..kinds-1).");
+    m.def(
         "pcg64_raw",
         [](py::handle seed, int count) {
             if (count < 0) throw InvalidHand("count must be non-negative");

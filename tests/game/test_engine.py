@@ -259,3 +259,15 @@ def test_visible_events_hide_a_concealed_kong_where_the_rules_lay_it_face_down(n
         if seen_concealed >= 3:
             break
     assert seen_concealed
+
+
+def test_table_views_are_the_hands_themselves():
+    """``table.views`` (made when first asked for) are zero-copy numpy views: they follow every change of the
+    hands, in a restored table too."""
+    game = Game("guangdong", seed=4, claim_window="eligible")
+    views = game.table.views
+    play(game, [RandomBot(i) for i in range(4)])
+    for seat in range(4):
+        assert views[seat].tolist() == list(game.table.hands[seat])
+    restored = Game.from_snapshot(Game("guangdong", seed=4).snapshot())
+    assert [v.tolist() for v in restored.table.views] == [list(h) for h in restored.table.hands]

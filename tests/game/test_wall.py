@@ -6,6 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from hupai import _core
+from hupai.errors import InvalidHand
 from hupai.game.wall import Wall, hand_seed, shuffle, splitmix64, stacked_wall
 from hupai.tiles import parse
 
@@ -95,3 +96,19 @@ def test_stacked_wall_deals_the_given_hands():
     assert wall[-1] == parse("5z")[0]
     with pytest.raises(ValueError):
         stacked_wall([parse("1111m"), parse("1m")])
+
+
+def test_count_kinds_counts_a_range_of_the_wall():
+    """``_core.count_kinds`` (the deal's counts): per kind, how many of tiles[start:stop] it holds; bad input
+    raises a clear error, never a crash."""
+    tiles = shuffle(list(range(34)) * 4, 7)
+    for start, stop in [(0, 13), (13, 26), (52, 53), (10, 10), (0, 136)]:
+        counted = Counter(tiles[start:stop])
+        assert list(_core.count_kinds(tiles, start, stop, 34)) == [counted[k] for k in range(34)]
+    assert _core.count_kinds((19, 0, 19), 0, 3, 20) == bytes([1] + [0] * 18 + [2])
+    for args in [(tiles, 0, 137, 34), (tiles, 5, 4, 34), (tiles, -1, 3, 34), ([34], 0, 1, 34), ([1.0], 0, 1, 34),
+                 ([True], 0, 1, 34), (tiles, 0, 3, 0)]:
+        with pytest.raises(InvalidHand):
+            _core.count_kinds(*args)
+    with pytest.raises(TypeError):
+        _core.count_kinds(5, 0, 1, 34)

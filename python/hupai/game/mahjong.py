@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import claim_scan, held_actions, plain_turn
+from .._core import claim_scan, count_kinds, held_actions, plain_turn
 from ..actions import ACTIONS, Action
 from ..events import Event, RawEvent
 from ..hand import Meld
@@ -96,11 +96,10 @@ class MahjongFlow:
         for offset in range(n):
             seat = (dealer + offset) % n
             hand = table.hands[seat]
-            dealt = tiles[wall.head:wall.head + size]
+            start = wall.head
             wall.head += size
-            for tile in dealt:
-                hand[tile] += 1
-            events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+            hand[:] = count_kinds(tiles, start, wall.head, 34)
+            events.append(("deal", seat, -1, tuple(sorted(tiles[start:wall.head])), ""))  # a raw Event
         # The dealer's extra tile is kept as its "drawn" tile so a dealt win (天和) has a winning tile.
         extra = wall.draw()
         table.hands[dealer][extra] += 1

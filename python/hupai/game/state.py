@@ -55,7 +55,7 @@ class Table:
     """The mutable state of one hand. See the module docstring for the fields."""
 
     __slots__ = (
-        "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
+        "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "_views",
         "melds",
         "discards", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
@@ -72,7 +72,7 @@ class Table:
         self.seat_winds = seat_winds
         self.wall = wall
         self.hands: list[bytearray] = [bytearray(34) for _ in range(n)]
-        self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
+        self._views: list[np.ndarray] | None = None
         self.melds: list[list[Meld]] = [[] for _ in range(n)]
         self.discards: list[list[int]] = [[] for _ in range(n)]
         self.phase = "turn"
@@ -99,6 +99,15 @@ class Table:
         # whenever that
         # hand changes; never saved (a restored table recomputes it).
         self.ready: list[bool | None] = [None] * n
+
+    @property
+    def views(self) -> list[np.ndarray]:
+        """Each seat's hand counts as a zero-copy ``uint8`` numpy view (the hands are never replaced), made when
+        first asked for: most hands are played without any."""
+        views = self._views
+        if views is None:
+            views = self._views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
+        return views
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
@@ -147,7 +156,7 @@ class Table:
         table.seat_winds = tuple(data["seat_winds"])
         table.wall = Wall(list(wall_tiles), head, tail)
         table.hands = [bytearray(h) for h in data["hands"]]
-        table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
+        table._views = None
         table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
         table.discards = [list(d) for d in data["discards"]]
         for name in ("phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
