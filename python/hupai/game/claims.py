@@ -48,9 +48,11 @@ def _order_from(table: Table, source: int) -> list[int]:
     return [(source + i) % n for i in range(1, n)]
 
 
-def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> dict[int, list[Action]]:
+def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
+                     shapes: int | None = None) -> dict[int, list[Action]]:
     """The standard claims on ``tile`` discarded by ``discarder`` (see
-    :meth:`~hupai.rules.base.Rules.claim_options`), in turn order from the discarder.
+    :meth:`~hupai.rules.base.Rules.claim_options`), in turn order from the discarder. ``shapes``: the scan's
+    answer if the caller made it already (the flow's quick path, with every flag and the 下家 chowing).
 
     This runs on every discard, so the shapes of all seats are read by one core call (``_core.claim_scan``,
     which decides wins too when the rules declare ``core_wins``, and returns the ready cache where it works it
@@ -59,16 +61,17 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int) -> d
     """
     caps = rules.capabilities
     core_wins = caps.core_wins
-    if tile >= 27:
-        chowers = 0
-    elif not caps.chow_seats:
-        chowers = 1 << ((discarder + 1) % table.num_players)
-    else:
-        chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
-    shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms, chowers,
-                               SCAN_ALL if core_wins else _SCAN_MELDS)
-    if ready is not None:  # the scan worked out some seat's readiness: the engine caches it
-        table.ready[:] = ready
+    if shapes is None:
+        if tile >= 27:
+            chowers = 0
+        elif not caps.chow_seats:
+            chowers = 1 << ((discarder + 1) % table.num_players)
+        else:
+            chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
+        shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms,
+                                   chowers, SCAN_ALL if core_wins else _SCAN_MELDS)
+        if ready is not None:  # the scan worked out some seat's readiness: the engine caches it
+            table.ready[:] = ready
     if not shapes and core_wins:
         return {}  # the common case: nobody can claim, and no rule question needed asking
     if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible

@@ -323,6 +323,7 @@ class MahjongFlow:
         table.drawn_from = ""
         self.events.append(("discard", seat, tile, (), flag))
         table.phase = "claim"
+        shapes = None
         if self._quick_claims:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
@@ -348,7 +349,7 @@ class MahjongFlow:
                         cache[other] = rules.ready(table, other)
             options = rules.claim_options(table, tile, seat)
         else:
-            options = claims.standard_options(rules, table, tile, seat)
+            options = claims.standard_options(rules, table, tile, seat, shapes)  # the quick scan's shapes, if made
         if options or self.window == "all":
             pending = claims.collect(rules, table, tile, options, seat, self.window)
             if pending:
