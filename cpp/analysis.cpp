@@ -287,11 +287,15 @@ void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint6
         std::uint64_t bits = 0;
         if (partial) {
             const StandardPartials others(counts.data(), standard ? kMaxMelds - q.melds : 0);
+            // A drawn tile lowers any form's deficiency by one at most, so where the standard form's is no more
+            // than the other forms' before the draw less one, it is the least, and they need not be asked.
+            const int others_floor = with_other_forms(hand, kBig) - 1;
             for (int draw = 0; draw < kNumKinds; ++draw) {
                 if (counts[draw] >= kMaxCopies) continue;
                 ++counts[draw];
-                const int deficiency = standard ? others.deficiency(counts.data(), draw / 9) : kBig;
-                bits |= std::uint64_t(with_other_forms(hand, deficiency) - q.jokers - 1 < after) << draw;
+                int deficiency = standard ? others.deficiency(counts.data(), draw / 9) : kBig;
+                if (deficiency > others_floor) deficiency = with_other_forms(hand, deficiency);
+                bits |= std::uint64_t(deficiency - q.jokers - 1 < after) << draw;
                 --counts[draw];
             }
         } else {

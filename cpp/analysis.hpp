@@ -86,7 +86,8 @@ int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, in
 // associative and commutative).
 class StandardPartials {
   public:
-    StandardPartials(const std::uint8_t* counts, int melds_needed);
+    // `portable`: never the SIMD steps (for tests: both must agree).
+    StandardPartials(const std::uint8_t* counts, int melds_needed, bool portable = false);
     // standard_deficiency(counts, melds_needed), for `counts` equal to the base hand outside `group` (0..2 the
     // suits, 3 the honors: kind / 9).
     int deficiency(const std::uint8_t* counts, int group) const;
@@ -94,9 +95,10 @@ class StandardPartials {
   private:
     const Tables* tables_;
     int melds_needed_;
-    // Per group: the tiles the other three groups miss for m melds (0..melds_needed), without and with the pair.
-    std::uint8_t none_[4][5];
-    std::uint8_t pair_[4][5];
+    bool simd_;
+    // Per group: the tiles the other three groups miss for m melds (0..4), lane m without the pair and lane
+    // 8 + m with it (the SIMD layout; the other lanes are padding).
+    alignas(16) std::uint8_t rest_[4][16];
 };
 
 }  // namespace hupai

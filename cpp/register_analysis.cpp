@@ -322,6 +322,26 @@ void register_analysis(py::module_& m) {
         py::arg("counts"), py::arg("melds_needed"), py::arg("variant"),
         "Standard-form deficiency by one implementation: 0 portable, 1 SSSE3, 2 AVX2 (for tests).");
     m.def(
+        "partial_deficiencies",
+        [](py::handle hand, int melds_needed, int variant) {
+            Counts counts;
+            const py::int_ zero{0}, melds{kMaxMelds - melds_needed}, standard{int(kStandard)};
+            const HandQuery query = plain_query(hand, zero, melds, standard, py::none(), counts);
+            require_valid(query, SizeRule::kAny);
+            const StandardPartials partials(counts.data(), melds_needed, variant == 0);
+            std::vector<int> out(kNumKinds, -1);
+            for (int draw = 0; draw < kNumKinds; ++draw) {
+                if (counts[draw] >= kMaxCopies) continue;
+                ++counts[draw];
+                out[draw] = partials.deficiency(counts.data(), draw / 9);
+                --counts[draw];
+            }
+            return out;
+        },
+        py::arg("counts"), py::arg("melds_needed"), py::arg("variant"),
+        "Per kind k, StandardPartials' standard deficiency of the hand with one more k (-1 where k is held four\n"
+        "times): 0 the portable steps, 1 SIMD where the CPU has it (for tests).");
+    m.def(
         "buffer_counts",
         [](py::handle hand) -> py::object {
             Counts counts;

@@ -189,32 +189,80 @@ int standard_deficiency(const std::uint8_t* counts, int melds_needed) {
     return implementation(counts, melds_needed);
 }
 
-StandardPartials::StandardPartials(const std::uint8_t* counts, int melds_needed)
-    : tables_(&Tables::get()), melds_needed_(melds_needed) {
-    const Tables& tables = *tables_;
+namespace {
+
+// StandardPartials' two steps. Its rest_ rows use the SIMD lane layout (lanes 0..4: tiles missing for m melds
+// without the pair, 8..12: with it; the other lanes padding), which the portable steps read as plain bytes.
+template <typename Row>
+void portable_partials(const Tables& tables, const std::uint8_t* counts, Row* rest) {
     const MeldPairCosts groups[4] = {unpack(tables.suit(counts)), unpack(tables.suit(counts + 9)),
                                      unpack(tables.suit(counts + 18)), unpack(tables.honors(counts + kFirstHonor))};
     // Six combines for the four "all but one" partials: (0 1) with 2 or 3, (2 3) with 0 or 1.
     const MeldPairCosts low = combine<4>(groups[0], groups[1]), high = combine<4>(groups[2], groups[3]);
-    const MeldPairCosts rest[4] = {combine<4>(groups[1], high), combine<4>(groups[0], high),
-                                   combine<4>(low, groups[3]), combine<4>(low, groups[2])};
+    const MeldPairCosts others[4] = {combine<4>(groups[1], high), combine<4>(groups[0], high),
+                                     combine<4>(low, groups[3]), combine<4>(low, groups[2])};
     for (int group = 0; group < 4; ++group)
-        for (int m = 0; m < 5; ++m) {
-            none_[group][m] = std::uint8_t(std::min(rest[group].none[m], 255));
-            pair_[group][m] = std::uint8_t(std::min(rest[group].pair[m], 255));
+        for (int lane = 0; lane < 16; ++lane) {
+            const int m = lane % 8;
+            const int value = m > 4 ? 255 : lane < 8 ? others[group].none[m] : others[group].pair[m];
+            rest[group][lane] = std::uint8_t(std::min(value, 255));
         }
 }
 
-int StandardPartials::deficiency(const std::uint8_t* counts, int group) const {
-    const Tables& tables = *tables_;
-    const GroupEntry entry = group < 3 ? tables.suit(counts + 9 * group) : tables.honors(counts + kFirstHonor);
-    const std::uint8_t* none = none_[group];
-    const std::uint8_t* pair = pair_[group];
-    const int n = melds_needed_;
+int portable_finish(const std::uint8_t* rest, GroupEntry entry, int n) {
     int best = kBig;
     for (int m = 0; m <= n; ++m)
-        best = std::min(best, std::min(none[m] + entry_value(entry, n - m, 1), pair[m] + entry_value(entry, n - m, 0)));
+        best = std::min(best, std::min(rest[m] + entry_value(entry, n - m, 1),
+                                       rest[8 + m] + entry_value(entry, n - m, 0)));
     return best;
+}
+
+#ifdef HUPAI_X86
+template <typename Row>
+__attribute__((target("ssse3"))) void ssse3_partials(const Tables& tables, const std::uint8_t* counts, Row* rest) {
+    const Shuffles& s = Shuffles::get();
+    const __m128i g0 = widen(tables.suit(counts)), g1 = widen(tables.suit(counts + 9));
+    const __m128i g2 = widen(tables.suit(counts + 18)), g3 = widen(tables.honors(counts + kFirstHonor));
+    const __m128i low = combine_vectors(g0, g1, s), high = combine_vectors(g2, g3, s);
+    _mm_store_si128(reinterpret_cast<__m128i*>(rest[0]), combine_vectors(g1, high, s));
+    _mm_store_si128(reinterpret_cast<__m128i*>(rest[1]), combine_vectors(g0, high, s));
+    _mm_store_si128(reinterpret_cast<__m128i*>(rest[2]), combine_vectors(low, g3, s));
+    _mm_store_si128(reinterpret_cast<__m128i*>(rest[3]), combine_vectors(low, g2, s));
+}
+
+__attribute__((target("ssse3"))) int ssse3_finish(const std::uint8_t* rest, GroupEntry entry, int n) {
+    return finish(_mm_load_si128(reinterpret_cast<const __m128i*>(rest)), widen(entry), n, Shuffles::get());
+}
+#endif
+
+bool partials_in_simd() {
+#ifdef HUPAI_X86
+    static const bool simd = __builtin_cpu_supports("ssse3");
+    return simd;
+#else
+    return false;
+#endif
+}
+
+}  // namespace
+
+StandardPartials::StandardPartials(const std::uint8_t* counts, int melds_needed, bool portable)
+    : tables_(&Tables::get()), melds_needed_(melds_needed), simd_(!portable && partials_in_simd()) {
+#ifdef HUPAI_X86
+    if (simd_) {
+        ssse3_partials(*tables_, counts, rest_);
+        return;
+    }
+#endif
+    portable_partials(*tables_, counts, rest_);
+}
+
+int StandardPartials::deficiency(const std::uint8_t* counts, int group) const {
+    const GroupEntry entry = group < 3 ? tables_->suit(counts + 9 * group) : tables_->honors(counts + kFirstHonor);
+#ifdef HUPAI_X86
+    if (simd_) return ssse3_finish(rest_[group], entry, melds_needed_);
+#endif
+    return portable_finish(rest_[group], entry, melds_needed_);
 }
 
 int standard_deficiency_variant(const std::uint8_t* counts, int melds_needed, int variant) {

@@ -31,3 +31,23 @@ def test_every_combine_variant_gives_the_same_deficiency(melds: int) -> None:
         array = np.array(counts, dtype=np.uint8)
         results = {name: _core.standard_deficiency_variant(array, 4 - melds, code) for name, code in VARIANTS.items()}
         assert len(set(results.values())) == 1, (counts, results)
+
+
+@pytest.mark.parametrize("melds", [0, 1, 2, 3, 4])
+def test_partial_deficiencies_agree_with_the_whole_hand_in_every_variant(melds: int) -> None:
+    """discard_analysis judges every draw from the other groups combined once (StandardPartials, portable or
+    SIMD steps): each must be the standard deficiency of the whole hand after the draw."""
+    rng = random.Random(100 + melds)
+    for counts in _hands(rng, melds, 300):
+        counts[counts.index(max(counts))] -= 1  # a waiting-size hand: every draw makes a complete-size one
+        array = np.array(counts, dtype=np.uint8)
+        expected = []
+        for draw in range(34):
+            if counts[draw] >= 4:
+                expected.append(-1)
+                continue
+            array[draw] += 1
+            expected.append(_core.standard_deficiency_variant(array, 4 - melds, 0))
+            array[draw] -= 1
+        for code in (0, 1):
+            assert _core.partial_deficiencies(array, 4 - melds, code) == expected, (counts, code)
