@@ -6,54 +6,93 @@ Each build is a Python that imports it (a virtualenv's ``bin/python``)::
     python bench/compare_builds.py /tmp/old/.venv/bin/python .venv/bin/python
     python bench/compare_builds.py OLD NEW --callgrind                  # also count instructions (valgrind)
 
-Hands per second (``bench/hand_rates.py``, the same seeds for both) are measured in rounds that alternate the
-builds, since a shared machine's speed changes from minute to minute: the report gives each build's best rate
-and the range of the per-round ratios. ``--callgrind`` also counts the instructions a hand costs with valgrind's
-callgrind, which the machine's load does not change: (count for N hands - count for 2 hands) / (N - 2), so that
-start-up cancels out; ``PYTHONHASHSEED=0`` keeps set orders equal.
+Wall clock: one worker process per build plays the same hands (the same seeds and bots, ``claim_window=
+"eligible"``), in short batches that alternate old, new, new, old, ... A shared machine's speed changes from
+minute to minute, by up to 2x here; two batches next to each other see nearly the same machine, so the report
+gives the median of the per-pair ratios (new rate / old rate) with their middle half, and each build's overall
+rate. ``--callgrind`` also counts the instructions a hand costs with valgrind's callgrind, which the machine's load
+does not change: (count for N + 2 hands - count for 2 hands) / N, so that start-up cancels out;
+``PYTHONHASHSEED=0`` keeps set orders equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import pathlib
 import re
+import statistics
 import subprocess
-import sys
-from collections import defaultdict
 
-HERE = pathlib.Path(__file__).resolve().parent
-
-# Plays hands start..stop-1 of one rule system with one bot class, the way hand_rates does (an old build has no
-# claim_window setting and plays "eligible" anyway).
+# Plays hands start..stop-1 of one rule system with one bot class (an old build has no claim_window setting and
+# plays "eligible" anyway). As a worker (no arguments) it reads "rules bot start stop" lines and answers each with
+# the seconds the hands took.
 _PLAY = """
-import inspect, sys
+import inspect, sys, time
 import hupai
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, play
-name, bot, start, stop = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rules = hupai.rules.get(name)
 extra = {"claim_window": "eligible"} if "claim_window" in inspect.signature(Game).parameters else {}
-bots = [(RandomBot if bot == "RandomBot" else GreedyBot)(i) for i in range(rules.num_players)]
-for seed in range(start, stop):
-    play(Game(rules, seed=seed, dealer=seed % rules.num_players, **extra), bots)
+def run(name, bot, start, stop):
+    rules = hupai.rules.get(name)
+    bots = [(RandomBot if bot == "RandomBot" else GreedyBot)(start + i) for i in range(rules.num_players)]
+    for seed in range(start, stop):
+        play(Game(rules, seed=seed, dealer=seed % rules.num_players, **extra), bots)
+if len(sys.argv) > 1:
+    run(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+else:
+    for line in sys.stdin:
+        name, bot, start, stop = line.split()
+        began = time.perf_counter()
+        run(name, bot, int(start), int(stop))
+        print(time.perf_counter() - began, flush=True)
 """
 
-#: (rules, bot, hands counted) for --callgrind: enough hands that start-up noise (about 1 M) stays small.
-CALLGRIND_WORKLOADS = [("guangdong", "RandomBot", 100), ("guangdong", "GreedyBot", 20),
-                       ("yunxiao", "RandomBot", 50), ("yunxiao", "GreedyBot", 10)]
+#: (rules, bot, hands per batch for the wall clock, hands counted by --callgrind).
+WORKLOADS = [("guangdong", "RandomBot", 150, 100), ("guangdong", "GreedyBot", 50, 20),
+             ("yunxiao", "RandomBot", 40, 50), ("yunxiao", "GreedyBot", 12, 10)]
 
 
-def _rates(python: str, hands: int) -> dict[str, float]:
-    out = subprocess.run([python, str(HERE / "hand_rates.py"), "--hands", str(hands)], capture_output=True,
-                         text=True, check=True).stdout
-    rates = {}
-    for line in out.splitlines():
-        match = re.match(r"(\w+)\s+(\w+)\s+(\d+) hands/s", line)
-        if match:
-            rates[f"{match[1]} {match[2]}"] = float(match[3])
-    return rates
+class _Worker:
+    """A build's Python playing batches on request (started once: imports and table builds are not timed)."""
+
+    def __init__(self, python: str) -> None:
+        self.process = subprocess.Popen([python, "-c", _PLAY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def seconds(self, name: str, bot: str, start: int, stop: int) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{name} {bot} {start} {stop}\n")
+        self.process.stdin.flush()
+        return float(self.process.stdout.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def _wall_clock(old: str, new: str, pairs: int) -> None:
+    workers = {"old": _Worker(old), "new": _Worker(new)}
+    try:
+        for name, bot, batch, _ in WORKLOADS:
+            for worker in workers.values():  # warm up: the rules' tables and caches, the first hands
+                worker.seconds(name, bot, 10_000, 10_000 + batch)
+            ratios, totals = [], {"old": 0.0, "new": 0.0}
+            for pair in range(pairs):
+                start = pair * batch
+                order = ("old", "new") if pair % 2 == 0 else ("new", "old")  # ABBA: a drift cancels
+                took = {build: workers[build].seconds(name, bot, start, start + batch) for build in order}
+                ratios.append(took["old"] / took["new"])
+                for build in took:
+                    totals[build] += took[build]
+            quartiles = statistics.quantiles(ratios, n=4)
+            hands = pairs * batch
+            print(f"  {name} {bot:10} old {hands / totals['old']:6.0f}  new {hands / totals['new']:6.0f} hands/s"
+                  f"   new/old per pair: median {statistics.median(ratios):.3f}x, middle half "
+                  f"{quartiles[0]:.3f}-{quartiles[2]:.3f}x ({pairs} pairs of {batch} hands)", flush=True)
+    finally:
+        for worker in workers.values():
+            worker.close()
 
 
 def _instructions(python: str, name: str, bot: str, start: int, stop: int) -> int:
@@ -67,32 +106,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old", help="the Python of the build to compare against")
     parser.add_argument("new", help="the Python of the build under test")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of hand_rates (default 3)")
-    parser.add_argument("--hands", type=int, default=60, help="hands per hand_rates round (GreedyBot: half)")
+    parser.add_argument("--pairs", type=int, default=40, help="alternating batch pairs per workload (default 40)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions per hand (valgrind)")
     args = parser.parse_args()
-    builds = {"old": args.old, "new": args.new}
-    rates: dict[str, dict[str, list[float]]] = {build: defaultdict(list) for build in builds}
-    for round_index in range(args.rounds):
-        order = list(builds) if round_index % 2 == 0 else list(reversed(builds))
-        for build in order:
-            for workload, rate in _rates(builds[build], args.hands).items():
-                rates[build][workload].append(rate)
-            print(f"round {round_index + 1}/{args.rounds}: {build} done", file=sys.stderr, flush=True)
-    print("hands/s (bench/hand_rates.py, best of each build; new/old per round)")
-    for workload, new in rates["new"].items():
-        old = rates["old"].get(workload)
-        if not old:
-            print(f"  {workload:22} new {max(new):7.0f}   (the old build does not play it)")
-            continue
-        ratios = [n / o for n, o in zip(new, old, strict=True)]
-        print(f"  {workload:22} old {max(old):7.0f}  new {max(new):7.0f}  best/best {max(new) / max(old):5.2f}x"
-              f"  per round {min(ratios):.2f}-{max(ratios):.2f}x")
+    print("hands/s, wall clock (the same hands by both builds, in alternating batches)")
+    _wall_clock(args.old, args.new, args.pairs)
     if args.callgrind:
         print("instructions per hand (callgrind, hands 98.. of each seed range)")
-        for name, bot, hands in CALLGRIND_WORKLOADS:
+        for name, bot, _, hands in WORKLOADS:
             per_hand = {}
-            for build, python in builds.items():
+            for build, python in (("old", args.old), ("new", args.new)):
                 base = _instructions(python, name, bot, 98, 100)
                 full = _instructions(python, name, bot, 98, 100 + hands)
                 per_hand[build] = (full - base) / hands

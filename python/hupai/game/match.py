@@ -51,9 +51,10 @@ class Player(Protocol):
 def play(game: Game, players: Sequence[Player]) -> HandResult:
     """Drive ``game`` to its end, giving ``players[seat]`` the seat's observation whenever it must act (or its
     legal actions first, to a player with ``choose``: see :class:`Player`)."""
-    table = game.table  # a game keeps its table object from start to end
+    table = game.table  # a game keeps its table object and its flow from start to end
     apply = game.apply
     legal = game.legal_actions
+    seats_to_act = game._flow.seats_to_act  # Game.seats_to_act without its call-compatible wrapper
     observe = None  # Observer(game).observe, made at the first observation asked for (it freezes the hand's
     # fixed facts once; a player that decides from the legal actions alone never needs one)
     choosers = [getattr(player, "choose", _no_choice) for player in players]
@@ -71,7 +72,7 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
                 action = acts[seat](observe(seat))
             apply(action)
             continue
-        seats = game.seats_to_act
+        seats = seats_to_act()
         if not seats:
             break
         for seat in seats:
