@@ -379,6 +379,9 @@ bool is_win(const HandQuery& q) {
 
 std::vector<int> waits(const HandQuery& q) {
     require_valid(q, SizeRule::kWaiting);
+    // A hand one tile completes is one tile short (cost 1): one evaluation rules out the 34 for a hand that is
+    // not ready, which most hands asked about are.
+    if (hand_cost(q) > 1) return {};
     std::array<std::uint8_t, kNumKinds> counts;
     std::copy(q.counts, q.counts + kNumKinds, counts.begin());
     HandQuery grown = q;
