@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
 import re
 import statistics
 import subprocess
+
+HERE = pathlib.Path(__file__).resolve().parent
 
 # Plays hands start..stop-1 of one rule system with one bot class (an old build has no claim_window setting and
 # plays "eligible" anyway). As a worker (no arguments) it reads "rules bot start stop" lines and answers each with
@@ -37,13 +40,28 @@ def run(name, bot, start, stop):
     bots = [(RandomBot if bot == "RandomBot" else GreedyBot)(start + i) for i in range(rules.num_players)]
     for seed in range(start, stop):
         play(Game(rules, seed=seed, dealer=seed % rules.num_players, **extra), bots)
+def batch(call, forms, rows):  # the core's batch calls on bench/hands.py's 1M rows (made once)
+    if (forms, rows) not in ROWS:
+        sys.path.insert(0, BENCH)
+        import hands
+        counts = hands.random_hands(1_000_000) if rows == "random" else hands.near_complete_hands(1_000_000, 2)
+        ROWS[forms, rows] = counts
+        hupai.shanten_batch(counts[:10])
+    function = hupai.is_win_batch if call == "is_win_batch" else hupai.shanten_batch
+    began = time.perf_counter()
+    function(ROWS[forms, rows], forms=int(forms))
+    return time.perf_counter() - began
+ROWS = {}
 if len(sys.argv) > 1:
     run(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
 else:
     for line in sys.stdin:
-        name, bot, start, stop = line.split()
+        words = line.split()
+        if words[0] == "batch":
+            print(batch(*words[1:]), flush=True)
+            continue
         began = time.perf_counter()
-        run(name, bot, int(start), int(stop))
+        run(words[0], words[1], int(words[2]), int(words[3]))
         print(time.perf_counter() - began, flush=True)
 """
 
@@ -56,12 +74,13 @@ class _Worker:
     """A build's Python playing batches on request (started once: imports and table builds are not timed)."""
 
     def __init__(self, python: str) -> None:
-        self.process = subprocess.Popen([python, "-c", _PLAY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True)
+        self.process = subprocess.Popen([python, "-c", f"BENCH = {str(HERE)!r}\n{_PLAY}"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
 
-    def seconds(self, name: str, bot: str, start: int, stop: int) -> float:
+    def seconds(self, *request: object) -> float:
+        """The seconds one request took: ``rules bot start stop`` (hands) or ``batch call forms rows``."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"{name} {bot} {start} {stop}\n")
+        self.process.stdin.write(" ".join(map(str, request)) + "\n")
         self.process.stdin.flush()
         return float(self.process.stdout.readline())
 
@@ -95,6 +114,32 @@ def _wall_clock(old: str, new: str, pairs: int) -> None:
             worker.close()
 
 
+#: (call, forms, rows) for --core: the batch rates bench-check tracks, on 1M rows each.
+CORE_WORKLOADS = [("shanten_batch", 1, "random"), ("shanten_batch", 11, "random"), ("is_win_batch", 1, "random"),
+                  ("shanten_batch", 1, "near"), ("is_win_batch", 1, "near")]
+
+
+def _core_rates(old: str, new: str, pairs: int) -> None:
+    workers = {"old": _Worker(old), "new": _Worker(new)}
+    try:
+        for call, forms, rows in CORE_WORKLOADS:
+            for worker in workers.values():
+                worker.seconds("batch", call, forms, rows)  # makes the rows, builds the tables
+            ratios, best = [], {"old": float("inf"), "new": float("inf")}
+            for pair in range(pairs):
+                order = ("old", "new") if pair % 2 == 0 else ("new", "old")
+                took = {build: workers[build].seconds("batch", call, forms, rows) for build in order}
+                ratios.append(took["old"] / took["new"])
+                for build in took:
+                    best[build] = min(best[build], took[build])
+            print(f"  {call} forms={forms:<2} {rows:6}  old {1 / best['old']:5.1f}  new {1 / best['new']:5.1f} "
+                  f"M rows/s (best)   new/old per pair: median {statistics.median(ratios):.3f}x ({pairs} pairs)",
+                  flush=True)
+    finally:
+        for worker in workers.values():
+            worker.close()
+
+
 def _instructions(python: str, name: str, bot: str, start: int, stop: int) -> int:
     env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", _PLAY,
@@ -108,9 +153,13 @@ def main() -> None:
     parser.add_argument("new", help="the Python of the build under test")
     parser.add_argument("--pairs", type=int, default=40, help="alternating batch pairs per workload (default 40)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions per hand (valgrind)")
+    parser.add_argument("--core", action="store_true", help="also compare the core's batch rates (1M rows)")
     args = parser.parse_args()
     print("hands/s, wall clock (the same hands by both builds, in alternating batches)")
     _wall_clock(args.old, args.new, args.pairs)
+    if args.core:
+        print("core batch rates, wall clock (1M rows a call, alternating calls)")
+        _core_rates(args.old, args.new, max(4, args.pairs // 4))
     if args.callgrind:
         print("instructions per hand (callgrind, hands 98.. of each seed range)")
         for name, bot, _, hands in WORKLOADS:
