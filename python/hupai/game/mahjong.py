@@ -25,7 +25,7 @@ from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from ..tiles import format_tiles
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
-from .result import HandResult, WinResult
+from .result import HandResult, WinResult, close_hand
 from .state import Table, copy_json
 from .wall import Wall, shuffle
 
@@ -521,12 +521,8 @@ class MahjongFlow:
         self._finish(HandResult((), (), tuple(table.payments), self.rules.next_dealer(table, ()), True))
 
     def _finish(self, result: HandResult) -> None:
-        table = self.table
-        table.phase = "over"
-        table.pending = {}
-        table.answers = {}
         self.result = result
-        self.events.append(result.end_event())
+        close_hand(self.table, self.events, result)
 
 
 def _pung_kinds(melds: list[Meld]) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from ..events import Event
 from ..scoring import ScoreResult, WinContext
 
-__all__ = ["WinResult", "HandResult"]
+__all__ = ["WinResult", "HandResult", "close_hand"]
 
 
 @dataclass(frozen=True)
@@ -73,3 +73,12 @@ class HandResult:
     def to_json(self) -> dict[str, Any]:
         """Every fact of the result, each win's full score included (Yunxiao's row and event: YX-43)."""
         return {**self.to_log(), "wins": [w.to_json() for w in self.wins]}
+
+
+def close_hand(table: Any, events: list[Any], result: HandResult) -> None:
+    """End a hand on ``table`` (either family's: it has ``phase``, ``pending`` and ``answers``): no window stays
+    open, and the result's end event closes the event list. The one place both flows end a hand."""
+    table.phase = "over"
+    table.pending = {}
+    table.answers = {}
+    events.append(result.end_event())

@@ -43,7 +43,7 @@ from ..scoring import WinContext
 from ..zipai import ALL_CARDS, RUNS, Declared, PartType, format_cards
 from ..zipai.cards import completing_cards, value_of
 from .mahjong import Decision
-from .result import HandResult, WinResult
+from .result import HandResult, WinResult, close_hand
 from .wall import Wall, shuffle
 from .zipai_state import Group, ZipaiTable
 
@@ -544,9 +544,5 @@ class ZipaiFlow:
         self._finish(HandResult((), (), (0, 0, 0), self.table.haidi, True))
 
     def _finish(self, result: HandResult) -> None:
-        table = self.table
-        table.phase = "over"
-        table.pending = {}
-        table.answers = {}
         self.result = result
-        self.events.append(result.end_event())
+        close_hand(self.table, self.events, result)
