@@ -26,11 +26,6 @@ int digit_sum(unsigned code, int digits) {
 
 }  // namespace
 
-const Tables& Tables::get() {
-    static const Tables tables;  // C++11 guarantees one thread-safe construction
-    return tables;
-}
-
 Tables::Tables() {
     build_index();
     build_suit_entries();

@@ -4,7 +4,8 @@
 * trading a natural tile (of a joker kind) for a joker never raises shanten;
 * is_win == (shanten == -1); a 3n+1 hand is ready (shanten 0) iff it has waits;
 * waits == the kinds k held fewer than 4 times with is_win(hand + k);
-* shanten_batch / is_win_batch == the single-hand calls, row by row, with per-row jokers and melds.
+* shanten_batch / is_win_batch == the single-hand calls, row by row, with per-row jokers and melds, and with one
+  jokers and melds value for every row (the batch's own loop when the jokers may be any kind).
 """
 
 from __future__ import annotations
@@ -200,3 +201,35 @@ def test_batch_calls_equal_single_calls_row_by_row(hands: list, forms: int, mask
     )
     assert wins.dtype == np.bool_
     assert wins.tolist() == [s == -1 for s, full in zip(single, complete, strict=True) if full]
+
+
+@st.composite
+def shared_batches(draw: st.DrawFn) -> tuple:
+    """Rows that share one jokers and one melds value (a batch passes them as ints): (counts, jokers, melds)."""
+    melds = draw(st.integers(0, 4))
+    full = 3 * (4 - melds) + 2
+    jokers = draw(st.integers(0, min(3, full - 1)))
+    rows = []
+    for _ in range(draw(st.integers(1, 30))):
+        kinds = draw(st.lists(st.integers(0, 33), min_size=full - 1 - jokers, max_size=full - jokers))
+        rows.append(_counts(kinds))
+    assume(all(max(row) <= 4 for row in rows))
+    return rows, jokers, melds
+
+
+@PROPERTY_SETTINGS
+@given(shared_batches(), st.integers(1, ALL_FORMS), masks)
+def test_batch_calls_with_shared_jokers_and_melds_equal_single_calls(batch: tuple, forms: int, mask: int) -> None:
+    """One jokers and melds int for every row, unrestricted jokers (the batch's own loop) or restricted ones."""
+    rows, jokers, melds = batch
+    if melds:
+        forms |= STANDARD
+    counts = np.array(rows, dtype=np.uint8)
+    for joker_kinds in (mask, ref.ALL_KINDS_MASK):
+        single = [_call(hupai.shanten, row, jokers, melds, forms, joker_kinds) for row in rows]
+        got = hupai.shanten_batch(counts, jokers=jokers, melds=melds, forms=forms, joker_kinds=joker_kinds)
+        assert got.tolist() == single
+        full = [sum(row) + jokers == 3 * (4 - melds) + 2 for row in rows]
+        if all(full):
+            wins = hupai.is_win_batch(counts, jokers=jokers, melds=melds, forms=forms, joker_kinds=joker_kinds)
+            assert wins.tolist() == [s == -1 for s in single]
