@@ -5,6 +5,7 @@ Each build is a Python that imports it (a virtualenv's ``bin/python``)::
     git worktree add /tmp/old dd06f93 && make -C /tmp/old install      # the old build, in its own .venv
     python bench/compare_builds.py /tmp/old/.venv/bin/python .venv/bin/python
     python bench/compare_builds.py OLD NEW --callgrind                  # also count instructions (valgrind)
+    python bench/compare_builds.py OLD NEW --core-only --pairs 120      # only the core's batch calls
 
 Wall clock: one worker process per build plays the same hands (the same seeds and bots, ``claim_window=
 "eligible"``), in short batches that alternate old, new, new, old, ... A shared machine's speed changes from
@@ -154,13 +155,15 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=40, help="alternating batch pairs per workload (default 40)")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions per hand (valgrind)")
     parser.add_argument("--core", action="store_true", help="also compare the core's batch rates (1M rows)")
+    parser.add_argument("--core-only", action="store_true", help="compare only the core's batch rates")
     args = parser.parse_args()
-    print("hands/s, wall clock (the same hands by both builds, in alternating batches)")
-    _wall_clock(args.old, args.new, args.pairs)
-    if args.core:
+    if not args.core_only:
+        print("hands/s, wall clock (the same hands by both builds, in alternating batches)")
+        _wall_clock(args.old, args.new, args.pairs)
+    if args.core or args.core_only:
         print("core batch rates, wall clock (1M rows a call, alternating calls)")
         _core_rates(args.old, args.new, max(4, args.pairs // 4))
-    if args.callgrind:
+    if args.callgrind and not args.core_only:
         print("instructions per hand (callgrind, hands 98.. of each seed range)")
         for name, bot, _, hands in WORKLOADS:
             per_hand = {}
