@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hupai import zipai
 from hupai.actions import Action
+from hupai.bots import GreedyBot
 from hupai.game import Game
 from hupai.zipai import Declared
 
@@ -101,6 +102,16 @@ def offer_options(g: Game, book: Book, card: int, source: int, drawn: bool) -> d
     return out
 
 
+def ready(hand: Any, groups: list[Declared]) -> bool:
+    """WH-38: some card completes a winning layout, from some source."""
+    cards = held_list(hand)
+    used = [0] * 20
+    for c in cards + [c for g in groups for c in g.cards]:
+        used[c] += 1
+    return any(zipai.best_split(cards, groups, c, source) is not None
+               for c in range(20) if used[c] < 4 for source in ("self", "other"))
+
+
 def key(action: Action) -> tuple:
     if action.kind == "chow":
         return ("chow", action.tile, tuple(action.tiles))
@@ -119,14 +130,30 @@ def after_discard(book: Book, seat: int, card: int, hand: Any) -> None:
 
 
 def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
-    g = Game("waihuzi", seed=seed, claim_window=window)
+    """One hand; each choice is a GreedyBot's (so that wins occur) or, one time in three, a random legal one."""
+    g = Game("waihuzi", seed=seed, dealer=seed % 3, claim_window=window)
+    bots = [GreedyBot(seed * 3 + s) for s in range(3)]
+
+    def pick(seat: int, legal: tuple[Action, ...]) -> Action:
+        if rng.random() < 0.33:
+            return legal[int(rng.integers(0, len(legal)))]
+        return bots[seat].act(g.observation(seat))
+
     table: Any = g.table
     book = Book()
     checked = 0
+    dealer = table.dealer
+    # WH-38: a non-dealer's 报听 moment is its deal; the dealer's is right after its first move
+    ready_at = [None if s == dealer else ready(table.hands[s], []) for s in range(3)]
+    grouped = [False, False, False]
+    first_move = True
+    earthly_card = False  # the offered card is the dealer's first discard, made as its first move
     while not g.over:
         if g.current.phase == "turn":
             seat = g.current.seats[0]
             hand = table.hands[seat]
+            heavenly = first_move and zipai.best_split(held_list(hand), [], None, None) is not None  # WH-40
+            assert any(a.flag == "tianhu" for a in g.legal_actions(seat)) == heavenly
             expected = {("discard", c) for c in range(20) if hand[c] and c not in book.locked[seat]}
             if not book.dead[seat]:
                 expected |= {("liu", c) for c in range(20) if hand[c] == 4}
@@ -135,12 +162,20 @@ def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
             legal = g.legal_actions(seat)
             got = {key(a) for a in legal if not (a.kind == "win" and a.flag == "tianhu")}
             assert got == expected, (seed, seat, got ^ expected)
-            choice = legal[int(rng.integers(0, len(legal)))]
+            choice = pick(seat, legal)
             if choice.kind == "discard":
                 after = bytearray(hand)
                 after[choice.tile] -= 1
                 after_discard(book, seat, choice.tile, after)
+            elif choice.kind in ("liu", "piao") and not first_move:
+                grouped[seat] = True
+            opening, first_move = first_move, False
             g.apply(choice)
+            if opening and choice.kind != "win":
+                ready_at[dealer] = ready(table.hands[dealer], declared(dealer, table))
+                earthly_card = choice.kind == "discard"
+            if choice.kind == "win":
+                check_win(g, seat, None, heavenly=True, earthly=False, last=False, ready_flag=False)
             checked += 1
             continue
         card, source = g.current.tile, g.current.source
@@ -152,9 +187,7 @@ def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
             legal = g.legal_actions(seat)
             got = {key(a) for a in legal if a.kind != "pass"}
             assert got == expected.get(seat, set()), (seed, seat, card, got ^ expected.get(seat, set()))
-            takes = [a for a in legal if a.kind != "pass"]
-            answers[seat] = takes[int(rng.integers(0, len(takes)))] if takes and rng.random() < 0.45 else \
-                Action("pass", seat)
+            answers[seat] = pick(seat, legal)
         checked += 1
         order = [source, (source + 1) % 3, (source + 2) % 3] if drawn else [(source + 1) % 3, (source + 2) % 3]
         taken = None
@@ -179,13 +212,44 @@ def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
             book.locked[taken.seat] |= {card} | (completers(a, b) - {card})
         if taken is not None and taken.kind in ("pung", "wai") and card in book.peng[taken.seat]:
             book.dead[taken.seat] = True  # WH-27
+        if taken is not None and taken.kind not in ("win",):
+            grouped[taken.seat] = True
+        last = drawn and table.wall.head == len(table.wall.tiles)
+        earthly, earthly_card = earthly_card and not drawn, False
         for seat in g.current.seats:
             g.apply(answers[seat])
+        if taken is not None and taken.kind == "win":
+            own = drawn and taken.seat == source
+            check_win(g, taken.seat, None if own else source, heavenly=False,
+                      earthly=earthly and taken.seat != dealer, last=last,
+                      ready_flag=bool(ready_at[taken.seat]) and not grouped[taken.seat])
+    assert g.result is not None  # WH-6, WH-46: the winner deals next; after 黄庄 the 海底 drawer, nobody pays
+    if g.result.winners:
+        assert g.result.next_dealer == g.result.winners[0]
+    else:
+        turned = [e.seat for e in g.events if e.type == "turn_up"]
+        assert len(turned) == 22  # WH-4, WH-20: the whole stock turned up
+        haidi = turned[-1]
+        assert (g.result.next_dealer, g.result.payments, table.wall.head) == (haidi, (0, 0, 0), 80)
     for seat in range(3):
         assert table.chi_ban[seat] == book.chi[seat] and table.peng_ban[seat] == book.peng[seat]
         assert set(table.menzi_ban[seat]) == book.menzi[seat] and table.locked[seat] == book.locked[seat]
         assert table.dead[seat] == book.dead[seat]
     return checked
+
+
+def check_win(g: Game, seat: int, discarder: int | None, *, heavenly: bool, earthly: bool, last: bool,
+              ready_flag: bool) -> None:
+    """The facts a win is scored with (WH-32, WH-35, WH-38..40) and the 神腰 card (WH-39)."""
+    table: Any = g.table
+    assert g.result is not None and g.result.winners == (seat,)
+    ctx = g.result.wins[0].context
+    tiles = table.wall.tiles
+    shen_card = tiles[table.wall.head] if table.wall.head < len(tiles) else tiles[-1]
+    assert (ctx.discarder, ctx.heavenly, ctx.earthly, ctx.last_tile, ctx.ready_from_deal, ctx.shen_card) == (
+        discarder, heavenly, earthly, last, ready_flag, shen_card)
+    value = g.result.wins[0].score.value
+    assert g.result.payments == tuple(2 * value if s == seat else -value for s in range(3))  # WH-42
 
 
 @pytest.mark.rule("WH-12", "WH-14", "WH-15", "WH-17", "WH-18", "WH-19", "WH-21", "WH-22", "WH-23", "WH-24",
