@@ -264,3 +264,46 @@ def test_wh_27_wai_of_a_value_one_discarded_is_dead():
     assert has(g, 0, "wai", "x5") and not has(g, 0, "liu")
     answer(g, p0=find(g, 0, "wai", "x5"))
     assert g.table.dead[0]
+
+
+# ------------------------------------------------------- 天胡 / 地胡 with new hands (WH-35, WH-36, WH-39, WH-40)
+
+TIAN = "x1 x1 x1 x3 x3 x3 x4 x4 x4 x5 x5 x5 x6 x6 x8 x8 x8 x9 x9 x9"
+PAIRS_WAIT = "x1 x1 x1 x4 x4 x4 x5 x5 x5 x8 x8 x8 x9 x9 x9 x6 x6 x3 x3"  # waits on x3 or x6
+
+
+@pytest.mark.rule("WH-40", "WH-13", "WH-39", "WH-36")
+@pytest.mark.parametrize(("first_stock", "each"), [("d9", 38912), ("d4", 19456)])
+def test_wh_40_tian_hu_with_and_without_shen_yao(first_stock: str, each: int):
+    """P0 is dealt six 坎 and the pair x6: 19 息, 黑对子胡 ×32, 小字胡 ×8, 天胡 ×4 = 19456; the 神腰 card is the
+    first stock card (odd 神: d9 doubles it, d4 does not). Declaring it is optional: discards are offered too."""
+    g = game({0: TIAN}, stock=f"{first_stock} d1")
+    assert has(g, 0, "discard")
+    g.apply(find(g, 0, "win"))
+    assert g.result.payments == (2 * each, -each, -each)
+    assert g.result.wins[0].context.shen_card == card(first_stock)
+
+
+@pytest.mark.rule("WH-35", "WH-36", "WH-38")
+def test_wh_35_di_hu_on_a_new_wait():
+    """P1 waits on x3 or x6 from its deal (报听 too); P0's first discard x3: triplet 1 + 坎 x1 x4 x5 x8 x9 (15) +
+    pair x6 1 = 17 息; 黑对子胡 ×32, 小字胡 ×8, 地胡 ×4 (报听 dropped): 17 × 1024 = 17408 each."""
+    g = game({0: "x3", 1: PAIRS_WAIT}, stock="d2 d1")  # d2: even, no 神腰 under the odd 神
+    discard(g, 0, "x3")
+    answer(g, p1=find(g, 1, "win", "x3"))
+    assert g.result.payments == (-17408, 34816, -17408)
+    assert {p.name for p in g.result.wins[0].score.patterns} == {"hei_dui_zi_hu", "xiao_zi_hu", "di_hu"}
+
+
+@pytest.mark.rule("WH-35", "WH-38")
+def test_wh_35_no_di_hu_on_a_later_discard_but_bao_ting():
+    """The same P1 wins on P0's x6 turned up (not discarded) later: no 地胡; 报听 ×4 instead (no group made):
+    17 × 256 × 4 = 17408."""
+    g = game({0: "d7", 1: PAIRS_WAIT}, stock="d2 d1 x6 d4")
+    discard(g, 0, "d7")
+    for _ in range(3):  # P0's d7, P1's d2, P2's d1
+        pass_all(g)
+    assert g.current.tile == card("x6") and g.current.source == 0
+    answer(g, p1=find(g, 1, "win", "x6"))
+    assert g.result.payments == (-17408, 34816, -17408)
+    assert {p.name for p in g.result.wins[0].score.patterns} == {"hei_dui_zi_hu", "xiao_zi_hu", "bao_ting"}
