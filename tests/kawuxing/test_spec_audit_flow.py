@@ -342,3 +342,63 @@ def test_kw_27_liangdao_seat_with_a_concealed_kong_and_a_drawn_hand():
     assert game.result.drawn and game.result.payments == (-1, 2, -1)
     assert game.result.next_dealer == 0
 
+
+# -- options (§11): base and cap through the engine, with kong money ----------------------------------------
+def _an_gang_then_kai_hua(**options) -> Game:
+    """P1 暗杠s the drawn fourth 9s and wins on the replacement 3p (杠上开花)."""
+    game = kawuxing_game(["7z", "999s12p456p789p55s", ""], draws="9s", replacements="3p", options=options)
+    do(game, "discard", 0, "7z")
+    pass_all(game)
+    do(game, "kong", 1, "9s", "concealed")
+    return game
+
+
+@pytest.mark.rule("KW-3", "KW-12", "KW-24")
+def test_kw_3_base_multiplies_kong_money_and_the_hand():
+    # base 2: the 暗杠 pays 2 x 2 = 4 from each; 杠上开花 V = 2 x 2 = 4 from each. Totals P0 -8, P1 +16, P2 -8.
+    game = _an_gang_then_kai_hua(base=2)
+    assert game.table.payments == [-4, 8, -4]
+    do(game, "win", 1, "3p")
+    assert game.result.payments == (-8, 16, -8)
+
+
+@pytest.mark.rule("KW-24", "KW-15")
+def test_kw_24_the_cap_limits_the_hand_never_the_kong_money():
+    # cap 1: the 暗杠 still pays 2 from each; 杠上开花 (2) is capped to 1 from each. Totals P0 -3, P1 +6, P2 -3.
+    game = _an_gang_then_kai_hua(cap=1)
+    assert game.table.payments == [-2, 4, -2]
+    do(game, "win", 1, "3p")
+    assert game.result.wins[0].score.details["capped"] is True
+    assert game.result.payments == (-3, 6, -3)
+
+
+@pytest.mark.rule("KW-3", "KW-13", "KW-12")
+def test_kw_3_base_with_a_chain():
+    # base 3: P1's 直杠 on P2's 3p: P2 pays 2 x 3 = 6; P0's 直杠 on P1's replacement discard, the chain's
+    # second: P1 pays 6 x 2 = 12. Totals P0 +12, P1 +6 - 12 = -6, P2 -6.
+    game = kawuxing_game(["888s7z", "333p", "3p"], draws="6z6z", replacements="8s6z", options={"base": 3})
+    do(game, "discard", 0, "7z")
+    pass_all(game)
+    discard_drawn(game)
+    do(game, "discard", 2, "3p")
+    answer(game, P1=kong(1, "3p", "exposed"))
+    do(game, "discard", 1, "8s")
+    answer(game, P0=kong(0, "8s", "exposed"))
+    assert game.table.payments == [12, -6, -6]
+
+
+@pytest.mark.rule("KW-27", "KW-3", "KW-15")
+def test_kw_27_base_scales_the_drawn_hand_payments_and_the_kong_money():
+    # base 2, P1 亮倒 with a 暗杠 (2 x 2 = 4 from each), then 荒庄: P1 pays 1 x 2 to each.
+    # Totals P0 -4 + 2 = -2, P1 +8 - 4 = +4, P2 -2.
+    game = kawuxing_game(["7z", "555s123p456p78p99s", ""], draws="6z6z6z5s", options={"base": 2})
+    do(game, "discard", 0, "7z")
+    pass_all(game)
+    do(game, "discard", 1, "6z", LIANGDAO)
+    pass_all(game)
+    discard_drawn(game)
+    discard_drawn(game)
+    do(game, "kong", 1, "5s", "concealed")
+    while not game.over:
+        discard_drawn(game)
+    assert game.result.drawn and game.result.payments == (-2, 4, -2)

@@ -20,6 +20,8 @@ class KawuxingOptions(RuleOptions):
 
     system: ClassVar[str] = "Kawuxing"
 
-    base: int = integer(1, minimum=1, rule="KW-3", doc="底金: a hand is worth base x the product of its factors")
+    base: int = integer(1, minimum=1, rule="KW-3",
+                        doc="底金: a hand is worth base x the product of its factors; kong money (KW-12) and the "
+                            "荒庄 payments (KW-27) are in base units too")
     cap: int | None = integer(None, minimum=1, optional=True, rule="KW-24",
                               doc="limit of the factor product (None: no limit); kong money is never capped")

@@ -10,8 +10,8 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
 - KW-10 漏胡 any tile until the next draw (``louhu="any_tile"``; a claim does not lift it).
 - KW-11 kong timing (:meth:`kong_options`): 暗杠 of the tile just drawn (any dealt quad in the first turn),
   补杠 only with a freshly drawn fourth; 直杠 on a discard (:meth:`claim_options`).
-- KW-12..15 kong money (:meth:`on_kong` returns a ``Pay``), the 杠上杠 chain in ``extras["chain"]``; a robbed
-  补杠 is never made, so it pays nothing; money paid stands on a drawn hand.
+- KW-12..15 kong money in base units (:meth:`on_kong` returns a ``Pay``), the 杠上杠 chain in
+  ``extras["chain"]``; a robbed 补杠 is never made, so it pays nothing; money paid stands on a drawn hand.
 - KW-16..18 亮倒: a discard with the flag :data:`LIANGDAO` (:meth:`turn_extras` offers it when the 13 tiles
   after the discard are ready; :meth:`on_declare` records ``extras["liangdao"]`` and the declarer's concealed
   tiles in ``extras["revealed"]``, public by the rule). Frozen hand: 摸切 (:meth:`forbidden_discards`), no 碰,
@@ -47,7 +47,9 @@ __all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY", "hand_wa
 #: KW-1: four of each of 1p..9p, 1s..9s, 5z 6z 7z.
 KAWUXING_TILES: tuple[int, ...] = tuple(kind for kind in (*range(9, 27), 31, 32, 33) for _ in range(4))
 
-#: KW-12: what each payer pays for a kong, by kind of kong (before the KW-13 chain doubling).
+#: KW-12: what each payer pays for a kong, in base units (x ``base``), by kind of kong (before the KW-13 chain
+#: doubling). The spec gives every payment in base units (its notation; KW-27's 1 x base), and the seed prices
+#: 喜钱 in 番 of 底金 like a hand's value, so ``base`` scales kong money too; 亮倒 and ``cap`` never do (KW-15).
 KONG_MONEY = {"concealed": 2, "added": 1, "exposed": 2}
 
 _NO_JOKERS = (1 << 34) - 1  # the core's joker-kinds mask; with no jokers it does not matter
@@ -235,11 +237,11 @@ class KawuxingRules(Rules):
         return length + 1 if continues else 1
 
     def on_kong(self, table: TableView, seat: int, meld: Meld) -> Effects:
-        """KW-12, KW-13: the kong money, doubled along a chain; the chain noted; a 亮倒 maker's shown tiles
-        updated (its quad is a meld now)."""
+        """KW-12, KW-13: the kong money (x ``base``), doubled along a chain; the chain noted; a 亮倒 maker's shown
+        tiles updated (its quad is a meld now)."""
         kind = kong_type(meld)
         length = self.chain_length(table, seat, meld)
-        amount = KONG_MONEY[kind] << (length - 1)
+        amount = (KONG_MONEY[kind] * self.options.base) << (length - 1)
         amounts = [0] * table.num_players
         if kind == "exposed":
             assert meld.claimed_from is not None
