@@ -153,6 +153,40 @@ def test_kw_6_the_last_replacement_is_discarded_and_won_on_as_gang_shang_pao():
     assert game.result.payments == (-2, 2, 0)
 
 
+
+def _to_the_last_draw(hands: list[str], last: str) -> Game:
+    """A hand played to its 44th and last wall draw (P2's), which is ``last``: every turn before it discards
+    what it drew and every claim is passed."""
+    game = kawuxing_game(hands, replacements=last)  # with no kong, the tail's tile is the last one drawn
+    game.apply(Action("discard", 0, game.table.drawn))
+    pass_all(game)
+    while game.table.wall.live > 0:
+        discard_drawn(game)
+    assert game.current.seats == (2,) and game.table.drawn == kind(last)
+    return game
+
+
+@pytest.mark.rule("KW-20", "KW-25", "KW-6")
+def test_kw_20_hai_di_lao_yue_on_the_last_wall_draw():
+    # P2 waits on 5z alone (P1 holds the two others and never lets them go) and draws it as the last tile:
+    # 屁胡 x 海底捞月 2 = 2 from each.
+    game = _to_the_last_draw(["", "5z5z", "123p456p789p123s5z"], "5z")
+    do(game, "win", 2, "5z")
+    assert game.result.wins[0].score.pattern_names == ("hai_di_lao_yue",)
+    assert game.result.payments == (-2, -2, 4)
+
+
+@pytest.mark.rule("KW-6", "KW-20", "KW-25")
+def test_kw_6_a_win_on_the_final_discard_is_a_plain_discard_win():
+    # P2 draws the last tile, 5z, which P0 (123p 456p 789p 123s 5z) waits on: P2 must discard it, P1 may not
+    # pung it (it holds 5z5z), P0 wins on it: no 海底捞月 (a discard), 屁胡 1 paid by P2.
+    game = _to_the_last_draw(["123p456p789p123s5z7z", "5z5z", ""], "5z")
+    assert {(a.kind, a.tile) for a in game.legal_actions(2)} == {("discard", kind("5z"))}
+    do(game, "discard", 2, "5z")
+    assert game.current.seats == (0,) and Action("pung", 1, kind("5z")) not in game.legal_actions(1)
+    answer(game, P0=win(0, "5z"))
+    assert game.result.wins[0].score.pattern_names == () and game.result.payments == (1, 0, -1)
+
 # -- KW-10: 漏胡 ---------------------------------------------------------------------------------------------
 @pytest.mark.rule("KW-10")
 def test_kw_10_a_pung_does_not_end_the_block():
