@@ -5,7 +5,7 @@ unless stated, P0 deals, base 1 and no cap unless stated."""
 from __future__ import annotations
 
 import pytest
-from hupai.errors import HupaiError, NotAWin
+from hupai.errors import HupaiError, InvalidHand, NotAWin
 from hupai.hand import Meld
 
 from .helpers import kind, pung, score
@@ -179,3 +179,16 @@ def test_kw_19_not_a_win_is_refused():
         score("23p456p789s234s55s", "9p", discarder=0)
     with pytest.raises(HupaiError):  # KW-2: three seats
         score("23p456p789s234s55s", "1p", discarder=3)
+
+
+@pytest.mark.rule("KW-1", "KW-8")
+@pytest.mark.parametrize(("hand", "melds", "message"), [
+    ("123m456p789p234p5p", (), "1m, 2m, 3m: not a Kawuxing tile"),         # KW-1: no 万
+    ("111z456p789p234p5p", (), "1z: not a Kawuxing tile"),                 # KW-1: no winds
+    ("1p456p789p23p5p", (kong("1p", concealed=True),), "more than four tiles of 1p"),  # KW-1: four of each
+    ("456p789p234p5p", (Meld("chow", (9, 10, 11), claimed_from=0, claimed_tile=9),), "no chow"),  # KW-8
+    ("456p789p234p5p", (), "13 tiles before the winning tile"),
+])
+def test_kw_1_a_hand_the_84_tiles_cannot_make_is_refused(hand, melds, message):
+    with pytest.raises(InvalidHand, match=message):
+        score(hand, "5p", discarder=0, melds=melds)

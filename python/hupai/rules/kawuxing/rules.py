@@ -39,13 +39,13 @@ from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, Pay, SetState, TableView
 from .options import KawuxingOptions
-from .scoring import FORMS, score_win
+from .scoring import FORMS, KINDS, score_win
 from .state import LIANGDAO, check_state
 
 __all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY", "hand_waits", "kong_type"]
 
 #: KW-1: four of each of 1p..9p, 1s..9s, 5z 6z 7z.
-KAWUXING_TILES: tuple[int, ...] = tuple(kind for kind in (*range(9, 27), 31, 32, 33) for _ in range(4))
+KAWUXING_TILES: tuple[int, ...] = tuple(kind for kind in sorted(KINDS) for _ in range(4))
 
 #: KW-12: what each payer pays for a kong, in base units (x ``base``), by kind of kong (before the KW-13 chain
 #: doubling). The spec gives every payment in base units (its notation; KW-27's 1 x base), and the seed prices

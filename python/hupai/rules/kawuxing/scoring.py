@@ -8,6 +8,8 @@ the middle of 456 only if the reading puts it there).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ...analysis import Forms, decompositions
 from ...errors import InvalidHand, NotAWin
 from ...scoring import ScoreResult, WinContext
@@ -16,10 +18,12 @@ from ..patterns import counted, product
 from .options import KawuxingOptions
 from .patterns import FACTORS, Reading
 
-__all__ = ["score_win", "best_reading", "readings", "FORMS", "check_seats"]
+__all__ = ["score_win", "best_reading", "readings", "FORMS", "KINDS", "check_seats", "check_tiles"]
 
 #: KW-19: standard, and seven pairs with a quad as two pairs (concealed only: the core refuses it with melds).
 FORMS = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+#: KW-1: the kinds of the 84 tiles, 1p..9p, 1s..9s and 5z 6z 7z (no 万, no winds).
+KINDS = frozenset((*range(9, 27), 31, 32, 33))
 
 
 def readings(context: WinContext) -> list[Reading]:
@@ -54,6 +58,7 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     (杠上炮 included) and a robbed 补杠 by the discarder (the robbed player) alone. KW-26: each winner of a
     一炮双响 is scored on its own, so each is paid its own V."""
     check_seats(context)
+    check_tiles(context)
     reading, raw = best_reading(context)
     entries = counted(FACTORS, reading)
     capped = raw if options.cap is None else min(raw, options.cap)
@@ -96,3 +101,23 @@ def check_seats(context: WinContext) -> None:
         raise InvalidHand(f"the winner P{context.winner} cannot also be the discarder")
     if type(context.win_tile) is not int or not 0 <= context.win_tile < 34:
         raise InvalidHand(f"win_tile={context.win_tile!r} is not a tile kind in 0..33")
+
+
+def check_tiles(context: WinContext) -> None:
+    """Tiles a Kawuxing hand can hold, else InvalidHand naming them: only the 84-tile set's kinds, at most four of
+    each, melds included (KW-1); no chow among the melds (KW-8); 13 tiles before the winning one (a kong counts 3)."""
+    melds = context.mahjong_melds()
+    if any(meld.type == "chow" for meld in melds):
+        raise InvalidHand("Kawuxing has no chow (KW-8): a winning hand's melds are pungs and kongs")
+    held = len(context.concealed) + 3 * len(melds)
+    if held != 13:
+        raise InvalidHand(f"the winner must hold 13 tiles before the winning tile (a kong counts 3): "
+                          f"{len(context.concealed)} concealed + {len(melds)} meld(s) = {held}")
+    tiles = [*context.concealed, context.win_tile, *(kind for meld in melds for kind in meld.tiles)]
+    foreign = sorted({kind for kind in tiles if type(kind) is not int or kind not in KINDS}, key=repr)
+    if foreign:
+        shown = ", ".join(format_tiles([k]) if type(k) is int and 0 <= k < 34 else repr(k) for k in foreign)
+        raise InvalidHand(f"{shown}: not a Kawuxing tile (KW-1: 1p..9p, 1s..9s, 5z 6z 7z; no 万, no winds)")
+    over = sorted(kind for kind, count in Counter(tiles).items() if count > 4)
+    if over:
+        raise InvalidHand(f"more than four tiles of {format_tiles(over)} in the winning hand (KW-1)")
