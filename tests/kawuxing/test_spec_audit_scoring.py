@@ -158,11 +158,16 @@ def test_kw_25_qiang_gang_hu_by_a_liangdao_hand_is_paid_by_the_robbed_player():
     assert names(result) == {"qiang_gang_hu", "liang_dao"} and result.payments == (4, 0, -4)
 
 
-@pytest.mark.rule("KW-20")
-def test_kw_20_a_discard_or_rob_never_takes_the_self_draw_factors():
-    # 杠上开花 and 海底捞月 are self-draws only; 杠上炮 is a discard win only.
+@pytest.mark.rule("KW-20", "KW-25")
+def test_kw_20_a_discard_never_takes_the_self_draw_factors_and_contradictions_are_refused():
+    # 海底捞月 is a self-draw only: a win on the final discard is plain.
     assert names(score("23p456p789s234s55s", "1p", discarder=0, last_tile=True)) == set()
-    assert names(score("23p456p789s234s55s", "1p", gang_shang_pao=True)) == set()
+    # 杠上开花 with a discarder, 杠上炮 or 抢杠胡 without one: facts no win has; refused, not scored as 屁胡 or
+    # paid by both.
+    for facts in ({"discarder": 0, "kong_replacement": True}, {"gang_shang_pao": True}, {"robbed_kong": True},
+                  {"discarder": 0, "robbed_kong": True, "gang_shang_pao": True}):
+        with pytest.raises(InvalidHand):
+            score("23p456p789s234s55s", "1p", **facts)
 
 
 @pytest.mark.rule("KW-3", "KW-23", "KW-24")

@@ -18,7 +18,7 @@ from ..patterns import counted, product
 from .options import KawuxingOptions
 from .patterns import FACTORS, Reading
 
-__all__ = ["score_win", "best_reading", "readings", "FORMS", "KINDS", "check_seats", "check_tiles"]
+__all__ = ["score_win", "best_reading", "readings", "FORMS", "KINDS", "check_seats", "check_tiles", "check_events"]
 
 #: KW-19: standard, and seven pairs with a quad as two pairs (concealed only: the core refuses it with melds).
 FORMS = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
@@ -59,6 +59,7 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     一炮双响 is scored on its own, so each is paid its own V."""
     check_seats(context)
     check_tiles(context)
+    check_events(context)
     reading, raw = best_reading(context)
     entries = counted(FACTORS, reading)
     capped = raw if options.cap is None else min(raw, options.cap)
@@ -121,3 +122,16 @@ def check_tiles(context: WinContext) -> None:
     over = sorted(kind for kind, count in Counter(tiles).items() if count > 4)
     if over:
         raise InvalidHand(f"more than four tiles of {format_tiles(over)} in the winning hand (KW-1)")
+
+
+def check_events(context: WinContext) -> None:
+    """Win facts that can happen together (KW-20, KW-25), else InvalidHand saying why: a factor would silently
+    not count, or the wrong seats would pay."""
+    if context.kong_replacement and not context.self_drawn:
+        raise InvalidHand("kong_replacement (杠上开花) is a self-draw: leave discarder None; a win on the discard made "
+                          "right after a kong replacement is discard_after_kong (杠上炮)")
+    if context.discard_after_kong and context.self_drawn:
+        raise InvalidHand("discard_after_kong (杠上炮) is a discard win: name its discarder")
+    if context.robbed_kong and (context.self_drawn or context.kong_replacement or context.discard_after_kong):
+        raise InvalidHand("robbed_kong (抢杠胡) is a win on another player's 补杠 tile: name the robbed player as "
+                          "discarder (KW-25: it pays alone), with neither kong_replacement nor discard_after_kong")
