@@ -343,16 +343,24 @@ def test_kw_17_liangdao_right_after_a_pung_then_bu_gang():
     assert game.table.payments == [-1, 2, -1]
 
 
-@pytest.mark.rule("KW-18", "KW-25", "KW-22")
-def test_kw_18_a_liangdao_self_draw_is_paid_by_both_at_the_doubled_value():
-    # P1 亮倒 with 123p 789p 234s 46s 77s and self-draws 5s: 卡五星 2 x 亮倒 2 = 4 from each.
-    game = kawuxing_game(["7z", "123p789p234s46s77s", ""], draws="6z6z6z5s")
+def _declared_then_draws(hand: str, tile: str, **options) -> Game:
+    """P1 declares 亮倒 with ``hand`` in its first turn (discarding the 6z it drew); two turns later it draws
+    ``tile``."""
+    game = kawuxing_game(["7z", hand, ""], draws="6z6z6z" + tile, options=options)
     do(game, "discard", 0, "7z")
     pass_all(game)
     do(game, "discard", 1, "6z", LIANGDAO)
     pass_all(game)
     discard_drawn(game)
     discard_drawn(game)
+    assert game.current.seats == (1,) and game.table.drawn == kind(tile)
+    return game
+
+
+@pytest.mark.rule("KW-18", "KW-25", "KW-22")
+def test_kw_18_a_liangdao_self_draw_is_paid_by_both_at_the_doubled_value():
+    # P1 亮倒 with 123p 789p 234s 46s 77s and self-draws 5s: 卡五星 2 x 亮倒 2 = 4 from each.
+    game = _declared_then_draws("123p789p234s46s77s", "5s")
     do(game, "win", 1, "5s")
     assert game.result.payments == (-4, 8, -4)
 
@@ -363,13 +371,7 @@ def test_kw_27_liangdao_seat_with_a_concealed_kong_and_a_drawn_hand():
     # P1 亮倒 with 555s 123p 456p 78p 99s, 暗杠s the fourth 5s (waits unchanged; +2 from each), then nobody
     # wins. 荒庄: P1 pays 1 to each undeclared player; the kong money stands. Totals P0 -1, P1 +2, P2 -1; the
     # dealer deals again.
-    game = kawuxing_game(["7z", "555s123p456p78p99s", ""], draws="6z6z6z5s")
-    do(game, "discard", 0, "7z")
-    pass_all(game)
-    do(game, "discard", 1, "6z", LIANGDAO)
-    pass_all(game)
-    discard_drawn(game)
-    discard_drawn(game)
+    game = _declared_then_draws("555s123p456p78p99s", "5s")
     do(game, "kong", 1, "5s", "concealed")
     while not game.over:
         discard_drawn(game)  # nobody takes a win: 漏胡 on passed discards, 摸切 on self-draws
@@ -425,13 +427,7 @@ def test_kw_3_base_with_a_chain():
 def test_kw_27_base_scales_the_drawn_hand_payments_and_the_kong_money():
     # base 2, P1 亮倒 with a 暗杠 (2 x 2 = 4 from each), then 荒庄: P1 pays 1 x 2 to each.
     # Totals P0 -4 + 2 = -2, P1 +8 - 4 = +4, P2 -2.
-    game = kawuxing_game(["7z", "555s123p456p78p99s", ""], draws="6z6z6z5s", options={"base": 2})
-    do(game, "discard", 0, "7z")
-    pass_all(game)
-    do(game, "discard", 1, "6z", LIANGDAO)
-    pass_all(game)
-    discard_drawn(game)
-    discard_drawn(game)
+    game = _declared_then_draws("555s123p456p78p99s", "5s", base=2)
     do(game, "kong", 1, "5s", "concealed")
     while not game.over:
         discard_drawn(game)
