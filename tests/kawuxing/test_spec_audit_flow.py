@@ -289,6 +289,17 @@ def test_kw_9_two_players_rob_one_bu_gang():
 
 
 # -- KW-16..KW-18: 亮倒 -------------------------------------------------------------------------------------
+@pytest.mark.rule("KW-16", "KW-11")
+def test_kw_16_a_wait_on_a_fifth_copy_is_not_ready():
+    # P1 pungs P0's 5s holding three (it may never kong them) and keeps 5s 123p 456p 789p 1s. Discarding the 1s
+    # would leave it waiting on a 5s, of which all four are its own: no tile completes it, so no 亮倒 with the
+    # 1s. Discarding the 5s leaves a wait on 1s: 亮倒 is offered with it.
+    game = kawuxing_game(["5s7z", "555s123p456p789p1s", ""])
+    do(game, "discard", 0, "5s")
+    answer(game, P1=Action("pung", 1, kind("5s")))
+    assert {a.tile for a in game.legal_actions(1) if a.flag == LIANGDAO} == {kind("5s")}
+
+
 @pytest.mark.rule("KW-17", "KW-12", "KW-15", "KW-16")
 def test_kw_17_liangdao_direct_kong_with_unchanged_waits_and_never_a_pung():
     # P1 亮倒 with 555s 123p 456p 78p 99s (waits 6p 9p). P2's 9s: P1 holds 99s but may not 碰 (no window opens).

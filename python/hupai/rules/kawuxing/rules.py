@@ -189,7 +189,9 @@ class KawuxingRules(Rules):
         return frozenset()
 
     def turn_extras(self, table: TableView, seat: int) -> list[Action]:
-        """KW-16: discards that declare 亮倒, one per kind whose discard leaves a ready hand."""
+        """KW-16: discards that declare 亮倒, one per kind whose discard leaves a ready hand: one that some tile
+        would complete. A wait only on a fifth copy (the other four of the kind in the player's own hand and
+        melds) is not one: such a hand can never win, and 亮倒 would freeze it for nothing."""
         if table.extras["liangdao"][seat]:
             return []
         hand = table.hands[seat]
@@ -197,13 +199,16 @@ class KawuxingRules(Rules):
         if shanten(table.views[seat], melds=melds, forms=self._forms) > 0:
             return []  # no discard can leave this hand ready
         forbidden = self.forbidden_discards(table, seat)
+        shown = [0] * 34  # the seat's own copies in its melds
+        for meld in table.melds[seat]:
+            shown[meld.tiles[0]] += len(meld.tiles)
         out = []
         counts = bytearray(hand)
         for kind in range(34):
             if not hand[kind] or kind in forbidden:
                 continue
             counts[kind] -= 1
-            if hand_waits(counts, melds, self._forms):
+            if any(counts[wait] + shown[wait] < 4 for wait in hand_waits(counts, melds, self._forms)):
                 out.append(Action("discard", seat, kind, (), LIANGDAO))
             counts[kind] += 1
         return out
