@@ -35,7 +35,8 @@ class WinContext:
     - ``concealed`` holds the winner's concealed tiles *before* the winning tile (kinds, any order); the winning
       tile is ``win_tile``; ``melds`` the declared melds (``hupai.parse_hand`` reads both from notation).
     - ``discarder`` is the seat that supplied the tile (a discard or a robbed kong); ``None`` means self-drawn.
-    - ``dealer`` (庄), ``first_dealer`` (the match's first dealer; ``None`` = ``dealer``), ``num_players``.
+    - ``dealer`` (庄), ``first_dealer`` (the match's first dealer; ``None`` = ``dealer``), ``num_players``
+      (``None``: the rule system's own, 4 in Guangdong and Yunxiao, 3 in Kawuxing and Wai Huzi).
     - ``seat_wind`` / ``round_wind`` (0..3 = 东南西北): ``seat_wind=None`` derives it from the seat, the dealer
       and ``first_dealer`` as the rule system seats players (Guangdong GD-5); the round wind is a fact of the
       match (GD-6), 东 unless given.
@@ -67,7 +68,7 @@ class WinContext:
     melds: tuple[Meld | Declared, ...] = ()  # mahjong: Meld; Wai Huzi: hupai.zipai.Declared (歪 碰 溜 飘 吃)
     discarder: int | None = None
     dealer: int = 0
-    num_players: int = 4
+    num_players: int | None = None  # None: the rule system's own table size
     seat_wind: int | None = None    # 0..3 = 东南西北; None: derived from the seat and the dealer
     round_wind: int = 0             # 0..3 = 东南西北
     kong_replacement: bool = False  # won with a kong replacement tile (杠上开花)

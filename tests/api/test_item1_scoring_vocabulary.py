@@ -4,7 +4,7 @@ the same ``ScoreResult`` fields everywhere)."""
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import hupai
 import pytest
@@ -225,3 +225,29 @@ def test_kongs_written_in_notation_score_as_melds():
     context = context_of("123m456p789s5s [1111z] 5s", winner=1, discarder=2)
     assert context.melds == (Meld("kong", (27, 27, 27, 27)),)
     assert result.value == 1
+
+
+# -- num_players left out is the rule system's own table size ------------------------------------------------
+@pytest.mark.rule("KW-2", "WH-3", "GD-E6")
+def test_num_players_left_out_is_the_systems_own_and_a_wrong_one_is_refused():
+    """``WinContext.num_players`` defaults to ``None``: each system reads it as its own (4, 4, 3, 3), so a 3-player
+    system scores a context that does not name it; an explicit wrong count is still refused."""
+    assert WinContext(winner=0, win_tile=0, concealed=()).num_players is None
+    four = hupai.score("guangdong", "111z123m456p789s55s", winner=1, discarder=2)
+    assert four.payments == (0, 2, -2, 0)  # GD-E6
+    three = hupai.score("kawuxing", "123p456p789p46s55s5s", win_tile="5s", winner=0, discarder=1)
+    assert three.payments == hupai.score("kawuxing", "123p456p789p46s55s5s", win_tile="5s", winner=0, discarder=1,
+                                         num_players=3).payments == (2, -2, 0)
+    with pytest.raises(InvalidHand, match="three players"):
+        hupai.score("kawuxing", "123p456p789p46s55s5s", win_tile="5s", winner=0, discarder=1, num_players=4)
+    with pytest.raises(InvalidHand, match="num_players"):
+        hupai.score("guangdong", "111z123m456p789s55s", winner=1, discarder=2, num_players=3)
+    from hupai import zipai
+
+    # WH-E2's win (x1 on seat 2's discard), with num_players left out
+    melds = tuple(zipai.parse_groups("[溜 d9d9d9d9] [歪 x3x3x3] [碰 d5d5d5] [飘 x6x6x6x6]"))
+    wai = WinContext(winner=1, win_tile=zipai.parse("x1")[0], concealed=tuple(zipai.parse("x8 x8 x8 d2 d7 d10 x1")),
+                     melds=melds, discarder=2)
+    assert hupai.score("waihuzi", wai).payments == (-480, 960, -480)
+    with pytest.raises(hupai.HupaiError, match="num_players must be 3"):
+        hupai.score("waihuzi", replace(wai, num_players=4))

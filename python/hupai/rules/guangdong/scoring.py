@@ -73,7 +73,7 @@ def check_context(context: WinContext) -> None:
     def seat_ok(seat: int | None) -> bool:
         return seat is None or (isinstance(seat, Integral) and 0 <= seat < PLAYERS)
 
-    if context.num_players != PLAYERS:
+    if context.num_players not in (None, PLAYERS):  # None: the system's own
         raise InvalidHand(f"Guangdong is played by {PLAYERS} players (GD-2), "
                          f"got num_players={context.num_players}")
     for name in ("winner", "dealer", "discarder", "liable"):

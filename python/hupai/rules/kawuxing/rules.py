@@ -39,7 +39,7 @@ from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, Pay, SetState, TableView
 from .options import KawuxingOptions
-from .scoring import FORMS, KINDS, score_win
+from .scoring import FORMS, KINDS, PLAYERS, score_win
 from .state import LIANGDAO, check_state
 
 __all__ = ["KawuxingRules", "LIANGDAO", "KAWUXING_TILES", "KONG_MONEY", "hand_waits", "kong_type"]
@@ -86,7 +86,7 @@ class KawuxingRules(Rules):
     robbable_kongs = frozenset({"added"})  # KW-14
     louhu = "any_tile"  # KW-10
     louhu_clears_on_claim = False  # KW-10: only the player's next draw ends the block
-    num_players = 3  # KW-2
+    num_players = PLAYERS  # KW-2
     hand_size = 13  # KW-4
     win_forms = FORMS  # KW-19
 

@@ -18,12 +18,14 @@ from ..patterns import counted, product
 from .options import KawuxingOptions
 from .patterns import FACTORS, Reading
 
-__all__ = ["score_win", "best_reading", "readings", "FORMS", "KINDS", "check_seats", "check_tiles", "check_events"]
+__all__ = ["score_win", "best_reading", "readings", "FORMS", "KINDS", "PLAYERS", "check_seats", "check_tiles",
+           "check_events"]
 
 #: KW-19: standard, and seven pairs with a quad as two pairs (concealed only: the core refuses it with melds).
 FORMS = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
 #: KW-1: the kinds of the 84 tiles, 1p..9p, 1s..9s and 5z 6z 7z (no 万, no winds).
 KINDS = frozenset((*range(9, 27), 31, 32, 33))
+PLAYERS = 3  # KW-2
 
 
 def readings(context: WinContext) -> list[Reading]:
@@ -64,7 +66,7 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     entries = counted(FACTORS, reading)
     capped = raw if options.cap is None else min(raw, options.cap)
     value = options.base * capped
-    n = context.num_players
+    n = PLAYERS  # check_seats refused any other count
     payments = [0] * n
     winner = context.winner
     if context.discarder is None:
@@ -91,9 +93,9 @@ def describe(reading: Reading) -> str:
 
 def check_seats(context: WinContext) -> None:
     """Seats and tiles a Kawuxing win needs (KW-2: three players, 84 tiles), else InvalidHand naming them."""
-    n = context.num_players
-    if n != 3:
-        raise InvalidHand(f"Kawuxing is played by three players (KW-2), got num_players={n}")
+    n = PLAYERS
+    if context.num_players not in (None, n):  # None: the system's own
+        raise InvalidHand(f"Kawuxing is played by three players (KW-2), got num_players={context.num_players}")
     for name in ("winner", "dealer", "discarder"):
         value = getattr(context, name)
         if (value is not None or name != "discarder") and (type(value) is not int or not 0 <= value < n):

@@ -88,7 +88,7 @@ def check_context(context: WinContext, options: WaihuziOptions) -> _Facts:
     malformed cards or groups, :class:`HupaiError` for a field Wai Huzi does not use or facts that contradict."""
     if not isinstance(context, WinContext):
         raise HupaiError(f"expected a hupai.WinContext, got {type(context).__name__}")
-    if context.num_players != NUM_PLAYERS:
+    if context.num_players not in (None, NUM_PLAYERS):  # None: the system's own
         raise HupaiError(f"Wai Huzi has {NUM_PLAYERS} players (WH-3): num_players must be 3, got "
                          f"{context.num_players!r}")
     _check_unused(context)

@@ -296,7 +296,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
     (discarder's / each other's, in points) and ``gold``.
     """
     options = options or YunxiaoOptions()
-    if context.num_players != 4:
+    if context.num_players not in (None, 4):  # None: the system's own
         raise InvalidHand(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players}")
     for name in ("winner", "dealer", "discarder"):
         value = getattr(context, name)
