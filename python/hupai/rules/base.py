@@ -372,7 +372,7 @@ class Rules(ABC):
                     raise InvalidHand(f"{self.name} does not use WinContext.{name}; leave it at its default "
                                       f"{default!r} (got {getattr(context, name)!r})")
         if context.seat_wind is None and (used is None or "seat_wind" in used):
-            n = context.num_players or self.num_players  # None: this system's own (it refuses a wrong count itself)
+            n = self.num_players  # a different context.num_players is refused by the system itself
             for name in ("winner", "dealer", "first_dealer"):
                 value = getattr(context, name)
                 if value is not None and (type(value) is not int or not 0 <= value < n):

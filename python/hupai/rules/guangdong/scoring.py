@@ -75,7 +75,7 @@ def check_context(context: WinContext) -> None:
 
     if context.num_players not in (None, PLAYERS):  # None: the system's own
         raise InvalidHand(f"Guangdong is played by {PLAYERS} players (GD-2), "
-                         f"got num_players={context.num_players}")
+                         f"got num_players={context.num_players!r}")
     for name in ("winner", "dealer", "discarder", "liable"):
         value = getattr(context, name)
         if not seat_ok(value) or (value is None and name in ("winner", "dealer")):

@@ -95,7 +95,7 @@ def check_seats(context: WinContext) -> None:
     """Seats and tiles a Kawuxing win needs (KW-2: three players, 84 tiles), else InvalidHand naming them."""
     n = PLAYERS
     if context.num_players not in (None, n):  # None: the system's own
-        raise InvalidHand(f"Kawuxing is played by three players (KW-2), got num_players={context.num_players}")
+        raise InvalidHand(f"Kawuxing is played by three players (KW-2), got num_players={context.num_players!r}")
     for name in ("winner", "dealer", "discarder"):
         value = getattr(context, name)
         if (value is not None or name != "discarder") and (type(value) is not int or not 0 <= value < n):

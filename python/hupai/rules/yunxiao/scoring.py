@@ -297,7 +297,7 @@ def score_win(context: WinContext, options: YunxiaoOptions | None = None) -> Sco
     """
     options = options or YunxiaoOptions()
     if context.num_players not in (None, 4):  # None: the system's own
-        raise InvalidHand(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players}")
+        raise InvalidHand(f"Yunxiao is played by four players (YX-2), got num_players={context.num_players!r}")
     for name in ("winner", "dealer", "discarder"):
         value = getattr(context, name)
         if (value is not None or name != "discarder") and (type(value) is not int or not 0 <= value < 4):
