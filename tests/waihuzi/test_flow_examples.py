@@ -242,10 +242,16 @@ def _to_last(g) -> None:
 
 @pytest.mark.rule("WH-19")
 def test_wh_e19_haidi_blocked_when_its_drawer_can_wai():
+    for drawer in ("d3 d3", "x4 x7 x9 d1 d1 d2 d2 d4 d4 d5 d5 d6 d6 d7 d7 d8 d8 d9 x2"):
+        g = game({0: "d9", 1: drawer, 2: E3}, stock=STOCK_22)
+        _to_last(g)
+        # P2 is offered its win either way: whether P1 could 歪 the 海底 card is P1's hidden hand (no leak).
+        assert has(g, 2, "win") and g.observation(2).legal_actions == g.legal_actions(2)
+        assert has(g, 1, "wai", "d3") == (drawer == "d3 d3")
     g = game({0: "d9", 1: "d3 d3", 2: E3}, stock=STOCK_22)
     _to_last(g)
-    assert has(g, 1, "wai", "d3")
-    assert not has(g, 2, "win")  # WH-19: nobody may win on it
+    answer(g, p2=find(g, 2, "win", "d3"))  # P1 declines its 歪, P2 claims the win ...
+    assert g.over and g.result.drawn and not g.result.winners  # ... WH-19: nobody may win on it: 黄庄
 
 
 @pytest.mark.rule("WH-19", "WH-35", "WH-39")

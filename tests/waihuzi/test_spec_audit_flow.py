@@ -197,14 +197,17 @@ E3 = "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9"  # waits on d3
 
 @pytest.mark.rule("WH-19")
 def test_wh_19_haidi_blocked_when_its_drawer_can_liu():
-    """P1 turns up the 22nd card d3 holding a 坎 d3: it could 溜 it, so P2 (waiting on d3) may not win on it."""
+    """P1 turns up the 22nd card d3 holding a 坎 d3: it could 溜 it, so P2 (waiting on d3) may not win on it. P2
+    is still offered the win (whether P1 could 溜 is P1's hidden hand); its win does not stand: 黄庄."""
     g = game({0: "d9", 1: "d3 d3 d3", 2: E3}, stock=STOCK_22)
     discard(g, 0, "d9")
     for _ in range(22):
         pass_all(g)
     assert g.table.wall.head == 80 and g.current.source == 1 and g.current.tile == card("d3")
     assert has(g, 1, "liu", "d3")
-    assert not has(g, 2, "win")
+    assert has(g, 2, "win")
+    answer(g, p2=find(g, 2, "win", "d3"))  # P1 passes its 溜
+    assert g.over and g.result.drawn and not g.result.winners
 
 
 # ---------------------------------------------------------------- 报听 (WH-38)

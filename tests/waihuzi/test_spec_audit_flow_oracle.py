@@ -96,10 +96,15 @@ def offer_options(g: Game, book: Book, card: int, source: int, drawn: bool) -> d
         if zipai.best_split(held_list(hand), declared(seat, table), card, "self" if own else "other") is not None:
             opts.add(("win", card))
         out[seat] = opts
-    last = drawn and table.wall.head == len(table.wall.tiles)
-    if last and {k for k, *_ in out.get(source, ())} & {"liu", "wai"}:  # WH-19
-        out = {s: {o for o in opts if o[0] != "win"} for s, opts in out.items()}
+    # WH-19 does not take wins away here: whether the drawer could 溜 or 歪 the 海底 card is its hidden hand, so
+    # the others are offered their wins and the block acts when the answers are in (haidi_blocked).
     return out
+
+
+def haidi_blocked(g: Game, expected: dict[int, set[tuple]], source: int, drawn: bool) -> bool:
+    """WH-19: the offered card is the 海底 card and its drawer could 溜 or 歪 it: nobody wins on it."""
+    last = drawn and g.table.wall.head == len(g.table.wall.tiles)
+    return bool(last and {k for k, *_ in expected.get(source, ())} & {"liu", "wai"})
 
 
 def ready(hand: Any, groups: list[Declared]) -> bool:
@@ -191,9 +196,11 @@ def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
         checked += 1
         order = [source, (source + 1) % 3, (source + 2) % 3] if drawn else [(source + 1) % 3, (source + 2) % 3]
         taken = None
+        no_wins = haidi_blocked(g, expected, source, drawn)
         for seat in order:  # WH-17
             a = answers.get(seat)
-            if a is not None and a.kind != "pass" and (taken is None or RANK[a.kind] > RANK[taken.kind]):
+            if (a is not None and a.kind != "pass" and not (no_wins and a.kind == "win")
+                    and (taken is None or RANK[a.kind] > RANK[taken.kind])):
                 taken = a
         bar = -1 if taken is None else RANK[taken.kind]
         for seat, opts in expected.items():  # WH-23..25

@@ -231,13 +231,14 @@ class ZipaiFlow:
         return tuple(out)
 
     def _offer_options(self, card: int, source: int, drawn: bool) -> dict[int, list[Action]]:
-        """What each seat may do with the offered ``card`` (WH-14, WH-15, WH-18, WH-19, WH-22, WH-27, WH-32),
-        in WH-17's turn order; seats with nothing left out."""
+        """What each seat may do with the offered ``card`` (WH-14, WH-15, WH-18, WH-22, WH-27, WH-32), in
+        WH-17's turn order; seats with nothing left out. A win on the 海底 card is offered even where its drawer
+        could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
+        answers are in (:meth:`_resolve`), never by what the other seats are offered."""
         table = self.table
         order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
-        block_wins = False
         for seat in order:
             if table.dead[seat]:
                 continue
@@ -261,13 +262,17 @@ class ZipaiFlow:
                 options.extend(self._chows(seat, card))
             if self._wins(seat, card, own):
                 options.append(Action("win", seat, card))
-            if own and table.wall.head == len(table.wall.tiles) and any(a.kind in ("liu", "wai") for a in options):
-                block_wins = True  # WH-19: the 海底 card its drawer can 溜 or 歪 is won by nobody
             if options:
                 out[seat] = options
-        if block_wins:
-            out = {s: kept for s, opts in out.items() if (kept := [a for a in opts if a.kind != "win"])}
         return out
+
+    def _haidi_blocked(self) -> bool:
+        """WH-19: the offered card is the 海底 card and its drawer could 溜 or 歪 it, so nobody wins on it
+        (asked once every seat has answered: the drawer's options are its own to know)."""
+        table = self.table
+        if table.offer_kind != "draw" or table.wall.head != len(table.wall.tiles):
+            return False
+        return any(a.kind in ("liu", "wai") for a in table.pending.get(table.offer_from, ()))
 
     def _chows(self, seat: int, card: int) -> list[Action]:
         """The 吃 of ``card`` the seat may make: a held 门子 completed by it, not menzi-banned (WH-23), and
@@ -407,9 +412,11 @@ class ZipaiFlow:
         drawn = table.offer_kind == "draw"
         order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
         taken: Action | None = None
+        no_wins = self._haidi_blocked()
         for seat in order:
             answer = table.answers.get(seat)
-            if answer is not None and answer.kind != "pass" and (taken is None or RANK[answer.kind] > RANK[taken.kind]):
+            if (answer is not None and answer.kind != "pass" and not (no_wins and answer.kind == "win")
+                    and (taken is None or RANK[answer.kind] > RANK[taken.kind])):
                 taken = answer
         self._mark_passes(taken)
         table.pending = {}
