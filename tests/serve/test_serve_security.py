@@ -57,7 +57,7 @@ def test_a_token_opens_exactly_its_seat_and_no_guess_opens_another(sqlite_url: s
 
 
 def guess_every_token(client: Any, sqlite_url: str) -> None:
-    table = new_table(client, bots=[2, 3])
+    table = new_table(client, bots=[2, 3], seed=None)
     other = new_table(client, bots=[1, 2, 3])
     tokens = [join(client, table["id"], 0), join(client, table["id"], 1)]
     other_token = join(client, other["id"])
@@ -125,7 +125,7 @@ def refused(client: Any, table_id: str, token: str, body: Any, code: str | tuple
 
 def test_forged_replayed_out_of_turn_illegal_and_malformed_actions_change_nothing(client: Any,
                                                                                      sqlite_url: str) -> None:
-    table = new_table(client, bots=[], seed=11)  # four human seats: nothing moves unless a test seat acts
+    table = new_table(client, bots=[], seed=None)  # four human seats: nothing moves unless a test seat acts
     tid = table["id"]
     tokens = {seat: join(client, tid, seat) for seat in range(4)}
     seat, data = first_decision(client, tid, tokens)
@@ -173,7 +173,7 @@ def test_forged_replayed_out_of_turn_illegal_and_malformed_actions_change_nothin
 
 
 def test_websocket_refusals_and_oversized_messages(client: Any, sqlite_url: str) -> None:
-    table = new_table(client, bots=[], seed=3)  # nothing moves unless a test seat acts
+    table = new_table(client, bots=[], seed=None)  # nothing moves unless a test seat acts
     token = join(client, table["id"])
     with client.websocket_connect("/api/ws") as ws:
         ws.send_json({"type": "hello", "table": table["id"], "token": token})
@@ -209,7 +209,7 @@ def test_http_and_websocket_rate_limits(sqlite_url: str) -> None:
         codes = [client.get("/api/tables").status_code for _ in range(8)]
         assert codes[:5] == [200] * 5 and codes[5:] == [429] * 3
     with open_client(sqlite_url, ws_rate=0.01, ws_burst=3) as client:
-        table = new_table(client, bots=[])
+        table = new_table(client, bots=[], seed=None)
         token = join(client, table["id"])
         with client.websocket_connect("/api/ws") as ws:
             ws.send_json({"type": "hello", "table": table["id"], "token": token})  # the hello counts too
@@ -246,3 +246,18 @@ def test_no_message_shows_another_seats_tiles_the_wall_or_the_seed(client: Any, 
     for path in ("/api/tables", f"/api/tables/{table['id']}"):
         text = client.get(path).text
         assert str(json.loads(log)["setup"]["seed"]) not in text and '"snapshot"' not in text
+
+
+def test_a_chosen_seed_never_deals_a_table_that_humans_share(client: Any) -> None:
+    """A seed fixes every wall, so its sender knows every seat's tiles: refused where another human would play,
+    and shown publicly (``seeded``) where it is accepted (one human seat, against bots)."""
+    for rules, bots in (("guangdong", [2, 3]), ("guangdong", []), ("kawuxing", [2]), ("waihuzi", [])):
+        reply = client.post("/api/tables", json={"rules": rules, "bots": bots, "seed": 5})
+        assert reply.status_code == 400 and reply.json()["code"] == "malformed", reply.text
+        assert "human seat" in reply.json()["message"]
+    assert client.get("/api/tables").json()["tables"] == []
+    seeded = new_table(client, bots=[1, 2, 3], seed=5)
+    drawn = new_table(client, bots=[2, 3], seed=None)
+    for table, flag in ((seeded, True), (drawn, False)):
+        assert table["config"]["seeded"] is flag
+        assert client.get(f"/api/tables/{table['id']}").json()["config"]["seeded"] is flag

@@ -15,6 +15,10 @@ Decisions the specs leave open, taken here:
   ``claim_seconds`` passes; the pass is an action like any other (stored, logged).
 - **Between hands.** The result stays on the table until every human seat says ``next`` (a table of bots
   alone deals on after its think time). The match ends after ``hands`` hands or when the rules end it.
+- **A chosen seed.** A ``seed`` in the create request fixes every wall of the table, so whoever sent it knows
+  every seat's tiles. It is accepted only for a table with at most one human seat (a practice table against
+  bots, which see observations only), and such a table says ``"seeded": true`` in its public facts; a table
+  that humans share is always dealt from a seed the server draws and never shows.
 - **Tokens.** ``secrets.token_urlsafe(32)`` per seat, independent of each other and of the table id; only
   their SHA-256 is stored, compared with ``hmac.compare_digest`` against every seat (no early exit).
 """
@@ -54,7 +58,8 @@ MAX_OPTIONS = 32
 
 @dataclass(frozen=True)
 class TableConfig:
-    """What a table's creator chose; public (no seed: that is kept with the match, server-side)."""
+    """What a table's creator chose; public (no seed: that is kept with the match, server-side; ``seeded`` says
+    whether the creator chose it, and so knows every wall)."""
 
     rules: str
     options: dict[str, Any]
@@ -63,6 +68,7 @@ class TableConfig:
     think_ms: int = 500
     hands: int = 4
     claim_seconds: float = 20.0
+    seeded: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -111,9 +117,13 @@ def parse_config(data: Any) -> tuple[TableConfig, Rules, int | None]:
     seed = data.get("seed")
     if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
         raise WireError("malformed", "seed must be an int in 0..2**64-1 (or absent: drawn by the server)")
+    if seed is not None and n - len(bots) > 1:
+        # A seed fixes every wall: its sender would know the other humans' tiles.
+        raise WireError("malformed", "a seed is accepted only for a table with at most one human seat (it fixes "
+                                     "every wall, so whoever chose it knows every seat's tiles)")
     config = TableConfig(name, rules.options_dict(), tuple(sorted(bots)), bot,
                          _int_in(data, "think_ms", 500, 0, MAX_THINK_MS), _int_in(data, "hands", 4, 1, MAX_HANDS),
-                         float(claim_seconds))
+                         float(claim_seconds), seed is not None)
     return config, rules, seed
 
 
@@ -203,7 +213,7 @@ class Table:
     def restore(cls, stored: StoredTable, storage: Storage) -> Table:
         data = stored.config
         config = TableConfig(data["rules"], data["options"], tuple(data["bots"]), data["bot"], data["think_ms"],
-                             data["hands"], data["claim_seconds"])
+                             data["hands"], data["claim_seconds"], data.get("seeded", False))
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
         game = Game.from_snapshot(stored.snapshot)
