@@ -23,6 +23,7 @@ from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, play
 from hupai.game.observation import Observer, observe
 from hupai.game.scripted import stacked_game
+from hupai.game.zipai import deal_order
 from hupai.observation import SCHEMA_VERSION, MeldView, Observation, WinView
 from hupai.rules.yunxiao import YunxiaoRules
 
@@ -36,8 +37,11 @@ def yx_game(hands: list[str], gold: str, *, replacements: str = "") -> Game:
     """A Yunxiao deal with ``gold`` as the flipped indicator (the wall's last tile, YX-6)."""
     return stacked_game(hands, replacements=gold + replacements, rules=YunxiaoRules())
 
-#: The rule systems' public facts made by a seat's own tiles (announced), per system.
-ANNOUNCED = {"guangdong": (), "yunxiao": ("you",)}
+#: The rule systems' public facts made by a seat's own tiles (announced), per system: Yunxiao's 游 levels (YX-26).
+#: Kawuxing's 亮倒 (KW-16) and Wai Huzi's 死手 (WH-27) are announced too, but only by a seat's own declaration or
+#: claim, which the blind seats of the comparison below never make: there they must not differ at all.
+ANNOUNCED = {"guangdong": (), "yunxiao": ("you",), "kawuxing": (), "waihuzi": ()}
+ALL_RULES = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 
 
 def _random_games(rules: str, seeds: range):
@@ -132,6 +136,37 @@ def test_yunxiao_concealed_kongs_are_face_down_to_other_seats():
         assert "[0, 0, 0, 0]" not in json.dumps(game.observation(seat).to_json()["melds"])
 
 
+def _seen_by(game: Game, seat: int) -> list[dict]:
+    return [{**game.observation(seat).to_json(), "events": [e.to_json() for e in game.visible_events(seat)]}]
+
+
+@pytest.mark.parametrize("rules", ["yunxiao", "kawuxing"])
+def test_another_seats_face_down_kong_shows_nothing_of_its_kind(rules):
+    """Two games in which P0 (the dealer) lays a face-down 暗杠 of a different kind, everything P1 sees being
+    the same (its hand, its draw, the replacement P0 draws and discards): P1's observation and its view of the
+    event log are identical at every step."""
+    rest, p1, draw = "234p567p678s5z", "3s3s4s4s5s5s6z6z6z7z7z7z1s", "6s"
+    courses = []
+    for quad in ("1p", "9s"):
+        hands = [quad * 4 + rest, p1, *[""] * (hupai.rules.get(rules).num_players - 2)]
+        # Replacements come from the tail; Yunxiao's gold indicator is the wall's last tile (YX-6).
+        game = stacked_game(hands, rules=rules, replacements="9p7z" if rules == "yunxiao" else "7z", draws=draw,
+                            claim_window="all")
+        seen = _seen_by(game, 1)
+        game.apply(Action("kong", 0, T(quad), (), "concealed"))
+        assert game.table.drawn == T("7z")
+        seen += _seen_by(game, 1)
+        game.apply(Action("discard", 0, T("7z")))
+        while game.current.phase == "claim":
+            seen += _seen_by(game, 1)
+            game.apply(Action("pass", game.current.seats[0]))
+        assert game.current.seats == (1,) and game.table.drawn == T(draw)
+        courses.append(seen + _seen_by(game, 1))
+        assert game.observation(0).melds[0][0].tiles == (T(quad),) * 4  # its own kong: seen
+    assert courses[0] == courses[1]
+    assert "kong" in [e["type"] for e in courses[0][-1]["events"]] and len(courses[0]) >= 4
+
+
 # -- the end of a hand ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
 def test_the_end_of_a_hand_shows_the_winners_hands_and_nothing_else(rules):
@@ -179,19 +214,36 @@ def _claim_window_game(rules: hupai.rules.Rules, seed: int, dealer: int, claim_w
         pytest.skip(f"Game has no claim_window option yet (the lead adds claim_window={claim_window!r})")
 
 
-def _others_reshuffled(game: Game, seat: int, rng: random.Random) -> list[int]:
-    """The game's wall with the blocks dealt to the seats other than ``seat`` shuffled among them."""
-    wall = list(game.setup.get("wall") or _initial_wall(game))
+def _dealt_positions(game: Game, seat: int) -> list[int]:
+    """The wall positions dealt to the seats other than ``seat`` (the mahjong dealer's 14th, drawn after the
+    deal, and the Wai Huzi dealer's last card, shown for the 神 (WH-5), left out: both are seen or played)."""
     rules, n = game.rules, game.table.num_players
-    size = rules.hand_size
     dealer = game.setup["dealer"]
-    positions = [i for offset in range(n) if (dealer + offset) % n != seat
-                 for i in range(offset * size, offset * size + size)]
+    if rules.family == "zipai":
+        out, start = [], 0
+        for dealt, size in zip(deal_order(dealer), (20, 19, 19), strict=True):  # WH-4
+            if dealt != seat:
+                out.extend(i for i in range(start, start + size) if i != ZIPAI_SHOWN)
+            start += size
+        return out
+    size = rules.hand_size
+    return [i for offset in range(n) if (dealer + offset) % n != seat
+            for i in range(offset * size, offset * size + size)]
+
+
+def _others_reshuffled(game: Game, seat: int, rng: random.Random) -> list[int]:
+    """The game's wall with the tiles dealt to the seats other than ``seat`` shuffled among them."""
+    wall = list(game.setup.get("wall") or _initial_wall(game))
+    positions = _dealt_positions(game, seat)
     tiles = [wall[i] for i in positions]
     rng.shuffle(tiles)
     for i, tile in zip(positions, tiles, strict=True):
         wall[i] = tile
     return wall
+
+
+#: The Wai Huzi dealer's last dealt card, shown to everyone for the 神 (WH-5).
+ZIPAI_SHOWN = 19
 
 
 def _initial_wall(game: Game) -> list[int]:
@@ -200,26 +252,37 @@ def _initial_wall(game: Game) -> list[int]:
 
 
 class _Blind:
-    """Plays without looking: declines declarations and claims, discards what it drew (else its first
-    discard); the same in any two games with the same public course."""
+    """Plays without looking: declines declarations and claims, discards what it drew (else ``opening``, a
+    tile both games deal it, else its first discard); the same in any two games with the same public course."""
+
+    def __init__(self, opening: int = -1) -> None:
+        self.opening = opening
 
     def act(self, observation: Observation) -> Action:
         legal = observation.legal_actions
         for action in legal:
             if action.kind == "pass":
                 return action
-        drawn = [a for a in legal if a.kind == "discard" and a.tile == observation.drawn]
-        return (drawn or [a for a in legal if a.kind == "discard"] or list(legal))[0]
+        plain = [a for a in legal if a.kind == "discard" and not a.flag]
+        known = [a for a in plain if a.tile in (observation.drawn, self.opening)]
+        return (known or plain or list(legal))[0]
 
 
 def _observed_course(game: Game, seat: int, bot) -> list[dict]:
-    """``seat``'s observation (JSON) after every action, its bot playing it and the others blind."""
-    observer, blind = Observer(game), _Blind()
+    """``seat``'s observation (JSON) and its view of the event log after every action, its bot playing it and
+    the others blind (a Wai Huzi dealer's opening discard: the card shown for the 神, which both games deal it)."""
+    opening = _initial_wall(game)[ZIPAI_SHOWN] if game.rules.family == "zipai" else -1
+    observer, blind = Observer(game), _Blind(opening)
     course = []
     while True:
         obs = observer.observe(seat)
-        course.append(obs.to_json())
+        # The event log grows by appending: its length here, and the seat's view of the whole at the end, show
+        # every step's view (comparing the whole view at each step costs the square of the hand's length).
+        course.append({**obs.to_json(), "events": len(game.events)})
         if game.over:
+            seen = [e.to_json() for e in game.visible_events(seat)]
+            for step in course:
+                step["events"] = seen[:step["events"]]
             return course
         actor = game.current.seats[0]
         game.apply(bot.act(obs) if actor == seat else blind.act(observer.observe(actor)))
@@ -228,15 +291,17 @@ def _observed_course(game: Game, seat: int, bot) -> list[dict]:
 def _leaks(rules_name: str, claim_window: str, seeds: range) -> list[str]:
     rules = hupai.rules.get(rules_name)
     found = []
+    n = rules.num_players
     for seed in seeds:
         rng = random.Random(seed)
-        seat, dealer = seed % 4, (seed // 4) % 4
+        seat, dealer = seed % n, (seed // n) % n
         first = _claim_window_game(rules, seed, dealer, claim_window)
         other = _claim_window_game(rules, seed, dealer, claim_window, _others_reshuffled(first, seat, rng))
-        assert [first.table.hands[seat], first.table.wall.live] == [other.table.hands[seat], other.table.wall.live]
-        assert any(first.table.hands[s] != other.table.hands[s] for s in range(4) if s != seat)
-        course = _observed_course(first, seat, GreedyBot(seed))
-        again = _observed_course(other, seat, GreedyBot(seed))
+        assert first.table.hands[seat] == other.table.hands[seat]
+        assert any(first.table.hands[s] != other.table.hands[s] for s in range(n) if s != seat)
+        bot = GreedyBot if seed % 2 else RandomBot  # the random bot claims and declares what greedy would not
+        course = _observed_course(first, seat, bot(seed))
+        again = _observed_course(other, seat, bot(seed))
         for step, (a, b) in enumerate(zip(course, again, strict=False)):
             if any(a["extras"].get(key) != b["extras"].get(key) for key in ANNOUNCED[rules_name]):
                 break  # an announcement made by a hidden hand: the games are no longer the same to players
@@ -249,14 +314,14 @@ def _leaks(rules_name: str, claim_window: str, seeds: range) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+@pytest.mark.parametrize("rules", ALL_RULES)
 def test_no_observation_depends_on_other_seats_concealed_tiles(rules):
-    """With ``claim_window="all"`` (every other seat asked), a seat sees the same thing at every step of two
-    games that differ only in the other seats' hidden tiles."""
+    """With ``claim_window="all"`` (every other seat asked), a seat sees the same thing (its observation and its
+    view of the event log) at every step of two games that differ only in the other seats' hidden tiles."""
     assert _leaks(rules, "all", range(40)) == []
 
 
-@pytest.mark.parametrize("rules", ["guangdong", "yunxiao"])
+@pytest.mark.parametrize("rules", ALL_RULES)
 def test_a_claim_window_of_eligible_seats_shows_who_can_claim(rules):
     """The same comparison with today's claim window (only the seats able to claim are asked) finds the leak
     issue 8 describes: the test above can fail."""
