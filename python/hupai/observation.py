@@ -21,7 +21,12 @@ Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai_observ
 turned-up stock card is face up, so every seat sees it), ``extras`` the 神 and the 死手 flags.
 
 Hidden: other seats' concealed tiles and drawn tiles, the wall's order, and other seats' concealed kongs where
-the rule system plays them face down (:attr:`MeldView.hidden`; Yunxiao does, Guangdong shows their kind).
+the rule system plays them face down (:attr:`MeldView.hidden`; Yunxiao and Kawuxing do, Guangdong shows their
+kind), other seats' answers in an open claim window (only who has still to answer), and nothing whose presence
+depends on another seat's hand: with ``claim_window="all"`` every seat is asked, and a rule that turns on another
+seat's hidden tiles (Wai Huzi's 海底 block, WH-19) acts once the answers are in, not by what a seat is offered.
+Shown by the rules although a hand made them: Kawuxing's 亮倒 hand (KW-16), Yunxiao's 游 levels (YX-26), Wai
+Huzi's 死手 flags (WH-27).
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ Decisions taken here where the specs are silent:
 
 - **Concealed kongs.** Another seat's 暗杠 shows its kind only if the rule system says its players lay them
   with the kind face up (:attr:`hupai.rules.Rules.shows_concealed_kongs`: Guangdong/Cantonese tables do, two
-  tiles face up; Yunxiao's are laid face down). ``Observer(..., show_concealed_kongs=...)`` overrides it for a
-  table that plays the other way. A seat always sees its own.
+  tiles face up; Yunxiao's and Kawuxing's are laid face down). ``Observer(..., show_concealed_kongs=...)``
+  overrides it for a table that plays the other way (:meth:`Game.visible_events
+  <hupai.game.Game.visible_events>` follows the rules' attribute). A seat always sees its own.
 - **The end of a hand.** The result shows each winner's concealed tiles and all its melds (a winner lays its
   hand open, and the patterns scored say as much); the other seats' hands stay hidden, a drawn hand included.
 - ``phase``, ``to_act`` and ``tile`` are the engine's :attr:`~hupai.game.Game.current`. A claim window that
