@@ -13,6 +13,7 @@ from typing import Any
 import hupai
 import pytest
 from hupai.bots import GreedyBot
+from hupai.game import Game
 from serve_helpers import assert_no_leak, auth, join, new_table, open_client, play_ws
 
 
@@ -242,6 +243,7 @@ def test_no_message_shows_another_seats_tiles_the_wall_or_the_seed(client: Any, 
     assert len(states) > 10
     for message in states:
         assert_no_leak(message, log)
+    assert every_window_asks_every_seat(log) > 3
     # The public endpoints: no seed, no tiles.
     for path in ("/api/tables", f"/api/tables/{table['id']}"):
         text = client.get(path).text
@@ -261,3 +263,22 @@ def test_a_chosen_seed_never_deals_a_table_that_humans_share(client: Any) -> Non
     for table, flag in ((seeded, True), (drawn, False)):
         assert table["config"]["seeded"] is flag
         assert client.get(f"/api/tables/{table['id']}").json()["config"]["seeded"] is flag
+
+
+def every_window_asks_every_seat(log: str) -> int:
+    """Replay a stored hand: each claim or rob window asked every seat but the tile's source (and the source too
+    for a Wai Huzi turned-up card), so whether a seat is asked, and so its decision and timer, shows nothing of
+    anyone's tiles. Returns how many windows opened."""
+    data = json.loads(log)
+    game = Game.replay(data, upto=0)
+    n, windows, left = game.table.num_players, 0, 0  # left: seats still to answer the window open before
+    for action in data["actions"]:
+        phase, seats, _, source = game.current
+        window = phase in ("claim", "rob")
+        if window and left <= 1:  # a new window: none was open, or the last answer closed it
+            drawn = game.rules.family == "zipai" and game.table.offer_kind == "draw"
+            assert set(seats) == {s for s in range(n) if s != source or drawn}, (phase, seats, source)
+            windows += 1
+        left = len(seats) if window else 0
+        game.apply(action)
+    return windows
