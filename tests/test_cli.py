@@ -109,6 +109,8 @@ def test_jsonl_logs_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["replay", str(log_file), "--hand", "1", "--seat", "1"]) == 0
     seat_view = capsys.readouterr().out
     assert "as P1 sees it" in seat_view and "P1 holds" in seat_view
+    seed = json.loads(log_file.read_text(encoding="utf-8").splitlines()[1])["setup"]["seed"]
+    assert "seed" not in seat_view and str(seed) not in seat_view  # the seed fixes every seat's tiles
     # Another seat's draws are masked: a draw line names no tile.
     assert any(line.strip() == "P0 draw (wall)" for line in seat_view.splitlines())
     assert main(["replay", str(log_file), "--hand", "3"]) == 2
@@ -129,7 +131,8 @@ def test_replay_a_zipai_hand_as_one_seat_sees_it(tmp_path: Path, capsys: pytest.
     [log_file] = tmp_path.iterdir()
     assert main(["replay", str(log_file), "--hand", "1", "--seat", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("waihuzi: seed ") and ("P2 holds x" in out or "P2 holds d" in out)
+    assert out.startswith("waihuzi: dealer ") and ("P2 holds x" in out or "P2 holds d" in out)
+    assert "seed" not in out  # a seat's view: the seed would show every seat's cards
 
 
 def test_version_and_python_dash_m() -> None:

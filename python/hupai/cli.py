@@ -366,7 +366,9 @@ def _run_replay(args: argparse.Namespace) -> None:
         raise HupaiError(f"--seat {args.seat}: the table has seats 0..{n - 1}")
     name = _tile_namer(final.rules.family)
     setup = log.get("setup", {})
-    print(f"{final.rules.name}: seed {setup.get('seed')}, dealer P{setup.get('dealer')}, "
+    # A seat's view leaves the seed out: it fixes the wall, so it would show every other seat's tiles.
+    seed = f"seed {setup.get('seed')}, " if args.seat is None else ""
+    print(f"{final.rules.name}: {seed}dealer P{setup.get('dealer')}, "
           f"{len(log['actions'])} actions" + (f", as P{args.seat} sees it" if args.seat is not None else ""))
     interactive = args.step and sys.stdin.isatty()
     game = Game.replay(log, upto=0)
