@@ -33,7 +33,7 @@ from numbers import Integral
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction
-from .jsonform import SCHEMA_VERSION, tile_in, tile_out
+from .jsonform import SCHEMA_VERSION, describe, tile_in, tile_out
 from .tiles import NUM_KINDS
 
 __all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
@@ -90,7 +90,7 @@ class Action(NamedTuple):
         if isinstance(data, Mapping) and "schema_version" in data:
             version = data["schema_version"]
             if type(version) is not int or version != SCHEMA_VERSION:
-                raise IllegalAction(f"malformed action: schema_version {_short(version)} is not {SCHEMA_VERSION}")
+                raise IllegalAction(f"malformed action: schema_version {describe(version)} is not {SCHEMA_VERSION}")
             data = {key: value for key, value in data.items() if key != "schema_version"}
         return coerce(data)
 
@@ -106,23 +106,22 @@ class Action(NamedTuple):
         return " ".join(parts)
 
 
+#: Seats and tiles are small; an int beyond 64 bits is malformed, refused before any message writes it out.
+_INT_LIMIT = 1 << 63
+
+
 def _int(value: Any, what: str) -> int:
-    """``value`` as a plain ``int`` (numpy integers accepted; bools, floats and strings refused)."""
+    """``value`` as a plain ``int`` within 64 bits (numpy integers accepted; bools, floats and strings
+    refused)."""
     if type(value) is int:
-        return value
-    if not isinstance(value, bool) and isinstance(value, Integral):
+        plain = value
+    elif not isinstance(value, bool) and isinstance(value, Integral):
         plain = int.__int__(value) if isinstance(value, int) else int(value)
-        if type(plain) is int:
-            return plain
-    raise IllegalAction(f"malformed action: {what} must be an int, got {_short(value)}")
-
-
-def _short(value: Any) -> str:
-    """A bounded description of a value from outside (its repr could be huge, or run the caller's code)."""
-    if type(value) in (int, str, float, bool) or value is None:
-        text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    return f"a {type(value).__name__}"
+    else:
+        plain = None
+    if type(plain) is int and -_INT_LIMIT <= plain < _INT_LIMIT:
+        return plain
+    raise IllegalAction(f"malformed action: {what} must be an int, got {describe(value)}")
 
 
 def _tile(value: Any, what: str = "tile", low: int = -1) -> int:
@@ -154,18 +153,18 @@ def coerce(action: Any) -> Action:
         raise IllegalAction(f"malformed action: expected an Action or a dict, got {type(action).__name__}")
     kind = data.get("kind")
     if type(kind) is not str or kind not in KINDS:
-        raise IllegalAction(f"malformed action: kind {_short(kind)} is not one of {sorted(KINDS)}")
+        raise IllegalAction(f"malformed action: kind {describe(kind)} is not one of {sorted(KINDS)}")
     if "seat" not in data:
         raise IllegalAction("malformed action: no seat")
     seat = _int(data["seat"], "seat")
     tile = _tile(data.get("tile", -1))
     raw_tiles = data.get("tiles", ())
     if type(raw_tiles) not in (list, tuple) or len(raw_tiles) > 4:
-        raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {_short(raw_tiles)}")
+        raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {describe(raw_tiles)}")
     tiles = tuple(_tile(t, "tiles entry", 0) for t in raw_tiles)
     flag = data.get("flag", "")
     if not isinstance(flag, str) or len(flag) > 40:
-        raise IllegalAction(f"malformed action: flag must be a short string, got {_short(flag)}")
+        raise IllegalAction(f"malformed action: flag must be a short string, got {describe(flag)}")
     flag = str.__str__(flag)  # a plain str (a subclass could compare in surprising ways)
     if kind == "kong" and flag not in _KONG_FLAGS:
         raise IllegalAction(f"malformed action: a kong needs flag 'exposed', 'concealed' or 'added', "

@@ -16,8 +16,8 @@ from typing import Any
 from .errors import HupaiError
 from .tiles import NUM_KINDS, kind_name
 
-__all__ = ["SCHEMA_VERSION", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in", "obj_in",
-           "free_json_in", "schema", "loads"]
+__all__ = ["SCHEMA_VERSION", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in",
+           "obj_in", "free_json_in", "schema", "loads"]
 
 #: The version of the observation / action JSON forms; bumped whenever a field is added, removed or changes
 #: meaning. 2: tiles as notation, ``null`` for none, melds and patterns as objects.
@@ -43,12 +43,26 @@ def tile_out(kind: int, kinds: int = NUM_KINDS) -> str | None:
     return CARD_NAMES[kind] if kinds == len(CARD_NAMES) else _NAMES[kind]
 
 
-def _describe(value: Any) -> str:
-    """A bounded description of a value from outside (its repr could be huge)."""
-    if type(value) in (int, str, float, bool) or value is None:
+#: Ints beyond this many bits are described by their size, never written out: formatting an int of more than
+#: ``sys.get_int_max_str_digits()`` digits raises ValueError (and costs quadratic time below that limit).
+_SHOWN_BITS = 128
+
+
+def describe(value: Any, limit: int = 40) -> str:
+    """A bounded description of a value from outside, safe to put in an error message: a short repr for a
+    plain scalar, the type's name for anything else (its repr could be huge, deep, or run the caller's code),
+    and the size of a huge int (writing its digits out could raise ValueError)."""
+    kind = type(value)
+    if kind is int and value.bit_length() > _SHOWN_BITS:
+        return f"an int of {value.bit_length()} bits"
+    if kind in (int, float, bool) or value is None:
         text = repr(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    return f"a {type(value).__name__}"
+    elif kind is str:
+        text = repr(value[:limit])  # the slice first: a 1 MB string is not copied to be cut
+    else:
+        return f"a {kind.__name__}"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 
 def _fail(error: type[HupaiError], where: str, why: str) -> HupaiError:
@@ -67,13 +81,13 @@ def tile_in(value: Any, where: str, *, optional: bool = False, error: type[Hupai
             return kind
     elif type(value) is int and 0 <= value < kinds:
         return value
-    raise _fail(error, where, f"{_describe(value)} is not a tile (notation such as '1m', or 0..33)")
+    raise _fail(error, where, f"{describe(value)} is not a tile (notation such as '1m', or 0..33)")
 
 
 def int_in(value: Any, where: str, low: int, high: int, *, error: type[HupaiError] = HupaiError) -> int:
     """An int in ``low..high`` (bools refused)."""
     if type(value) is not int or not low <= value <= high:
-        raise _fail(error, where, f"{_describe(value)} is not an int in {low}..{high}")
+        raise _fail(error, where, f"{describe(value)} is not an int in {low}..{high}")
     return value
 
 
@@ -87,19 +101,19 @@ def seat_in(value: Any, where: str, players: int = 4, *, optional: bool = False,
 
 def str_in(value: Any, where: str, limit: int = 64, *, error: type[HupaiError] = HupaiError) -> str:
     if type(value) is not str or len(value) > limit:
-        raise _fail(error, where, f"{_describe(value)} is not a string of at most {limit} characters")
+        raise _fail(error, where, f"{describe(value)} is not a string of at most {limit} characters")
     return value
 
 
 def bool_in(value: Any, where: str, *, error: type[HupaiError] = HupaiError) -> bool:
     if type(value) is not bool:
-        raise _fail(error, where, f"{_describe(value)} is not true or false")
+        raise _fail(error, where, f"{describe(value)} is not true or false")
     return value
 
 
 def list_in(value: Any, where: str, limit: int, *, error: type[HupaiError] = HupaiError) -> list[Any]:
     if type(value) is not list or len(value) > limit:
-        raise _fail(error, where, f"{_describe(value)} is not a list of at most {limit} items")
+        raise _fail(error, where, f"{describe(value)} is not a list of at most {limit} items")
     return value
 
 
@@ -107,14 +121,14 @@ def obj_in(value: Any, where: str, required: tuple[str, ...], optional: tuple[st
            error: type[HupaiError] = HupaiError) -> dict[str, Any]:
     """A JSON object with every ``required`` key, perhaps some ``optional`` ones, and no other."""
     if type(value) is not dict:
-        raise _fail(error, where, f"{_describe(value)} is not an object")
+        raise _fail(error, where, f"{describe(value)} is not an object")
     missing = [key for key in required if key not in value]
     if missing:
         raise _fail(error, where, f"missing {', '.join(missing)}")
     allowed = set(required) | set(optional)
     unknown = [key for key in value if key not in allowed]
     if unknown:
-        names = ", ".join(_describe(key) for key in unknown[:5])
+        names = ", ".join(describe(key) for key in unknown[:5])
         raise _fail(error, where, f"unknown field(s) {names}")
     return value
 
@@ -133,15 +147,18 @@ def free_json_in(value: Any, where: str, *, error: type[HupaiError] = HupaiError
         if kind is dict:
             for key, sub in item.items():
                 if type(key) is not str:
-                    raise _fail(error, where, f"key {_describe(key)} is not a string")
+                    raise _fail(error, where, f"key {describe(key)} is not a string")
                 stack.append((sub, depth + 1))
         elif kind is list:
             stack.extend((sub, depth + 1) for sub in item)
         elif kind is float:
             if item != item or item in (float("inf"), float("-inf")):
                 raise _fail(error, where, "NaN and infinities are not JSON")
+        elif kind is int:
+            if not -(1 << 63) <= item < (1 << 64):  # what validate.check_free_json allows; json.dumps could fail
+                raise _fail(error, where, "an int beyond 64 bits")
         elif kind not in (str, int, bool, type(None)):
-            raise _fail(error, where, f"{_describe(item)} is not a JSON value")
+            raise _fail(error, where, f"{describe(item)} is not a JSON value")
     return value
 
 

@@ -315,7 +315,7 @@ def _meld(data: Any, where: str, seat: int, n: int) -> tuple[str, Sequence[int],
     if type(source) is not int or type(claimed_tile) is not int:  # noqa: E721
         raise _fail(where, "source and claimed tile must be ints")
     if not -1 <= source < n or source == seat:
-        raise _fail(f"{where}[3]", f"{source} is not another seat (or -1)")
+        raise _fail(f"{where}[3]", f"{_show(source)} is not another seat (or -1)")
     if not -1 <= claimed_tile <= 33 or (source >= 0) != (claimed_tile >= 0):
         raise _fail(f"{where}[5]", "a claimed meld names both its source seat and its claimed tile")
     if concealed and (kind != "kong" or source >= 0 or added):

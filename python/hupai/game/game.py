@@ -36,7 +36,7 @@ from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
-from ..jsonform import loads
+from ..jsonform import describe, loads
 from ..observation import Observation
 from ..rules.base import Rules
 from . import validate
@@ -94,6 +94,17 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _checked_wall(rules: Rules, wall: Any) -> list[int]:
+    """A given wall as a list of plain ints holding exactly the rule system's tiles (checked before it is
+    sorted: a wall mixing strs and ints must not raise TypeError, nor 1.0 or True pass for the tile 1)."""
+    tiles = rules.tiles()
+    if (not isinstance(wall, Sequence) or isinstance(wall, (str, bytes)) or len(wall) != len(tiles)
+            or any(type(tile) is not int for tile in wall) or sorted(wall) != sorted(tiles)):  # noqa: E721
+        raise HupaiError(f"a given wall must be a list of {len(tiles)} ints holding exactly the rule system's "
+                         f"tiles, got {describe(wall)}")
+    return list(wall)
+
+
 def _flow_for(rules: Rules, window: str) -> Flow:
     flow = FLOWS.get(rules.family)
     if flow is None:
@@ -137,15 +148,15 @@ class Game:
         for name, value, limit in (("dealer", dealer, n), ("round_wind", round_wind, 4),
                                    ("first_dealer", dealer if first_dealer is None else first_dealer, n)):
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-                raise HupaiError(f"{name} must be an int in 0..{limit - 1}, got {value!r}")
+                raise HupaiError(f"{name} must be an int in 0..{limit - 1}, got {describe(value)}")
         if seed is None:  # never a fixed default: a server that forgets the seed must not deal one wall forever
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= validate.MAX_SEED:
-            raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-        if wall is not None and sorted(wall) != sorted(rules.tiles()):
-            raise HupaiError("a given wall must hold exactly the rule system's tiles")
-        if claim_window not in CLAIM_WINDOWS:
-            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
+            raise HupaiError(f"seed must be an int in 0..2**64-1, got {describe(seed)}")
+        if wall is not None:
+            wall = _checked_wall(rules, wall)
+        if type(claim_window) is not str or claim_window not in CLAIM_WINDOWS:  # noqa: E721
+            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {describe(claim_window)}")
         self.rules = rules
         self.setup: dict[str, Any] = {"seed": seed, "dealer": dealer, "round_wind": round_wind,
                                       "first_dealer": dealer if first_dealer is None else first_dealer}
@@ -196,8 +207,10 @@ class Game:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now (empty if it has nothing to decide)."""
-        cached = self._legal.get(seat)  # while the game is busy, _legal is a guard whose get() refuses
+        # While the game is busy, _legal is a guard whose get() refuses. (An unhashable seat must not reach get().)
+        cached = self._legal.get(seat) if type(seat) is int else None  # noqa: E721
         if cached is None:
+            self._seat(seat)  # only on a miss: a cached seat was checked when it was cached
             cache = self._legal
             self._legal = _ASKING  # a rule hook asked here must not apply an action meanwhile
             try:
@@ -249,7 +262,7 @@ class Game:
         :class:`~hupai.HupaiError`) saying what, and leaves the game exactly as it was."""
         n = self._flow.table.num_players
         if type(seat) is not int or not 0 <= seat < n:
-            raise IllegalAction(f"seat {seat!r} is not a seat of this {n}-player game")
+            raise IllegalAction(f"seat {describe(seat)} is not a seat of this {n}-player game")
         if isinstance(data, (str, bytes, bytearray)):
             data = loads(data, "action", error=IllegalAction)
         if type(data) is not dict:
@@ -289,7 +302,15 @@ class Game:
 
     def hand(self, seat: int) -> list[int]:
         """``seat``'s concealed tile counts (34 entries; a copy). Bots read their own hand here."""
-        return list(self.table.hands[seat])
+        return list(self.table.hands[self._seat(seat)])
+
+    def _seat(self, seat: Any) -> int:
+        """``seat`` if it is a seat of this table (an int, not a bool, in range); else HupaiError. A seat from
+        outside must not index the table (a negative one would read another seat's tiles)."""
+        n = self._flow.table.num_players
+        if type(seat) is not int or not 0 <= seat < n:  # noqa: E721
+            raise HupaiError(f"seat {describe(seat)} is not a seat of this {n}-player game")
+        return seat
 
     @property
     def actions(self) -> list[Action]:
@@ -305,6 +326,7 @@ class Game:
     def visible_events(self, seat: int) -> list[Event]:
         """The event log as ``seat`` sees it: other seats' dealt and drawn tiles masked, and the kind of another
         seat's concealed kong too where the rules lay it face down (``rules.shows_concealed_kongs``)."""
+        self._seat(seat)
         events = self.events
         hide_kongs = not self.rules.shows_concealed_kongs
         out = []
@@ -353,7 +375,7 @@ class Game:
         else:
             data = log
         if upto is not None and (type(upto) is not int or upto < 0):  # noqa: E721
-            raise HupaiError(f"upto must be a non-negative int or None, got {upto!r}")
+            raise HupaiError(f"upto must be a non-negative int or None, got {describe(upto)}")
         rules, setup = validate.check_log(data, LOG_FORMAT, rules)
         game = cls._from_setup(rules, setup)
         actions = data["actions"]

@@ -29,6 +29,7 @@ from zlib import adler32
 
 from ..errors import HupaiError
 from ..hand import Meld
+from ..jsonform import describe
 from ..observation import MeldView, Observation, ResultView, WinView, freeze, thaw
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -90,8 +91,8 @@ class Observer:
         """The observation of ``seat`` now."""
         game = self._game
         table = game.table
-        if not 0 <= seat < table.num_players:
-            raise HupaiError(f"seat {seat} is not a seat of this {table.num_players}-player game")
+        if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
+            raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
         phase = table.phase
         turn_seat = table.turn_seat
         own = turn_seat == seat

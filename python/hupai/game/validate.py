@@ -46,6 +46,7 @@ from typing import Any
 
 from ..actions import KINDS, Action
 from ..errors import HupaiError, InvalidState
+from ..jsonform import describe
 from ..rules.base import Rules
 from . import claims
 from .state import Table
@@ -85,12 +86,8 @@ def _fail(where: str, message: str) -> InvalidState:
 
 
 def _show(value: Any) -> str:
-    """A short, safe rendering of a hostile value (never a deep repr)."""
-    if value is None or type(value) in (int, bool, float):
-        return repr(value)[:30]
-    if type(value) is str:  # noqa: E721
-        return repr(value[:30])
-    return f"a {type(value).__name__}"
+    """A short, safe rendering of a hostile value (never a deep repr, nor a huge int's digits)."""
+    return describe(value, 30)
 
 
 def load_json(text: str | bytes | bytearray, what: str) -> Any:
@@ -109,7 +106,7 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     if type(value) is not int:  # noqa: E721 (exactly int: a bool or an int subclass is not a count)
         raise _fail(where, f"must be an int, got {type(value).__name__}")
     if not low <= value <= high:
-        raise _fail(where, f"{value} is outside {low}..{high}")
+        raise _fail(where, f"{_show(value)} is outside {low}..{high}")
     return value
 
 
@@ -148,7 +145,7 @@ def _dict(value: Any, where: str, keys: frozenset[str], optional: frozenset[str]
     if not keys <= value.keys():
         raise _fail(where, f"missing field(s) {', '.join(sorted(keys - value.keys()))}")
     if len(value) > len(keys):
-        unknown = [str(k) for k in value if k not in keys and k not in optional]
+        unknown = [k if type(k) is str else _show(k) for k in value if k not in keys and k not in optional]
         if unknown:
             raise _fail(where, f"unknown field(s) {', '.join(sorted(unknown)[:5])}")
     return value
@@ -184,7 +181,7 @@ def check_free_json(value: Any, where: str) -> None:
         if kind is dict:
             for key, sub in item.items():
                 if type(key) is not str:  # noqa: E721
-                    raise _fail(path, f"key {key!r} is not a string")
+                    raise _fail(path, f"key {_show(key)} is not a string")
                 stack.append((sub, f"{path}.{key}", depth + 1))
         elif kind is list:
             stack.extend((sub, f"{path}[{i}]", depth + 1) for i, sub in enumerate(item))
@@ -223,6 +220,8 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
     from .. import rules as rules_module
 
+    if rules is not None and not isinstance(rules, Rules):
+        raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
     name = _str(data.get("rules"), f"{what}.rules")
     options = data.get("options")
     if not isinstance(options, dict):

@@ -26,6 +26,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ..jsonform import describe
 from ..observation import MeldView, Observation, ResultView, WinView, freeze
 from .observation import Observer, _Draft
 
@@ -56,10 +57,10 @@ class ZipaiObserver(Observer):
     def observe(self, seat: int) -> Observation:
         game = self._game
         table: Any = game.table
-        if not 0 <= seat < 3:
+        if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ..errors import HupaiError
 
-            raise HupaiError(f"seat {seat} is not a seat of this 3-player game")
+            raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
         phase, to_act, tile, source = game.current
         if self._groups_at != table.calls:
             self._groups = tuple(tuple(group_view(s, g) for g in groups) for s, groups in enumerate(table.groups))

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..actions import Action
 from ..errors import InvalidState
+from ..jsonform import describe
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES"]
@@ -165,7 +166,8 @@ def check_table_shape(table: Any, where: str) -> None:
         raise InvalidState(f"{where}: must be an object, got {type(table).__name__}")
     keys = set(table.keys())
     if keys != _TABLE_KEYS:
-        missing, unknown = sorted(_TABLE_KEYS - keys), sorted(str(k) for k in keys - _TABLE_KEYS)
+        missing = sorted(_TABLE_KEYS - keys)
+        unknown = sorted(k if type(k) is str else describe(k) for k in keys - _TABLE_KEYS)
         raise InvalidState(f"{where}: " + (f"missing field(s) {', '.join(missing)}" if missing
                                            else f"unknown field(s) {', '.join(unknown[:5])}"))
     check_free_json(dict(table), where)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import HupaiError, InvalidHand
 from ..hand import parse_hand
+from ..jsonform import describe
 from ..scoring import CONTEXT_DEFAULTS, ScoreResult, WinContext
 from ..tiles import format_tiles, parse
 from .base import Rules
@@ -54,7 +55,7 @@ def get(name: str, options: Mapping[str, Any] | None = None, /, **kwargs: Any) -
     'any_tile'
     """
     if not isinstance(name, str) or name not in _REGISTRY:
-        raise HupaiError(f"unknown rule system {name!r} (known: {', '.join(names())})")
+        raise HupaiError(f"unknown rule system {describe(name)} (known: {', '.join(names())})")
     if options is not None and not isinstance(options, Mapping):
         raise HupaiError(f"options must be a mapping, got {type(options).__name__}")
     merged = {**(options or {}), **kwargs}
@@ -134,6 +135,8 @@ def context_of(hand: str, win_tile: int | str | None = None, **facts: Any) -> Wi
     unknown = sorted(set(facts) - set(CONTEXT_DEFAULTS) - {"winner"})
     if unknown:
         raise InvalidHand(f"unknown WinContext field(s): {', '.join(unknown)}")
+    if "melds" in facts:  # the hand's own melds: written in brackets, not given twice
+        raise InvalidHand(f"{hand!r}: write the melds in the hand (in brackets), not as melds=...")
     return WinContext(win_tile=tile, concealed=tuple(concealed), melds=parsed.melds, **facts)
 
 
@@ -144,5 +147,5 @@ def _kind(value: int | str, what: str) -> int:
             raise InvalidHand(f"{what}={value!r} is not one tile")
         return kinds[0]
     if type(value) is not int or not 0 <= value < 34:
-        raise InvalidHand(f"{what}={value!r} is not a tile")
+        raise InvalidHand(f"{what}={describe(value)} is not a tile")
     return value
