@@ -28,10 +28,17 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import HupaiError
+from ..jsonform import describe
 
-__all__ = ["RuleOptions", "OptionInfo", "OptionKind", "choice", "integer", "flag", "int_list"]
+__all__ = ["RuleOptions", "OptionInfo", "OptionKind", "choice", "integer", "flag", "int_list", "MAX_INT"]
 
 _Options = TypeVar("_Options", bound="RuleOptions")
+
+#: The largest value an int option takes unless it names a smaller ``maximum``. Options come from logs and
+#: snapshots too (untrusted): an unbounded int could be sized into a table (a DoS), overflow the core's C ints,
+#: or pass here and be refused when the game's own log is replayed (beyond 64 bits). A million is far above any
+#: real stake, cap or reserve, and keeps ``base x cap x payers`` well inside the 2**53 an observation carries.
+MAX_INT = 1_000_000
 
 
 def _is_int(value: Any) -> bool:
@@ -70,6 +77,7 @@ class _Choice(OptionKind):
 class _Integer(OptionKind):
     minimum: int = 0
     optional: bool = False
+    maximum: int = MAX_INT
 
     def check(self, value: Any) -> Any:
         if value is None and self.optional:
@@ -78,6 +86,8 @@ class _Integer(OptionKind):
             raise ValueError(f"must be {self.allowed}")
         if value < self.minimum:
             raise ValueError(f"must be >= {self.minimum}" + (" or None" if self.optional else ""))
+        if value > self.maximum:
+            raise ValueError(f"must be <= {self.maximum}" + (" or None" if self.optional else ""))
         return value
 
 
@@ -93,11 +103,14 @@ class _Flag(OptionKind):
 class _IntList(OptionKind):
     length: int = 0
     minimum: int = 0
+    maximum: int = MAX_INT
 
     def check(self, value: Any) -> Any:
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != self.length \
                 or not all(_is_int(item) and item >= self.minimum for item in value):
             raise ValueError(f"must be {self.allowed}")
+        if any(item > self.maximum for item in value):
+            raise ValueError(f"must hold ints <= {self.maximum}")
         # A list from JSON becomes a tuple, so the options stay hashable and immutable.
         return tuple(value)
 
@@ -117,10 +130,11 @@ def choice(default: Any, *others: Any, rule: str, doc: str) -> Any:
     return _option(default, _Choice(allowed, rule, doc, choices))
 
 
-def integer(default: int | None, *, minimum: int, rule: str, doc: str, optional: bool = False) -> Any:
-    """An int ``>= minimum`` (never a bool); ``optional`` also allows ``None`` (e.g. no cap)."""
+def integer(default: int | None, *, minimum: int, rule: str, doc: str, optional: bool = False,
+            maximum: int = MAX_INT) -> Any:
+    """An int in ``minimum..maximum`` (never a bool); ``optional`` also allows ``None`` (e.g. no cap)."""
     allowed = f"an int >= {minimum}" + (" or None" if optional else "")
-    return _option(default, _Integer(allowed, rule, doc, minimum, optional))
+    return _option(default, _Integer(allowed, rule, doc, minimum, optional, maximum))
 
 
 def flag(default: bool, *, rule: str, doc: str) -> Any:
@@ -128,10 +142,10 @@ def flag(default: bool, *, rule: str, doc: str) -> Any:
     return _option(default, _Flag("true or false", rule, doc))
 
 
-def int_list(default: tuple[int, ...], *, minimum: int, rule: str, doc: str) -> Any:
-    """A fixed-length list of ints ``>= minimum``; stored as a tuple, logged as a list."""
+def int_list(default: tuple[int, ...], *, minimum: int, rule: str, doc: str, maximum: int = MAX_INT) -> Any:
+    """A fixed-length list of ints in ``minimum..maximum``; stored as a tuple, logged as a list."""
     allowed = f"a list of {len(default)} ints >= {minimum}"
-    return _option(default, _IntList(allowed, rule, doc, len(default), minimum))
+    return _option(default, _IntList(allowed, rule, doc, len(default), minimum, maximum))
 
 
 @dataclass(frozen=True)
@@ -162,7 +176,7 @@ class RuleOptions:
             try:
                 checked = kind.check(value)
             except ValueError as why:
-                raise HupaiError(f"{self.system} option {spec.name!r} {why}, got {value!r}") from None
+                raise HupaiError(f"{self.system} option {spec.name!r} {why}, got {describe(value)}") from None
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
 
@@ -177,7 +191,7 @@ class RuleOptions:
         if not isinstance(options, Mapping):
             raise HupaiError(f"{cls.system} options must be a mapping, got {type(options).__name__}")
         known = [spec.name for spec in fields(cls)]
-        unknown = sorted(str(name) for name in options if name not in known)
+        unknown = sorted(name if type(name) is str else describe(name) for name in options if name not in known)
         if unknown:
             raise HupaiError(f"unknown {cls.system} option{'s' if len(unknown) > 1 else ''} "
                              f"{', '.join(repr(n) for n in unknown)} "

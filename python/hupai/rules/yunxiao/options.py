@@ -29,7 +29,8 @@ class YunxiaoOptions(RuleOptions):
         *SCORING_CHOICES, rule="YX-38, YX-41", doc="the seed-000 fixed-point table or the seed-001 multipliers")
     wall_end_reserve: tuple[int, int, int] = int_list(
         (34, 38, 40), minimum=0, rule="YX-12", doc="the live-wall reserve after 0, 1 and 2 kongs")
-    max_kongs: int = integer(3, minimum=0, rule="YX-23", doc="kongs per hand over the whole table")
+    # At most 16: four seats of four melds; the rules size a table by it (a larger one is refused, not built).
+    max_kongs: int = integer(3, minimum=0, maximum=16, rule="YX-23", doc="kongs per hand over the whole table")
     buda_loose: bool = flag(False, rule="YX-35",
                             doc="the loose 不搭 form: 0..3 knitted tiles per suit, any distinct honors")
     louhu: Literal["same_kind", "any_tile"] = choice(
