@@ -42,6 +42,7 @@ from .hand import Meld
 from .jsonform import (
     SCHEMA_VERSION,
     bool_in,
+    describe,
     free_json_in,
     int_in,
     list_in,
@@ -310,11 +311,11 @@ class Observation:
         version = data.get("schema_version") if isinstance(data, Mapping) else None
         if type(version) is not int or version != SCHEMA_VERSION:
             raise HupaiError(f"not an observation of schema version {SCHEMA_VERSION}: "
-                             f"{version if type(version) is int else type(version).__name__}")
+                             f"{describe(version) if type(version) is int else type(version).__name__}")
         data = obj_in(dict(data), "observation", _OBSERVATION_FIELDS, _OPTIONAL_FIELDS)
         kinds = data.get("kinds", NUM_KINDS)
         if type(kinds) is not int or kinds not in (20, NUM_KINDS):  # zipai's 20 or mahjong's 34 kinds
-            raise HupaiError(f"malformed observation.kinds: {kinds!r} is not 20 or {NUM_KINDS}")
+            raise HupaiError(f"malformed observation.kinds: {describe(kinds)} is not 20 or {NUM_KINDS}")
         seat_winds = tuple(int_in(w, "observation.seat_winds", 0, 3)
                            for w in list_in(data["seat_winds"], "observation.seat_winds", _MAX_SEATS))
         n = len(seat_winds)
@@ -334,6 +335,10 @@ class Observation:
                                                               _MAX_LIST))
         except IllegalAction as why:
             raise HupaiError(f"malformed observation.legal_actions: {why}") from None
+        for index, action in enumerate(legal):  # Action.from_json reads mahjong's 34 kinds: Wai Huzi has 20
+            if action.tile >= kinds or any(tile >= kinds for tile in action.tiles) or action.seat >= n:
+                raise HupaiError(f"malformed observation.legal_actions[{index}]: a tile or seat beyond this "
+                                 f"table's {kinds} kinds and {n} seats")
         result = data["result"]
         return cls(
             seat=seat_in(data["seat"], "observation.seat", n), rules=str_in(data["rules"], "observation.rules"),

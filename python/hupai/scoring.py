@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from .errors import HupaiError
+from .errors import HupaiError, InvalidHand
 from .hand import Meld
+from .jsonform import describe
 from .tiles import format_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,6 +92,29 @@ class WinContext:
     shen: str | None = None         # the session 神 (WH-5): "odd" (单神) or "even" (双神); None: the option's
     shen_card: int | None = None    # the card turned up after the win for 神腰 (WH-39), kind 0..19; None: none
 
+    def __post_init__(self) -> None:
+        # The types, checked once for every system (a context may come from a caller's facts, hupai.score): each
+        # system then checks the values it reads (seats, kinds, which flags it uses) without ever meeting a str
+        # where it compares ints, a float it would index with, or an int too large to write in its message.
+        for name, (what, optional) in _INT_FIELDS.items():
+            value = getattr(self, name)
+            if (value is not None or not optional) and (
+                    type(value) is not int or not -_INT_BOUND <= value <= _INT_BOUND):  # noqa: E721 (a bool is no int)
+                raise InvalidHand(f"{name} must be {what}{' or None' if optional else ''}, got {describe(value)}")
+        for name in _BOOL_FIELDS:
+            if type(getattr(self, name)) is not bool:  # noqa: E721
+                raise InvalidHand(f"{name} must be a bool (True or False), got {describe(getattr(self, name))}")
+        for name in ("event", "shen"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not str or len(value) > 40):  # noqa: E721
+                raise InvalidHand(f"WinContext.{name} must be a short string or None, got {describe(value)}")
+        for name, limit in (("concealed", 64), ("melds", 8)):
+            value = getattr(self, name)
+            if type(value) not in (tuple, list) or len(value) > limit:
+                raise InvalidHand(f"WinContext.{name} must be a tuple of at most {limit}, got {describe(value)}")
+        if any(type(kind) is not int or not 0 <= kind < 64 for kind in self.concealed):  # noqa: E721
+            raise InvalidHand(f"WinContext.concealed must hold tile kinds, got {describe(self.concealed)}")
+
     @property
     def self_drawn(self) -> bool:
         return self.discarder is None
@@ -109,6 +133,20 @@ class WinContext:
         return (f"{format_tiles(sorted(self.concealed))} + {format_tiles([self.win_tile])}"
                 f"{' ' + melds if melds else ''}")
 
+
+#: The types of WinContext's fields (checked by WinContext.__post_init__), and a bound on its ints far beyond any
+#: seat, kind or count a system reads: each system checks its own ranges.
+_SEAT, _KIND, _COUNT = "a seat (an int)", "a card kind or tile kind (an int)", "an int"
+#: name -> (what it is, whether None is allowed)
+_INT_FIELDS = {
+    "winner": (_SEAT, False), "dealer": (_SEAT, False), "discarder": (_SEAT, True), "liable": (_SEAT, True),
+    "first_dealer": (_SEAT, True), "win_tile": (_KIND, False), "gold": (_KIND, True), "shen_card": (_KIND, True),
+    "num_players": (_COUNT, True), "round_wind": (_COUNT, False), "seat_wind": (_COUNT, True),
+    "winners_on_tile": (_COUNT, False), "jokers": (_COUNT, False), "you_level": (_COUNT, False),
+}
+_BOOL_FIELDS = ("kong_replacement", "robbed_kong", "last_tile", "heavenly", "earthly", "human", "declared_ready",
+                "discard_after_kong", "ready_from_deal")
+_INT_BOUND = 1 << 15
 
 #: Each WinContext field's default (fields without one are required).
 CONTEXT_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(WinContext) if f.default is not MISSING}

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 
 from ... import zipai
 from ...errors import HupaiError, InvalidHand, NotAWin  # NotAWin: hupai's one class, re-exported here
+from ...jsonform import describe
 from ...scoring import Pattern, ScoreResult, WinContext
 from ...tiles import is_integer
 from ...zipai.analysis import SourceLike
@@ -108,7 +109,8 @@ def check_context(context: WinContext, options: WaihuziOptions) -> _Facts:
     groups: list[zipai.Declared] = []
     for pos, group in enumerate(context.melds):
         if not isinstance(group, zipai.Declared):
-            raise InvalidHand(f"Wai Huzi: melds[{pos}] is {group!r}, not a hupai.zipai.Declared (歪 碰 溜 飘 吃)")
+            raise InvalidHand(f"Wai Huzi: melds[{pos}] is {describe(group)}, "
+                              f"not a hupai.zipai.Declared (歪 碰 溜 飘 吃)")
         try:
             group.as_core()
         except InvalidHand as why:
