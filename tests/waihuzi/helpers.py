@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 from hupai import zipai
+from hupai.scoring import WinContext
 from hupai.zipai import Declared, Layout, PartType
 from hupai.zipai.analysis import SourceLike
 
@@ -106,3 +108,14 @@ def perturb(rng: np.random.Generator, hand: list[int], groups: list[Declared], w
     out = list(hand)
     out[int(rng.integers(0, len(out)))] = spare[int(rng.integers(0, len(spare)))]
     return out
+
+
+def card(name: str) -> int:
+    return zipai.parse(name)[0]
+
+
+def context(hand: str, win: str, groups: str = "", *, winner: int = 1, discarder: int | None = None,
+            **facts: Any) -> WinContext:
+    """A Wai Huzi win: ``discarder=None`` means the winner turned the card up itself."""
+    return WinContext(winner=winner, win_tile=card(win), concealed=tuple(zipai.parse(hand)),
+                      melds=tuple(zipai.parse_groups(groups)), discarder=discarder, num_players=3, **facts)

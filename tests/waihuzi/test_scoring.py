@@ -15,6 +15,8 @@ from hupai.rules.waihuzi import NotAWin, shen_of
 from hupai.rules.waihuzi.patterns import EXTRA_MINGTANG, LAYOUT_MINGTANG, MINGTANG
 from hupai.scoring import ScoreResult, WinContext
 
+from .helpers import card, context
+
 E1_GROUPS = "[溜 d9d9d9d9] [歪 x3x3x3] [碰 d5d5d5] [飘 x6x6x6x6]"
 E1_HAND = "x8 x8 x8 d2 d7 d10 x1"
 E3_HAND = "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9"
@@ -25,17 +27,6 @@ E8_GROUPS, E8_HAND = "[歪 d8d8d8]", "x1 x1 x1 x3 x4 x5 x4 x5 x6 d3 d4 d5 d4 d5 
 E9_HAND = "x2 x2 x2 d7 d7 d7 d10 d10 d10 x3 x4 x5 x6 x7 x8 d3 d4 d5 x9"
 E10_GROUPS, E10_HAND = "[歪 d9d9d9]", "d1 d1 d1 d2 d7 d10 d3 d4 d5 d4 d5 d6 d6 d7 d8 d3"
 E11_HAND = "x5 x5 x5 x4 x6 d9 d9 d9 d2 d7 d10 x1 x2 x3 d4 d5 d6 x8 x8"
-
-
-def card(name: str) -> int:
-    return zipai.parse(name)[0]
-
-
-def context(hand: str, win: str, groups: str = "", *, winner: int = 1, discarder: int | None = None,
-            **facts: Any) -> WinContext:
-    """A Wai Huzi win: ``discarder=None`` means the winner turned the card up itself."""
-    return WinContext(winner=winner, win_tile=card(win), concealed=tuple(zipai.parse(hand)),
-                      melds=tuple(zipai.parse_groups(groups)), discarder=discarder, num_players=3, **facts)
 
 
 def score(ctx: WinContext, **options: Any) -> ScoreResult:

@@ -15,16 +15,7 @@ from hupai import zipai
 from hupai.rules.waihuzi import NotAWin
 from hupai.scoring import ScoreResult, WinContext
 
-
-def card(name: str) -> int:
-    return zipai.parse(name)[0]
-
-
-def context(hand: str, win: str, groups: str = "", *, winner: int = 1, discarder: int | None = None,
-            **facts: Any) -> WinContext:
-    """``discarder=None``: the winner turned the card up itself (self-drawn)."""
-    return WinContext(winner=winner, win_tile=card(win), concealed=tuple(zipai.parse(hand)),
-                      melds=tuple(zipai.parse_groups(groups)), discarder=discarder, num_players=3, **facts)
+from .helpers import card, context
 
 
 def score(ctx: WinContext, **options: Any) -> ScoreResult:
