@@ -34,6 +34,7 @@ from ...tiles import NUM_KINDS, TERMINALS_HONORS, counts_to_kinds, format_tiles,
 __all__ = [
     "WHITE", "YunxiaoHand", "is_gold", "effective_kind", "split_golds", "chow_forbidden_discards",
     "meld_kind_counts", "gold_room", "is_terminal_or_honor", "kinds_playing_as", "counts_to_kinds", "core_waits",
+    "natural_counts",
 ]
 
 #: 白板 (5z): plays as the gold kind when the gold is not 白板 itself (YX-7).
@@ -167,6 +168,20 @@ def _split_counts(physical: Sequence[int], gold: int) -> tuple[tuple[int, ...], 
         counts[gold] = counts[WHITE]
         counts[WHITE] = 0
     return tuple(counts), golds, tuple(plain)
+
+
+def natural_counts(physical: bytes, gold: int) -> tuple[bytes, int]:
+    """:func:`_split_counts`'s first two answers for the core, as bytes (the core reads any 34-byte buffer): the
+    natural counts by effective kind (白板 in G's place, YX-7) and the number of golds. No hand object is built:
+    the rule object asks this of every waiting hand, and most of them are not ready."""
+    counts = bytearray(physical)
+    golds = counts[gold]
+    if gold != WHITE:
+        counts[gold] = counts[WHITE]
+        counts[WHITE] = 0
+    else:
+        counts[gold] = 0
+    return bytes(counts), golds
 
 
 def _effective_melds(melds: Iterable[Meld], gold: int) -> tuple[Meld, ...]:
@@ -310,5 +325,6 @@ def is_terminal_or_honor(kind: int) -> bool:
 def core_waits(counts: bytes, jokers: int, melds: int, forms: int = Forms.STANDARD) -> list[int]:
     """The core's waits of natural ``counts`` (34 bytes, a waiting size with the jokers) with ``jokers`` wild
     tiles that may stand for any kind. The counts are valid here, so this skips the checks of
-    :func:`hupai.analysis.waits`, which cost more than the question."""
-    return _core.waits(np.frombuffer(counts, dtype=np.uint8), jokers, melds, int(forms), _ALL_KINDS_MASK)
+    :func:`hupai.analysis.waits`, which cost more than the question (the core reads the bytes in place: a numpy
+    view of them would cost more than the core's answer for a hand that is not ready)."""
+    return _core.waits(counts, jokers, melds, int(forms), _ALL_KINDS_MASK)

@@ -18,13 +18,13 @@ from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles
 from ..patterns import PatternEntry, check_table, counted
-from .hand import YunxiaoHand, core_waits, is_terminal_or_honor, kinds_playing_as
+from .hand import YunxiaoHand, core_waits, is_terminal_or_honor, kinds_playing_as, natural_counts
 from .options import YunxiaoOptions
 
 __all__ = [
     "HandSubject", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
     "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
-    "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits",
+    "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits", "may_wait", "may_be_you_shape",
     "in_you_shape", "is_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
     "three_golds_may_win", "you_state_allows",
 ]
@@ -122,8 +122,8 @@ def is_yao_jiu(hand: YunxiaoHand) -> bool:
     return _terminals_and_honors_only(hand.plain_counts)
 
 
-def _terminals_and_honors_only(counts: tuple[int, ...]) -> bool:
-    """No suited 2..8 among ``counts`` (YX-34; a tuple of 34)."""
+def _terminals_and_honors_only(counts: Sequence[int]) -> bool:
+    """No suited 2..8 among ``counts`` (YX-34; 34 counts)."""
     return not (any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]))
 
 
@@ -305,6 +305,33 @@ def hand_waits(hand: YunxiaoHand, options: YunxiaoOptions | None = None) -> list
                 (kind in unstructured and (is_yao_jiu(plus) or is_bu_da(plus, options.buda_loose))):
             result.append(kind)
     return result
+
+
+def may_wait(physical: bytes, gold: int, melds: int, loose: bool) -> bool:
+    """A necessary condition for :func:`hand_waits` to find a wait, read off a waiting hand's 34 physical counts
+    (``melds`` declared) with one core call and no hand object: False means no wait at all. The rule object asks
+    it of every waiting hand, before anything costlier; most hands are not ready.
+
+    It follows :func:`hand_waits`' candidates exactly: the core's standard / seven-pairs waits of the same
+    counts (a gold is a candidate only when they are some), then, with nothing declared, the 幺九 and 不搭
+    shapes of the plain counts."""
+    counts, golds = natural_counts(physical, gold)
+    if core_waits(counts, golds, melds, Forms.STANDARD if melds else _ALL_STRUCTURED):
+        return True
+    if melds:
+        return False
+    plain = bytearray(physical)
+    plain[gold] = 0
+    return _terminals_and_honors_only(plain) or _bu_da_shape(tuple(plain), loose)
+
+
+def may_be_you_shape(physical: bytes, gold: int, melds: int) -> bool:
+    """:func:`_may_be_you_shape` (with the size and gold checks before it) read off a hand's 34 physical counts,
+    without a hand object: False means :func:`is_you_shape` is False."""
+    counts, golds = natural_counts(physical, gold)
+    if golds < 1 or sum(physical) != 13 - 3 * melds:
+        return False
+    return core_is_win(counts, jokers=golds + 1, melds=melds, forms=Forms.STANDARD if melds else _ALL_STRUCTURED)
 
 
 # --- 游 shape and level -------------------------------------------------------------------------------------

@@ -48,6 +48,8 @@ from .patterns import (
     hand_waits,
     is_complete,
     is_you_shape,
+    may_be_you_shape,
+    may_wait,
     next_you_level,
     three_golds_may_win,
     you_shape_discards,
@@ -81,7 +83,8 @@ def _complete(counts: bytes, gold: int, melds: tuple[Meld, ...], options: Yunxia
 
 
 def _you_shape(counts: bytes, gold: int, melds: tuple[Meld, ...]) -> bool:
-    return is_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
+    # The counts' quick test first: most hands holding a gold are nowhere near the shape.
+    return may_be_you_shape(counts, gold, len(melds)) and is_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
 
 
 def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
@@ -117,6 +120,7 @@ class YunxiaoRules(Rules):
         self._waits = lru_cache(maxsize=1 << 16)(partial(_waits, options=self.options))
         self._complete = lru_cache(maxsize=1 << 16)(partial(_complete, options=self.options))
         self._you_shape = lru_cache(maxsize=1 << 14)(_you_shape)
+        self._loose = self.options.buda_loose
         self.louhu = self.options.louhu  # YX-17
         self._reserves = tuple(self.options.reserve_after(kongs) for kongs in range(self.options.max_kongs))
         self._options_dict = self.options.to_dict()
@@ -181,8 +185,14 @@ class YunxiaoRules(Rules):
     def ready(self, table: TableView, seat: int) -> bool:
         """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29)."""
         counts = self._waiting(table, seat)
+        if counts is None:
+            return False
         gold = table.extras["gold"]
-        return counts is not None and (counts[gold] >= 2 or bool(self._waits(counts, gold, tuple(table.melds[seat]))))
+        if counts[gold] >= 2:
+            return True
+        melds = table.melds[seat]
+        # One core call on the counts rules out most hands (no wait at all) before the exact waits are built.
+        return may_wait(counts, gold, len(melds), self._loose) and bool(self._waits(counts, gold, tuple(melds)))
 
     def _complete_now(self, table: TableView, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
