@@ -17,7 +17,7 @@ from ... import _core
 from ..base_advice import ANY_KIND, Advice
 from .hand import WHITE
 from .options import YunxiaoOptions
-from .patterns import you_shape_discards
+from .patterns import you_shape_discards_of
 from .rules import YunxiaoRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,7 +81,7 @@ class YunxiaoAdvice(Advice):
         # YX-25: only a winning-size hand holding a gold can discard into the 游 shape.
         if not counts[gold] or sum(counts) != 14 - 3 * len(melds):
             return ()
-        kinds = you_shape_discards(observation.hand, gold, observation.own_melds)
+        kinds = you_shape_discards_of(bytes(counts), gold, observation.own_melds)
         return tuple(sorted(kinds, key=lambda kind: kind != gold))
 
     def prefers_own_draw(self, observation: Observation) -> bool:

@@ -25,7 +25,7 @@ __all__ = [
     "HandSubject", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
     "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
     "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits", "may_wait", "may_be_you_shape",
-    "in_you_shape", "is_you_shape", "you_shape_discards", "next_you_level", "you_jin_patterns",
+    "in_you_shape", "is_you_shape", "you_shape_discards", "you_shape_discards_of", "next_you_level", "you_jin_patterns",
     "three_golds_may_win", "you_state_allows",
 ]
 
@@ -312,11 +312,13 @@ def may_wait(physical: bytes, gold: int, melds: int, loose: bool) -> bool:
     (``melds`` declared) with one core call and no hand object: False means no wait at all. The rule object asks
     it of every waiting hand, before anything costlier; most hands are not ready.
 
-    It follows :func:`hand_waits`' candidates exactly: the core's standard / seven-pairs waits of the same
-    counts (a gold is a candidate only when they are some), then, with nothing declared, the 幺九 and 不搭
-    shapes of the plain counts."""
+    It follows :func:`hand_waits`' candidates: the core's standard / seven-pairs waits of the same counts (a
+    gold is a candidate only when they are some; any of them completes the hand as a gold would), then, with
+    nothing declared, the 幺九 and 不搭 shapes of the plain counts."""
     counts, golds = natural_counts(physical, gold)
-    if core_waits(counts, golds, melds, Forms.STANDARD if melds else _ALL_STRUCTURED):
+    # Some kind completes the hand only if one more gold does (standing for that kind): one evaluation, where
+    # the core's waits would try all 34 kinds of a hand that is one tile short.
+    if core_is_win(counts, jokers=golds + 1, melds=melds, forms=Forms.STANDARD if melds else _ALL_STRUCTURED):
         return True
     if melds:
         return False
@@ -376,7 +378,29 @@ def is_you_shape(hand: YunxiaoHand) -> bool:
 def you_shape_discards(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> list[int]:
     """Physical kinds whose discard from a complete-size hand (14 − 3 × melds) leaves the 游 shape (YX-25)."""
     hand = _hand(concealed, gold, melds)
-    return [kind for kind in sorted(set(hand.concealed)) if _you_shape(hand.minus(kind))]
+    physical = bytearray(hand.plain_counts)
+    physical[gold] = hand.golds
+    return you_shape_discards_of(bytes(physical), gold, hand.melds)
+
+
+def you_shape_discards_of(physical: bytes, gold: int, melds: Sequence[Meld] = ()) -> list[int]:
+    """:func:`you_shape_discards` of a hand given as its 34 physical counts (a table's or an observation's).
+
+    Each discard's quick test is made on the counts first (:func:`may_be_you_shape`): few discards come near
+    the shape, and a hand object is built only when one does."""
+    declared = len(melds)
+    after = bytearray(physical)
+    near = []
+    for kind in range(NUM_KINDS):
+        if after[kind]:
+            after[kind] -= 1
+            if may_be_you_shape(bytes(after), gold, declared):
+                near.append(kind)
+            after[kind] += 1
+    if not near:
+        return []
+    hand = YunxiaoHand.from_counts(physical, gold, melds)
+    return [kind for kind in near if _you_shape(hand.minus(kind))]
 
 
 def next_you_level(previous: int, discarded_gold: bool, you_shape: bool) -> int:

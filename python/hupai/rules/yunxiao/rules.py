@@ -52,7 +52,7 @@ from .patterns import (
     may_wait,
     next_you_level,
     three_golds_may_win,
-    you_shape_discards,
+    you_shape_discards_of,
     you_state_allows,
 )
 from .scoring import score_win
@@ -404,7 +404,7 @@ class YunxiaoRules(Rules):
         melds = table.melds[seat]
         if not hand[gold] or sum(hand) != 14 - 3 * len(melds):
             return []
-        return you_shape_discards(_kinds(hand), gold, tuple(melds))
+        return you_shape_discards_of(bytes(hand), gold, tuple(melds))
 
     # -- restoring a saved game -------------------------------------------------------------------------
     def set_aside(self, extras: Mapping[str, Any]) -> tuple[int, ...]:
