@@ -7,11 +7,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from hupai.analysis import fits_with_jokers
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game
 from hupai.rules.yunxiao import YunxiaoRules
 from hupai.rules.yunxiao.hand import YunxiaoHand
-from hupai.rules.yunxiao.patterns import hand_waits, is_you_shape, may_be_you_shape, may_wait
+from hupai.rules.yunxiao.patterns import (
+    hand_waits,
+    may_be_you_shape,
+    may_wait,
+    you_shape_discards_of,
+    you_shape_of,
+)
 
 from .helpers import kind, tiles
 
@@ -57,8 +64,18 @@ def _table_hands(games: int) -> list[tuple[bytes, int, tuple, int]]:
     return seen
 
 
+def _reference_you_shape(hand: YunxiaoHand) -> bool:
+    """YX-25 from the hand object alone: a gold floats, the rest (other golds within YX-8 room) form the melds
+    still needed, or six pairs with nothing declared."""
+    if hand.golds < 1 or hand.size != 3 * hand.sets_needed + 1:
+        return False
+    counts, room = bytes(hand.counts), bytes(hand.room())
+    return (fits_with_jokers(counts, hand.golds - 1, hand.sets_needed, 0, room)
+            or (not hand.melds and fits_with_jokers(counts, hand.golds - 1, 0, 6, room)))
+
+
 def test_quick_checks_are_necessary_conditions_on_played_hands() -> None:
-    waiting = shaped = ready = 0
+    waiting = shaped = ready = discards = 0
     for counts, gold, melds, _ in _table_hands(40):
         size = sum(counts)
         if size == 13 - 3 * len(melds):
@@ -67,10 +84,16 @@ def test_quick_checks_are_necessary_conditions_on_played_hands() -> None:
             assert quick or not exact, (counts, gold, melds)
             waiting += 1
             ready += bool(exact)
-            shape = is_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
+            shape = _reference_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
             assert may_be_you_shape(counts, gold, len(melds)) or not shape, (counts, gold, melds)
+            assert you_shape_of(counts, gold, melds) == shape, (counts, gold, melds)
             shaped += shape
-    assert waiting > 1000 and ready > 20 and shaped > 0  # the sample holds the cases that matter
+        elif size == 14 - 3 * len(melds):
+            hand = YunxiaoHand.from_counts(counts, gold, melds)
+            expected = [k for k in sorted(set(hand.concealed)) if _reference_you_shape(hand.minus(k))]
+            assert you_shape_discards_of(counts, gold, melds) == expected, (counts, gold, melds)
+            discards += bool(expected)
+    assert waiting > 1000 and ready > 20 and shaped > 0 and discards > 0  # the cases that matter are met
 
 
 def test_engine_readiness_is_the_exact_one() -> None:

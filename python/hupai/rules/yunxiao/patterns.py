@@ -18,14 +18,23 @@ from ...errors import HupaiError, InvalidHand
 from ...hand import Meld
 from ...tiles import NUM_KINDS, TERMINALS_HONORS, format_tiles
 from ..patterns import PatternEntry, check_table, counted
-from .hand import YunxiaoHand, core_waits, is_terminal_or_honor, kinds_playing_as, natural_counts
+from .hand import (
+    WHITE,
+    YunxiaoHand,
+    _effective_melds,
+    core_waits,
+    is_terminal_or_honor,
+    kinds_playing_as,
+    natural_counts,
+)
 from .options import YunxiaoOptions
 
 __all__ = [
     "HandSubject", "HAND_PATTERNS", "EVENTS", "OTHERS_TILE_EVENTS", "BUDA_TRIPLES",
     "is_standard", "is_seven_pairs", "is_yao_jiu", "is_bu_da", "is_qing_yi_se", "is_san_jin_dao",
     "qing_yi_se_suit", "hand_patterns", "is_complete", "waits", "hand_waits", "may_wait", "may_be_you_shape",
-    "in_you_shape", "is_you_shape", "you_shape_discards", "you_shape_discards_of", "next_you_level", "you_jin_patterns",
+    "you_shape_of", "in_you_shape", "is_you_shape", "you_shape_discards", "you_shape_discards_of", "next_you_level",
+    "you_jin_patterns",
     "three_golds_may_win", "you_state_allows",
 ]
 
@@ -36,6 +45,8 @@ EVENTS = ("discard", "self_draw", "rob_kong", "rob_gold", "an_gang", "ming_gang"
 OTHERS_TILE_EVENTS = frozenset({"discard", "di_hu", "rob_kong"})
 
 _TERMINALS_HONORS = frozenset(TERMINALS_HONORS)
+#: ``bytes.translate`` table: a natural count to the room left for golds standing for its kind (YX-8).
+_ROOM = bytes(max(0, 4 - count) for count in range(256))
 
 #: YX-35: the ten allowed 不搭 suit triples 147 148 149 158 159 169 258 259 269 369 (numbers 1..9).
 BUDA_TRIPLES = tuple(t for t in combinations(range(1, 10), 3) if t[1] - t[0] >= 3 and t[2] - t[1] >= 3)
@@ -328,37 +339,50 @@ def may_wait(physical: bytes, gold: int, melds: int, loose: bool) -> bool:
 
 
 def may_be_you_shape(physical: bytes, gold: int, melds: int) -> bool:
-    """:func:`_may_be_you_shape` (with the size and gold checks before it) read off a hand's 34 physical counts,
-    without a hand object: False means :func:`is_you_shape` is False."""
+    """A quick necessary condition for the 游 shape (YX-25) of a hand given as its 34 physical counts with
+    ``melds`` declared, in one core call that rejects most hands and no hand object: False means
+    :func:`is_you_shape` is False.
+
+    If the hand less its floating gold forms the melds (or six pairs), two more golds as a pair of some kind
+    the hand does not use complete it within the core's four-of-a-kind bound, which is looser than YX-8 room.
+    """
     counts, golds = natural_counts(physical, gold)
     if golds < 1 or sum(physical) != 13 - 3 * melds:
         return False
     return core_is_win(counts, jokers=golds + 1, melds=melds, forms=Forms.STANDARD if melds else _ALL_STRUCTURED)
 
 
-# --- 游 shape and level -------------------------------------------------------------------------------------
+def you_shape_of(physical: bytes, gold: int, melds: Sequence[Meld] = ()) -> bool:
+    """:func:`is_you_shape` of a hand given as its 34 physical counts (a table's or an observation's, valid),
+    its golds unrestricted: the quick test, then the exact search, with no hand object built."""
+    if not may_be_you_shape(physical, gold, len(melds)):
+        return False
+    counts, golds = natural_counts(physical, gold)
+    room = bytearray(counts.translate(_ROOM))  # YX-8: 4 - natural count, per kind
+    if gold != WHITE:
+        room[WHITE] = 0  # no tile plays as 白板 (see YunxiaoHand.joker_kinds)
+    effective = _effective_melds(melds, gold)
+    for meld in effective:
+        for kind in meld.tiles:
+            room[kind] = max(0, room[kind] - 1)
+    return _floats(counts, golds, 4 - len(effective), not effective, bytes(room))
+
+
+def _floats(counts: bytes, golds: int, sets: int, concealed: bool, room: bytes) -> bool:
+    """One gold set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed."""
+    return (fits_with_jokers(counts, golds - 1, sets, 0, room)
+            or (concealed and fits_with_jokers(counts, golds - 1, 0, 6, room)))
+
 
 def _you_shape(hand: YunxiaoHand, allowed: Iterable[int] | None = None) -> bool:
+    if allowed is None:
+        physical = bytearray(hand.plain_counts)
+        physical[hand.gold] = hand.golds
+        return you_shape_of(bytes(physical), hand.gold, hand.melds)
+    # (A restricted gold is rare: 游金 清一色 only.)
     if hand.golds < 1 or hand.size != 3 * hand.sets_needed + 1:
         return False
-    if allowed is None and not _may_be_you_shape(hand):  # (a restricted gold is rare: 游金 清一色 only)
-        return False
-    # One gold is set aside as the floating half-pair; the rest are whole melds, or six pairs if concealed.
-    room = bytes(hand.room(allowed))
-    counts = bytes(hand.counts)
-    if fits_with_jokers(counts, hand.golds - 1, hand.sets_needed, 0, room):
-        return True
-    return not hand.melds and fits_with_jokers(counts, hand.golds - 1, 0, 6, room)
-
-
-def _may_be_you_shape(hand: YunxiaoHand) -> bool:
-    """A quick necessary condition for the 游 shape, in one core call that rejects most hands.
-
-    If the hand less its floating gold forms the melds (or six pairs), two more golds as a pair of some kind
-    the hand does not use complete it within the core's four-of-a-kind bound, which is looser than YX-8 room.
-    """
-    return core_is_win(bytes(hand.counts), jokers=hand.golds + 1, melds=len(hand.melds),
-                       forms=_structured_forms(hand))
+    return _floats(bytes(hand.counts), hand.golds, hand.sets_needed, not hand.melds, bytes(hand.room(allowed)))
 
 
 def in_you_shape(concealed: Iterable[int], gold: int, melds: Sequence[Meld] = ()) -> bool:
@@ -397,10 +421,13 @@ def you_shape_discards_of(physical: bytes, gold: int, melds: Sequence[Meld] = ()
             if may_be_you_shape(bytes(after), gold, declared):
                 near.append(kind)
             after[kind] += 1
-    if not near:
-        return []
-    hand = YunxiaoHand.from_counts(physical, gold, melds)
-    return [kind for kind in near if _you_shape(hand.minus(kind))]
+    out = []
+    for kind in near:
+        after[kind] -= 1
+        if you_shape_of(bytes(after), gold, melds):
+            out.append(kind)
+        after[kind] += 1
+    return out
 
 
 def next_you_level(previous: int, discarded_gold: bool, you_shape: bool) -> int:

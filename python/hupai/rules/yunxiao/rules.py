@@ -47,12 +47,11 @@ from .options import YunxiaoOptions
 from .patterns import (
     hand_waits,
     is_complete,
-    is_you_shape,
-    may_be_you_shape,
     may_wait,
     next_you_level,
     three_golds_may_win,
     you_shape_discards_of,
+    you_shape_of,
     you_state_allows,
 )
 from .scoring import score_win
@@ -83,8 +82,7 @@ def _complete(counts: bytes, gold: int, melds: tuple[Meld, ...], options: Yunxia
 
 
 def _you_shape(counts: bytes, gold: int, melds: tuple[Meld, ...]) -> bool:
-    # The counts' quick test first: most hands holding a gold are nowhere near the shape.
-    return may_be_you_shape(counts, gold, len(melds)) and is_you_shape(YunxiaoHand.from_counts(counts, gold, melds))
+    return you_shape_of(counts, gold, melds)  # the counts as they stand: no hand object
 
 
 def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
