@@ -14,6 +14,7 @@ from hupai.rules.yunxiao import YunxiaoRules
 from hupai.rules.yunxiao.hand import YunxiaoHand
 from hupai.rules.yunxiao.patterns import (
     hand_waits,
+    is_complete,
     may_be_you_shape,
     may_wait,
     you_shape_discards_of,
@@ -113,3 +114,26 @@ def test_engine_readiness_is_the_exact_one() -> None:
         assert rules.ready(table, 1) == exact
         agree += exact
     assert agree > 0
+
+
+def test_own_draw_completes_exactly_when_the_hand_is_complete() -> None:
+    """YX-29, YX-32..35: on every draw of 60 played games, ``completes`` (the drawn tile among the waits of the
+    hand before it) says what the whole hand's forms say."""
+    rules = YunxiaoRules()
+    wins = checked = 0
+    for seed in range(60):
+        game = Game(rules, seed=seed, claim_window="eligible")
+        bots = [(GreedyBot if seed % 2 else RandomBot)(seed + s) for s in range(4)]
+        while not game.over:
+            table = game.table
+            seat = game.seats_to_act[0]
+            if table.phase == "turn" and table.drawn >= 0:
+                gold = table.extras["gold"]
+                hand = bytes(table.hands[seat])
+                whole = hand[gold] >= 3 or is_complete(YunxiaoHand.from_counts(hand, gold, table.melds[seat]))
+                expected = rules.ready(table, seat) and whole
+                assert rules.completes(table, seat, table.drawn, True) == expected, (hand, gold, table.drawn)
+                checked += 1
+                wins += expected
+            game.apply(bots[seat].act(game.observation(seat)))
+    assert checked > 1000 and wins > 5

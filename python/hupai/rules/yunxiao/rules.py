@@ -204,7 +204,14 @@ class YunxiaoRules(Rules):
             return False
         gold = table.extras["gold"]
         if in_hand:
-            return table.hands[seat][gold] >= 3 or self._complete_now(table, seat)
+            if table.hands[seat][gold] >= 3:
+                return True
+            if tile == table.drawn and table.turn_seat == seat and table.phase == "turn":
+                # The drawn tile completes the hand exactly when it is a wait of the hand before it (the waits
+                # try every form, YX-32..35, a drawn gold included): memoised, and usually known already, from
+                # when that hand's readiness was found.
+                return tile in self.waits(table, seat)
+            return self._complete_now(table, seat)
         return tile != gold and tile in self.waits(table, seat)
 
     def winning_tiles(self, table: TableView, seat: int) -> list[int]:
