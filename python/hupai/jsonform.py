@@ -212,8 +212,9 @@ class JSONText(str):
     ``.items``, ``.copy``, ``dict(text)``, ``{**text}``, ``key in text``, ``text == a_dict``) it warns
     (:class:`DeprecationWarning`) and acts as that dict. Two old uses cannot be kept: ``json.dumps(text)``
     writes the text as a JSON string (the encoder reads a str's characters directly, so no str subclass can
-    change that: call ``to_dict()``), and ``in`` with a str tests for a key, not a substring, during the
-    deprecation period (``text.find(sub) >= 0`` is the substring test).
+    change that: call ``to_dict()``; the ``from_json`` readers still read such doubly quoted text, with a
+    warning), and ``sub in text`` answers as the dict did (is it a key?), warning where the text would answer
+    otherwise (a substring that is no key; ``text.find(sub) >= 0`` is the substring test).
     """
 
     __slots__ = ("_data",)
@@ -231,8 +232,10 @@ class JSONText(str):
         return self._data[key]
 
     def __contains__(self, key: Any) -> bool:
-        _deprecated("'in'")
-        return key in self._data
+        as_dict = key in self._data
+        if not isinstance(key, str) or as_dict != str.__contains__(self, key):
+            _deprecated("'in'")  # the dict's answer and the text's differ: the dict's, as before, for now
+        return as_dict
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (dict, list)):
@@ -277,8 +280,16 @@ def json_text(data: Any) -> str:
 
 def dict_in(data: Any, where: str, *, error: type[HupaiError] = HupaiError) -> Any:
     """What a ``from_json`` was given, as data: JSON text (``str``, ``bytes``) parsed by :func:`loads`, anything
-    else (a dict) as it is, for ``from_dict`` to check."""
+    else (a dict) as it is, for ``from_dict`` to check.
+
+    Text whose JSON is itself a string is what ``json.dumps(x.to_json())`` wrote (the old way to send the dict
+    ``to_json()`` returned, which quotes the new text once more): read with a :class:`DeprecationWarning`, so a
+    sender not yet moved to ``to_dict()`` still reaches a reader here."""
     if isinstance(data, (str, bytes, bytearray)):
-        return loads(data, where, error=error)
+        data = loads(data, where, error=error)
+        if type(data) is str:
+            warnings.warn(f"{where}: JSON text quoted twice, as json.dumps(x.to_json()) writes it; send x.to_json() "
+                          "or json.dumps(x.to_dict())", DeprecationWarning, stacklevel=3)
+            data = loads(data, where, error=error)
     return data
 

@@ -141,7 +141,12 @@ def test_old_mapping_use_of_to_json_warns_and_still_works() -> None:
     with pytest.warns(DeprecationWarning):
         assert dict(text.items()) == data
     with pytest.warns(DeprecationWarning):
-        assert "legal_actions" in text and "and" not in text  # keys, as the dict answered
+        assert "and" not in text  # a substring but no key: the dict's answer, with a warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        assert "legal_actions" in text and "seed" not in text  # dict and text agree: no warning
+    with pytest.warns(DeprecationWarning):
+        assert 0 not in Action("pass", 0).to_json()  # not a str: only the dict can answer
     with pytest.warns(DeprecationWarning):
         assert text == data and not (text != data)
     with pytest.warns(DeprecationWarning):
@@ -177,11 +182,24 @@ def test_the_text_is_a_plain_str_without_warnings() -> None:
         assert (text == 5) is False
 
 
-def test_json_dumps_of_the_text_writes_a_json_string() -> None:
+def test_json_dumps_of_the_text_writes_a_json_string_which_the_readers_still_take() -> None:
     """The one old use that cannot be kept (no str subclass can change how json.dumps writes it): the text is
-    quoted, and loads back as the same text, where the dict used to be written."""
-    text = Action("pass", 1).to_json()
-    assert json.loads(json.dumps(text)) == text == '{"kind":"pass","seat":1}'
+    quoted, and loads back as the same text, where the dict used to be written. The readers take that doubly
+    quoted text, with a warning, so a sender not yet moved to to_dict() still reaches them."""
+    action = Action("discard", 0, 4)
+    text = action.to_json()
+    assert json.loads(json.dumps(text)) == text == '{"kind":"discard","seat":0,"tile":"5m"}'
+    with pytest.warns(DeprecationWarning, match="quoted twice"):
+        assert Action.from_json(json.dumps(text)) == action
+    obs = Game("guangdong", seed=1).observation(0)
+    with pytest.warns(DeprecationWarning, match="quoted twice"):
+        assert Observation.from_json(json.dumps(obs.to_json())) == obs
+    game = Game("guangdong", seed=1)
+    choice = game.legal_actions(game.current.seats[0])[0]
+    with pytest.warns(DeprecationWarning, match="quoted twice"):
+        assert game.apply_json(choice.seat, json.dumps(choice.to_json())) == choice
+    with pytest.raises(hupai.IllegalAction, match="expected a JSON object, got str"), pytest.warns(DeprecationWarning):
+        Game("guangdong", seed=1).apply_json(0, json.dumps(json.dumps("x")))  # quoted three times: no
 
 
 def test_simulation_to_json_text_is_deprecated_for_to_json() -> None:

@@ -36,7 +36,7 @@ from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
-from ..jsonform import describe, loads
+from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
 from . import validate
@@ -263,8 +263,7 @@ class Game:
         n = self._flow.table.num_players
         if type(seat) is not int or not 0 <= seat < n:
             raise IllegalAction(f"seat {describe(seat)} is not a seat of this {n}-player game")
-        if isinstance(data, (str, bytes, bytearray)):
-            data = loads(data, "action", error=IllegalAction)
+        data = dict_in(data, "action", error=IllegalAction)  # text parsed (quoted twice too), a dict kept
         if type(data) is not dict:
             raise IllegalAction(f"malformed action: expected a JSON object, got {type(data).__name__}")
         if "seat" not in data:
