@@ -287,7 +287,7 @@ def dict_in(data: Any, where: str, *, error: type[HupaiError] = HupaiError) -> A
     sender not yet moved to ``to_dict()`` still reaches a reader here."""
     if isinstance(data, (str, bytes, bytearray)):
         data = loads(data, where, error=error)
-        if type(data) is str:
+        if type(data) is str and data.lstrip()[:1] in ("{", "["):
             warnings.warn(f"{where}: JSON text quoted twice, as json.dumps(x.to_json()) writes it; send x.to_json() "
                           "or json.dumps(x.to_dict())", DeprecationWarning, stacklevel=3)
             data = loads(data, where, error=error)

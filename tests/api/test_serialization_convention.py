@@ -198,8 +198,9 @@ def test_json_dumps_of_the_text_writes_a_json_string_which_the_readers_still_tak
     choice = game.legal_actions(game.current.seats[0])[0]
     with pytest.warns(DeprecationWarning, match="quoted twice"):
         assert game.apply_json(choice.seat, json.dumps(choice.to_json())) == choice
-    with pytest.raises(hupai.IllegalAction, match="expected a JSON object, got str"), pytest.warns(DeprecationWarning):
-        Game("guangdong", seed=1).apply_json(0, json.dumps(json.dumps("x")))  # quoted three times: no
+    for text in (json.dumps("discard"), json.dumps(json.dumps(json.dumps({"kind": "pass"})))):
+        with pytest.raises(hupai.IllegalAction, match="expected a JSON object, got str"):
+            Game("guangdong", seed=1).apply_json(0, text)  # a JSON string, or quoted three times: no
 
 
 def test_simulation_to_json_text_is_deprecated_for_to_json() -> None:
