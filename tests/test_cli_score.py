@@ -44,6 +44,8 @@ def test_score_takes_every_winContext_field_and_rule_options(capsys: pytest.Capt
     options = {action.dest for action in _build_parser()._subparsers._group_actions[0].choices["score"]._actions}
     fields = {f for f in hupai.WinContext.__dataclass_fields__} - {"win_tile", "concealed", "melds"}
     assert fields <= options  # a new WinContext field is an option at once
+    from hupai.cli_score import _HELP
+    assert fields <= set(_HELP)  # and explained in its help
 
 
 def test_score_reads_waihuzi_notation(capsys: pytest.CaptureFixture[str]) -> None:

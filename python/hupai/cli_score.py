@@ -36,6 +36,20 @@ _HELP = {
     "shen_card": "Wai Huzi: the card turned up after the win (神腰), e.g. d3",
     "shen": "Wai Huzi: the session 神, odd (单神) or even (双神)",
     "event": "a rule system's own win event (Yunxiao: rob_gold, san_jin_dao, you_jin...)",
+    "kong_replacement": "won with a kong replacement tile (杠上开花)",
+    "robbed_kong": "won on a tile added to a kong (抢杠)",
+    "last_tile": "won with or on the wall's last tile (海底)",
+    "heavenly": "the dealer wins on its dealt hand (天和/天胡)",
+    "earthly": "地和/地胡, as the rule system defines it",
+    "human": "a non-dealer wins on the dealer's first discard (人和)",
+    "winners_on_tile": "how many players win on this one tile (default 1)",
+    "liable": "the seat a liability (包) rule makes pay alone",
+    "jokers": "wild tiles held beside the hand's tiles (Yunxiao: extra golds)",
+    "declared_ready": "the winner had declared its hand ready and shown it (Kawuxing 亮倒)",
+    "discard_after_kong": "won on a discard made right after a kong's replacement draw (杠上炮)",
+    "first_dealer": "the match's first dealer (default: the dealer)",
+    "you_level": "Yunxiao's 游 level 1..3 of a you_jin win",
+    "ready_from_deal": "Wai Huzi: ready from the deal, no group made since (报听)",
 }
 
 
@@ -61,14 +75,15 @@ def add_parser(commands: Any, parse_option: Callable[[str], tuple[str, Any]],
         if field.name in _FROM_HAND:
             continue
         flag = "--" + field.name.replace("_", "-")
+        words = _HELP.get(field.name, f"the WinContext field {field.name}")  # the tests ask for real words
         kind = str(field.type)
         if kind == "bool":
-            cmd.add_argument(flag, action="store_true", default=None, help=_HELP.get(field.name))
+            cmd.add_argument(flag, action="store_true", default=None, help=words)
         elif field.name in _TILES or kind.startswith("str"):
             cmd.add_argument(flag, default=None, metavar="TILE" if field.name in _TILES else "TEXT",
-                             help=_HELP.get(field.name))
+                             help=words)
         else:
-            cmd.add_argument(flag, type=non_negative, default=None, metavar="N", help=_HELP.get(field.name))
+            cmd.add_argument(flag, type=non_negative, default=None, metavar="N", help=words)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
