@@ -56,7 +56,8 @@ def test_score_reads_waihuzi_notation(capsys: pytest.CaptureFixture[str]) -> Non
     from_other = hupai.score("waihuzi", WAIHUZI_WIN, discarder=1)
     assert from_other.payments[1] < 0
     assert main(["score", "waihuzi", WAIHUZI_WIN]) == 0
-    assert "value     88" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "value     88" in out and f"layout    {result.details['layout']}  ({result.details['xi']} 息)" in out
 
 
 @pytest.mark.parametrize(("hand", "win_tile", "message"), [

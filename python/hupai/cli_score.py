@@ -111,6 +111,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _print(result: ScoreResult, out: TextIO) -> None:
     if result.reading:
         print(f"reading   {result.reading}", file=out)
+    if "layout" in result.details:  # Wai Huzi: the layout scored and its 息
+        print(f"layout    {result.details['layout']}  ({result.details.get('xi')} 息)", file=out)
     for pattern in result.patterns:
         rule = f"  ({pattern.rule})" if pattern.rule else ""
         print(f"  {pattern.chinese or pattern.name}  {pattern.name}  {pattern.value}{rule}", file=out)
