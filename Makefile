@@ -12,10 +12,22 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change.
+# Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change. `make test`
+# (and every tool target) installs what the tests need; `make run` and `make serve` only what they run.
 $(STAMP): $(PY) $(SOURCES)
 	$(PY) -m pip install --quiet -e ".[test,server-test]"
 	touch $(STAMP)
+
+RUN_STAMP   := $(VENV)/.hupai-run-installed
+SERVE_STAMP := $(VENV)/.hupai-serve-installed
+
+$(RUN_STAMP): $(PY) $(SOURCES)
+	$(PY) -m pip install --quiet -e ".[progress]"
+	touch $(RUN_STAMP)
+
+$(SERVE_STAMP): $(PY) $(SOURCES)
+	$(PY) -m pip install --quiet -e ".[server]"
+	touch $(SERVE_STAMP)
 
 install: $(STAMP)
 
@@ -25,7 +37,7 @@ test: $(STAMP)
 
 # A short seeded simulation of every rule system present (a progress bar on a terminal), after the examples.
 RUN_HANDS ?= 300
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(VENV)/bin/hupai analyze "123m456p789s1122z" "1112345678999m" "19m19p19s1234567z1m" "123m456p789s1122z3z"
 	$(VENV)/bin/hupai analyze "123m456p789s11z35s" --jokers 1
 	$(VENV)/bin/hupai analyze "14m259s369p12467z" --forms knitted
@@ -33,8 +45,8 @@ run: $(STAMP)
 		$(VENV)/bin/hupai simulate --rules $$rules --hands $(RUN_HANDS) --bots greedy --workers 2 \
 			--seed 1 || exit $$?; echo; done
 
-# The reference server on http://127.0.0.1:8000 with its tables in hupai.db (SQLite).
-serve: $(STAMP)
+# The reference server on http://127.0.0.1:8000 with its tables in hupai.db (SQLite: no PostgreSQL driver).
+serve: $(SERVE_STAMP)
 	$(VENV)/bin/hupai serve --db sqlite:///hupai.db
 
 # Every benchmark, its pytest-benchmark JSON in build/bench.json, then the rates (hands/s, calls/s).

@@ -210,11 +210,12 @@ Read read_joker_kinds(PyObject* value, KindMask& out) {
         return Read::kDone;
     }
     if (PyBool_Check(value) || PyFloat_Check(value)) {
-        set_invalid_hand(std::string("joker_kinds must be kinds, a 34-bit mask or None, got ") +
+        set_invalid_hand(std::string("joker_kinds must be kinds, tiles in notation, a 34-bit mask or None, got ") +
                          Py_TYPE(value)->tp_name);
         return Read::kFailed;
     }
-    if (!PyLong_Check(value) && !PyIndex_Check(value)) return Read::kNotPlain;
+    // A numpy array of kinds has __index__ too (for its one-element case): a sequence is kinds, never a mask.
+    if (!PyLong_Check(value) && (!PyIndex_Check(value) || PySequence_Check(value))) return Read::kNotPlain;
     long long mask = 0;
     if (!read_int(value, "joker_kinds", 0, static_cast<long long>(kAllKinds), mask)) return Read::kFailed;
     out = static_cast<KindMask>(mask);

@@ -56,13 +56,16 @@ bool read_forms(PyObject* value, unsigned& out) {
 // (a list of kinds) is not plain data. The fallback converts them and calls ``_core`` again with plain data.
 enum class Parsed { kDone, kRoute, kFailed };
 
-// Parses (hand, *, jokers=0, melds=0, forms=1, joker_kinds=None).
-Parsed parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, Counts& counts, HandQuery& query) {
+// Parses (hand, *, jokers=0, melds=None, forms=1, joker_kinds=None); melds_given says whether melds was passed
+// (None counts as not passed: the size then says how many, see infer_melds).
+Parsed parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, Counts& counts, HandQuery& query,
+                   bool& melds_given) {
     if (nargs != 1) {
         PyErr_Format(PyExc_TypeError, "expected one positional argument (the hand), got %zd", nargs);
         return Parsed::kFailed;
     }
     query = HandQuery{};
+    melds_given = false;
     PyObject* joker_kinds = Py_None;
     const Py_ssize_t keywords = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t i = 0; i < keywords; ++i) {
@@ -72,7 +75,8 @@ Parsed parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, C
         if (PyUnicode_CompareWithASCIIString(name, "jokers") == 0) {
             ok = read_loose(value, "jokers", query.jokers);
         } else if (PyUnicode_CompareWithASCIIString(name, "melds") == 0) {
-            ok = read_loose(value, "melds", query.melds);
+            melds_given = value != Py_None;
+            ok = value == Py_None || read_loose(value, "melds", query.melds);
         } else if (PyUnicode_CompareWithASCIIString(name, "forms") == 0) {
             ok = read_forms(value, query.forms);
         } else if (PyUnicode_CompareWithASCIIString(name, "joker_kinds") == 0) {
@@ -91,10 +95,21 @@ Parsed parse_query(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, C
     return Parsed::kDone;
 }
 
+// melds not given: a hand of 3n+1 or 3n+2 tiles (jokers included) under 13 has 4-n melds set aside, as the
+// `mahjong` package reads an 11-tile hand. Asked only once the query fails at melds=0, so a full hand pays nothing.
+bool infer_melds(HandQuery& query) {
+    int total = query.jokers;
+    for (int k = 0; k < kNumKinds; ++k) total += query.counts[k];
+    if (total % 3 == 0 || total >= 3 * kMaxMelds + 1) return false;
+    query.melds = (3 * kMaxMelds + 2 - total) / 3;
+    return true;
+}
+
 PyObject* hand_call(PyObject* fallback, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, SizeRule rule) {
     Counts counts;
     HandQuery query;
-    switch (parse_query(args, nargs, kwnames, counts, query)) {
+    bool melds_given = false;
+    switch (parse_query(args, nargs, kwnames, counts, query, melds_given)) {
         case Parsed::kFailed:
             return nullptr;
         case Parsed::kRoute:
@@ -106,7 +121,8 @@ PyObject* hand_call(PyObject* fallback, PyObject* const* args, Py_ssize_t nargs,
         case Parsed::kDone:
             break;
     }
-    const int code = check_query(query, rule);
+    int code = check_query(query, rule);
+    if (code != 0 && !melds_given && query.melds == 0 && infer_melds(query)) code = check_query(query, rule);
     if (code != 0) {
         set_invalid_hand(describe_error(query, rule, code));
         return nullptr;
@@ -132,17 +148,17 @@ PyCFunction as_method(Function function) {
 // The docstrings are the public functions' (hupai.shanten, hupai.is_win are these with a fallback).
 PyMethodDef kHandMethods[] = {
     {"shanten", as_method(shanten_function), METH_FASTCALL | METH_KEYWORDS,
-     "shanten(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "shanten(hand, /, *, jokers=0, melds=None, forms=1, joker_kinds=None)\n--\n\n"
      "Shanten number of a hand: -1 complete, 0 ready (听牌), n = n more useful tiles needed.\n\n"
      "hand: the natural concealed tiles, as a tile string ('123m456p'), a list of kinds, or 34 counts: a numpy\n"
      "integer array of shape (34,) (uint8 is read in place, fastest) or any bytes-like object of 34 bytes\n"
      "(bytes, bytearray, memoryview: always counts, never kinds). jokers: wild tiles on top of them (0..8).\n"
      "melds: exposed melds set aside (0..4); the concealed part then has 3*(4-melds)+1 or +2 tiles, jokers\n"
-     "included. forms: a hupai.Forms combination; the minimum over the forms is returned. joker_kinds: the\n"
+     "included (None: read from the size, as 11 tiles are 1 meld set aside). forms: a hupai.Forms combination; the minimum over the forms is returned. joker_kinds: the\n"
      "kinds jokers may stand for (kinds or a 34-bit mask; None = all). Ints may be numpy integers, never bools.\n"
      "Raises hupai.InvalidHand on malformed input."},
     {"is_win", as_method(is_win_function), METH_FASTCALL | METH_KEYWORDS,
-     "is_win(hand, /, *, jokers=0, melds=0, forms=1, joker_kinds=None)\n--\n\n"
+     "is_win(hand, /, *, jokers=0, melds=None, forms=1, joker_kinds=None)\n--\n\n"
      "True if the concealed part (3*(4-melds)+2 tiles, jokers included) is complete in one of `forms`.\n"
      "Arguments as for shanten. A hand never completes with more than four of a kind, jokers' stand-ins\n"
      "included. Raises hupai.InvalidHand on malformed input or a hand of the wrong size."},

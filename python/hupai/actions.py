@@ -20,9 +20,10 @@ groups: ``chow`` is 吃 (``tiles`` the run, so the 门子 used is the run withou
 as above; and adds three: ``liu`` (溜, four of ``tile``), ``piao`` (飘, four of ``tile`` with one from a 碰 or
 another seat) and ``wai`` (歪, a pair plus one's own turned-up ``tile``).
 
-The JSON form (:meth:`Action.to_json`, the contract of :mod:`hupai.jsonform`) is a dict with ``kind`` and
-``seat`` and only the fields that are set, tiles in notation (``{"kind": "discard", "seat": 0, "tile": "5m"}``);
-:meth:`Action.from_json` also takes tiles as ints 0..33 and an optional ``schema_version``. Logs keep the
+The JSON form (:meth:`Action.to_dict`, the contract of :mod:`hupai.jsonform`; :meth:`Action.to_json` is its
+text) is an object with ``kind`` and ``seat`` and only the fields that are set, tiles in notation
+(``{"kind": "discard", "seat": 0, "tile": "5m"}``); :meth:`Action.from_dict` (and :meth:`Action.from_json`, which
+also reads the text) also takes tiles as ints 0..33 and an optional ``schema_version``. Logs keep the
 older int form (:meth:`Action.to_log`), so every recorded game replays unchanged.
 """
 
@@ -33,7 +34,7 @@ from numbers import Integral
 from typing import Any, NamedTuple
 
 from .errors import IllegalAction
-from .jsonform import SCHEMA_VERSION, describe, tile_in, tile_out
+from .jsonform import SCHEMA_VERSION, describe, dict_in, json_text, tile_in, tile_out
 from .tiles import NUM_KINDS
 
 __all__ = ["Action", "KINDS", "discard", "chow", "pung", "kong", "win", "pass_", "declare"]
@@ -51,7 +52,11 @@ class Action(NamedTuple):
     tiles: tuple[int, ...] = ()
     flag: str = ""
 
-    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+    def to_json(self, kinds: int = NUM_KINDS) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict(kinds))
+
+    def to_dict(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
         """The JSON contract's form: tiles in notation (Wai Huzi's cards when ``kinds`` is 20), only the fields
         that are set."""
         out: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
@@ -84,7 +89,12 @@ class Action(NamedTuple):
         return cls(data[0], data[1], data[2], tuple(data[3]), data[4])
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Action:
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> Action:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, "action", error=IllegalAction))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
         """Parse the JSON form (tiles in notation or as ints; an optional ``schema_version`` must be
         :data:`~hupai.jsonform.SCHEMA_VERSION`); anything malformed raises :class:`IllegalAction` saying what."""
         if isinstance(data, Mapping) and "schema_version" in data:

@@ -6,8 +6,9 @@ the hand is complete iff ``d <= jokers``, and ``shanten = d - jokers - 1`` (-1 =
 hand never holds more than four of a kind, counting what the jokers stand for.
 
 Sizes: the concealed part (counted tiles plus jokers) has ``3 * (4 - melds) + 1`` tiles (waiting to draw) or
-``+ 2`` (complete size, about to discard). Seven pairs, thirteen orphans, knitted and terminals-honors need a fully
-concealed hand (``melds == 0``).
+``+ 2`` (complete size, about to discard). ``melds`` left out (``None``) is read from that size, as the ``mahjong``
+package does: 11 or 10 tiles have one meld set aside, 8 or 7 two, and so on (``melds=0`` given refuses them).
+Seven pairs, thirteen orphans, knitted and terminals-honors need a fully concealed hand (``melds == 0``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from . import _core
 from .errors import InvalidHand
-from .tiles import NUM_KINDS, Hand, as_ndarray, is_integer, numpy, to_counts
+from .tiles import NUM_KINDS, Hand, as_ndarray, is_integer, numpy, parse, to_counts
 
 if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
     import numpy as np
@@ -48,8 +49,9 @@ class Forms(enum.IntFlag):
     TERMINALS_HONORS = 32
 
 
-#: ``joker_kinds`` given as kinds, or as a 34-bit mask (bit k = kind k); ``None`` = every kind.
-JokerKinds = Union[Iterable[int], int, None]  # noqa: UP007 (a runtime alias)
+#: ``joker_kinds`` given as kinds (any iterable of ints, a numpy array included), tiles in notation (``"5z"``), or
+#: a 34-bit mask (bit k = kind k); ``None`` = every kind. Every function taking it accepts all of these.
+JokerKinds = Union[Iterable[int], str, int, None]  # noqa: UP007 (a runtime alias)
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
 
 
@@ -61,8 +63,11 @@ def _joker_mask(joker_kinds: JokerKinds) -> int:
         if not 0 <= mask <= _ALL_KINDS_MASK:
             raise InvalidHand(f"joker_kinds mask {mask:#x} has bits outside the 34 kinds")
         return mask
-    if isinstance(joker_kinds, (str, bytes, bytearray, memoryview)) or not isinstance(joker_kinds, Iterable):
-        raise InvalidHand(f"joker_kinds must be kinds, a 34-bit mask or None, got {type(joker_kinds).__name__}")
+    if isinstance(joker_kinds, str):
+        joker_kinds = parse(joker_kinds)  # InvalidHand naming the tile when it is not notation
+    if isinstance(joker_kinds, (bytes, bytearray, memoryview)) or not isinstance(joker_kinds, Iterable):
+        raise InvalidHand(f"joker_kinds must be kinds, tiles in notation, a 34-bit mask or None, got "
+                          f"{type(joker_kinds).__name__}")
     mask = 0
     for kind in joker_kinds:
         if not is_integer(kind) or not 0 <= kind < NUM_KINDS:
@@ -104,32 +109,44 @@ class Decomposition:
 _GROUP_TYPES: tuple[GroupType, ...] = ("pair", "pung", "chow", "single")
 
 
-def _shanten_fallback(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
-                      joker_kinds: JokerKinds = None) -> int:
+def _shanten_fallback(hand: Hand, *, jokers: int = 0, melds: int | None = None,
+                      forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None) -> int:
     return _core.shanten(to_counts(hand), jokers=jokers, melds=melds, forms=forms,
                          joker_kinds=_joker_mask(joker_kinds))
 
 
-def _is_win_fallback(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
-                     joker_kinds: JokerKinds = None) -> bool:
+def _is_win_fallback(hand: Hand, *, jokers: int = 0, melds: int | None = None,
+                     forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None) -> bool:
     return _core.is_win(to_counts(hand), jokers=jokers, melds=melds, forms=forms,
                         joker_kinds=_joker_mask(joker_kinds))
+
+
+def _melds(counts: np.ndarray, jokers: Any, melds: int | None) -> int:
+    """``melds``, or when it is None the number a hand of this size sets aside (what the core's shanten and
+    is_win infer): 3n+1 or 3n+2 tiles under 13, jokers included, have 4-n melds; any other size 0, which the
+    core then refuses with the sizes it takes."""
+    if melds is not None or not is_integer(jokers):
+        return 0 if melds is None else melds
+    total = int(counts.sum()) + int(jokers)
+    return (14 - total) // 3 if total % 3 and 0 < total < 13 else 0
 
 
 # shanten and is_win are the core's own functions: they are called millions of times, and a Python wrapper would
 # cost more than the analysis itself. The core reads 34 counts from a buffer and ints; for anything else (a tile
 # string, a kind list, joker_kinds as kinds) it calls the fallback above, which converts and calls it again.
 # Their docstrings live in cpp/register_analysis.cpp:
-#   shanten(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> int
-#   is_win(hand, *, jokers=0, melds=0, forms=Forms.STANDARD, joker_kinds=None) -> bool
+#   shanten(hand, *, jokers=0, melds=None, forms=Forms.STANDARD, joker_kinds=None) -> int
+#   is_win(hand, *, jokers=0, melds=None, forms=Forms.STANDARD, joker_kinds=None) -> bool
 shanten: Callable[..., int] = _core.hand_function("shanten", _shanten_fallback)
 is_win: Callable[..., bool] = _core.hand_function("is_win", _is_win_fallback)
 
 
-def waits(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
+def waits(hand: Hand, *, jokers: int = 0, melds: int | None = None, forms: Forms | int = Forms.STANDARD,
           joker_kinds: JokerKinds = None) -> list[int]:
-    """Kinds that complete a 3n+1 hand, ascending. A kind the hand already holds four of is never a wait."""
-    return _core.waits(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
+    """Kinds that complete a 3n+1 hand, ascending. A kind the hand already holds four of is never a wait.
+    ``melds`` None: read from the size (10 tiles: one meld set aside)."""
+    counts = to_counts(hand)
+    return _core.waits(counts, jokers, _melds(counts, jokers, melds), forms, _joker_mask(joker_kinds))
 
 
 @dataclass(frozen=True)
@@ -144,19 +161,20 @@ class DiscardOption:
     copies: int
 
 
-def discard_options(hand: Hand, *, jokers: int = 0, melds: int = 0, forms: Forms | int = Forms.STANDARD,
-                    joker_kinds: JokerKinds = None) -> list[DiscardOption]:
+def discard_options(hand: Hand, *, jokers: int = 0, melds: int | None = None,
+                    forms: Forms | int = Forms.STANDARD, joker_kinds: JokerKinds = None) -> list[DiscardOption]:
     """For a complete-size (3n+2) hand, every distinct discard with its shanten and improving draws, by kind.
 
     A kind the hand would still hold four of after the discard is never an improving draw. One core call does
     all of it (about 14 x 34 evaluations), which is what a shanten-driven bot needs per turn.
     """
-    raw = _core.discard_analysis(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
+    counts = to_counts(hand)
+    raw = _core.discard_analysis(counts, jokers, _melds(counts, jokers, melds), forms, _joker_mask(joker_kinds))
     return [DiscardOption(kind, after, tuple(k for k in range(NUM_KINDS) if bits >> k & 1), copies)
             for kind, after, bits, copies in raw]
 
 
-def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
+def decompositions(hand: Hand, *, jokers: int = 0, melds: int | None = None,
                    forms: Forms | int = Forms.STANDARD | Forms.SEVEN_PAIRS | Forms.THIRTEEN_ORPHANS,
                    joker_kinds: JokerKinds = None) -> list[Decomposition]:
     """Every distinct way a complete hand splits into groups, in each of ``forms``; ``[]`` if it is not complete.
@@ -171,7 +189,8 @@ def decompositions(hand: Hand, *, jokers: int = 0, melds: int = 0,
     For ``TERMINALS_HONORS`` (no structure) one reading is returned, the jokers standing for the first allowed
     terminal/honor kinds with room: any assignment reads the same.
     """
-    raw = _core.decompositions(to_counts(hand), jokers, melds, forms, _joker_mask(joker_kinds))
+    counts = to_counts(hand)
+    raw = _core.decompositions(counts, jokers, _melds(counts, jokers, melds), forms, _joker_mask(joker_kinds))
     return [
         Decomposition(Forms(form), tuple(Group(_GROUP_TYPES[t], tuple(tiles), tuple(jk)) for t, tiles, jk in groups))
         for form, groups in raw

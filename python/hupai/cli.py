@@ -1,5 +1,6 @@
-"""Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions); ``hupai simulate``
-plays seeded hands with bots in parallel (:mod:`hupai.simulate`); ``hupai replay`` steps through a logged hand.
+"""Command line: ``hupai analyze`` explains hands (shanten, waits, discards, decompositions); ``hupai score``
+scores one win (:mod:`hupai.cli_score`); ``hupai simulate`` plays seeded hands with bots in parallel
+(:mod:`hupai.simulate`); ``hupai replay`` steps through a logged hand; ``hupai serve`` runs the game server.
 
 A user's mistake (a bad tile, an unknown rule system or option, a negative count) prints one line on stderr and
 exits 2 before any other output; Ctrl-C, a closed pipe (``hupai ... | head``) and a terminal that cannot show
@@ -18,6 +19,7 @@ from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
+from . import cli_score
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
 from .errors import HupaiError
 from .hand import parse_hand
@@ -60,7 +62,27 @@ def _useful_tiles(counts: np.ndarray, jokers: int, melds: int, forms: Forms, cur
     return useful
 
 
-def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None = None) -> None:
+def _form_name(form: Forms) -> str:
+    return (form.name or str(form)).lower().replace("_", " ")
+
+
+def _left_out_forms(counts: np.ndarray, jokers: int, melds: int, forms: Forms, value: int) -> list[tuple[str, int]]:
+    """(name, shanten) of each form outside ``forms`` in which the hand is complete or ready and does better than
+    ``value`` (seven pairs with quads only when plain seven pairs does not already)."""
+    found: list[tuple[str, int]] = []
+    for form in Forms:
+        if form & forms or (melds and form != Forms.STANDARD):  # the special forms are concealed only
+            continue
+        other = shanten(counts, jokers=jokers, melds=melds, forms=form)
+        if other < min(value, 1) and not (form == Forms.SEVEN_PAIRS_QUADS and ("seven pairs", other) in found):
+            found.append((_form_name(form), other))
+    return found
+
+
+def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None = None,
+            left_out_by: str | None = None) -> None:
+    """Print the analysis of one hand; ``left_out_by`` (``"guangdong has no"``, ``"--forms leaves out"``) names
+    what left out the forms the hand does better in, which are then noted."""
     out = out or sys.stdout
     counts = to_counts(hand)
     size = int(counts.sum()) + jokers
@@ -69,6 +91,10 @@ def analyze(hand: str, jokers: int, melds: int, forms: Forms, out: TextIO | None
     value = shanten(counts, jokers=jokers, melds=melds, forms=forms)
     label = {-1: "complete", 0: "ready (听牌)"}.get(value, f"{value} away from ready")
     print(f"  shanten   {value}: {label}", file=out)
+    if value >= 0 and left_out_by:  # complete or nearer in a form these rules (or --forms) leave out: say so
+        for name, other in _left_out_forms(counts, jokers, melds, forms, value):
+            state = "complete" if other == -1 else "ready"
+            print(f"  note      {state} as {name}, but {left_out_by} {name}", file=out)
     if size == complete_size - 1:
         hand_waits = waits(counts, jokers=jokers, melds=melds, forms=forms)
         if hand_waits:
@@ -105,7 +131,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse whose errors are one line (``hupai: ...``, exit 2) like every other user error, not usage."""
 
     def error(self, message: str) -> NoReturn:
-        raise HupaiError(f"{self.prog.removeprefix('hupai ')}: {message} (see {self.prog} --help)")
+        command = self.prog.removeprefix("hupai").strip()  # main() writes the "hupai: " before it
+        raise HupaiError(f"{command + ': ' if command else ''}{message} (see {self.prog} --help)")
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -162,6 +189,7 @@ def _build_parser() -> argparse.ArgumentParser:
     analyze_cmd.add_argument("--win", default=None, help="waihuzi: the winning card, one of the hand's (x1, d10)")
     analyze_cmd.add_argument("--source", choices=["self", "other"], default="self",
                              help="waihuzi: the winning card was turned up by the winner or came from another")
+    cli_score.add_parser(commands, _parse_option, _non_negative)
     sim = commands.add_parser("simulate", help="play seeded hands with bots (in parallel) and summarise them",
                               description="Play independent seeded hands (hand i: its own wall, dealer i mod "
                                           "seats) and report per-seat rates and points with 95%% intervals.")
@@ -230,7 +258,9 @@ def _run_analyze(args: argparse.Namespace) -> None:
         unwritten = None if args.melds is None else max(args.melds - sum(map(written.count, "[(")), 0)
         parsed_hands.append(parse_hand(written, jokers=args.jokers, implied=unwritten))
     for parsed in parsed_hands:
-        analyze(format_tiles(list(parsed.concealed)), args.jokers, parsed.meld_count, forms)
+        analyze(format_tiles(list(parsed.concealed)), args.jokers, parsed.meld_count, forms,
+                left_out_by="--forms leaves out" if args.forms is not None else
+                f"{args.rules} has no" if args.rules is not None else None)
 
 
 def _writable(path: str, what: str) -> None:
@@ -278,7 +308,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     machine_out = "-" in (args.json, args.csv)
     if not machine_out:
         print(result.summary())
-    for path, text in ((args.json, result.to_json_text() if args.json else ""),
+    for path, text in ((args.json, result.to_json() if args.json else ""),
                        (args.csv, result.to_csv() if args.csv else "")):
         if path == "-":
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -337,8 +367,9 @@ def _load_log(path: str, line: int) -> dict[str, Any]:
             text = source.read()
     except OSError as error:
         raise HupaiError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise HupaiError(f"{path} is not UTF-8 text") from None
+    except UnicodeDecodeError as error:
+        raise HupaiError(f"{path} is not UTF-8 text: byte 0x{error.object[error.start]:02x} at offset "
+                         f"{error.start}") from None
     stripped = text.strip()
     lines = stripped.splitlines()
     if len(lines) > 1 and not stripped.startswith("{\n"):  # JSONL: one compact log per line
@@ -409,12 +440,30 @@ def _quiet_stdout() -> None:
         pass  # not a real file (a test's capture): nothing will flush at exit
 
 
+def _check_utf8(argv: Sequence[str]) -> None:
+    """Every argument is text: bytes that are not UTF-8 reach Python as lone surrogates (``'\\udcff'`` for
+    0xff), which no message should echo. The first one found is named by its byte."""
+    for number, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(arg[error.start])
+            what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"character U+{code:04X}"
+            shown = arg.encode("utf-8", "surrogateescape" if "byte" in what else "replace")
+            raise HupaiError(f"argument {number} is not UTF-8 text: {what} at character {error.start + 1} "
+                             f"(in '{shown.decode('utf-8', 'backslashreplace')}')") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_streams()
+    status = 0
     try:
+        _check_utf8(sys.argv[1:] if argv is None else argv)
         args = _build_parser().parse_args(argv)
         if args.command == "analyze":
             _run_analyze(args)
+        elif args.command == "score":
+            status = cli_score.run(args)
         elif args.command == "simulate":
             return _run_simulate(args)
         elif args.command == "replay":
@@ -433,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()
         return 141  # what a process killed by SIGPIPE reports to the shell
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

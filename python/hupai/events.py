@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .jsonform import json_text
+
 __all__ = ["Event", "HIDDEN_TYPES", "RawEvent", "as_events"]
 
 HIDDEN_TYPES = frozenset({"deal", "draw"})
@@ -26,7 +28,12 @@ class Event(NamedTuple):
     tiles: tuple[int, ...] = ()
     info: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The form a game log records: ``type`` and the fields that are set, tiles as ints."""
         out: dict[str, Any] = {"type": self.type}
         if self.seat >= 0:
             out["seat"] = self.seat

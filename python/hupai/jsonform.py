@@ -10,6 +10,7 @@ under ``hupai/schema/`` (:func:`schema`) describe the same forms for clients.
 from __future__ import annotations
 
 import json
+import warnings
 from importlib import resources
 from typing import Any
 
@@ -17,7 +18,7 @@ from .errors import HupaiError
 from .tiles import NUM_KINDS, kind_name
 
 __all__ = ["SCHEMA_VERSION", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in",
-           "obj_in", "free_json_in", "schema", "loads"]
+           "obj_in", "free_json_in", "schema", "loads", "dumps", "JSONText", "json_text", "dict_in"]
 
 #: The version of the observation / action JSON forms; bumped whenever a field is added, removed or changes
 #: meaning. 2: tiles as notation, ``null`` for none, melds and patterns as objects.
@@ -185,3 +186,110 @@ def schema(name: str) -> dict[str, Any]:
     text = resources.files("hupai").joinpath("schema", f"{name}.schema.json").read_text(encoding="utf-8")
     found: dict[str, Any] = json.loads(text)
     return found
+
+
+# -- the serialization convention -----------------------------------------------------------------------------
+# Every serializable type has ``to_dict() -> dict``, ``to_json() -> str``, ``from_dict(dict)`` and
+# ``from_json(str | dict)``. Before that, most ``to_json()`` returned the dict: :class:`JSONText` keeps such code
+# working for one deprecation period.
+
+def dumps(data: Any) -> str:
+    """JSON text as every ``to_json()`` writes it: compact, keys in the order the dict has them, UTF-8 text kept
+    (Chinese pattern names stay readable)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _deprecated(what: str) -> None:
+    warnings.warn(f"to_json() returns JSON text (a str) now; {what} on it reads the dict it used to return, and "
+                  "will stop working: call to_dict() for the dict", DeprecationWarning, stacklevel=3)
+
+
+class JSONText(str):
+    """What ``to_json()`` returns: the JSON text, a plain ``str`` for everything a str does (``json.loads``,
+    writing it to a file or socket, slicing, ``len``, iteration, ``==`` another str).
+
+    Used as the dict ``to_json()`` returned before (``text["hand"]``, ``.get``, ``.keys``, ``.values``,
+    ``.items``, ``.copy``, ``dict(text)``, ``{**text}``, ``key in text``, ``text == a_dict``) it warns
+    (:class:`DeprecationWarning`) and acts as that dict. Two old uses cannot be kept: ``json.dumps(text)``
+    writes the text as a JSON string (the encoder reads a str's characters directly, so no str subclass can
+    change that: call ``to_dict()``; the ``from_json`` readers still read such doubly quoted text, with a
+    warning), and ``sub in text`` answers as the dict did (is it a key?), warning where the text would answer
+    otherwise (a substring that is no key; ``text.find(sub) >= 0`` is the substring test).
+    """
+
+    __slots__ = ("_data",)
+    _data: Any
+
+    def __new__(cls, text: str, data: Any) -> JSONText:
+        self = super().__new__(cls, text)
+        self._data = data
+        return self
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (int, slice)):  # str indexing, unchanged
+            return str.__getitem__(self, key)
+        _deprecated(f"[{describe(key)}]")
+        return self._data[key]
+
+    def __contains__(self, key: Any) -> bool:
+        as_dict = key in self._data
+        if not isinstance(key, str) or as_dict != str.__contains__(self, key):
+            _deprecated("'in'")  # the dict's answer and the text's differ: the dict's, as before, for now
+        return as_dict
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (dict, list)):
+            _deprecated("comparing it with a " + type(other).__name__)
+            return bool(self._data == other)
+        return str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = str.__hash__
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        _deprecated(".get()")
+        return self._data.get(key, default)
+
+    def keys(self) -> Any:
+        _deprecated(".keys()")
+        return self._data.keys()
+
+    def values(self) -> Any:
+        _deprecated(".values()")
+        return self._data.values()
+
+    def items(self) -> Any:
+        _deprecated(".items()")
+        return self._data.items()
+
+    def copy(self) -> Any:
+        _deprecated(".copy()")
+        return self._data.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (JSONText, (str(self), self._data))
+
+
+def json_text(data: Any) -> str:
+    """``data`` (a ``to_dict()`` result) as a ``to_json()`` returns it: :func:`dumps` of it, as a
+    :class:`JSONText`."""
+    return JSONText(dumps(data), data)
+
+
+def dict_in(data: Any, where: str, *, error: type[HupaiError] = HupaiError) -> Any:
+    """What a ``from_json`` was given, as data: JSON text (``str``, ``bytes``) parsed by :func:`loads`, anything
+    else (a dict) as it is, for ``from_dict`` to check.
+
+    Text whose JSON is itself a string is what ``json.dumps(x.to_json())`` wrote (the old way to send the dict
+    ``to_json()`` returned, which quotes the new text once more): read with a :class:`DeprecationWarning`, so a
+    sender not yet moved to ``to_dict()`` still reaches a reader here."""
+    if isinstance(data, (str, bytes, bytearray)):
+        data = loads(data, where, error=error)
+        if type(data) is str and data.lstrip()[:1] in ("{", "["):
+            warnings.warn(f"{where}: JSON text quoted twice, as json.dumps(x.to_json()) writes it; send x.to_json() "
+                          "or json.dumps(x.to_dict())", DeprecationWarning, stacklevel=3)
+            data = loads(data, where, error=error)
+    return data
+

@@ -1,7 +1,8 @@
 """What one seat may see: :class:`Observation`, the only thing a bot or a remote client is given (DESIGN §4).
 
 An observation is immutable plain data (frozen dataclasses, tuples, read-only mappings) with a JSON form
-(:meth:`Observation.to_json` / :meth:`Observation.from_json`, a ``schema_version`` checked on the way in). It
+(:meth:`Observation.to_dict` / :meth:`Observation.from_dict`, the same as text by :meth:`Observation.to_json` /
+:meth:`Observation.from_json`, a ``schema_version`` checked on the way in). It
 holds no reference to the game or its table, so nothing reached from it can read another seat's tiles.
 
 What it shows (built by :mod:`hupai.game.observation`):
@@ -43,8 +44,10 @@ from .jsonform import (
     SCHEMA_VERSION,
     bool_in,
     describe,
+    dict_in,
     free_json_in,
     int_in,
+    json_text,
     list_in,
     obj_in,
     seat_in,
@@ -101,7 +104,11 @@ class MeldView:
                     None if self.claimed_from < 0 else self.claimed_from, self.added,
                     None if self.claimed_tile < 0 else self.claimed_tile)
 
-    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+    def to_json(self, kinds: int = NUM_KINDS) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict(kinds))
+
+    def to_dict(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
         """``{"type", "tiles", "concealed", "claimed_from", "added", "claimed_tile"}``, tiles in notation,
         ``null`` for none (``tiles`` empty for a hidden kong)."""
         return {"type": self.type, "tiles": [tile_out(t, kinds) for t in self.tiles], "concealed": self.concealed,
@@ -110,7 +117,12 @@ class MeldView:
 
     @classmethod
     def from_json(cls, data: Any, where: str = "meld", kinds: int = NUM_KINDS) -> MeldView:
-        """Read :meth:`to_json`'s form; a mahjong meld (``kinds`` 34) must have a meld's shape, a Wai Huzi group
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, where), where, kinds)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "meld", kinds: int = NUM_KINDS) -> MeldView:
+        """Read :meth:`to_dict`'s form; a mahjong meld (``kinds`` 34) must have a meld's shape, a Wai Huzi group
         (``kinds`` 20) one of its group types."""
         data = obj_in(data, where, ("type", "tiles", "concealed", "claimed_from", "added", "claimed_tile"))
         kind = str_in(data["type"], f"{where}.type")
@@ -151,16 +163,25 @@ class WinView:
     melds: tuple[MeldView, ...]
     reading: str = ""
 
-    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+    def to_json(self, kinds: int = NUM_KINDS) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict(kinds))
+
+    def to_dict(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
         return {"seat": self.seat, "tile": tile_out(self.tile, kinds), "source": self.source,
                 "discarder": _seat(self.discarder), "liable": _seat(self.liable),
                 "patterns": [{"name": name, "value": value} for name, value in self.patterns],
                 "value": self.value, "payments": list(self.payments),
-                "hand": [tile_out(t, kinds) for t in self.hand], "melds": [m.to_json(kinds) for m in self.melds],
+                "hand": [tile_out(t, kinds) for t in self.hand], "melds": [m.to_dict(kinds) for m in self.melds],
                 "reading": self.reading}
 
     @classmethod
     def from_json(cls, data: Any, where: str = "win", kinds: int = NUM_KINDS) -> WinView:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, where), where, kinds)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "win", kinds: int = NUM_KINDS) -> WinView:
         data = obj_in(data, where, ("seat", "tile", "source", "discarder", "liable", "patterns", "value",
                                     "payments", "hand", "melds", "reading"))
         patterns = []
@@ -175,7 +196,7 @@ class WinView:
                    seat_in(data["liable"], f"{where}.liable", _MAX_SEATS, optional=True),
                    tuple(patterns), _amount(data["value"], f"{where}.value"),
                    _amounts(data["payments"], f"{where}.payments"), _tiles(data["hand"], f"{where}.hand", kinds),
-                   tuple(MeldView.from_json(m, f"{where}.melds[{i}]", kinds)
+                   tuple(MeldView.from_dict(m, f"{where}.melds[{i}]", kinds)
                          for i, m in enumerate(list_in(data["melds"], f"{where}.melds", 8))),
                    str_in(data["reading"], f"{where}.reading", 400))
 
@@ -191,15 +212,24 @@ class ResultView:
     next_dealer: int
     drawn: bool
 
-    def to_json(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
-        return {"winners": list(self.winners), "wins": [w.to_json(kinds) for w in self.wins],
+    def to_json(self, kinds: int = NUM_KINDS) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict(kinds))
+
+    def to_dict(self, kinds: int = NUM_KINDS) -> dict[str, Any]:
+        return {"winners": list(self.winners), "wins": [w.to_dict(kinds) for w in self.wins],
                 "payments": list(self.payments), "next_dealer": self.next_dealer, "drawn": self.drawn}
 
     @classmethod
     def from_json(cls, data: Any, where: str = "result", kinds: int = NUM_KINDS) -> ResultView:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, where), where, kinds)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "result", kinds: int = NUM_KINDS) -> ResultView:
         data = obj_in(data, where, ("winners", "wins", "payments", "next_dealer", "drawn"))
         return cls(_seats(data["winners"], f"{where}.winners"),
-                   tuple(WinView.from_json(w, f"{where}.wins[{i}]", kinds)
+                   tuple(WinView.from_dict(w, f"{where}.wins[{i}]", kinds)
                          for i, w in enumerate(list_in(data["wins"], f"{where}.wins", _MAX_SEATS))),
                    _amounts(data["payments"], f"{where}.payments"),
                    seat_in(data["next_dealer"], f"{where}.next_dealer", _MAX_SEATS),
@@ -283,7 +313,11 @@ class Observation:
         return tuple(m.to_meld() for m in self.melds[self.seat])
 
     # -- JSON ---------------------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text (compact, the same key order)."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON types, keys in a fixed order (the field order; the hand as kinds), tiles in notation and
         ``null`` for none (the contract of :mod:`hupai.jsonform`, schema ``observation.schema.json``). A Wai Huzi
         observation writes its cards as ``x1``..``d10`` and says ``"kinds": 20``."""
@@ -295,18 +329,23 @@ class Observation:
             "round_wind": self.round_wind, "seat_winds": list(self.seat_winds),
             "hand": [tile_out(t, kinds) for t in self.hand], "drawn": tile_out(self.drawn, kinds),
             "drawn_from": self.drawn_from, "hand_sizes": list(self.hand_sizes),
-            "melds": [[m.to_json(kinds) for m in ms] for ms in self.melds],
+            "melds": [[m.to_dict(kinds) for m in ms] for ms in self.melds],
             "discards": [[tile_out(t, kinds) for t in d] for d in self.discards], "wall_left": self.wall_left,
-            "extras": thaw(self.extras), "legal_actions": [a.to_json(kinds) for a in self.legal_actions],
-            "result": None if self.result is None else self.result.to_json(kinds),
+            "extras": thaw(self.extras), "legal_actions": [a.to_dict(kinds) for a in self.legal_actions],
+            "result": None if self.result is None else self.result.to_dict(kinds),
             **({"private": thaw(self.private)} if self.private else {}),
-            # The number of card kinds when it is not mahjong's 34 (Wai Huzi: 20), so that from_json sizes counts
+            # The number of card kinds when it is not mahjong's 34 (Wai Huzi: 20), so that from_dict sizes counts
             **({"kinds": kinds} if kinds != NUM_KINDS else {}),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Observation:
-        """Read :meth:`to_json`'s form back (tiles as notation or ints); another schema version or any
+        """:meth:`from_dict` of JSON text (``str`` or ``bytes``), or of the dict itself."""
+        return cls.from_dict(dict_in(data, "observation"))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Observation:
+        """Read :meth:`to_dict`'s form back (tiles as notation or ints); another schema version or any
         malformed field raises :class:`hupai.HupaiError` naming the field."""
         version = data.get("schema_version") if isinstance(data, Mapping) else None
         if type(version) is not int or version != SCHEMA_VERSION:
@@ -331,11 +370,11 @@ class Observation:
         if len(melds) != n or len(discards) != n:
             raise HupaiError(f"malformed observation: melds and discards need one entry per seat ({n})")
         try:
-            legal = tuple(Action.from_json(a) for a in list_in(data["legal_actions"], "observation.legal_actions",
+            legal = tuple(Action.from_dict(a) for a in list_in(data["legal_actions"], "observation.legal_actions",
                                                               _MAX_LIST))
         except IllegalAction as why:
             raise HupaiError(f"malformed observation.legal_actions: {why}") from None
-        for index, action in enumerate(legal):  # Action.from_json reads mahjong's 34 kinds: Wai Huzi has 20
+        for index, action in enumerate(legal):  # Action.from_dict reads mahjong's 34 kinds: Wai Huzi has 20
             if action.tile >= kinds or any(tile >= kinds for tile in action.tiles) or action.seat >= n:
                 raise HupaiError(f"malformed observation.legal_actions[{index}]: a tile or seat beyond this "
                                  f"table's {kinds} kinds and {n} seats")
@@ -352,13 +391,13 @@ class Observation:
             drawn_from=str_in(data["drawn_from"], "observation.drawn_from"),
             hand_sizes=tuple(int_in(v, "observation.hand_sizes", 0, _MAX_LIST)
                              for v in list_in(data["hand_sizes"], "observation.hand_sizes", n)),
-            melds=tuple(tuple(MeldView.from_json(m, f"observation.melds[{s}][{i}]", kinds)
+            melds=tuple(tuple(MeldView.from_dict(m, f"observation.melds[{s}][{i}]", kinds)
                               for i, m in enumerate(list_in(ms, f"observation.melds[{s}]", 8)))
                         for s, ms in enumerate(melds)),
             discards=tuple(_tiles(d, f"observation.discards[{s}]", kinds) for s, d in enumerate(discards)),
             wall_left=int_in(data["wall_left"], "observation.wall_left", 0, 1000),
             extras=freeze(_object(data["extras"], "observation.extras")), legal_actions=legal,
-            result=None if result is None else ResultView.from_json(result, "observation.result", kinds),
+            result=None if result is None else ResultView.from_dict(result, "observation.result", kinds),
             private=freeze(_object(data.get("private", {}), "observation.private")),
         )
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import HupaiError, InvalidHand
 from .hand import Meld
-from .jsonform import describe
+from .jsonform import describe, json_text
 from .tiles import format_tiles
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -163,7 +163,11 @@ class Pattern:
     value: int
     rule: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "chinese": self.chinese, "value": self.value, "rule": self.rule}
 
 
@@ -191,9 +195,13 @@ class ScoreResult:
     def pattern_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.patterns)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON: every field, the details (scoring row, event...) included."""
-        return {"patterns": [p.to_json() for p in self.patterns], "value": self.value,
+        return {"patterns": [p.to_dict() for p in self.patterns], "value": self.value,
                 "payments": list(self.payments), "reading": self.reading, "details": _plain(self.details)}
 
 

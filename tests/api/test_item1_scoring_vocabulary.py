@@ -175,7 +175,7 @@ def test_score_results_have_the_same_fields_with_rule_ids():
         prefix = {"guangdong": "GD-", "yunxiao": "YX-", "kawuxing": "KW-"}[system]
         for pattern in result.patterns:
             assert pattern.chinese and pattern.rule.startswith(prefix), (system, pattern)
-        data = result.to_json()
+        data = result.to_dict()
         assert json.loads(json.dumps(data)) == data
         assert set(data) == {"patterns", "value", "payments", "reading", "details"}
         assert set(data["patterns"][0]) == {"name", "chinese", "value", "rule"}
@@ -199,7 +199,7 @@ def test_yx_43_result_to_json_keeps_the_row_and_the_event():
         play(game, [GreedyBot(seed * 4 + i) for i in range(4)])
         result = game.result
         assert result is not None
-        data = json.loads(json.dumps(result.to_json()))
+        data = json.loads(json.dumps(result.to_dict()))
         for win, shown in zip(result.wins, data["wins"], strict=True):
             details = shown["score"]["details"]
             assert details["row"] == win.score.details["row"] and details["event"] == win.score.details["event"]

@@ -58,13 +58,13 @@ def test_observations_actions_and_logs_match_their_schemas(games, system):
     won = 0
     for game, seen in games[system]:
         for obs in seen:
-            data = json.loads(json.dumps(obs.to_json()))
+            data = json.loads(json.dumps(obs.to_dict()))
             observation.validate(data)
             assert data["schema_version"] == SCHEMA_VERSION
             for legal in data["legal_actions"]:
                 action.validate(legal)
         for applied in game.actions:
-            action.validate(applied.to_json())
+            action.validate(applied.to_dict())
         log.validate(json.loads(game.to_json()))
         won += bool(game.result and game.result.winners)
     assert won, f"no {system} game was won: the result's schema went untested"
@@ -72,7 +72,7 @@ def test_observations_actions_and_logs_match_their_schemas(games, system):
 
 def test_the_schemas_can_fail():
     observation = _validator("observation")
-    data = Game("guangdong", seed=1).observation(0).to_json()
+    data = Game("guangdong", seed=1).observation(0).to_dict()
     for broken in ({**data, "hand": [0, 1]}, {**data, "schema_version": 1}, {**data, "secret": 1},
                    {**data, "tile": "0m"}):
         with pytest.raises(jsonschema.ValidationError):
@@ -86,7 +86,7 @@ def test_the_schemas_can_fail():
 def test_tiles_are_notation_in_json_and_ints_are_accepted_on_input():
     game = Game("guangdong", seed=5)
     obs = game.observation(game.current.seats[0])
-    data = obs.to_json()
+    data = obs.to_dict()
     assert all(isinstance(tile, str) for tile in data["hand"]) and data["legal_actions"][0]["tile"] in data["hand"]
     assert Action.from_json({"kind": "discard", "seat": 0, "tile": "5m"}) == Action("discard", 0, 4)
     assert Action.from_json({"kind": "discard", "seat": 0, "tile": 4}) == Action("discard", 0, 4)
@@ -102,11 +102,11 @@ def test_tiles_are_notation_in_json_and_ints_are_accepted_on_input():
 def test_json_round_trips(games, system):
     for _, seen in games[system]:
         for obs in seen:
-            text = json.dumps(obs.to_json())
+            text = json.dumps(obs.to_dict())
             again = Observation.from_json(json.loads(text))
-            assert again == obs and json.dumps(again.to_json()) == text
+            assert again == obs and json.dumps(again.to_dict()) == text
             for action in obs.legal_actions:
-                assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
+                assert Action.from_json(json.loads(json.dumps(action.to_dict()))) == action
 
 
 # -- hostile JSON never crashes ------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ _JSON = st.recursive(
 def sample_observation() -> dict[str, Any]:
     game = Game("yunxiao", seed=2)
     play(game, [GreedyBot(i) for i in range(4)])
-    data: dict[str, Any] = game.observation(1).to_json()
+    data: dict[str, Any] = game.observation(1).to_dict()
     return data
 
 
@@ -234,7 +234,7 @@ def test_seats_to_act_is_a_property_like_current():
 
 def test_match_record_refuses_a_game_with_other_rules_or_options():
     match = Match("guangdong", seed=3)
-    before = match.to_json()
+    before = match.to_dict()
     for other in (Game("yunxiao", seed=1, dealer=match.dealer),
                   Game(hupai.rules.get("guangdong", cap_fan=5), seed=1, dealer=match.dealer,
                        first_dealer=match.first_dealer),
@@ -244,7 +244,7 @@ def test_match_record_refuses_a_game_with_other_rules_or_options():
         play(other, [GreedyBot(i) for i in range(4)])
         with pytest.raises(HupaiError):
             match.record(other)
-        assert match.to_json() == before
+        assert match.to_dict() == before
     with pytest.raises(HupaiError, match="takes a Game"):
         match.record("game")  # type: ignore[arg-type]
     game = match.new_game()
@@ -261,7 +261,7 @@ _ACTIONS = st.builds(
 @given(_ACTIONS)
 @settings(max_examples=300, deadline=None)
 def test_action_json_round_trips(action):
-    data = json.loads(json.dumps(action.to_json()))
+    data = json.loads(json.dumps(action.to_dict()))
     _validator("action").validate(data)
     assert Action.from_json(data) == action
     assert Action.from_json(action.to_log()) == action  # the log's int form is read too

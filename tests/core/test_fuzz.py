@@ -134,11 +134,17 @@ def test_bad_arguments_raise_invalid_hand(hand: np.ndarray, kwargs: dict) -> Non
 
 @pytest.mark.parametrize("tiles", [0, 1, 3, 6, 9, 12, 15, 16, 30])
 def test_sizes_outside_3n_plus_1_or_2_raise(tiles: int) -> None:
-    """Concealed sizes that are not 13 or 14 (melds=0): InvalidHand, also from the batch calls."""
+    """Concealed sizes that are not 13 or 14 (melds=0): InvalidHand, also from the batch calls. A single hand
+    without ``melds`` of 3n+1 or 3n+2 tiles under 13 has its melds read from the size (issue 23): 1 tile is a
+    waiting hand with 4 melds set aside, never a complete one."""
     counts = np.zeros(34, dtype=np.uint8)
     for i in range(tiles):
         counts[i % 34] += 1
-    _expect_invalid(hupai.shanten, counts)
+    if tiles == 1:
+        assert hupai.shanten(counts) == 0
+        _expect_invalid(hupai.shanten, counts, melds=0)
+    else:
+        _expect_invalid(hupai.shanten, counts)
     _expect_invalid(hupai.is_win, counts)
     _expect_invalid(hupai.shanten_batch, counts[None, :])
     _expect_invalid(hupai.is_win_batch, counts[None, :])

@@ -12,7 +12,7 @@ def test_action_json_round_trip():
     for action in (Action("discard", 0, 5), Action("chow", 1, 4, (3, 4, 5)),
                    Action("kong", 2, 7, (), "added"), Action("pass", 3),
                    Action("declare", 1, -1, (), "youjin")):
-        assert Action.from_json(json.loads(json.dumps(action.to_json()))) == action
+        assert Action.from_json(json.loads(json.dumps(action.to_dict()))) == action
         assert Action.from_compact(json.loads(json.dumps(action))) == action
 
 

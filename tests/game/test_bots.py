@@ -130,7 +130,7 @@ class Spy:
         table = self.game.table
         seat = observation.seat
         assert list(observation.hand) == table.concealed_kinds(seat)
-        data = observation.to_json()
+        data = observation.to_dict()
         assert json.loads(json.dumps(data)) == data
         assert Observation.from_json(data) == observation
         # Nothing an observation reaches is the engine's, or mutable: so nothing in it reads another hand.

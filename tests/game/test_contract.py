@@ -24,7 +24,7 @@ LAYERS = [
     {"rules"},
     {"game"},
     {"bots"},
-    {"cli", "simulate", "serve", "__main__", "__init__"},
+    {"cli", "cli_score", "simulate", "serve", "__main__", "__init__"},
 ]
 
 

@@ -139,7 +139,7 @@ def test_illegal_actions_raise_and_change_nothing(seed):
     bots = [RandomBot(seed + i) for i in range(4)] if seed % 2 else [GreedyBot(seed + i) for i in range(4)]
     injected = 0
     while not game.over:
-        before = (game.to_json(), [game.observation(s).to_json() for s in range(4)], game.snapshot())
+        before = (game.to_json(), [game.observation(s).to_dict() for s in range(4)], game.snapshot())
         before = json.loads(json.dumps(before))
         for candidate in _illegal_candidates(game, rng):
             try:
@@ -154,7 +154,7 @@ def test_illegal_actions_raise_and_change_nothing(seed):
                 game.apply(candidate)
             assert str(info.value)
             injected += 1
-        after = (game.to_json(), [game.observation(s).to_json() for s in range(4)], game.snapshot())
+        after = (game.to_json(), [game.observation(s).to_dict() for s in range(4)], game.snapshot())
         assert json.loads(json.dumps(after)) == before
         seat = game.current.seats[0]
         game.apply(bots[seat].act(game.observation(seat)))
@@ -182,7 +182,7 @@ def test_observations_hide_other_hands_and_the_wall():
     game = random_game(5, RandomBot)
     fresh = Game("guangdong", seed=11)
     for seat in range(4):
-        obs = fresh.observation(seat).to_json()
+        obs = fresh.observation(seat).to_dict()
         assert obs["hand"] == [kind_name(k) for k in fresh.table.concealed_kinds(seat)]  # tiles in notation
         text = json.dumps(obs)
         assert "wall" not in obs or isinstance(obs["wall_left"], int)

@@ -72,10 +72,10 @@ def test_observations_round_trip_through_json_and_agree_with_the_engine(rules):
             assert obs.legal_actions == game.legal_actions(seat)
             assert list(obs.hand) == game.table.concealed_kinds(seat)
             assert obs.hand_sizes == tuple(map(sum, game.table.hands))
-            text = json.dumps(obs.to_json())
+            text = json.dumps(obs.to_dict())
             assert json.dumps(json.loads(text)) == text  # plain JSON types
             again = Observation.from_json(json.loads(text))
-            assert again == obs and json.dumps(again.to_json()) == text
+            assert again == obs and json.dumps(again.to_dict()) == text
             seen += 1
     assert seen > 500
 
@@ -100,7 +100,7 @@ def test_an_observation_is_frozen_and_holds_no_reference_to_the_game():
 
 
 def test_from_json_refuses_another_schema_version_and_malformed_data():
-    data = Game("guangdong", seed=1).observation(0).to_json()
+    data = Game("guangdong", seed=1).observation(0).to_dict()
     assert data["schema_version"] == SCHEMA_VERSION
     assert list(data)[:3] == ["schema_version", "seat", "rules"]  # a fixed key order
     with pytest.raises(hupai.HupaiError, match="schema version"):
@@ -133,11 +133,11 @@ def test_yunxiao_concealed_kongs_are_face_down_to_other_seats():
         (view,) = game.observation(seat).melds[0]
         assert view.hidden and view.type == "kong" and view.concealed
         assert observe(game, seat, show_concealed_kongs=True).melds[0][0].tiles == (0, 0, 0, 0)
-        assert "[0, 0, 0, 0]" not in json.dumps(game.observation(seat).to_json()["melds"])
+        assert "[0, 0, 0, 0]" not in json.dumps(game.observation(seat).to_dict()["melds"])
 
 
 def _seen_by(game: Game, seat: int) -> list[dict]:
-    return [{**game.observation(seat).to_json(), "events": [e.to_json() for e in game.visible_events(seat)]}]
+    return [{**game.observation(seat).to_dict(), "events": [e.to_dict() for e in game.visible_events(seat)]}]
 
 
 @pytest.mark.parametrize("rules", ["yunxiao", "kawuxing"])
@@ -278,9 +278,9 @@ def _observed_course(game: Game, seat: int, bot) -> list[dict]:
         obs = observer.observe(seat)
         # The event log grows by appending: its length here, and the seat's view of the whole at the end, show
         # every step's view (comparing the whole view at each step costs the square of the hand's length).
-        course.append({**obs.to_json(), "events": len(game.events)})
+        course.append({**obs.to_dict(), "events": len(game.events)})
         if game.over:
-            seen = [e.to_json() for e in game.visible_events(seat)]
+            seen = [e.to_dict() for e in game.visible_events(seat)]
             for step in course:
                 step["events"] = seen[:step["events"]]
             return course

@@ -186,8 +186,8 @@ def test_huge_ints_in_a_snapshot_or_log_are_invalid_state() -> None:
 def _observation_json(system: str) -> dict[str, Any]:
     game = _started(system)
     seat = game.seats_to_act[0]
-    data: dict[str, Any] = game.observation(seat).to_json()
-    assert Observation.from_json(data).to_json() == data
+    data: dict[str, Any] = game.observation(seat).to_dict()
+    assert Observation.from_json(data).to_dict() == data
     return data
 
 

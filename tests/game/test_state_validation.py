@@ -321,7 +321,7 @@ def test_observations_hold_neither_the_seed_nor_other_seats_concealed_tiles(syst
         step = 0
         while True:
             for seat in range(4):
-                text = json.dumps(game.observation(seat).to_json(), ensure_ascii=False)
+                text = json.dumps(game.observation(seat).to_dict(), ensure_ascii=False)
                 assert str(seed) not in text and '"seed"' not in text
             if step % 3 == 0:
                 _assert_blind_to_other_hands(game)

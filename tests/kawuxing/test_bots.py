@@ -45,7 +45,7 @@ def _check_decision(game: Game) -> None:
         if drawn >= 0:
             assert {a.tile for a in legal if a.kind == "discard"} <= {drawn}  # KW-17: 摸切
     for seat in range(3):
-        observation = game.observation(seat).to_json()
+        observation = game.observation(seat).to_dict()
         assert observation["hand"] == [kind_name(k) for k in counts_to_kinds(table.hands[seat])]
         assert observation["hand_sizes"] == [sum(h) for h in table.hands]
         assert not any(key.startswith("hand") and key not in ("hand", "hand_sizes") for key in observation)

@@ -105,9 +105,9 @@ def test_kw_e15_yi_pao_shuang_xiang():
     pass_all(game)
     do(game, "discard", 2, "6z", LIANGDAO)
     pass_all(game)
-    revealed = game.observation(0).to_json()["extras"]["revealed"]
+    revealed = game.observation(0).to_dict()["extras"]["revealed"]
     assert revealed[2] == sorted(hupai.parse("123p789p234s46s77s"))
-    assert revealed[1] == [] and game.observation(0).to_json()["extras"]["liangdao"] == [False, False, True]
+    assert revealed[1] == [] and game.observation(0).to_dict()["extras"]["liangdao"] == [False, False, True]
     do(game, "discard", 0, "5s")
     answer(game, P1=Action("win", 1, kind("5s")), P2=Action("win", 2, kind("5s")))
     assert game.result.winners == (1, 2)
@@ -135,7 +135,7 @@ def test_kw_e16_liangdao_and_kongs():
                                           Action("discard", 2, kind("5s"))}
     do(game, "kong", 2, "5s", "concealed")
     assert game.table.payments == [-2, -2, 4]  # KW-15: never multiplied by 亮倒
-    assert game.observation(0).to_json()["extras"]["revealed"][2] == sorted(hupai.parse("123p456p78p99s"))
+    assert game.observation(0).to_dict()["extras"]["revealed"][2] == sorted(hupai.parse("123p456p78p99s"))
 
 
 @pytest.mark.rule("KW-27")

@@ -317,7 +317,7 @@ def test_kw_17_liangdao_direct_kong_with_unchanged_waits_and_never_a_pung():
     answer(game, P1=kong(1, "5s", "exposed"))
     assert game.table.payments == [-2, 2, 0]
     assert game.legal_actions(1) == (Action("discard", 1, kind("1s")),)
-    assert game.observation(2).to_json()["extras"]["revealed"][1] == sorted(hupai.parse("123p456p78p99s"))
+    assert game.observation(2).to_dict()["extras"]["revealed"][1] == sorted(hupai.parse("123p456p78p99s"))
 
 
 @pytest.mark.rule("KW-17", "KW-8")
@@ -346,7 +346,7 @@ def test_kw_17_liangdao_right_after_a_pung_then_bu_gang():
     answer(game, P1=Action("pung", 1, kind("7z")))
     do(game, "discard", 1, "1p", LIANGDAO)
     pass_all(game)
-    assert game.observation(0).to_json()["extras"]["revealed"][1] == sorted(hupai.parse("23334567s23p"))
+    assert game.observation(0).to_dict()["extras"]["revealed"][1] == sorted(hupai.parse("23334567s23p"))
     discard_drawn(game)
     discard_drawn(game)
     assert set(game.legal_actions(1)) == {kong(1, "7z", "added"), Action("discard", 1, kind("7z"))}

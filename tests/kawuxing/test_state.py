@@ -88,7 +88,7 @@ def test_observations_show_liangdao_hands_and_hide_the_others():
 def _assert_blind(game: Game) -> None:
     for seat in range(3):
         other = (seat + 1) % 3
-        shown = game.observation(seat).to_json()["extras"]["revealed"][other]
+        shown = game.observation(seat).to_dict()["extras"]["revealed"][other]
         if game.table.extras["liangdao"][other]:
             drawn = game.table.drawn if game.table.turn_seat == other and game.table.phase == "turn" else -1
             assert shown == sorted(game.table.concealed_kinds(other, drawn))

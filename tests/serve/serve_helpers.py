@@ -48,7 +48,7 @@ def play_ws(ws: Any, bot: Any, *, stop: str = "hand_over", limit: int = 5000) ->
         decision = message["decision"]
         if decision is not None and (message["hand"], decision) != answered:
             action = bot.act(Observation.from_json(message["observation"]))
-            ws.send_json({"type": "action", "decision": decision, "action": action.to_json()})
+            ws.send_json({"type": "action", "decision": decision, "action": action.to_dict()})
             answered = (message["hand"], decision)
     raise AssertionError("the hand did not end")
 
@@ -69,7 +69,7 @@ def play_http(client: Any, table_id: str, token: str, bot: Any, *, actions: int 
             return acked
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_json()
+        action = bot.act(Observation.from_json(state["observation"])).to_dict()
         reply = client.post(f"/api/tables/{table_id}/action", headers=headers,
                             json={"decision": state["decision"], "action": action})
         assert reply.status_code == 200, reply.text
@@ -121,7 +121,7 @@ def assert_no_leak(message: dict[str, Any], log: str) -> None:
     seats' concealed hands, the live wall in order, the seed, nor any key naming them."""
     game = Game.replay(log, upto=message["seq"])
     seat = message["seat"]
-    assert message["observation"] == game.observation(seat).to_json()
+    assert message["observation"] == game.observation(seat).to_dict()
     others, wall, seed = hidden_facts(game, seat)
     text = json.dumps(message)
     assert not keys(message) & {"wall", "seed", "snapshot", "token", "log", "setup", "hands_all"}

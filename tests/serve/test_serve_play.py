@@ -91,7 +91,7 @@ def test_the_claim_timer_passes_for_a_silent_seat(client: Any) -> None:
                     continue  # stay silent three times: the server passes for us
             answered = message["decision"]
             action = bot.act(Observation.from_json(message["observation"]))
-            ws.send_json({"type": "action", "decision": message["decision"], "action": action.to_json()})
+            ws.send_json({"type": "action", "decision": message["decision"], "action": action.to_dict()})
         else:
             raise AssertionError("the hand did not end")
     assert timed >= 6

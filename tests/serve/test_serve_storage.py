@@ -45,7 +45,7 @@ def check_stored_table(client: Any, table_id: str) -> None:
         assert [Action.from_json(a).to_log() for _, _, a in rows] == data["actions"]
         assert data["options"] == stored.config["options"]
         game = Game.replay(log)
-        assert game.over and game.result is not None and game.result.to_json() == result
+        assert game.over and game.result is not None and game.result.to_dict() == result
     rows = rows_of[stored.runtime["hand"]]
     assert [seq for seq, _, _ in rows] == list(range(len(rows)))
     assert len(rows) == len(stored.snapshot["actions"]) == stored.runtime["seq"]
@@ -100,7 +100,7 @@ def test_a_failed_write_acknowledges_nothing_and_changes_nothing(db_url: str) ->
             raise ConnectionError("the database went away")
 
         storage.record_action = failing
-        action = RandomBot(1).act(Observation.from_json(state["observation"])).to_json()
+        action = RandomBot(1).act(Observation.from_json(state["observation"])).to_dict()
         body = {"decision": state["decision"], "action": action}
         reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[seat]), json=body)
         assert reply.status_code == 503 and reply.json()["code"] == "unavailable"

@@ -19,7 +19,7 @@ from hupai.simulate.stats import mean_interval, wilson_interval
 
 
 def _without_run(result: Any) -> dict[str, Any]:
-    data: dict[str, Any] = result.to_json()
+    data: dict[str, Any] = result.to_dict()
     data.pop("run")
     return data
 
@@ -44,7 +44,7 @@ def test_same_seed_same_result_for_1_2_and_3_workers(rules: str) -> None:
 def test_another_seed_gives_other_hands() -> None:
     one = hupai.simulate("guangdong", hands=30, bots="random", seed=1)
     two = hupai.simulate("guangdong", hands=30, bots="random", seed=2)
-    assert one.stats.to_json() != two.stats.to_json()
+    assert one.stats.to_dict() != two.stats.to_dict()
 
 
 def test_a_chunk_is_the_same_hands_played_anywhere() -> None:
@@ -59,7 +59,7 @@ def test_stats_merge_is_order_independent_and_round_trips() -> None:
     parts = [run_chunk(spec, start, stop).stats for start, stop in spec.chunks()]
     totals = [Stats.merged(4, order) for order in itertools.permutations(parts)]
     assert all(t == totals[0] for t in totals)
-    assert Stats.from_json(json.loads(json.dumps(totals[0].to_json()))) == totals[0]
+    assert Stats.from_json(json.loads(json.dumps(totals[0].to_dict()))) == totals[0]
     with pytest.raises(hupai.HupaiError, match="3 seats into 4"):
         totals[0].merge(Stats(3))
 
@@ -118,13 +118,13 @@ def test_bad_arguments_raise_before_any_hand(kwargs: dict[str, Any], message: st
 def test_options_are_used_and_recorded() -> None:
     result = hupai.simulate("yunxiao", hands=10, bots="random", options={"scoring": "multiplier_001"})
     assert result.options["scoring"] == "multiplier_001"
-    assert result.to_json()["spec"]["options"]["scoring"] == "multiplier_001"
+    assert result.to_dict()["spec"]["options"]["scoring"] == "multiplier_001"
 
 
 def test_no_hands_is_an_empty_result_with_null_rates() -> None:
     result = hupai.simulate("guangdong", hands=0)
     assert result.hands == 0 and math.isnan(result.win_rate(0).value)
-    data = json.loads(result.to_json_text())
+    data = json.loads(result.to_json())
     assert data["seats"][0]["win_rate"]["value"] is None
 
 

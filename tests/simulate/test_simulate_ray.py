@@ -22,7 +22,7 @@ def local_ray() -> Iterator[None]:
 
 
 def _without_run(result: Any) -> dict[str, Any]:
-    data: dict[str, Any] = result.to_json()
+    data: dict[str, Any] = result.to_dict()
     data.pop("run")
     return data
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from hupai.actions import Action
 from hupai.game import Game
-from hupai.game.zipai import deal_order, stacked_cards
-from hupai.zipai import ALL_CARDS, parse
-
-SIZES = {0: 20, 1: 19, 2: 19}  # by place from the dealer
+from hupai.game.scripted import zipai_wall
+from hupai.zipai import parse
 
 
 def cards(text: str) -> list[int]:
@@ -18,31 +15,9 @@ def cards(text: str) -> list[int]:
 
 
 def stacked(hands: dict[int, str], stock: str = "", dealer: int = 0) -> list[int]:
-    """A wall dealing each seat its given cards topped up with fillers (one copy of a kind the seat does not hold
-    yet, so fillers make few pairs), and turning up ``stock`` first. A dealer's given cards come last in its
-    deal when it is full (its last card is the one shown for 神)."""
-    given = {seat: cards(hands.get(seat, "")) for seat in range(3)}
-    stock_cards = cards(stock)
-    pool = Counter(ALL_CARDS)
-    pool.subtract(Counter([c for h in given.values() for c in h]) + Counter(stock_cards))
-    assert min(pool.values()) >= 0, "more than four copies of a card"
-    full: dict[int, list[int]] = {}
-    for place, seat in enumerate(deal_order(dealer)):
-        hand = list(given[seat])
-        need = SIZES[place] - len(hand)
-        fillers: list[int] = []
-        kind = (7 * seat + 3) % 20
-        while len(fillers) < need:
-            for _ in range(20):
-                kind = (kind + 1) % 20
-                if pool[kind] and kind not in hand and kind not in fillers:
-                    break
-            else:
-                kind = next(k for k in range(20) if pool[k])
-            pool[kind] -= 1
-            fillers.append(kind)
-        full[seat] = fillers + hand
-    return stacked_cards([full[s] for s in range(3)], stock_cards, dealer)
+    """A wall dealing each seat its given cards topped up with fillers, turning up ``stock`` first
+    (:func:`hupai.game.scripted.zipai_wall`)."""
+    return zipai_wall(hands, stock, dealer)
 
 
 def game(hands: dict[int, str], stock: str = "", dealer: int = 0, window: str = "all", **options: Any) -> Game:

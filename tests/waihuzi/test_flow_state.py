@@ -148,7 +148,7 @@ def _course(game: Game, seat: int, bot: GreedyBot) -> list[dict]:
     course = []
     while True:
         obs = observer.observe(seat)
-        course.append(obs.to_json())
+        course.append(obs.to_dict())
         if game.over:
             return course
         actor = game.seats_to_act[0]
@@ -192,13 +192,13 @@ def test_an_eligible_claim_window_shows_who_can_claim():
 def test_an_observation_shows_no_other_hand_and_no_stock():
     game = _played(12, 20)
     obs = game.observation(1)
-    data = obs.to_json()
+    data = obs.to_dict()
     cards = [c for c in range(20) for _ in range(game.table.hands[1][c])]
     assert data["hand"] == [card_name(c) for c in cards] and data["kinds"] == 20  # cards in notation (schema 2)
     assert "wall" not in data and data["wall_left"] == 80 - game.table.wall.head
     assert data["hand_sizes"] == [sum(h) for h in game.table.hands]
     assert set(data["private"]) == {"chi_ban", "peng_ban", "menzi_ban", "locked"}
     again = Observation.from_json(data)
-    assert again.to_json() == data and again.counts == obs.counts and len(again.counts) == 20
+    assert again.to_dict() == data and again.counts == obs.counts and len(again.counts) == 20
     with pytest.raises(HupaiError):
         game.observation(3)

@@ -36,7 +36,7 @@ from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
 from ..events import Event, as_events
-from ..jsonform import describe, loads
+from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
 from . import validate
@@ -254,7 +254,7 @@ class Game:
 
     def apply_json(self, seat: int, data: str | bytes | bytearray | Mapping[str, Any]) -> Action:
         """Apply an action a client sent for ``seat``: JSON text or its parsed object, in the contract's form
-        (:meth:`Action.to_json`: tiles in notation or ints; ``seat`` may be left out). Returns the action
+        (:meth:`Action.to_dict`: tiles in notation or ints; ``seat`` may be left out). Returns the action
         applied (the engine's own copy).
 
         Everything is checked before the game changes: malformed JSON, wrong types, unknown fields, a ``seat``
@@ -263,13 +263,12 @@ class Game:
         n = self._flow.table.num_players
         if type(seat) is not int or not 0 <= seat < n:
             raise IllegalAction(f"seat {describe(seat)} is not a seat of this {n}-player game")
-        if isinstance(data, (str, bytes, bytearray)):
-            data = loads(data, "action", error=IllegalAction)
+        data = dict_in(data, "action", error=IllegalAction)  # text parsed (quoted twice too), a dict kept
         if type(data) is not dict:
             raise IllegalAction(f"malformed action: expected a JSON object, got {type(data).__name__}")
         if "seat" not in data:
             data = {**data, "seat": seat}
-        action = Action.from_json(data)
+        action = Action.from_dict(data)
         if action.seat != seat:
             raise IllegalAction(f"an action of P{seat} names seat {action.seat}: a seat acts only for itself")
         self.apply(action)
@@ -353,12 +352,12 @@ class Game:
         return {
             "format": LOG_FORMAT, "rules": self.rules.name, "options": self.rules.options_dict(),
             "setup": self._setup_copy(), "actions": [a.to_log() for a in self._all_actions()],
-            "events": [e.to_json() for e in self.events],
+            "events": [e.to_dict() for e in self.events],
             "result": None if result is None else result.to_log(),
         }
 
     @classmethod
-    def replay(cls, log: str | Mapping[str, Any], upto: int | None = None, *,
+    def replay(cls, log: str | bytes | bytearray | Mapping[str, Any], upto: int | None = None, *,
                rules: Rules | None = None) -> Game:
         """Rebuild a game from its log (JSON text or the :meth:`log` dict), or its first ``upto`` actions.
 
@@ -406,6 +405,20 @@ class Game:
     def to_json(self) -> str:
         """The log as JSON with sorted keys and fixed separators: same seed and actions, same bytes."""
         return _dumps(self.log())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The log as plain data (:meth:`log`): what :meth:`to_json` writes."""
+        return self.log()
+
+    @classmethod
+    def from_json(cls, log: str | bytes | bytearray | Mapping[str, Any], *, rules: Rules | None = None) -> Game:
+        """The game a log gives, from its JSON text or its dict (:meth:`replay` of the whole log)."""
+        return cls.replay(log, rules=rules)
+
+    @classmethod
+    def from_dict(cls, log: Mapping[str, Any], *, rules: Rules | None = None) -> Game:
+        """The game a log's dict gives (:meth:`replay` of the whole log)."""
+        return cls.replay(log, rules=rules)
 
     def snapshot(self) -> dict[str, Any]:
         """A compact JSON-able copy of the state: the table itself, plus the actions so far (each in its

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError
+from ..jsonform import json_text
 from ..observation import Observation
 from ..rules.base import Rules
 from .claims import CLAIM_WINDOWS
@@ -173,7 +174,11 @@ class Match:
         play(game, players)
         return self.record(game)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules.name, "options": self.rules.options_dict(), "seed": self.seed,
                 "first_dealer": self.first_dealer, "dealer": self.dealer, "round_wind": self.round_wind,
                 "hands": self.hand_index, "scores": list(self.scores), "over": self.over,

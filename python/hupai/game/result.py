@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..events import Event
+from ..jsonform import json_text
 from ..scoring import ScoreResult, WinContext
 
 __all__ = ["WinResult", "HandResult", "close_hand"]
@@ -32,10 +33,14 @@ class WinResult:
             "value": self.score.value, "payments": list(self.score.payments),
         }
 
-    def to_json(self) -> dict[str, Any]:
-        """The log's form plus the whole score (:meth:`ScoreResult.to_json`: each pattern's Chinese name and rule
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The log's form plus the whole score (:meth:`ScoreResult.to_dict`: each pattern's Chinese name and rule
         id, the reading, and the system's details such as Yunxiao's scoring row and event, YX-43)."""
-        return {**self.to_log(), "score": self.score.to_json()}
+        return {**self.to_log(), "score": self.score.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -70,9 +75,13 @@ class HandResult:
             "payments": list(self.payments), "next_dealer": self.next_dealer, "drawn": self.drawn,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         """Every fact of the result, each win's full score included (Yunxiao's row and event: YX-43)."""
-        return {**self.to_log(), "wins": [w.to_json() for w in self.wins]}
+        return {**self.to_log(), "wins": [w.to_dict() for w in self.wins]}
 
 
 def close_hand(table: Any, events: list[Any], result: HandResult) -> None:

@@ -32,7 +32,7 @@ from .base import Rules
 if TYPE_CHECKING:  # pragma: no cover
     from .base_advice import Advice
 
-__all__ = ["Rules", "advice", "context_of", "get", "names", "score"]
+__all__ = ["Rules", "advice", "context_of", "get", "names", "score", "zipai_context_of"]
 
 # name -> (module, class name). Each class takes one positional options mapping (None = defaults).
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -94,6 +94,10 @@ def score(rules: Rules | str, context: WinContext | str, /, win_tile: int | str 
     melds in ``[]``, a concealed kong in ``()``) with ``facts`` as keywords naming WinContext fields
     (``winner`` defaults to 0; ``gold`` may be notation). A 14-tile hand holds its winning tile: ``win_tile``
     (notation or kind) names it, else it is the last concealed tile written; a 13-tile hand needs ``win_tile``.
+    A Wai Huzi hand is written as ``hupai analyze --rules waihuzi`` reads it: cards with the declared groups in
+    brackets (``"[歪 d8d8d8] x1 x1 ..."``, :func:`hupai.zipai.parse_groups`); a complete hand (20 cards plus one
+    per 4-card group) holds its winning card, one at rest (19 plus one per 4-card group) needs ``win_tile``
+    (``"x1"`` or a kind 0..19); ``shen_card`` may be a card's name too.
 
     >>> score("guangdong", "111z123m456p789s55s", winner=1, discarder=2).payments  # GD-E6: 南 seat, 1 番
     (0, 2, -2, 0)
@@ -106,7 +110,8 @@ def score(rules: Rules | str, context: WinContext | str, /, win_tile: int | str 
     elif not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a rule-system name or a Rules object, got {type(rules).__name__}")
     if isinstance(context, str):
-        context = context_of(context, win_tile, **facts)
+        read = zipai_context_of if rules.family == "zipai" else context_of
+        context = read(context, win_tile, **facts)
     elif win_tile is not None or facts:
         raise HupaiError("win_tile and facts go with a hand in notation; a WinContext carries its own")
     return rules.score(context)
@@ -119,25 +124,71 @@ def context_of(hand: str, win_tile: int | str | None = None, **facts: Any) -> Wi
         raise InvalidHand(f"{hand!r}: write the {parsed.implied} exposed meld(s) in brackets to score the hand")
     concealed = list(parsed.concealed)
     tile = _kind(win_tile, "win_tile") if win_tile is not None else None
-    if parsed.size == 14:
-        if tile is None:
-            if not concealed:
-                raise InvalidHand(f"{hand!r}: no concealed tile to win on")
-            tile = concealed[-1]
-        if tile not in concealed:
-            raise InvalidHand(f"{hand!r}: the winning tile {format_tiles([tile])} is not among its concealed tiles")
-        concealed.remove(tile)
-    elif tile is None:
-        raise InvalidHand(f"{hand!r} holds 13 tiles: name the winning tile (win_tile=...)")
+    tile = _winning(hand, concealed, tile, parsed.size, parsed.size == 14, "tile",
+                    lambda kind: format_tiles([kind]))
     if facts.get("gold") is not None:
         facts["gold"] = _kind(facts["gold"], "gold")
+    return WinContext(win_tile=tile, concealed=tuple(concealed), melds=parsed.melds, **_facts(hand, facts))
+
+
+def _winning(hand: str, held: list[int], tile: int | None, size: int, complete: bool, word: str,
+             name: Callable[[int], str]) -> int:
+    """The winning tile (or card) of a hand in notation: ``tile``, else for a ``complete`` hand the last one
+    held, which is then taken out of ``held``; a hand one short must name it."""
+    if complete:
+        if tile is None:
+            if not held:
+                raise InvalidHand(f"{hand!r}: no concealed {word} to win on")
+            tile = held[-1]
+        if tile not in held:
+            raise InvalidHand(f"{hand!r}: the winning {word} {name(tile)} is not among its concealed {word}s")
+        held.remove(tile)
+    elif tile is None:
+        raise InvalidHand(f"{hand!r} holds {size} {word}s: name the winning {word} (win_tile=...)")
+    return tile
+
+
+def _facts(hand: str, facts: dict[str, Any]) -> dict[str, Any]:
+    """The WinContext fields given beside a hand in notation, checked by name; ``winner`` 0 by default."""
     facts.setdefault("winner", 0)
     unknown = sorted(set(facts) - set(CONTEXT_DEFAULTS) - {"winner"})
     if unknown:
         raise InvalidHand(f"unknown WinContext field(s): {', '.join(unknown)}")
     if "melds" in facts:  # the hand's own melds: written in brackets, not given twice
         raise InvalidHand(f"{hand!r}: write the melds in the hand (in brackets), not as melds=...")
-    return WinContext(win_tile=tile, concealed=tuple(concealed), melds=parsed.melds, **facts)
+    return facts
+
+
+def zipai_context_of(hand: str, win_tile: int | str | None = None, **facts: Any) -> WinContext:
+    """A Wai Huzi :class:`WinContext` from cards and bracketed groups in notation (see :func:`score`)."""
+    from ..zipai import COPIES, NUM_KINDS, card_name, parse
+    from .waihuzi.describe import parse_hand as parse_cards
+
+    if not isinstance(hand, str):
+        raise InvalidHand(f"a hand in notation is a str, got {type(hand).__name__}")
+    cards, groups = parse_cards(hand)
+    fours = sum(1 for group in groups if len(group.cards) == 4)
+    total = len(cards) + sum(len(group.cards) for group in groups)
+    used = [0] * NUM_KINDS
+    for card in (*cards, *(c for group in groups for c in group.cards)):
+        used[card] += 1
+    if max(used) > COPIES:
+        raise InvalidHand(f"{hand!r}: more than {COPIES} of {card_name(used.index(max(used)))}")
+
+    def card_of(value: int | str, what: str) -> int:
+        kinds = parse(value) if isinstance(value, str) else [value]
+        if len(kinds) != 1 or type(kinds[0]) is not int or not 0 <= kinds[0] < NUM_KINDS:
+            raise InvalidHand(f"{what}={describe(value)} is not one Wai Huzi card (x1..x10, d1..d10 or 0..19)")
+        return kinds[0]
+
+    if total not in (19 + fours, 20 + fours):
+        raise InvalidHand(f"{hand!r}: {total} cards; a Wai Huzi win is {20 + fours} cards with its winning card "
+                          f"or {19 + fours} and win_tile (hand and groups together, WH-11)")
+    tile = None if win_tile is None else card_of(win_tile, "win_tile")
+    tile = _winning(hand, cards, tile, total, total == 20 + fours, "card", card_name)
+    if facts.get("shen_card") is not None:
+        facts["shen_card"] = card_of(facts["shen_card"], "shen_card")
+    return WinContext(win_tile=tile, concealed=tuple(cards), melds=tuple(groups), **_facts(hand, facts))
 
 
 def _kind(value: int | str, what: str) -> int:

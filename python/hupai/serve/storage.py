@@ -205,8 +205,8 @@ class PostgresDatabase:
         if self._pool is None:
             try:
                 import psycopg
-            except ImportError as error:  # the `server` extra brings it
-                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[server]'") from error
+            except ImportError as error:  # the `postgres` extra brings it
+                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
             pool: asyncio.Queue[Any] = asyncio.Queue()
             for _ in range(self._size):
                 conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)

@@ -41,6 +41,7 @@ from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
 from ..game.game import FLOWS
+from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
 from .storage import Storage, StoredTable
@@ -70,7 +71,11 @@ class TableConfig:
     claim_seconds: float = 20.0
     seeded: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["bots"] = list(self.bots)
         return data
@@ -142,7 +147,7 @@ def new_token_hash() -> tuple[str, str]:
 
 
 def _match_json(match: Match) -> dict[str, Any]:
-    return match.to_json()
+    return match.to_dict()
 
 
 def _restore_match(rules: Rules, data: Mapping[str, Any]) -> Match:
@@ -204,7 +209,7 @@ class Table:
         runtime = {"hand": 0, "seq": 0, "status": "playing", "decisions": {}, "ready": []}
         table = cls(table_id, config, rules, match, game, runtime, 0, {}, storage)
         table._open_decisions(set(), None)
-        await storage.create_table(table_id, int(time.time() * 1000), config.to_json(), _match_json(match),
+        await storage.create_table(table_id, int(time.time() * 1000), config.to_dict(), _match_json(match),
                                    table._runtime(), table._stored[1])
         table._publish()
         return table
@@ -272,7 +277,7 @@ class Table:
     # -- what each seat is shown ---------------------------------------------------------------------------
     def public_info(self) -> dict[str, Any]:
         """What anyone may know about the table (the lobby's listing)."""
-        return {"id": self.id, "config": self.config.to_json(), "num_players": self.num_players,
+        return {"id": self.id, "config": self.config.to_dict(), "num_players": self.num_players,
                 "family": self.rules.family, "status": self.status, "hand": self.hand,
                 "scores": list(self.match.scores),
                 "seats": [{"seat": s, "bot": s in self.config.bots, "taken": s in self.token_hashes}
@@ -374,7 +379,7 @@ class Table:
                 self.ended_at = time.monotonic()
                 finished_log = self.game.to_json()
                 assert self.game.result is not None
-                result = self.game.result.to_json()
+                result = self.game.result.to_dict()
             self._open_decisions(before, seat)
             match, snapshot = _match_json(self.match), self.game.snapshot()
             await self.storage.record_action(self.id, self.version, self.hand, seq, seat, wire.action_to_wire(action),

@@ -1,8 +1,8 @@
 """The server's wire format: JSON to and from actions and observations, in one place.
 
 Everything a client sends or receives about the game goes through these functions. They speak the versioned JSON
-contract (schema version 2, :mod:`hupai.jsonform`): an action is :meth:`hupai.actions.Action.to_json`'s dict
-(tiles in notation; kinds accepted from a client), an observation :meth:`hupai.observation.Observation.to_json`'s
+contract (schema version 2, :mod:`hupai.jsonform`): an action is :meth:`hupai.actions.Action.to_dict`'s dict
+(tiles in notation; kinds accepted from a client), an observation :meth:`hupai.observation.Observation.to_dict`'s
 (the browser page turns its tiles into kinds as it arrives, ``static/table.js``).
 
 A client never names its seat: the seat is the one its token opened. An action that names another seat is
@@ -35,18 +35,18 @@ def action_from_wire(data: Any, seat: int) -> Action:
     if "seat" in data and data["seat"] != seat:
         raise WireError("forbidden", f"this token plays seat {seat}, not {data['seat']!r}")
     try:
-        return Action.from_json({**data, "seat": seat})
+        return Action.from_dict({**data, "seat": seat})
     except HupaiError as error:
         raise WireError("malformed", str(error)) from None
 
 
 def action_to_wire(action: Action) -> dict[str, Any]:
-    return action.to_json()
+    return action.to_dict()
 
 
 def observation_to_wire(observation: Any) -> dict[str, Any]:
-    """An observation (any rule family's: each has ``to_json``) as plain JSON data."""
-    data: dict[str, Any] = observation.to_json()
+    """An observation (any rule family's: each has ``to_dict``) as plain JSON data."""
+    data: dict[str, Any] = observation.to_dict()
     return data
 
 

@@ -1,7 +1,7 @@
 """What a simulation returns: per-seat rates and points with 95% intervals, the hands' shape, throughput.
 
 The statistics are computed from exact totals (:class:`~hupai.simulate.stats.Stats`), so two runs of the same
-seed give equal results whatever the workers or backend; only the ``run`` part of :meth:`to_json` (backend,
+seed give equal results whatever the workers or backend; only the ``run`` part of :meth:`to_dict` (backend,
 workers, seconds, hands/s) differs.
 """
 
@@ -11,9 +11,11 @@ import csv
 import io
 import json
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsonform import JSONText
 from .stats import Interval, Stats, mean_interval, wilson_interval
 
 __all__ = ["SimulationResult"]
@@ -21,7 +23,8 @@ __all__ = ["SimulationResult"]
 
 @dataclass
 class SimulationResult:
-    """The outcome of :func:`hupai.simulate`: read the per-seat methods, or :meth:`to_json` / :meth:`to_csv`."""
+    """The outcome of :func:`hupai.simulate`: read the per-seat methods, or :meth:`to_dict`, :meth:`to_json` /
+    :meth:`to_csv`."""
 
     rules: str
     options: dict[str, Any]
@@ -108,7 +111,7 @@ class SimulationResult:
         return self.hands / self.seconds if self.seconds > 0 else math.nan
 
     # -- export ---------------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data: the run's spec, the statistics, the exact totals (``totals``, mergeable), and ``run``
         (backend, workers, timing: the only part that differs between runs of the same spec)."""
         seats = []
@@ -116,9 +119,9 @@ class SimulationResult:
             s = self.stats.seats[seat]
             seats.append({
                 "seat": seat, "bot": self.bots[seat], "wins": s.wins, "self_draws": s.self_draws,
-                "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_json(),
-                "self_draw_rate": self.self_draw_rate(seat).to_json(),
-                "deal_in_rate": self.deal_in_rate(seat).to_json(), "points": self.points(seat).to_json(),
+                "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_dict(),
+                "self_draw_rate": self.self_draw_rate(seat).to_dict(),
+                "deal_in_rate": self.deal_in_rate(seat).to_dict(), "points": self.points(seat).to_dict(),
                 "points_std": self.points_std(seat), "points_total": s.points,
             })
         return {
@@ -127,20 +130,26 @@ class SimulationResult:
                      "claim_window": self.claim_window, "bots": list(self.bots)},
             "hands": self.hands, "interrupted": self.interrupted,
             "seats": seats,
-            "drawn_rate": self.drawn_rate.to_json(), "multi_win_rate": self.multi_win_rate.to_json(),
-            "wins": self.stats.wins, "win_value": self.win_value.to_json(),
-            "hand_length": self.hand_length.to_json(), "longest_hand": self.stats.longest,
-            "patterns": {name: {"wins": self.stats.patterns[name], "share_of_wins": rate.to_json()}
+            "drawn_rate": self.drawn_rate.to_dict(), "multi_win_rate": self.multi_win_rate.to_dict(),
+            "wins": self.stats.wins, "win_value": self.win_value.to_dict(),
+            "hand_length": self.hand_length.to_dict(), "longest_hand": self.stats.longest,
+            "patterns": {name: {"wins": self.stats.patterns[name], "share_of_wins": rate.to_dict()}
                          for name, rate in self.pattern_frequencies().items()},
-            "totals": self.stats.to_json(),
+            "totals": self.stats.to_dict(),
             "run": {"backend": self.backend, "workers": self.workers, "seconds": self.seconds,
                     "worker_seconds": self.worker_seconds, "worker_cpu_seconds": self.worker_cpu_seconds,
                     "hands_per_second": self.hands_per_second},
         }
 
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text, indented (NaN, for the rates of an empty run, written as null)."""
+        data = self.to_dict()
+        return JSONText(json.dumps(_finite(data), ensure_ascii=False, indent=2), data)
+
     def to_json_text(self) -> str:
-        """:meth:`to_json` as JSON text (NaN, for the rates of an empty run, written as null)."""
-        return json.dumps(_finite(self.to_json()), ensure_ascii=False, indent=2)
+        """Deprecated: :meth:`to_json`."""
+        warnings.warn("SimulationResult.to_json_text() is to_json() now", DeprecationWarning, stacklevel=2)
+        return self.to_json()
 
     def csv_rows(self) -> list[list[Any]]:
         """Long-format rows ``metric, seat, value, ci95_low, ci95_high`` (seat empty for table-wide ones;

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import HupaiError
 from ..game.result import HandResult
+from ..jsonform import dict_in, json_text
 
 __all__ = ["Interval", "SeatStats", "Stats", "mean_interval", "wilson_interval"]
 
@@ -32,7 +33,12 @@ class Interval:
     low: float
     high: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text (NaN, the estimate of an empty sample, written as null)."""
+        finite = [None if math.isnan(x) else x for x in (self.value, self.low, self.high)]
+        return json_text({"value": finite[0], "ci95": finite[1:]})
+
+    def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "ci95": [self.low, self.high]}
 
 
@@ -92,13 +98,22 @@ class SeatStats:
         self.points_squared += other.points_squared
         self.histogram.update(other.histogram)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         return {"wins": self.wins, "self_draws": self.self_draws, "deal_ins": self.deal_ins,
                 "points": self.points, "points_squared": self.points_squared,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())}}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SeatStats:
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> SeatStats:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, "seat stats"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatStats:
         return cls(data["wins"], data["self_draws"], data["deal_ins"], data["points"], data["points_squared"],
                    Counter({int(k): v for k, v in data["histogram"].items()}))
 
@@ -179,17 +194,26 @@ class Stats:
             total.merge(part)
         return total
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
         """The raw totals (what a later merge needs), patterns sorted by name."""
         return {"num_players": self.num_players, "hands": self.hands, "drawn": self.drawn,
                 "multi_wins": self.multi_wins, "wins": self.wins, "win_value": self.win_value,
                 "win_value_squared": self.win_value_squared, "length": self.length,
                 "length_squared": self.length_squared, "longest": self.longest,
-                "seats": [s.to_json() for s in self.seats],
+                "seats": [s.to_dict() for s in self.seats],
                 "patterns": dict(sorted(self.patterns.items()))}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Stats:
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> Stats:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, "stats"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Stats:
         return cls(data["num_players"], data["hands"], data["drawn"], data["multi_wins"], data["wins"],
                    data["win_value"], data["win_value_squared"], data["length"], data["length_squared"],
-                   data["longest"], [SeatStats.from_json(s) for s in data["seats"]], Counter(data["patterns"]))
+                   data["longest"], [SeatStats.from_dict(s) for s in data["seats"]], Counter(data["patterns"]))
