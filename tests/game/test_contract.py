@@ -16,7 +16,7 @@ from hupai.rules.guangdong.rules import GuangdongRules
 PACKAGE = pathlib.Path(hupai.__file__).parent
 
 # Layers, lowest first: a module may import its own layer and those below, never above
-# (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
+# (cli/simulate/serve/env -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
 # observation -> _core).
 LAYERS = [
     {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation",
@@ -24,7 +24,7 @@ LAYERS = [
     {"rules"},
     {"game"},
     {"bots"},
-    {"cli", "simulate", "serve", "__main__", "__init__"},
+    {"cli", "simulate", "serve", "env", "__main__", "__init__"},
 ]
 
 
