@@ -3,7 +3,6 @@ seeds, rewards, and the vector form (issue 22 items 1-2)."""
 
 from __future__ import annotations
 
-import json
 import warnings
 
 import numpy as np
@@ -13,6 +12,7 @@ pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (pip ins
 pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (pip install -e '.[env]')")
 
 import hupai  # noqa: E402
+from hidden import blind_twin  # noqa: E402
 from hupai import IllegalAction  # noqa: E402
 from hupai.bots import GreedyBot, RandomBot  # noqa: E402
 from hupai.env import ActionSpace, Features, aec_env, gym_env, vector_env  # noqa: E402
@@ -66,30 +66,6 @@ def test_every_legal_action_has_its_own_index(system: str) -> None:
     assert ("discard", "") in seen and ("pass", "") in seen
 
 
-def _blind_twin(game: Game, seat: int) -> Game:
-    """The game with another seat's concealed tiles swapped for unseen wall tiles."""
-    twin = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))  # as a server stores it
-    table = twin.table
-    n = twin.rules.num_players
-    other = (seat + 1) % n
-    wall = table.wall
-    hand = table.hands[other]
-    keep = getattr(table, "drawn", -1) if other == getattr(table, "turn_seat", -2) else -1
-    swaps = 0
-    for i in range(wall.head, wall.tail):
-        kind = next((k for k in range(len(hand)) if hand[k] and k != keep and k != wall.tiles[i]), None)
-        if kind is None or swaps == 3:
-            break
-        hand[kind] -= 1
-        hand[wall.tiles[i]] += 1
-        wall.tiles[i] = kind
-        swaps += 1
-    if hasattr(table, "ready"):
-        table.ready = [None] * n
-    twin._legal = {}
-    return twin
-
-
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_features_do_not_depend_on_another_seats_hidden_tiles(system: str) -> None:
     rules = hupai.rules.get(system)
@@ -100,7 +76,7 @@ def test_features_do_not_depend_on_another_seats_hidden_tiles(system: str) -> No
     while not game.over:
         if step % 4 == 0:
             for seat in range(rules.num_players):
-                twin = _blind_twin(game, seat)
+                twin = blind_twin(game, (seat + 1) % rules.num_players)
                 mine = features.encode(game.observation(seat))
                 theirs = features.encode(twin.observation(seat))
                 for key in mine:
