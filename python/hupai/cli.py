@@ -170,7 +170,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="a rule option (repeatable), e.g. -o scoring=multiplier_001")
     sim.add_argument("--hands", type=_non_negative, default=1000, help="hands to play (default 1000)")
     sim.add_argument("--bots", default=None,
-                     help="one bot for every seat or one per seat, comma-separated: random, greedy "
+                     help="one bot for every seat or one per seat, comma-separated: random, greedy, ev "
                           "(default greedy), e.g. greedy,random,random,random")
     sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
     sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")
