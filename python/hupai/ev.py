@@ -73,9 +73,9 @@ def _readiness(observation: Observation, other: int) -> float:
 
 class EVBot(GreedyBot):
     """GreedyBot's shape play with expected-value decisions (see the module docstring). ``hazard``: the chance
-    per go-around that another seat ends the hand, the model's one parameter."""
+    per go-around that another seat ends the hand before any looks ready (it grows with their readiness)."""
 
-    def __init__(self, seed: int = 0, hazard: float = 0.09) -> None:
+    def __init__(self, seed: int = 0, hazard: float = 0.05) -> None:
         super().__init__(seed)
         self.hazard = hazard
 
@@ -120,9 +120,14 @@ class EVBot(GreedyBot):
         if live == 0 or hidden == 0 or draws <= 0:
             return False
         per_draw = min(1.0, live / hidden)
-        keep = (1.0 - per_draw) * (1.0 - self.hazard)  # neither I win nor another seat ends the hand
+        # The chance per go-around that another seat ends the hand: the base hazard, and more as the other seats
+        # look readier (a seat that is ready when this one is wins about a quarter of its go-arounds).
+        readiness = sum(_readiness(observation, other) for other in range(observation.num_players)
+                        if other != observation.seat)
+        hazard = min(0.9, self.hazard + 0.25 * readiness)
+        keep = (1.0 - per_draw) * (1.0 - hazard)  # neither this seat wins nor another ends the hand
         self_draw = per_draw / (1.0 - keep) * (1.0 - keep ** draws)
-        other_win = self.hazard / (1.0 - keep) * (1.0 - keep ** draws)
+        other_win = hazard / (1.0 - keep) * (1.0 - keep ** draws)
         # In discard-win shares: a self-draw pays `ratio`; another seat's win costs a share about half the time.
         return self_draw * ratio - 0.5 * other_win > 1.0
 

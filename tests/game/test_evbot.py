@@ -71,20 +71,19 @@ def test_shape_danger_is_zero_only_when_no_shape_is_left() -> None:
 
 def test_a_discard_win_passes_only_for_a_wide_wait_with_a_long_wall() -> None:
     """GD-22/GD-23: a self-draw is paid three shares, a discard win one. Seat 1 is ready on 2p/5p/8p and seat 0
-    discards 2p at the first turn: with the wall full and the hand unlikely to end soon (hazard 0.02 per
-    go-around), EVBot lets the win pass for a self-draw; at the default hazard (0.09) it takes it; GreedyBot always
-    takes it."""
+    discards 2p at the first turn: with the wall full and nobody looking ready, EVBot lets the win pass for a
+    self-draw (自摸 also doubles the share, GD-17); if another seat were sure to end the hand at once (hazard 1) it
+    would take it; GreedyBot always takes it."""
     game = stacked_game(["2p1z2z3z4z5z6z7z1s4s7s1z2z3z", "123456m2345678p"], dealer=0)
     game.apply(hupai.Action("discard", 0, 10))  # 2p
     assert game.seats_to_act == (1,)
     observation = game.observation(1)
     assert any(a.kind == "win" for a in observation.legal_actions)
-    assert EVBot(1, hazard=0.02).act(observation).kind == "pass"
-    assert EVBot(1).act(observation).kind == "win"
+    assert EVBot(1).act(observation).kind == "pass"
     assert EVBot(1, hazard=1.0).act(observation).kind == "win"
     assert GreedyBot(1).act(observation).kind == "win"
     discard_all = stacked_game(["2p1z2z3z4z5z6z7z1s4s7s1z2z3z", "123456m2345678p"], dealer=0,
                                options={"discard_pays": "all_three"})
     discard_all.apply(hupai.Action("discard", 0, 10))
-    # GD-23 all_three: the discarder pays three shares, so a self-draw gains nothing.
-    assert EVBot(1, hazard=0.02).act(discard_all.observation(1)).kind == "win"
+    # GD-23 all_three: the discarder pays three shares, so a self-draw gains only 自摸's 番.
+    assert EVBot(1).act(discard_all.observation(1)).kind == "win"
