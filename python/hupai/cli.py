@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
@@ -198,6 +199,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
     replay.add_argument("--seat", type=_non_negative, default=None, help="show only what this seat sees")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each action (on a terminal)")
+    replay.add_argument("--html", metavar="OUT", default=None,
+                        help="write the hand as a self-contained HTML viewer to OUT (every hand face up, no seed)")
     return parser
 
 
@@ -360,6 +363,16 @@ def _run_replay(args: argparse.Namespace) -> None:
     from .game import Game
 
     log = _load_log(args.log, args.hand)
+    if args.html is not None:
+        from .viewer import replay_html
+
+        page = replay_html([log], title=f"hupai replay: {Path(args.log).name}")
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as error:
+            raise HupaiError(f"--html {args.html}: cannot write it ({error.strerror})") from None
+        print(f"wrote {args.html}")
+        return
     final = Game.replay(log)  # checks the whole log before anything is printed
     n = final.rules.num_players
     if args.seat is not None and args.seat >= n:

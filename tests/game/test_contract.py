@@ -23,8 +23,8 @@ LAYERS = [
      "jsonform"},
     {"rules"},
     {"game"},
-    {"bots"},
-    {"cli", "simulate", "serve", "env", "__main__", "__init__"},
+    {"bots", "ev"},
+    {"cli", "simulate", "serve", "env", "viewer", "__main__", "__init__"},
 ]
 
 
