@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
@@ -198,7 +199,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="a rule option (repeatable), e.g. -o scoring=multiplier_001")
     sim.add_argument("--hands", type=_non_negative, default=1000, help="hands to play (default 1000)")
     sim.add_argument("--bots", default=None,
-                     help="one bot for every seat or one per seat, comma-separated: random, greedy "
+                     help="one bot for every seat or one per seat, comma-separated: random, greedy, ev "
                           "(default greedy), e.g. greedy,random,random,random")
     sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
     sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")
@@ -226,6 +227,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
     replay.add_argument("--seat", type=_non_negative, default=None, help="show only what this seat sees")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each action (on a terminal)")
+    replay.add_argument("--html", metavar="OUT", default=None,
+                        help="write the hand as a self-contained HTML viewer to OUT (every hand face up, no seed)")
     return parser
 
 
@@ -391,6 +394,16 @@ def _run_replay(args: argparse.Namespace) -> None:
     from .game import Game
 
     log = _load_log(args.log, args.hand)
+    if args.html is not None:
+        from .viewer import replay_html
+
+        page = replay_html([log], title=f"hupai replay: {Path(args.log).name}")
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as error:
+            raise HupaiError(f"--html {args.html}: cannot write it ({error.strerror})") from None
+        print(f"wrote {args.html}")
+        return
     final = Game.replay(log)  # checks the whole log before anything is printed
     n = final.rules.num_players
     if args.seat is not None and args.seat >= n:

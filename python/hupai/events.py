@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .jsonform import json_text
+from .jsonform import json_text, tile_out
+from .tiles import NUM_KINDS
 
-__all__ = ["Event", "HIDDEN_TYPES", "RawEvent", "as_events"]
+__all__ = ["Event", "HIDDEN_TYPES", "AMOUNT_TYPES", "RawEvent", "as_events", "client_event"]
 
 HIDDEN_TYPES = frozenset({"deal", "draw"})
+#: Event types whose ``tiles`` hold an amount per seat (payments), not tiles.
+AMOUNT_TYPES = frozenset({"payment", "end"})
 
 
 class Event(NamedTuple):
@@ -61,3 +64,19 @@ def as_events(stored: list[Event | RawEvent]) -> list[Event]:
     """The stored events as :class:`Event` objects (a new list)."""
     # tuple.__new__(Event, fields) skips the Python-level __new__ a NamedTuple call runs.
     return [event if type(event) is Event else tuple.__new__(Event, event) for event in stored]
+
+
+def client_event(event: Event, kinds: int = NUM_KINDS) -> dict[str, Any]:
+    """An event in the JSON contract for clients (:mod:`hupai.jsonform`): the log's fields, but tiles in notation
+    (Wai Huzi's cards when ``kinds`` is 20) and ``null`` for a masked tile; amounts (``payment``, ``end``) stay
+    ints."""
+    out: dict[str, Any] = {"type": event.type}
+    if event.seat >= 0:
+        out["seat"] = event.seat
+    if event.tile >= 0 or event.type in HIDDEN_TYPES:
+        out["tile"] = tile_out(event.tile, kinds)
+    if event.tiles:
+        out["tiles"] = list(event.tiles) if event.type in AMOUNT_TYPES else [tile_out(t, kinds) for t in event.tiles]
+    if event.info:
+        out["info"] = event.info
+    return out

@@ -16,15 +16,15 @@ from hupai.rules.guangdong.rules import GuangdongRules
 PACKAGE = pathlib.Path(hupai.__file__).parent
 
 # Layers, lowest first: a module may import its own layer and those below, never above
-# (cli/simulate/serve -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
+# (cli/simulate/serve/env -> bots -> game -> rules -> hand, tiles, analysis, zipai, actions, events, scoring,
 # observation -> _core).
 LAYERS = [
     {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation",
      "jsonform"},
     {"rules"},
     {"game"},
-    {"bots"},
-    {"cli", "cli_score", "simulate", "serve", "__main__", "__init__"},
+    {"bots", "ev"},
+    {"cli", "cli_score", "simulate", "serve", "env", "viewer", "__main__", "__init__"},
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import hupai
 import pytest
+from hidden import blind_twin
 from hupai import HupaiError, InvalidState
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, Match, play
@@ -336,20 +337,5 @@ def test_observations_hold_neither_the_seed_nor_other_seats_concealed_tiles(syst
 def _assert_blind_to_other_hands(game: Game) -> None:
     for seat in range(4):
         other = (seat + 1) % 4
-        twin = Game.from_snapshot(game.snapshot())
-        table = twin.table
-        wall = table.wall
-        hand = table.hands[other]
-        keep = table.drawn if other == table.turn_seat else -1
-        swaps = 0
-        for i in range(wall.head, wall.tail):  # swap each concealed kind held with an unseen wall tile
-            kind = next((k for k in range(34) if hand[k] and k != keep and k != wall.tiles[i]), None)
-            if kind is None or swaps == 3:
-                break
-            hand[kind] -= 1
-            hand[wall.tiles[i]] += 1
-            wall.tiles[i] = kind
-            swaps += 1
-        table.ready = [None] * 4
-        twin._legal = {}
+        twin = blind_twin(game, other)
         assert twin.observation(seat) == game.observation(seat), f"seat {seat} sees seat {other}'s hand"

@@ -35,7 +35,7 @@ from .. import rules as rules_module
 from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
-from ..events import Event, as_events
+from ..events import Event, as_events, client_event
 from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
@@ -338,6 +338,16 @@ class Game:
             else:
                 out.append(event.visible_to(seat))
         return out
+
+    def events_for(self, seat: int, since: int = 0) -> list[dict[str, Any]]:
+        """The public event stream of ``seat``: its :meth:`visible_events` from index ``since`` on, in the JSON
+        contract for clients (:func:`hupai.events.client_event`: tiles in notation, other seats' draws masked).
+        A client that has read ``k`` events asks with ``since=k``; the stream of a hand only grows, so
+        ``len(events_for(seat))`` is where the next read starts. ``since`` beyond the end gives ``[]``."""
+        if type(since) is not int or since < 0:  # noqa: E721
+            raise HupaiError(f"since must be an int >= 0, got {describe(since)}")
+        kinds = len(self._flow.table.hands[0])  # the flow's tile kinds: 34, or Wai Huzi's 20 cards
+        return [client_event(event, kinds) for event in self.visible_events(seat)[since:]]
 
     @property
     def events(self) -> list[Event]:

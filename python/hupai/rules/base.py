@@ -114,6 +114,15 @@ class Rules(ABC):
     #: Whether another seat's 暗杠 shows its kind (laid with two tiles face up, as Cantonese tables do) or is
     #: laid face down (its kind hidden until the hand ends), in observations (:mod:`hupai.game.observation`).
     shows_concealed_kongs: bool = False
+    #: For agents (:mod:`hupai.env`): the flags an action kind may carry besides none and the kong flags (a
+    #: discard that declares 亮倒, Yunxiao's declarations, Wai Huzi's 天胡), so that a fixed action space can give
+    #: each its own indices.
+    action_flags: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: For agents: the observation's ``extras`` (public) and ``private`` facts and how each is encoded as
+    #: features (:data:`hupai.env.features.FACT_KINDS`: ``"tile"``, ``"int"``, ``"seat_bools"``,
+    #: ``"seat_tiles"``, ``"choice:a|b"``, ...). Every fact an observation shows must be declared here.
+    public_facts: ClassVar[Mapping[str, str]] = {}
+    private_facts: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

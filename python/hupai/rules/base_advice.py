@@ -68,6 +68,19 @@ class Advice:
         """Whether to let a win on another's tile pass, expecting more from one's own draws; no by default."""
         return False
 
+    def self_draw_ratio(self, observation: Observation) -> float:
+        """What a self-drawn win pays this seat, in discard wins of the same hand (1: no better, the default)."""
+        return 1.0
+
+    def winning_kinds(self, observation: Observation, counts: bytearray) -> list[int]:
+        """The kinds that complete ``counts`` (the seat's concealed tiles, 3n+1 of them) with its melds."""
+        return _core.waits(bytes(counts), 0, len(observation.melds[observation.seat]), self._forms, ANY_KIND)
+
+    def known_waits(self, observation: Observation) -> dict[int, frozenset[int]]:
+        """The winning kinds of every other seat whose waits the table shows (a shown hand), by seat; none by
+        default."""
+        return {}
+
     def declare(self, observation: Observation, chosen: Action) -> Action:
         """The plain discard ``chosen``, or a legal declaration made with it that is worth making (Kawuxing's
         亮倒 with the same discard); ``chosen`` itself by default."""

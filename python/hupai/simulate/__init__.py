@@ -67,8 +67,9 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
              on_interrupt: str = "raise") -> SimulationResult:
     """Play ``hands`` seeded hands of ``rules`` (a name with ``options``, or a rules object) with ``bots``.
 
-    - ``bots``: ``"random"`` or ``"greedy"``, a factory ``f(seed) -> player``, or one per seat (mixed tables:
-      ``["greedy", "random", "random", "random"]``). Factories must pickle (module-level) for worker processes.
+    - ``bots``: ``"random"``, ``"greedy"`` or ``"ev"`` (:class:`hupai.ev.EVBot`), a factory ``f(seed) ->
+      player``, or one per seat (mixed tables: ``["greedy", "random", "random", "random"]``). Factories must
+      pickle (module-level) for worker processes.
     - ``workers``: processes (local) or tasks at once (Ray); ``None`` = every CPU here (or the Ray cluster's).
       ``1`` plays in this process.
     - ``backend``: ``"local"`` or ``"ray"`` (``address`` of a running cluster, else a local instance).

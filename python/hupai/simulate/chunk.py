@@ -21,6 +21,7 @@ from typing import Any
 from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError
+from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.wall import hand_seed, splitmix64
@@ -33,7 +34,7 @@ BotFactory = Callable[[int], Player]
 BotSpec = str | BotFactory
 
 #: The named bots.
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot}
 
 
 def bot_name(bot: BotSpec) -> str:

@@ -35,6 +35,21 @@ def _unseen(own: Sequence[int], piles: Sequence[Sequence[int]], meld_tiles: Sequ
 class KawuxingAdvice(Advice):
     """Plain tiles in Kawuxing's winning forms (KW-19), and 亮倒 with a discard that leaves a live wait."""
 
+    def self_draw_ratio(self, observation: Observation) -> float:
+        """KW-25: on a self-draw both others pay V, on a discard win the discarder alone pays V."""
+        return 2.0
+
+    def known_waits(self, observation: Observation) -> dict[int, frozenset[int]]:
+        """KW-16: a 亮倒 hand lies face up, so its waits are everyone's to read."""
+        out: dict[int, frozenset[int]] = {}
+        for other, shown in enumerate(observation.extras.get("revealed", ())):
+            if other != observation.seat and shown:
+                counts = bytearray(34)
+                for kind in shown:
+                    counts[kind] += 1
+                out[other] = frozenset(hand_waits(counts, len(observation.melds[other]), self._forms))
+        return out
+
     def declare(self, observation: Observation, chosen: Action) -> Action:
         declared = Action("discard", observation.seat, chosen.tile, (), LIANGDAO)
         if chosen.kind != "discard" or chosen.flag or declared not in observation.legal_actions:

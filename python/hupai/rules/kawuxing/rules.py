@@ -89,6 +89,9 @@ class KawuxingRules(Rules):
     num_players = PLAYERS  # KW-2
     hand_size = 13  # KW-4
     win_forms = FORMS  # KW-19
+    action_flags: ClassVar[Mapping[str, tuple[str, ...]]] = {"discard": (LIANGDAO,)}
+    public_facts: ClassVar[Mapping[str, str]] = {"liangdao": "seat_bools", "revealed": "seat_tiles",
+                                                 "chain": "ints:3"}
 
     def __init__(self, options: Mapping[str, Any] | KawuxingOptions | None = None) -> None:
         self.options = KawuxingOptions.from_mapping(options)

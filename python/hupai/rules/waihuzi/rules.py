@@ -44,6 +44,11 @@ class WaihuziRules(Rules):
     louhu = None  # the spec has no 漏胡; its bans are 臭牌 and 死手 (WH-21..27), kept by the flow
     #: The WinContext fields a Wai Huzi win reads; its own check refuses the others (.scoring.USED_FIELDS).
     context_fields: ClassVar[frozenset[str] | None] = USED_FIELDS
+    action_flags: ClassVar[Mapping[str, tuple[str, ...]]] = {"win": ("tianhu",)}  # WH-32
+    public_facts: ClassVar[Mapping[str, str]] = {"shen": "choice:odd|even", "shen_shown": "tile",
+                                                 "dead": "seat_bools", "offer": "choice:draw|discard"}
+    private_facts: ClassVar[Mapping[str, str]] = {"chi_ban": "tiles", "peng_ban": "tiles",
+                                                  "menzi_ban": "tiles", "locked": "tiles"}
 
     def __init__(self, options: Mapping[str, Any] | WaihuziOptions | None = None) -> None:
         self.options = WaihuziOptions.from_mapping(options)

@@ -110,6 +110,11 @@ class YunxiaoRules(Rules):
     louhu_clears_on_claim = True  # YX-17: a 吃, 碰 or 杠 is a move
     #: For bots that read it (the engine asks :meth:`completes`): the structured forms, golds left out.
     win_forms = Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS
+    action_flags: ClassVar[Mapping[str, tuple[str, ...]]] = {"declare": (MING_GANG, YOU_JIN, QIANG_JIN)}
+    # chow_turn is the engine's bookkeeping for YX-16 (a seat, a discard count and a meld index): not a feature.
+    public_facts: ClassVar[Mapping[str, str]] = {
+        "gold": "tile", "indicator": "tile", "you": "seat_ints", "kongs": "int", "last_kong": "ints:2",
+        "chow_turn": "skip"}
 
     def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
         self.options = YunxiaoOptions.from_mapping(options)

@@ -1,0 +1,151 @@
+"""PettingZoo's AEC form of a hupai match: the agents are the seats (``"seat_0"``, ...), one acts at a time.
+
+An episode is a match of ``hands`` hands (one by default) of a :class:`hupai.Match`: each hand is dealt from
+the wall seed derived from the match seed, so ``reset(seed=s)`` and the same actions give the same game, byte
+for byte in each hand's log (:attr:`HupaiAEC.game`). The seat to act is :attr:`agent_selection`; in a claim
+window each asked seat answers in turn (``claim_window="all"``, the default, asks every seat about every
+discard, so that being asked says nothing about a seat's tiles; ``"eligible"`` asks only seats with a claim,
+faster). A seat's reward is its payments when a hand ends (kong money included), zero otherwise.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from .. import rules as rules_module
+from ..errors import HupaiError
+from ..game import Game, Match
+from ..game.observation import Observer
+from ..rules.base import Rules
+from .actions import ActionSpace
+from .features import Features
+
+__all__ = ["HupaiAEC", "MAX_HANDS"]
+
+#: The longest match an episode may be (a bound on what a caller can ask for).
+MAX_HANDS = 10_000
+
+
+class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """A match of ``rules`` as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
+                 claim_window: str = "all", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
+        if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
+            raise HupaiError(f"hands must be an int in 1..{MAX_HANDS}, got {hands!r}")
+        if render_mode not in (None, "ansi"):
+            raise HupaiError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.hands = hands
+        self.claim_window = claim_window
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"hupai_{self.rules.name}_v0"}
+        self.action_layout = ActionSpace(self.rules)
+        self.features = Features(self.rules, self.action_layout)
+        n = self.rules.num_players
+        self.possible_agents = [f"seat_{seat}" for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
+        self._next_seed: np.random.Generator | None = None
+        self.match: Match | None = None
+        self.game: Game | None = None
+        self._observer: tuple[Game, Observer] | None = None  # one per hand: it freezes the hand's fixed facts
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- episodes ---------------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match from ``seed`` (a later ``reset()`` without one continues the sequence that seed began;
+        the first without any draws from the OS)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 1 << 64:
+                raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+            self._next_seed = np.random.default_rng(int(seed))
+            match_seed = int(seed)
+        elif self._next_seed is not None:
+            match_seed = int(self._next_seed.integers(0, 1 << 63))
+        else:
+            match_seed = secrets.randbits(64)
+        self.match = Match(self.rules, seed=match_seed, claim_window=self.claim_window)
+        self.game = self.match.new_game()
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.game is not None
+        seats = self.game.current.seats
+        if seats:
+            self.agent_selection = self.possible_agents[seats[0]]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None or self.match is None:
+            raise HupaiError("reset() the environment first")
+        return self.features.encode(self.observation(agent), self.match.scores)
+
+    def observation(self, agent: str) -> Any:
+        """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
+        if self.game is None:
+            raise HupaiError("reset() the environment first")
+        if self._observer is None or self._observer[0] is not self.game:
+            self._observer = (self.game, Observer(self.game))
+        return self._observer[1].observe(self._seat[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        if self.game is None or self.match is None:
+            raise HupaiError("reset() the environment first")
+        seat = self._seat[agent]
+        chosen = self.action_layout.action(action, self.game.legal_actions(seat))  # IllegalAction if masked
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {name: 0.0 for name in self.agents}
+        self.game.apply(chosen)
+        if self.game.over:
+            result = self.game.result
+            assert result is not None
+            for other, payment in enumerate(result.payments):
+                self.rewards[self.possible_agents[other]] = float(payment)
+            self.infos = {name: {"hand_over": True, "hand": self.match.hand_index} for name in self.agents}
+            self.match.record(self.game)
+            if self.match.over or self.match.hand_index >= self.hands:
+                self.terminations = {name: True for name in self.agents}
+            else:
+                self.game = self.match.new_game()
+                self._select()
+        else:
+            self.infos = {name: {} for name in self.agents}
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.game is None:
+            return None
+        seats = self.game.current.seats
+        return (f"{self.rules.name} hand {self.match.hand_index if self.match else 0}: {self.game.current.phase}, "
+                f"seat(s) {list(seats)} to act, {len(self.game.events)} events")
+
+    def close(self) -> None:
+        self.game = None
+        self.match = None

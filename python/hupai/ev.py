@@ -1,0 +1,166 @@
+"""``EVBot``: GreedyBot's shape play with expected-value decisions (``"ev"`` in ``simulate`` and the CLI).
+
+It sees only its seat's :class:`~hupai.observation.Observation`; what a rule system pays is its advice's to say
+(:mod:`hupai.rules.base_advice`). Where it departs from GreedyBot:
+
+- **A discard win or a self-draw.** A self-drawn win pays more than a discard win in most systems: each other
+  seat pays one share in Guangdong against the discarder's one (GD-22, GD-23), both pay V in Kawuxing against the
+  discarder's V (KW-25). Offered a discard win, it estimates the chance of drawing one of its winning tiles before
+  the hand ends (the unseen copies of its waits among the tiles it has not seen, over its remaining draws, against
+  the chance that another seat ends the hand first) and lets the win pass when the self-draw it expects, less
+  what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
+- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), and among
+  them the safest: a tile that a shown hand wins on (Kawuxing's 亮倒: its waits are read from the face-up hand)
+  is never discarded while another discard keeps the same shanten, and far from ready (two or more from a win)
+  it gives up a step of shanten rather than deal into a shown hand. Otherwise the danger of dealing in breaks
+  ties: how many waiting shapes the tile could complete given the copies this seat has not seen, weighted by
+  how ready each other seat looks (its melds, discards and concealed tiles).
+- Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .actions import Action
+from .bots import GreedyBot
+from .observation import Observation
+from .rules.base_advice import Advice
+
+__all__ = ["EVBot"]
+
+#: Danger of discarding into a hand whose waits are known (a shown hand): above any shape estimate or step of
+#: offence but the last.
+KNOWN_WAIT = 8.0
+
+
+def _seen(observation: Observation) -> list[int]:
+    """Copies of each kind this seat can see: its hand, every face-up meld, every discard, the tile on offer."""
+    seen = list(observation.counts)
+    for melds in observation.melds:
+        for meld in melds:
+            for tile in meld.tiles:
+                seen[tile] += 1
+    for pile in observation.discards:
+        for tile in pile:
+            seen[tile] += 1
+    return seen
+
+
+def _shape_danger(kind: int, unseen: Sequence[int]) -> float:
+    """How many waiting shapes the discard of ``kind`` could complete, each weighted by what is left of it."""
+    danger = 0.0
+    if unseen[kind] >= 2:  # a pair wait (双碰) on it needs two copies in the other hand
+        danger += 0.6
+    if unseen[kind] >= 1:  # a single wait (单钓)
+        danger += 0.3
+    if kind < 27:
+        low = kind - kind % 9
+        for a, b in ((kind - 2, kind - 1), (kind - 1, kind + 1), (kind + 1, kind + 2)):
+            if a >= low and b < low + 9 and unseen[a] and unseen[b]:
+                danger += min(unseen[a], unseen[b]) / 4
+    return danger
+
+
+def _readiness(observation: Observation, other: int) -> float:
+    """A rough chance that ``other`` is ready, from what everyone sees of it."""
+    chance = 0.04 + 0.12 * len(observation.melds[other]) + 0.035 * len(observation.discards[other])
+    if observation.hand_sizes[other] <= 4:
+        chance += 0.3
+    return min(chance, 0.95)
+
+
+class EVBot(GreedyBot):
+    """GreedyBot's shape play with expected-value decisions (see the module docstring). ``hazard``: the chance
+    per go-around that another seat ends the hand before any looks ready (it grows with their readiness)."""
+
+    def __init__(self, seed: int = 0, hazard: float = 0.05) -> None:
+        super().__init__(seed)
+        self.hazard = hazard
+
+    def act(self, observation: Observation, seat: int | None = None) -> Action:
+        if seat is not None or len(observation.counts) != 34:  # a deprecated call, or Wai Huzi: GreedyBot's
+            return super().act(observation, seat)
+        phase = observation.phase
+        legal = observation.legal_actions
+        if phase == "claim" or phase == "rob":
+            if any(a.kind == "win" for a in legal) and self.expects_more_from_own_draw(observation):
+                return next(a for a in legal if a.kind == "pass")
+            return super().act(observation)
+        if phase != "turn" or any(a.kind == "win" for a in legal):
+            return super().act(observation)  # a win on offer, or a declaration before the draw: GreedyBot's
+        discards = [a for a in legal if a.kind == "discard" and not a.flag]
+        if len(discards) < 2:
+            return super().act(observation)
+        advice = self._advice_of(observation)
+        premium = advice.premium_discards(observation)
+        if premium:
+            return super().act(observation)  # a discard worth more than a win (Yunxiao's 游 shape)
+        chosen = self._discard(observation, advice, discards)
+        return advice.declare(observation, chosen) if len(discards) < len(legal) else chosen
+
+    def _advice_of(self, observation: Observation) -> Advice:
+        return self._advice.get(observation.rules) or self._advice_for(observation.rules)
+
+    def expects_more_from_own_draw(self, observation: Observation) -> bool:
+        """Whether letting this discard win pass for a self-draw is worth more than taking it."""
+        advice = self._advice_of(observation)
+        ratio = advice.self_draw_ratio(observation)
+        if ratio <= 1.0:
+            return False
+        counts = bytearray(observation.counts)
+        waits = advice.winning_kinds(observation, counts)
+        if not waits:
+            return False
+        unseen = [max(0, 4 - count) for count in _seen(observation)]  # the tile on offer lies in its pile
+        live = sum(unseen[kind] for kind in waits)
+        hidden = sum(unseen)
+        draws = observation.wall_left // observation.num_players
+        if live == 0 or hidden == 0 or draws <= 0:
+            return False
+        per_draw = min(1.0, live / hidden)
+        # The chance per go-around that another seat ends the hand: the base hazard, and more as the other seats
+        # look readier (a seat that is ready when this one is wins about a quarter of its go-arounds).
+        readiness = sum(_readiness(observation, other) for other in range(observation.num_players)
+                        if other != observation.seat)
+        hazard = min(0.9, self.hazard + 0.25 * readiness)
+        keep = (1.0 - per_draw) * (1.0 - hazard)  # neither this seat wins nor another ends the hand
+        self_draw = per_draw / (1.0 - keep) * (1.0 - keep ** draws)
+        other_win = hazard / (1.0 - keep) * (1.0 - keep ** draws)
+        # In discard-win shares: a self-draw pays `ratio`; another seat's win costs a share about half the time.
+        return self_draw * ratio - 0.5 * other_win > 1.0
+
+    def _discard(self, observation: Observation, advice: Advice, discards: list[Action]) -> Action:
+        scores = advice.rank_discards(observation, discards)
+        if type(advice).rank_discards is Advice.rank_discards:
+            shanten = [-(score // 256) for score in scores]  # the core's copies - 256 x shanten
+        else:
+            shanten = [-score for score in scores]  # the advice's own ranking: -shanten
+        best = min(shanten)
+        top = max(scores)
+        known = advice.known_waits(observation)
+        tied = [i for i, score in enumerate(scores) if score == top]
+        if len(tied) == 1 and not known:
+            return discards[tied[0]]  # one best discard and no shown hand to keep out of: the common case
+        seat = observation.seat
+        unseen = [max(0, 4 - count) for count in _seen(observation)]
+        threats = [(known.get(other), 1.0 if other in known else _readiness(observation, other))
+                   for other in range(observation.num_players) if other != seat]
+        readiness = sum(chance for waits, chance in threats if waits is None)  # the shape danger's weight
+        values = []
+        for action, score, steps in zip(discards, scores, shanten, strict=True):
+            known_risk = sum(KNOWN_WAIT for waits, _ in threats if waits is not None and action.tile in waits)
+            if steps == best:
+                offence = 0.0
+            elif steps == best + 1 and best >= 2 and known_risk == 0.0:
+                offence = -KNOWN_WAIT + 1.0  # a step back is worth it only to stay out of a shown hand
+            else:
+                offence = -100.0 * (steps - best)
+            if offence - known_risk < 0.0 and score != top:
+                values.append((offence - known_risk, score, 0.0))
+                continue
+            # Offence first (shanten, then improving copies), the known waits over a step back when far, and the
+            # shape danger only to break what is left of a tie.
+            values.append((offence - known_risk, score, -readiness * _shape_danger(action.tile, unseen)))
+        return discards[values.index(max(values))]
