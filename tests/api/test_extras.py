@@ -39,7 +39,7 @@ def test_server_is_sqlite_only_and_postgres_brings_psycopg() -> None:
 
 
 def test_all_is_every_user_feature_and_no_tool() -> None:
-    assert _extras()["all"] == {"hupai[plot,postgres,progress,ray,server]"}
+    assert _extras()["all"] == {"hupai[env,plot,postgres,progress,ray,server]"}
 
 
 def test_make_run_installs_only_what_it_runs() -> None:
