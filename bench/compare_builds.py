@@ -8,7 +8,7 @@ Each build is a Python that imports it (a virtualenv's ``bin/python``)::
     python bench/compare_builds.py OLD NEW --core-only --pairs 120      # only the core's batch calls
     python bench/compare_builds.py OLD NEW --only waihuzi               # the workloads naming waihuzi
     python bench/compare_builds.py OLD NEW --logs-only                  # only: are the logs the same bytes?
-    python bench/compare_builds.py OLD --record tests/fixtures/log_digests.json   # the logs' digests, recorded
+    python bench/compare_builds.py OLD --record tests/fixtures/log_digests_606392f.json  # digests of OLD's logs
 
 Wall clock: one worker process per build plays the same hands (the same seeds and bots, ``claim_window=
 "eligible"``) of every workload (each rule system with RandomBot and GreedyBot), in short batches that alternate
@@ -20,7 +20,9 @@ half, and each build's overall rate; a workload slower in every round is flagged
 
 Logs: before timing, both builds play the first hands of every workload and compare the digests of their JSON
 logs (``Game.to_json``), hand by hand: the same seeds and bots must give the same bytes. ``--record`` writes
-those digests as the old build makes them, for tests/simulate/test_recorded_logs.py. ``--callgrind`` also counts the instructions a hand costs with valgrind's callgrind, which the machine's load
+those digests as the old build makes them, for tests/simulate/test_recorded_logs.py.
+
+``--callgrind`` also counts the instructions a hand costs with valgrind's callgrind, which the machine's load
 does not change: (count for N + 2 hands - count for 2 hands) / N, so that start-up cancels out;
 ``PYTHONHASHSEED=0`` keeps set orders equal.
 """

@@ -163,6 +163,9 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
             raise HupaiError(f"cannot create the log directory {log_dir}: {error.strerror}") from None
     spec = SimulationSpec(rule_system.name, rule_system.options_dict(), seat_bots, seed, hands, chunk_size,
                           claim_window, log_dir, rules_object, rotate)
+    if backend == "local" and (workers or 1) > 1:
+        # Checked for the workers asked for, before the cap: whether a run is refused must not depend on hands.
+        spec.check_picklable("worker processes")
     if workers is not None:  # a worker beyond the number of chunks would have nothing to do
         workers = max(1, min(workers, spec.chunk_count))
     result = SimulationResult(rule_system.name, rule_system.options_dict(), seed, hands, chunk_size, claim_window,

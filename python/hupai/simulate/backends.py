@@ -154,7 +154,6 @@ def _stream(spec: SimulationSpec, window: int, submit: Callable[[int, int], Any]
 
 
 def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
-    spec.check_picklable("worker processes")  # fork would not need it, but the result must not depend on how
 
     def next_done(pending: list[Any]) -> tuple[list[ChunkResult], list[Any]]:
         done, rest = futures.wait(pending, return_when=futures.FIRST_COMPLETED)

@@ -28,7 +28,7 @@ def _payments(axes: Any, result: SimulationResult) -> None:
     joining them would draw values no hand paid), log scale: most hands pay little."""
     histograms = [result.points_histogram(seat) for seat in range(result.num_players)]
     values = sorted({value for histogram in histograms for value in histogram})
-    gap = min((b - a for a, b in zip(values, values[1:])), default=1)
+    gap = min((b - a for a, b in zip(values, values[1:], strict=False)), default=1)
     width = 0.8 * gap / result.num_players
     for seat, histogram in enumerate(histograms):
         if histogram:

@@ -279,8 +279,10 @@ class SimulationResult:
             if len(frequencies) > patterns:
                 lines.append(f"  ... {len(frequencies) - patterns} more")
         if self.bot_stats:
-            lines.append(f"bots, every seating (per seat-hand; intervals over {self.hands // self.seatings:,} deals):")
-            lines.append(f"  {'bot':16} {'seat-hands':>10} {'win %':>13} {'deal-in %':>13} {'points/hand (95% CI)':>26}")
+            played = self.hands // self.seatings
+            lines.append(f"bots, every seating (per seat-hand; intervals over {played:,} deals):")
+            lines.append(f"  {'bot':16} {'seat-hands':>10} {'win %':>13} {'deal-in %':>13} "
+                         f"{'points/hand (95% CI)':>26}")
             for name, stats in self.bot_stats.items():
                 points = self.bot_points(name)
                 lines.append(f"  {name[:16]:16} {stats.seat_hands:>10,} {_pct(self.bot_win_rate(name)):>13} "
