@@ -29,7 +29,7 @@ def bot_b(seed: int) -> GreedyBot:
 
 
 def _without_run(result: Any) -> dict[str, Any]:
-    data: dict[str, Any] = result.to_json()
+    data: dict[str, Any] = result.to_dict()
     data.pop("run")
     return data
 
@@ -95,7 +95,7 @@ def test_a_tournament_does_not_depend_on_the_workers() -> None:
     runs = [hupai.simulate("kawuxing", hands=9, bots=["greedy", "random", "random"], seed=2, rotate=True,
                            workers=w, chunk_size=2) for w in (1, 2)]
     assert _without_run(runs[0]) == _without_run(runs[1])
-    assert [b["bot"] for b in runs[0].to_json()["bots"]] == ["greedy", "random"]
+    assert [b["bot"] for b in runs[0].to_dict()["bots"]] == ["greedy", "random"]
 
 
 def test_greedy_beats_random_in_a_tournament() -> None:
@@ -112,7 +112,7 @@ def test_tournament_errors() -> None:
     plain = hupai.simulate("guangdong", hands=2, bots="random")
     with pytest.raises(hupai.HupaiError, match="not a tournament"):
         plain.bot_points("random")
-    assert "bots" not in plain.to_json() and plain.bot_names == ()
+    assert "bots" not in plain.to_dict() and plain.bot_names == ()
 
 
 def test_the_cli_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
