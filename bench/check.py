@@ -4,6 +4,8 @@
     python bench/check.py --quick            # fewer rounds: under a minute (CI)
     python bench/check.py --run RUN.json     # compare an existing pytest-benchmark JSON, run nothing
     python bench/check.py --write-baseline   # run, then record the ratios as the new baseline
+    python bench/check.py --only hands_waihuzi_greedy --only hands_yunxiao   # those workloads (and the reference)
+    python bench/check.py --write-baseline --only hands_waihuzi_greedy   # re-record them, keep the others
 
 The rule, robust to a noisy or different machine: ``reference`` is plain Python work (no hupai), run just
 before every round of every workload; a workload's ratio is the median over its rounds of its rate over the
@@ -142,6 +144,11 @@ def run_benchmarks(quick: bool, only: list[str] | None = None) -> dict[str, Any]
         return data
 
 
+def _selected(table: dict[str, Any], only: list[str] | None) -> dict[str, Any]:
+    """The entries of ``table`` whose workload name contains one of ``only`` (all without ``only``)."""
+    return table if not only else {w: v for w, v in table.items() if any(word in w for word in only)}
+
+
 def load_baseline(path: Path) -> tuple[dict[str, float], float]:
     try:
         data = json.loads(path.read_text())
@@ -150,13 +157,20 @@ def load_baseline(path: Path) -> tuple[dict[str, float], float]:
     return {k: float(v) for k, v in data["ratios"].items()}, float(data.get("tolerance", TOLERANCE))
 
 
-def write_baseline(path: Path, rates: dict[str, tuple[float, str, float | None]], tolerance: float, note: str) -> None:
+def write_baseline(path: Path, rates: dict[str, tuple[float, str, float | None]], tolerance: float, note: str,
+                   keep: bool = False) -> None:
+    """Record ``rates``' ratios as the baseline; ``keep``: only replace those workloads in the existing one (a
+    ratio is to the reference of its own run, so workloads recorded in different runs compare alike)."""
+    old: dict[str, Any] = json.loads(path.read_text()) if keep and path.exists() else {}
+    recorded = {w: float(f"{r:.6g}") for w, r in ratios(rates).items()}
+    measured = {w: round(rate) for w, (rate, _, _) in rates.items()}
     data = {
         "about": "each workload's rate over the reference workload's, paired round by round (median), in one "
                  "run of bench/bench_check.py; compared by bench/check.py; rates are items/s of the best round",
-        "reference": REFERENCE, "tolerance": tolerance, "measured_on": note,
-        "ratios": {w: float(f"{r:.6g}") for w, r in sorted(ratios(rates).items())},
-        "rates": {w: round(rate) for w, (rate, _, _) in sorted(rates.items())},
+        "reference": REFERENCE, "tolerance": tolerance,
+        "measured_on": note if not old else f"{old.get('measured_on', '')}; {', '.join(sorted(rates))}: {note}",
+        "ratios": dict(sorted({**old.get("ratios", {}), **recorded}.items())),
+        "rates": dict(sorted({**old.get("rates", {}), **measured}.items())),
     }
     path.write_text(json.dumps(data, indent=2) + "\n")
 
@@ -172,16 +186,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--note", default="", help="with --write-baseline: where it was measured")
     parser.add_argument("--repeat", type=int, default=1, help="with --write-baseline: runs whose median ratio "
                                                               "each workload records (a steadier baseline)")
+    parser.add_argument("--only", action="append", default=None, metavar="WORKLOAD",
+                        help="only the workloads whose name contains this (repeatable; the reference always runs); "
+                             "with --write-baseline the others keep their recorded ratios")
     args = parser.parse_args(argv)
     fresh = args.run is None
-    run = json.loads(args.run.read_text()) if args.run else run_benchmarks(args.quick)
-    rates = rates_from_run(run)
+    only = [REFERENCE, *args.only] if args.only else None
+    run = json.loads(args.run.read_text()) if args.run else run_benchmarks(args.quick, only)
+    rates = _selected(rates_from_run(run), only)
     if args.write_baseline:
-        runs = [rates] + [rates_from_run(run_benchmarks(args.quick)) for _ in range(max(0, args.repeat - 1))]
-        write_baseline(args.baseline, median_run(runs), args.tolerance or TOLERANCE, args.note)
+        runs = [rates] + [_selected(rates_from_run(run_benchmarks(args.quick, only)), only)
+                          for _ in range(max(0, args.repeat - 1))]
+        write_baseline(args.baseline, median_run(runs), args.tolerance or TOLERANCE, args.note, keep=bool(only))
         print(f"bench-check: wrote {args.baseline} ({len(rates)} workloads, {len(runs)} run(s))")
         return 0
     baseline, tolerance = load_baseline(args.baseline)
+    if only:
+        baseline = _selected(baseline, only)
     tolerance = args.tolerance if args.tolerance is not None else tolerance
     rows = compare([rates], baseline)
     failing = [row.workload for row in rows if row.regressed(tolerance)]

@@ -193,18 +193,26 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_score.add_parser(commands, _parse_option, _non_negative)
     sim = commands.add_parser("simulate", help="play seeded hands with bots (in parallel) and summarise them",
                               description="Play independent seeded hands (hand i: its own wall, dealer i mod "
-                                          "seats) and report per-seat rates and points with 95%% intervals.")
+                                          "seats) and report per-seat rates and points with 95% intervals; "
+                                          "with --rotate, a tournament: each bot's points per hand over every "
+                                          "seating.")
     sim.add_argument("--rules", default="guangdong", help="rule system (see hupai.rules.names())")
     sim.add_argument("--option", "-o", action="append", type=_parse_option, default=[], metavar="KEY=VALUE",
                      help="a rule option (repeatable), e.g. -o scoring=multiplier_001")
-    sim.add_argument("--hands", type=_non_negative, default=1000, help="hands to play (default 1000)")
+    sim.add_argument("--hands", type=_non_negative, default=1000,
+                     help="hands to play (default 1000; with --rotate, deals, each played under every seating; "
+                          "at most 10**12 hands in all)")
     sim.add_argument("--bots", default=None,
                      help="one bot for every seat or one per seat, comma-separated: random, greedy, ev "
                           "(default greedy), e.g. greedy,random,random,random")
     sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
     sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")
     sim.add_argument("--workers", type=_positive, default=None,
-                     help="worker processes (default: every CPU here; the results do not depend on it)")
+                     help="worker processes (default: every CPU here; at most 4 per CPU, never more than there are "
+                          "chunks of 50 hands; the results do not depend on it)")
+    sim.add_argument("--rotate", action="store_true",
+                     help="a tournament: play each hand under every distinct seating of --bots (seat and dealer "
+                          "luck cancel) and report each bot's points per hand with 95%% intervals")
     sim.add_argument("--backend", choices=["local", "ray"], default="local", help="where the chunks run")
     sim.add_argument("--address", default=None, help="the Ray cluster to join (backend ray; default: start one)")
     sim.add_argument("--claim-window", choices=["eligible", "all"], default="eligible",
@@ -216,7 +224,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jsonl-logs", default=None, metavar="DIR",
                      help="write every hand's replayable log to DIR (a JSONL file per chunk; see hupai replay)")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
-                     help="plot the points distribution per seat and the pattern frequencies (needs hupai[plot])")
+                     help="plot the points distribution per seat and the pattern frequencies, and with --rotate "
+                          "each bot's points per hand (needs hupai[plot])")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)")
     serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
@@ -305,7 +314,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     result = simulate(rule_system, hands=args.hands, bots=bots, seed=args.seed, workers=args.workers,
                       backend=args.backend, claim_window=args.claim_window, address=args.address,
-                      log_dir=args.jsonl_logs, on_interrupt="return", progress=None if args.no_progress else progress)
+                      log_dir=args.jsonl_logs, on_interrupt="return", progress=None if args.no_progress else progress,
+                      rotate=args.rotate)
     for bar in bars:
         bar.close()
     machine_out = "-" in (args.json, args.csv)
@@ -323,7 +333,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
         plot(result, args.plot)
     if result.interrupted:
-        print(f"hupai: interrupted after {result.hands:,} of {result.hands_requested:,} hands", file=sys.stderr)
+        print(f"hupai: interrupted after {result.hands:,} of {result.hands_planned:,} hands", file=sys.stderr)
         return 130
     return 0
 

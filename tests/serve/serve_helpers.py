@@ -3,10 +3,13 @@ PostgreSQL, the leak check of messages against the hidden state."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import glob
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -143,33 +146,163 @@ def postgres_bin() -> str | None:
     return os.path.dirname(found[-1]) if found else None
 
 
+#: Where the throwaway clusters live: a directory each, holding ``owner`` (the pid and start time of the test
+#: process that made it). A cluster whose owner is gone is stale: the next :func:`postgres_server` stops and
+#: removes it (:func:`remove_stale_clusters`), so a killed test run leaks a cluster until the next run at most.
+PG_ROOT = Path(tempfile.gettempdir()) / "hupai-test-pg"
+#: A cluster directory younger than this with no owner file is being made by another process: left alone.
+_CREATING = 120.0
+_PR_SET_PDEATHSIG = 1
+
+
+def _started(pid: int) -> str:
+    """The process's start time in clock ticks since boot (Linux), telling a reused pid from the owner; "" where
+    there is no /proc, or no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def _alive(pid: int, started: str = "") -> bool:
+    """Whether ``pid`` runs (not a zombie) and, if ``started`` is given and /proc tells, started then."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return not os.path.isdir("/proc/self")  # no /proc here: kill(0) is all we know
+    return fields[0] != "Z" and (not started or fields[19] == started)
+
+
+def _stop_postmaster(data: Path, timeout: float = 10.0) -> None:
+    """Immediate shutdown (SIGQUIT) of the postmaster of ``data`` if it runs, SIGKILL if it lingers."""
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if str(data).encode() not in cmdline.read():
+                return  # the pid is another process's now
+    except OSError:
+        pass
+    for sig, wait in ((signal.SIGQUIT, timeout), (signal.SIGKILL, timeout)):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+        if not _alive(pid):
+            return
+
+
+def remove_stale_clusters(root: Path = PG_ROOT) -> list[Path]:
+    """Stop and delete every cluster under ``root`` whose owning test process is gone; returns those removed."""
+    removed = []
+    for cluster in sorted(root.glob("cluster-*")) if root.is_dir() else []:
+        try:
+            words = (cluster / "owner").read_text().split()
+            owner_alive = _alive(int(words[0]), words[1] if len(words) > 1 else "")
+        except FileNotFoundError:
+            owner_alive = time.time() - cluster.stat().st_mtime < _CREATING
+        except (OSError, ValueError, IndexError):
+            owner_alive = False
+        if not owner_alive:
+            _stop_postmaster(cluster / "data")
+            shutil.rmtree(cluster, ignore_errors=True)
+            removed.append(cluster)
+    return removed
+
+
+def _as_postgres() -> dict[str, Any]:
+    """Popen arguments that run a PostgreSQL program as the ``postgres`` user when we are root (initdb and
+    postgres refuse root), else as we are."""
+    if os.geteuid() != 0:
+        return {}
+    return {"user": "postgres", "group": "postgres", "extra_groups": []}
+
+
+def _die_with_parent() -> None:
+    """In the postmaster before exec (after the user change, which would clear it): the kernel sends it SIGQUIT,
+    PostgreSQL's immediate shutdown, when the test process dies, however it dies."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT, 0, 0, 0)
+
+
 @contextmanager
-def postgres_server() -> Iterator[str]:
-    """A throwaway PostgreSQL in a temp dir (initdb + pg_ctl, as the ``postgres`` user when run as root:
-    initdb refuses root); yields its URL. ``HUPAI_TEST_POSTGRES`` (a URL) uses a running one instead."""
+def postgres_server(die_with_owner: bool = True) -> Iterator[str]:
+    """A throwaway PostgreSQL in :data:`PG_ROOT` (initdb, then the postmaster as a child of this process, as the
+    ``postgres`` user when run as root); yields its URL. ``HUPAI_TEST_POSTGRES`` (a URL) uses a running one
+    instead.
+
+    The cluster does not outlive the test process: it is stopped on the way out, and on Linux the postmaster
+    is the test process's child with a parent-death signal, so it shuts down even when the run is killed
+    (``kill -9``); wherever that cannot happen (``die_with_owner=False``, another system), the next run removes
+    it. Stale clusters of earlier runs are removed first.
+    """
     url = os.environ.get("HUPAI_TEST_POSTGRES")
     if url:
         yield url
         return
     bindir = postgres_bin()
     assert bindir is not None
-    root = tempfile.mkdtemp(prefix="hupai-pg-")
-    data = os.path.join(root, "data")
-    prefix: list[str] = []
-    if os.geteuid() == 0:
+    PG_ROOT.mkdir(mode=0o755, exist_ok=True)
+    os.chmod(PG_ROOT, 0o755)  # the postgres user walks through it
+    remove_stale_clusters()
+    root = Path(tempfile.mkdtemp(prefix="cluster-", dir=PG_ROOT))
+    (root / "owner").write_text(f"{os.getpid()} {_started(os.getpid())}\n")
+    data = root / "data"
+    user = _as_postgres()
+    if user:
         shutil.chown(root, "postgres", "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
     os.chmod(root, 0o755)
     port = free_port()
-    subprocess.run([*prefix, f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "hupai", "--no-sync"],
-                   check=True, capture_output=True)
-    subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(root, "log"), "-w", "-o",
-                    f"-p {port} -k {root} -h 127.0.0.1 -c fsync=off", "start"], check=True, capture_output=True)
+    postmaster: subprocess.Popen[bytes] | None = None
     try:
+        subprocess.run([f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "hupai", "--no-sync"],
+                       check=True, capture_output=True, cwd=root, **user)
+        with open(root / "log", "wb") as log:
+            postmaster = subprocess.Popen(
+                [f"{bindir}/postgres", "-D", str(data), "-p", str(port), "-k", str(root), "-h", "127.0.0.1",
+                 "-c", "fsync=off"], stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=root,
+                preexec_fn=_die_with_parent if die_with_owner and sys.platform.startswith("linux") else None,
+                **user)
+        _wait_ready(postmaster, data, root / "log")
         yield f"postgresql://hupai@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*prefix, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"], capture_output=True)
+        if postmaster is not None and postmaster.poll() is None:
+            postmaster.send_signal(signal.SIGQUIT)  # immediate shutdown: a throwaway cluster needs no checkpoint
+            try:
+                postmaster.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                postmaster.kill()
+                postmaster.wait()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _wait_ready(postmaster: subprocess.Popen[bytes], data: Path, log: Path, timeout: float = 120.0) -> None:
+    """Until the postmaster says ``ready`` in its pid file (PostgreSQL 10+), or fail with its log."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if postmaster.poll() is not None:
+            raise RuntimeError(f"PostgreSQL exited ({postmaster.returncode}): {log.read_text(errors='replace')}")
+        try:
+            lines = (data / "postmaster.pid").read_text().splitlines()
+        except OSError:
+            lines = []
+        if len(lines) >= 8 and lines[7].strip() == "ready":
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"PostgreSQL not ready after {timeout:.0f} s: {log.read_text(errors='replace')}")
 
 
 def open_client(url: str, **settings: Any) -> Any:

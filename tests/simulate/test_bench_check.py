@@ -87,6 +87,37 @@ def test_the_committed_baseline_is_complete(check: Any) -> None:
     assert {"hands_guangdong_random", "shanten_batch", "simulate_guangdong_random"} <= set(data["ratios"])
 
 
+def test_the_baseline_tracks_every_system_with_each_bot() -> None:
+    """Issue 21 item 5: the hands of every rule system the engine plays, with RandomBot and GreedyBot (Wai Huzi
+    greedy included), are in the baseline, so a change that loses their speed fails bench-check."""
+    import hupai
+
+    ratios = json.loads((CHECK.parent / "baseline.json").read_text())["ratios"]
+    wanted = {f"hands_{name}_{bot}" for name in hupai.simulate.playable() for bot in ("random", "greedy")}
+    assert "hands_waihuzi_greedy" in wanted and wanted <= set(ratios)
+
+
+def test_only_checks_the_workloads_named(check: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    slow = _run(workload_slowdown={"shanten_batch": 2.0})
+    assert _check(check, tmp_path, slow, "--only", "hands_guangdong") == 0
+    assert "shanten_batch" not in capsys.readouterr().out
+    assert _check(check, tmp_path, slow, "--only", "shanten") == 1
+
+
+def test_rerecording_some_workloads_keeps_the_others(check: Any, tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    _check(check, tmp_path, _run())  # writes the baseline from the base run
+    before = json.loads(baseline.read_text())["ratios"]
+    faster = tmp_path / "faster.json"
+    faster.write_text(json.dumps(_run(workload_slowdown={"hands_guangdong_random": 0.5, "shanten_batch": 0.5})))
+    assert check.main(["--run", str(faster), "--baseline", str(baseline), "--write-baseline",
+                       "--only", "hands_guangdong_random", "--note", "after the speed-ups"]) == 0
+    data = json.loads(baseline.read_text())
+    assert data["ratios"]["hands_guangdong_random"] == pytest.approx(2 * before["hands_guangdong_random"], rel=1e-5)
+    assert data["ratios"]["shanten_batch"] == before["shanten_batch"]  # not re-recorded: kept
+    assert data["ratios"]["reference"] == 1.0 and "after the speed-ups" in data["measured_on"]
+
+
 def test_a_run_without_the_reference_is_refused(check: Any, tmp_path: Path) -> None:
     run = _run()
     run["benchmarks"] = [b for b in run["benchmarks"] if b["extra_info"]["workload"] != "reference"]

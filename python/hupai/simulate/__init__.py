@@ -5,6 +5,12 @@ A simulation plays ``hands`` independent seeded hands (hand ``i``: wall seed ``h
 merges exact totals (:mod:`.stats`) into a :class:`SimulationResult`. The same seed gives the same result for
 any number of workers and either backend.
 
+Resources are bounded whatever the arguments: at most :data:`MAX_HANDS` hands, at most :func:`max_workers`
+local worker processes (and never more than there are chunks), chunks made as they are handed out with a few
+per worker in flight, and worker processes that end with the process that started them (even killed with
+``kill -9``; see :mod:`.backends`). With ``rotate=True`` (a tournament) every hand is played under every distinct
+seating of the bots, and the result reports each bot's points per hand.
+
 The module itself is callable (``hupai.simulate(...)`` is :func:`simulate`): the package and the function
 share the name the API promises, and importing the package would otherwise hide the function.
 """
@@ -26,17 +32,28 @@ from ..game.game import FLOWS
 from ..game.wall import hand_seed
 from ..rules.base import Rules
 from . import backends
-from .chunk import BOTS, BotSpec, ChunkResult, SimulationSpec, bot_name, resolve_bots, run_chunk
+from .chunk import BOTS, BotSpec, ChunkResult, SimulationSpec, bot_name, resolve_bots, run_chunk, seatings
 from .progress import Progress, make_progress
 from .result import SimulationResult
-from .stats import Interval, Stats
+from .stats import BotStats, Interval, Stats
 
-__all__ = ["BOTS", "Interval", "Progress", "SimulationResult", "SimulationSpec", "Stats", "default_workers",
-           "make_progress", "playable", "run_chunk", "simulate"]
+__all__ = ["BOTS", "MAX_HANDS", "WORKERS_PER_CPU", "Interval", "Progress", "SimulationResult", "SimulationSpec",
+           "Stats", "default_workers", "make_progress", "max_workers", "playable", "run_chunk", "simulate"]
 
 #: Hands per chunk: a few tenths of a second of work for the slowest bots, so progress and Ctrl-C stay
-#: prompt, and enough that sending a chunk and its totals costs nothing next to playing it.
+#: prompt, and enough that sending a chunk and its totals costs nothing next to playing it. A tournament's
+#: chunk is this many games: DEFAULT_CHUNK // seatings hands (at least one).
 DEFAULT_CHUNK = 50
+
+#: The most hands (games, every seating counted) a simulation accepts: at a million hands a second, eleven
+#: days. More could never finish; it is refused rather than started.
+MAX_HANDS = 10**12
+
+#: Local worker processes beyond this many per CPU only share the same cores (and each holds its own memory).
+WORKERS_PER_CPU = 4
+
+#: Ray tasks at once: a cluster's size is not known here, but more than this is a mistake.
+MAX_RAY_WORKERS = 10_000
 
 
 def default_workers() -> int:
@@ -45,6 +62,11 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def max_workers() -> int:
+    """The most local worker processes :func:`simulate` starts: :data:`WORKERS_PER_CPU` per CPU here."""
+    return WORKERS_PER_CPU * default_workers()
 
 
 def playable() -> list[str]:
@@ -62,16 +84,23 @@ def _count(value: Any, name: str, minimum: int) -> int:
 def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec | Sequence[BotSpec] = "greedy",
              seed: int = 0, workers: int | None = 1, options: Mapping[str, Any] | None = None,
              backend: str = "local", claim_window: str = "eligible", *, address: str | None = None,
-             chunk_size: int = DEFAULT_CHUNK, log_dir: str | os.PathLike[str] | None = None,
+             chunk_size: int | None = None, log_dir: str | os.PathLike[str] | None = None,
              progress: Callable[[int, int], None] | None = None,
-             on_interrupt: str = "raise") -> SimulationResult:
+             on_interrupt: str = "raise", rotate: bool = False) -> SimulationResult:
     """Play ``hands`` seeded hands of ``rules`` (a name with ``options``, or a rules object) with ``bots``.
 
     - ``bots``: ``"random"``, ``"greedy"`` or ``"ev"`` (:class:`hupai.ev.EVBot`), a factory ``f(seed) ->
       player``, or one per seat (mixed tables: ``["greedy", "random", "random", "random"]``). Factories must
       pickle (module-level) for worker processes.
     - ``workers``: processes (local) or tasks at once (Ray); ``None`` = every CPU here (or the Ray cluster's).
-      ``1`` plays in this process.
+      ``1`` plays in this process. Never more than there are chunks; above :func:`max_workers` (local) or
+      :data:`MAX_RAY_WORKERS` it is refused.
+    - ``hands``: at most :data:`MAX_HANDS` (every seating counted with ``rotate``).
+    - ``rotate``: a tournament: every hand is played under every distinct seating of ``bots`` (so seat and
+      dealer luck cancel); :meth:`SimulationResult.bot_points` and the other ``bot_*`` methods give each bot's
+      figures. ``hands`` counts the deals: ``greedy,random,random,random`` plays 4 hands per deal.
+    - ``chunk_size``: hands per chunk (default :data:`DEFAULT_CHUNK`; in a tournament, deals per chunk, default
+      :data:`DEFAULT_CHUNK` // seatings).
     - ``backend``: ``"local"`` or ``"ray"`` (``address`` of a running cluster, else a local instance).
     - ``log_dir``: write every hand's replayable log, one JSON log per line, a file per chunk.
     - ``progress(done, total)`` is called in this process as chunks complete.
@@ -92,13 +121,18 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
     else:
         raise HupaiError(f"rules must be a rule-system name or a Rules object, got {type(rules).__name__}")
     hands = _count(hands, "hands", 0)
-    chunk_size = _count(chunk_size, "chunk_size", 1)
+    if not isinstance(rotate, bool):
+        raise HupaiError(f"rotate must be True or False, got {rotate!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
         raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
     if backend not in backends.BACKENDS:
         raise HupaiError(f"unknown backend {backend!r} (known: {', '.join(backends.BACKENDS)})")
     if workers is not None:
         workers = _count(workers, "workers", 1)
+        most, why = ((max_workers(), f"{WORKERS_PER_CPU} per CPU here: more processes only share the same cores")
+                     if backend == "local" else (MAX_RAY_WORKERS, "tasks at once"))
+        if workers > most:
+            raise HupaiError(f"workers must be at most {most:,} ({why}), got {workers:,}")
     elif backend == "local":
         workers = default_workers()
     if claim_window not in CLAIM_WINDOWS:
@@ -106,6 +140,19 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
     if on_interrupt not in ("raise", "return"):
         raise HupaiError(f"on_interrupt must be 'raise' or 'return', got {on_interrupt!r}")
     seat_bots = resolve_bots(bots, rule_system.num_players)
+    table_seatings = len(seatings(seat_bots)) if rotate else 1
+    if rotate:
+        named: dict[str, BotSpec] = {}
+        for bot in seat_bots:
+            if named.setdefault(bot_name(bot), bot) != bot:  # names equal by value, factories by identity
+                raise HupaiError(f"rotate: two different bots are both named {bot_name(bot)!r}; a tournament "
+                                 f"tells bots apart by name")
+    if hands * table_seatings > MAX_HANDS:
+        raise HupaiError(f"hands: at most {MAX_HANDS:,} hands can be simulated (every seating counted), got "
+                         f"{hands:,}" + (f" x {table_seatings} seatings" if rotate else ""))
+    if chunk_size is None:
+        chunk_size = max(1, DEFAULT_CHUNK // table_seatings)
+    chunk_size = _count(chunk_size, "chunk_size", 1)
     if hands:  # the first hand dealt here: whatever the engine refuses (no flow for the family) fails now
         Game(rule_system, seed=hand_seed(seed, 0), dealer=0, claim_window=claim_window)
     if log_dir is not None:
@@ -115,18 +162,28 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
         except OSError as error:
             raise HupaiError(f"cannot create the log directory {log_dir}: {error.strerror}") from None
     spec = SimulationSpec(rule_system.name, rule_system.options_dict(), seat_bots, seed, hands, chunk_size,
-                          claim_window, log_dir, rules_object)
+                          claim_window, log_dir, rules_object, rotate)
+    if backend == "local" and (workers or 1) > 1:
+        # Checked for the workers asked for, before the cap: whether a run is refused must not depend on hands.
+        spec.check_picklable("worker processes")
+    if workers is not None:  # a worker beyond the number of chunks would have nothing to do
+        workers = max(1, min(workers, spec.chunk_count))
     result = SimulationResult(rule_system.name, rule_system.options_dict(), seed, hands, chunk_size, claim_window,
                               tuple(bot_name(b) for b in seat_bots), Stats(rule_system.num_players), backend,
-                              workers or 0)
+                              workers or 0, rotate=rotate, seatings=table_seatings,
+                              bot_stats={name: BotStats() for name in dict.fromkeys(map(bot_name, seat_bots))}
+                              if rotate else {})
+    planned = result.hands_planned
 
     def on_result(chunk: ChunkResult) -> None:
         result.stats.merge(chunk.stats)
+        for name, totals in chunk.bots.items():
+            result.bot_stats[name].merge(totals)
         result.worker_seconds += chunk.seconds
         result.worker_cpu_seconds += chunk.cpu_seconds
-        result.chunks_done.append((chunk.start, chunk.stop))
+        result.record_chunk(chunk.start, chunk.stop)
         if progress is not None:
-            progress(result.stats.hands, hands)
+            progress(result.stats.hands, planned)
 
     began = time.perf_counter()
     try:
@@ -137,7 +194,6 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
             raise
     finally:
         result.seconds = time.perf_counter() - began
-        result.chunks_done.sort()
     return result
 
 

@@ -4,17 +4,27 @@ Every backend runs the same :func:`~hupai.simulate.chunk.run_chunk` on the same 
 :class:`~hupai.simulate.chunk.ChunkResult` to ``on_result`` in this process as it completes (in any order:
 the totals do not depend on it). A bounded number of chunks is in flight at once, so a run of millions of
 hands neither queues millions of tasks nor holds their results. On KeyboardInterrupt a backend cancels what has
-not started, lets running chunks end (a chunk is short), and re-raises: the caller keeps what arrived.
+not started, stops the local workers at once (what they were playing would be thrown away) and re-raises: the
+caller keeps what arrived.
+
+A local worker process ends with the process that started it, however that one ends (``kill -9`` included):
+on Linux the kernel kills it when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread in
+the worker exits it within half a second of the driver's end (a fork server's workers keep their server alive,
+so only the driver's end tells them). So a killed simulation leaves no orphans playing on.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as futures
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
+import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -47,10 +57,61 @@ def _run_inline(spec: SimulationSpec, on_result: OnResult) -> None:
         on_result(run_chunk(spec, start, stop))
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches every process of the terminal's foreground group: the driver alone handles it (and stops
-    # the pool), so workers do not each print a KeyboardInterrupt traceback.
+#: How often a worker's watchdog looks for its parent (seconds).
+WATCH_INTERVAL = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> bool:
+    """Linux: ask the kernel to SIGKILL this process when its parent dies. False where it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs: exists and (where /proc tells) is not a zombie, dead but not yet reaped."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def _watch(driver: int, parent: int) -> None:
+    """Exit this worker as soon as the driver is gone or its parent changed (it died: another process adopted
+    us). The driver itself is watched: a fork server's worker keeps the server alive (it holds the server's
+    pipe), so its parent never dies first."""
+    while os.getppid() == parent and _running(driver):
+        time.sleep(WATCH_INTERVAL)
+    os._exit(1)
+
+
+def _init_worker(driver: int) -> None:
+    """A worker's set-up: ignore Ctrl-C, end with the driver (the process running the simulation).
+
+    Ctrl-C reaches every process of the terminal's foreground group: the driver alone handles it (and stops the
+    pool), so workers do not each print a KeyboardInterrupt traceback. The kernel kills the worker when its
+    parent dies (the driver, or the fork server), and a watchdog thread when the driver dies, within
+    :data:`WATCH_INTERVAL`; if the driver already died before this ran, the worker exits now.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    if not _running(driver):
+        os._exit(1)
+    threading.Thread(target=_watch, args=(driver, os.getppid()), name="hupai-driver-watch", daemon=True).start()
 
 
 def _context() -> Any:
@@ -93,17 +154,21 @@ def _stream(spec: SimulationSpec, window: int, submit: Callable[[int, int], Any]
 
 
 def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
-    spec.check_picklable("worker processes")  # fork would not need it, but the result must not depend on how
 
     def next_done(pending: list[Any]) -> tuple[list[ChunkResult], list[Any]]:
         done, rest = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
         return [future.result() for future in done], list(rest)
 
-    with futures.ProcessPoolExecutor(workers, mp_context=_context(), initializer=_ignore_sigint) as pool:
+    with futures.ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init_worker,
+                                     initargs=(os.getpid(),)) as pool:
         def cancel(pending: list[Any]) -> None:
             for future in pending:
                 future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)  # running chunks end (they are short)
+            # What the workers are playing would be dropped: stop them now rather than wait for their chunks.
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
 
         # 3 chunks a worker: enough queued that no worker waits on the driver, few enough to stop quickly.
         _stream(spec, 3 * workers, lambda start, stop: pool.submit(run_chunk, spec, start, stop), next_done,

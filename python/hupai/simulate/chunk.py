@@ -7,14 +7,20 @@ chunks of ``chunk_size`` consecutive indices; the cut depends only on ``hands`` 
 number of workers or the backend. Each chunk builds its bots once (a bot may be costly to build: a user's bot
 may load a model) from a seed derived from (seed, chunk index, seat), and plays its hands in order. So the
 same seed and chunk size give the same hands, bots and totals on 1 or 100 workers, locally or on Ray.
+
+A tournament (``rotate``) plays each hand's wall under every distinct seating of the bots (:func:`seatings`):
+the bots are built once per chunk, one per entry of the bot list, and change seats between the games of a deal.
+The chunks are generated as they are handed out (:meth:`SimulationSpec.chunks` is lazy), so a run's memory
+does not depend on its number of hands.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import pickle
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,9 +31,9 @@ from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.wall import hand_seed, splitmix64
-from .stats import Stats
+from .stats import BotStats, Stats
 
-__all__ = ["BOTS", "BotSpec", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk"]
+__all__ = ["BOTS", "BotSpec", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
 
 #: A bot factory: called with a seed, returns a player (anything with ``act(observation)``).
 BotFactory = Callable[[int], Player]
@@ -66,6 +72,20 @@ def resolve_bots(bots: BotSpec | Sequence[BotSpec], num_players: int) -> tuple[B
     return seats
 
 
+def seatings(bots: Sequence[BotSpec]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct seating of ``bots`` (one per seat), as the index in ``bots`` of the bot at each seat.
+
+    Two seatings that put the same bots at the same seats are one: ``greedy,random,random,random`` has 4,
+    four different bots 24. Equal bots (by name) take their seats in the order of their indices, so a seating
+    names each bot instance once; the seatings come in lexicographic order: deterministic.
+    """
+    names = [bot_name(bot) for bot in bots]
+    found: dict[tuple[str, ...], tuple[int, ...]] = {}
+    for order in itertools.permutations(range(len(bots))):  # in lexicographic order: the first of a seating
+        found.setdefault(tuple(names[i] for i in order), order)  # gives equal bots their indices in order
+    return tuple(found.values())
+
+
 def chunk_seed(seed: int, chunk: int, seat: int) -> int:
     """The seed of ``seat``'s bot in chunk ``chunk``: apart from every wall seed (another splitmix64 stream)."""
     return splitmix64(splitmix64((seed ^ 0xB07) & 0xFFFFFFFFFFFFFFFF) ^ (chunk << 8 | seat))
@@ -86,10 +106,23 @@ class SimulationSpec:
     log_dir: str | None = None
     #: the rules object when the caller gave one that is not in the registry (else rebuilt from the name)
     rules_object: Any = field(default=None, compare=False)
+    #: play every hand under every distinct seating of the bots (a tournament)
+    rotate: bool = False
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """``(start, stop)`` hand indices of every chunk, in order."""
-        return [(start, min(start + self.chunk_size, self.hands)) for start in range(0, self.hands, self.chunk_size)]
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        """``(start, stop)`` hand indices of every chunk, in order, made as they are asked for: a run of 10**12
+        hands holds one at a time, not a list of them."""
+        for start in range(0, self.hands, self.chunk_size):
+            yield start, min(start + self.chunk_size, self.hands)
+
+    @property
+    def chunk_count(self) -> int:
+        return -(-self.hands // self.chunk_size)
+
+    @property
+    def seatings(self) -> tuple[tuple[int, ...], ...]:
+        """The seatings each hand is played under: every distinct one in a tournament, else the bots as given."""
+        return seatings(self.bots) if self.rotate else (tuple(range(len(self.bots))),)
 
     def check_picklable(self, where: str) -> None:
         """Refuse up front a spec that cannot reach ``where`` (a lambda bot for worker processes), with advice,
@@ -111,17 +144,23 @@ class ChunkResult:
     stats: Stats
     seconds: float
     cpu_seconds: float
+    #: a tournament's totals per bot (by name), else empty
+    bots: dict[str, BotStats] = field(default_factory=dict)
 
 
 def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
-    """Play hands ``start`` (inclusive) to ``stop`` of the simulation ``spec``."""
+    """Play hands ``start`` (inclusive) to ``stop`` of the simulation ``spec`` (each under every seating in a
+    tournament)."""
     began, began_cpu = time.perf_counter(), time.process_time()
     rules = spec.rules_object if spec.rules_object is not None else rules_module.get(spec.rules, spec.options)
     n = rules.num_players
     chunk = start // spec.chunk_size
     players = [(BOTS[bot] if isinstance(bot, str) else bot)(chunk_seed(spec.seed, chunk, seat))
                for seat, bot in enumerate(spec.bots)]
+    names = [bot_name(bot) for bot in spec.bots]
+    table_seatings = spec.seatings
     stats = Stats(n)
+    bots = {name: BotStats() for name in names} if spec.rotate else {}
     log = None
     if spec.log_dir is not None:
         # One file per chunk, named by its first hand: workers never share a file, and the names sort in order.
@@ -129,17 +168,24 @@ def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
     try:
         for index in range(start, stop):
             wall = hand_seed(spec.seed, index)
-            game = Game(rules, seed=wall, dealer=index % n, claim_window=spec.claim_window)
-            try:
-                result = play(game, players)
-            except HupaiError as error:
-                # Which hand, so that it can be played again alone (its wall seed, dealer and bots' chunk).
-                raise HupaiError(f"{rules.name} hand {index} (wall seed {wall}, dealer {index % n}, simulation "
-                                 f"seed {spec.seed}, chunk size {spec.chunk_size}) failed: {error}") from error
-            stats.add(result, sum(1 for action in game.actions if action.kind != "pass"))
-            if log is not None:
-                log.write(game.to_json() + "\n")
+            for seating in table_seatings:
+                game = Game(rules, seed=wall, dealer=index % n, claim_window=spec.claim_window)
+                try:
+                    result = play(game, [players[i] for i in seating])
+                except HupaiError as error:
+                    # Which hand, so that it can be played again alone (its wall seed, dealer and bots' chunk).
+                    where = f", seating {list(seating)}" if spec.rotate else ""
+                    raise HupaiError(f"{rules.name} hand {index} (wall seed {wall}, dealer {index % n}{where}, "
+                                     f"simulation seed {spec.seed}, chunk size {spec.chunk_size}) failed: "
+                                     f"{error}") from error
+                stats.add(result, sum(1 for action in game.actions if action.kind != "pass"))
+                if bots:
+                    BotStats.add_game(bots, result, [names[i] for i in seating])
+                if log is not None:
+                    log.write(game.to_json() + "\n")
+            if bots:
+                BotStats.end_deal(bots)
     finally:
         if log is not None:
             log.close()
-    return ChunkResult(start, stop, stats, time.perf_counter() - began, time.process_time() - began_cpu)
+    return ChunkResult(start, stop, stats, time.perf_counter() - began, time.process_time() - began_cpu, bots)

@@ -7,6 +7,7 @@ workers, seconds, hands/s) differs.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
@@ -15,8 +16,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import HupaiError
 from ..jsonform import JSONText
-from .stats import Interval, Stats, mean_interval, wilson_interval
+from .stats import BotStats, Interval, Stats, mean_interval, wilson_interval
 
 __all__ = ["SimulationResult"]
 
@@ -40,14 +42,68 @@ class SimulationResult:
     worker_seconds: float = 0.0  # the chunks' own time, summed over workers
     worker_cpu_seconds: float = 0.0  # their CPU time: hands / this = one core's rate, however busy the machine
     interrupted: bool = False    # stopped early (Ctrl-C): the totals are those of the chunks that finished
-    #: hand indices ``[start, stop)`` of the chunks counted, for an interrupted run's record
+    #: hand indices ``[start, stop)`` of the chunks counted, for an interrupted run's record: sorted, adjacent
+    #: chunks joined (a finished run has one range, whatever its number of chunks)
     chunks_done: list[tuple[int, int]] = field(default_factory=list)
+    #: a tournament: every hand played under each of ``seatings`` seatings of the bots
+    rotate: bool = False
+    seatings: int = 1
+    #: a tournament's totals per bot, by name, in the order of the bot list
+    bot_stats: dict[str, BotStats] = field(default_factory=dict)
+
+    def record_chunk(self, start: int, stop: int) -> None:
+        """Count hands ``[start, stop)`` as done in :attr:`chunks_done`, joined with the ranges it touches."""
+        ranges = self.chunks_done
+        at = bisect.bisect(ranges, (start, stop))
+        if at < len(ranges) and ranges[at][0] == stop:
+            stop = ranges.pop(at)[1]
+        if at > 0 and ranges[at - 1][1] == start:
+            at -= 1
+            start = ranges.pop(at)[0]
+        ranges.insert(at, (start, stop))
+
+    @property
+    def hands_planned(self) -> int:
+        """The hands the run was asked for: every seating of each requested hand in a tournament."""
+        return self.hands_requested * self.seatings
 
     # -- per seat ---------------------------------------------------------------------------------------
     @property
     def hands(self) -> int:
-        """Hands played (fewer than requested only if interrupted)."""
+        """Hands played (fewer than :attr:`hands_planned` only if interrupted)."""
         return self.stats.hands
+
+    # -- per bot (a tournament) -------------------------------------------------------------------------
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """The distinct bots of a tournament, in the order of the bot list (empty without ``rotate``)."""
+        return tuple(self.bot_stats)
+
+    def _bot(self, bot: str) -> BotStats:
+        try:
+            return self.bot_stats[bot]
+        except KeyError:
+            known = ", ".join(self.bot_stats) or "none: not a tournament (rotate=True)"
+            raise HupaiError(f"no bot {bot!r} in this result (bots: {known})") from None
+
+    def bot_points(self, bot: str) -> Interval:
+        """``bot``'s mean payment per seat-hand, every seating counted, with its 95% interval (over the deals:
+        the seatings of one wall are played by the same tiles and are not independent)."""
+        return self._bot(bot).points_interval()
+
+    def bot_win_rate(self, bot: str) -> Interval:
+        """The share of ``bot``'s seat-hands it won."""
+        stats = self._bot(bot)
+        return wilson_interval(stats.wins, stats.seat_hands)
+
+    def bot_self_draw_rate(self, bot: str) -> Interval:
+        stats = self._bot(bot)
+        return wilson_interval(stats.self_draws, stats.seat_hands)
+
+    def bot_deal_in_rate(self, bot: str) -> Interval:
+        """The share of ``bot``'s seat-hands it dealt in (点炮)."""
+        stats = self._bot(bot)
+        return wilson_interval(stats.deal_ins, stats.seat_hands)
 
     @property
     def num_players(self) -> int:
@@ -124,10 +180,10 @@ class SimulationResult:
                 "deal_in_rate": self.deal_in_rate(seat).to_dict(), "points": self.points(seat).to_dict(),
                 "points_std": self.points_std(seat), "points_total": s.points,
             })
-        return {
+        data: dict[str, Any] = {
             "spec": {"rules": self.rules, "options": self.options, "seed": self.seed,
                      "hands": self.hands_requested, "chunk_size": self.chunk_size,
-                     "claim_window": self.claim_window, "bots": list(self.bots)},
+                     "claim_window": self.claim_window, "bots": list(self.bots), "rotate": self.rotate},
             "hands": self.hands, "interrupted": self.interrupted,
             "seats": seats,
             "drawn_rate": self.drawn_rate.to_dict(), "multi_win_rate": self.multi_win_rate.to_dict(),
@@ -140,6 +196,14 @@ class SimulationResult:
                     "worker_seconds": self.worker_seconds, "worker_cpu_seconds": self.worker_cpu_seconds,
                     "hands_per_second": self.hands_per_second},
         }
+        if self.rotate:
+            data["seatings"] = self.seatings
+            data["bots"] = [{"bot": name, **stats.to_dict(), "win_rate": self.bot_win_rate(name).to_dict(),
+                             "self_draw_rate": self.bot_self_draw_rate(name).to_dict(),
+                             "deal_in_rate": self.bot_deal_in_rate(name).to_dict(),
+                             "points": self.bot_points(name).to_dict()}
+                            for name, stats in self.bot_stats.items()]
+        return data
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text, indented (NaN, for the rates of an empty run, written as null)."""
@@ -172,6 +236,10 @@ class SimulationResult:
         add("win_value", "", self.win_value)
         for name, rate in self.pattern_frequencies().items():
             add(f"pattern:{name}", "", rate)
+        for name in self.bot_stats:  # a tournament: the seat column names the bot
+            add("bot_win_rate", name, self.bot_win_rate(name))
+            add("bot_deal_in_rate", name, self.bot_deal_in_rate(name))
+            add("bot_points_mean", name, self.bot_points(name))
         rows.append(["hands_per_second", "", self.hands_per_second, "", ""])
         return rows
 
@@ -182,10 +250,15 @@ class SimulationResult:
 
     def summary(self, patterns: int = 10) -> str:
         """A plain-text table: one row per seat, then the table-wide figures and the top ``patterns``."""
+        deals = f" ({self.hands_requested:,} deals x {self.seatings} seatings)" if self.rotate else ""
         head = (f"{self.rules}: {self.hands:,} hands"
-                + (f" of {self.hands_requested:,} (interrupted)" if self.interrupted else "")
+                + (f" of {self.hands_planned:,} (interrupted)" if self.interrupted else deals)
                 + f", seed {self.seed}, {self.workers} worker(s) on {self.backend}: {self.seconds:.1f} s, "
                   f"{self.hands_per_second:,.0f} hands/s")
+        if not self.hands:
+            return (f"{self.rules}: no hands played"
+                    + (f" of {self.hands_planned:,} (interrupted)" if self.interrupted else "")
+                    + f", seed {self.seed}: nothing to summarise")
         lines = [head, f"{'seat':>4}  {'bot':10} {'win %':>13} {'self-draw %':>13} {'deal-in %':>13} "
                        f"{'points/hand (95% CI)':>26} {'std':>8}"]
         for seat in range(self.num_players):
@@ -205,6 +278,16 @@ class SimulationResult:
                 lines.append(f"  {name:24s} {self.stats.patterns[name]:>8,}  {_pct(rate)}")
             if len(frequencies) > patterns:
                 lines.append(f"  ... {len(frequencies) - patterns} more")
+        if self.bot_stats:
+            played = self.hands // self.seatings
+            lines.append(f"bots, every seating (per seat-hand; intervals over {played:,} deals):")
+            lines.append(f"  {'bot':16} {'seat-hands':>10} {'win %':>13} {'deal-in %':>13} "
+                         f"{'points/hand (95% CI)':>26}")
+            for name, stats in self.bot_stats.items():
+                points = self.bot_points(name)
+                lines.append(f"  {name[:16]:16} {stats.seat_hands:>10,} {_pct(self.bot_win_rate(name)):>13} "
+                             f"{_pct(self.bot_deal_in_rate(name)):>13} {points.value:>9.3f} "
+                             f"[{points.low:7.3f}, {points.high:7.3f}]")
         return "\n".join(lines)
 
 

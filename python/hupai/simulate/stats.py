@@ -19,7 +19,7 @@ from ..errors import HupaiError
 from ..game.result import HandResult
 from ..jsonform import dict_in, json_text
 
-__all__ = ["Interval", "SeatStats", "Stats", "mean_interval", "wilson_interval"]
+__all__ = ["BotStats", "Interval", "SeatStats", "Stats", "mean_interval", "wilson_interval"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -116,6 +116,88 @@ class SeatStats:
     def from_dict(cls, data: Mapping[str, Any]) -> SeatStats:
         return cls(data["wins"], data["self_draws"], data["deal_ins"], data["points"], data["points_squared"],
                    Counter({int(k): v for k, v in data["histogram"].items()}))
+
+
+@dataclass
+class BotStats:
+    """One bot's counts over a tournament (every hand played under every seating of the bots).
+
+    A bot may hold several seats (``greedy`` three times); its rates and points are per *seat-hand*. The hands
+    of one deal (one wall under every seating) are not independent (their payments sum to zero, the same tiles
+    come), so the interval of the points comes from the per-deal totals: ``points`` sums them and
+    ``deal_points_squared`` sums their squares, over ``deals`` independent deals.
+    """
+
+    seat_hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    points: int = 0
+    deal_points_squared: int = 0
+    deals: int = 0
+    #: this deal's payments so far (every seating not yet played): folded in by :meth:`end_deal`
+    current: int = 0
+
+    @staticmethod
+    def add_game(bots: dict[str, BotStats], result: HandResult, seat_bots: list[str]) -> None:
+        """Count one game of the current deal; ``seat_bots`` names the bot at each seat."""
+        for win in result.wins:
+            bots[seat_bots[win.seat]].wins += 1
+            if win.discarder is None:
+                bots[seat_bots[win.seat]].self_draws += 1
+            else:
+                bots[seat_bots[win.discarder]].deal_ins += 1
+        for seat, paid in enumerate(result.payments):
+            stats = bots[seat_bots[seat]]
+            stats.seat_hands += 1
+            stats.current += _int(paid, "payments")
+
+    @staticmethod
+    def end_deal(bots: dict[str, BotStats]) -> None:
+        """Close the deal every seating of which has been played."""
+        for stats in bots.values():
+            stats.points += stats.current
+            stats.deal_points_squared += stats.current * stats.current
+            stats.deals += 1
+            stats.current = 0
+
+    def merge(self, other: BotStats) -> None:
+        if self.current or other.current:
+            raise HupaiError("cannot merge a tournament's totals in the middle of a deal")
+        self.seat_hands += other.seat_hands
+        self.wins += other.wins
+        self.self_draws += other.self_draws
+        self.deal_ins += other.deal_ins
+        self.points += other.points
+        self.deal_points_squared += other.deal_points_squared
+        self.deals += other.deals
+
+    def points_interval(self) -> Interval:
+        """Mean payment per seat-hand, with a 95% interval over the deals."""
+        if self.deals <= 0:
+            return Interval(math.nan, math.nan, math.nan)
+        per_deal = mean_interval(self.points, self.deal_points_squared, self.deals)[0]
+        scale = self.deals / self.seat_hands  # a deal is seat_hands / deals seat-hands of this bot
+        return Interval(per_deal.value * scale, per_deal.low * scale, per_deal.high * scale)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json_text(self.to_dict())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat_hands": self.seat_hands, "wins": self.wins, "self_draws": self.self_draws,
+                "deal_ins": self.deal_ins, "points": self.points, "deal_points_squared": self.deal_points_squared,
+                "deals": self.deals}
+
+    @classmethod
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> BotStats:
+        """:meth:`from_dict` of JSON text, or of the dict itself."""
+        return cls.from_dict(dict_in(data, "bot stats"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BotStats:
+        return cls(data["seat_hands"], data["wins"], data["self_draws"], data["deal_ins"], data["points"],
+                   data["deal_points_squared"], data["deals"])
 
 
 @dataclass
