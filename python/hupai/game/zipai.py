@@ -31,6 +31,7 @@ lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -115,7 +116,8 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
 class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
-    __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups")
+    __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
+                 "_random_shen")
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:
@@ -131,6 +133,10 @@ class ZipaiFlow:
             raise HupaiError(f"{rules.name}: the zipai flow reads options min_huxi, xingxingxi, daxiaozihu and "
                              f"extra_mingtang from rules.options") from None
         self._core_groups: list[list[tuple[int, int, int, int, int]]] = [[], [], []]
+        # House rules (rules/waihuzi/options.py), asked of the rules: which hands win (WH-30), which card is
+        # shown for the 神 (WH-5).
+        self._house_wins = bool(getattr(rules, "house_wins", False))
+        self._random_shen = getattr(o, "shen_shown", "dealer_last") == "random"
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -147,10 +153,14 @@ class ZipaiFlow:
             self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
         shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
-            shown = cards[19]
+            index, holder = 19, dealer
+            if self._random_shen:  # WH-5's house rule: any dealt card, drawn from the seed; it stays with its holder
+                index = random.Random(f"hupai-shen-{seed}").randrange(_DEALT)
+                holder = deal_order(dealer)[(index >= _SIZES[0]) + (index >= _SIZES[0] + _SIZES[1])]
+            shown = cards[index]
             table.shen_shown = shown
             table.shen = "odd" if value_of(shown) % 2 else "even"
-            self.events.append(Event("shen", dealer, shown, (), table.shen))
+            self.events.append(Event("shen", holder, shown, (), table.shen))
         else:
             table.shen = shen
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
@@ -163,7 +173,12 @@ class ZipaiFlow:
 
     # -- core questions ---------------------------------------------------------------------------------
     def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
-        """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息."""
+        """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息 (under a
+        house rule that changes which hands win, as the rules say)."""
+        if self._house_wins:
+            hand = [c for c in range(20) for _ in range(self.table.hands[seat][c])]
+            groups = [_declared(seat, g) for g in self.table.groups[seat]]
+            return bool(self.rules.layout_wins(hand, groups, card, self_drawn))  # type: ignore[attr-defined]
         return zipai_best(self.table.views[seat], self._core_groups[seat], card, 1 if self_drawn else 2,
                           self._options)[1] is not None
 
@@ -174,6 +189,12 @@ class ZipaiFlow:
 
     def _ready(self, seat: int) -> bool:
         """Some card completes a winning layout (WH-38), from any source."""
+        if self._house_wins:
+            held = list(self.table.hands[seat])
+            for group in self.table.groups[seat]:
+                for card in group.cards:
+                    held[card] += 1
+            return any(self._wins(seat, card, own) for card in range(20) if held[card] < 4 for own in (True, False))
         return any(own[1] is not None or other[1] is not None
                    for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
                                                     self._options))
