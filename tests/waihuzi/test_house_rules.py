@@ -16,7 +16,8 @@ from hupai.rules.waihuzi import WaihuziOptions
 from .flow_helpers import find, game, has
 from .helpers import card, context
 
-HOUSE = {"shen_shown": ("WH-5", "random"), "dandiao": ("WH-30", "plus5"), "yidianhong": ("WH-35", "hand")}
+HOUSE = {"shen_shown": ("WH-5", "random"), "dandiao": ("WH-30", "plus5"), "yidianhong": ("WH-35", "hand"),
+         "dihu": ("WH-35", "first_discard"), "shenyao": ("WH-39", "after_win_card"), "sishou": ("WH-27", "at_claim")}
 SPEC_OPTIONS = {"min_huxi": 5, "cap": None, "xingxingxi": "loose", "daxiaozihu": True, "haidilao": True,
                 "extra_mingtang": False, "shen": None}
 E4_HAND = "d8 d8 d8 x1 x2 x3 x6 x7 x8 d1 d2 d3 d4 d5 d6 x2 x7 x10 x5"  # waits x5 and x8 on a pair (单吊)
@@ -60,8 +61,9 @@ def test_wh_30_single_wait_plus5() -> None:
 
 
 def _dealer_discards_x5(**options: object) -> Game:
-    """P1 holds the WH-E4 hand; P0 (dealer) opens by discarding x5; ``min_huxi`` 6."""
-    g = game({0: "x5", 1: E4_HAND}, min_huxi=6, **options)
+    """P1 holds the WH-E4 hand; P0 (dealer) opens by discarding x5; ``min_huxi`` 6 unless given."""
+    options.setdefault("min_huxi", 6)
+    g = game({0: "x5", 1: E4_HAND}, **options)
     g.apply(find(g, 0, "discard", "x5"))
     return g
 
@@ -159,3 +161,116 @@ def test_wh_35_house_rule_through_hupai_score_options() -> None:
     assert hupai.score("waihuzi", ctx).value == 7
     assert hupai.score(hupai.rules.get("waihuzi", yidianhong="hand"), ctx).value == 28
     assert card("x7") == ctx.win_tile
+
+
+# -- WH-35: 地胡 after the dealer's opening 溜 -----------------------------------------------------------------
+def _dealer_opens_with_liu(**options: object) -> Game:
+    """P0 (dealer) opens by clearing its four d9 (溜); P1 turns up x4, which P0 pungs; P0 then discards x8, on
+    which P1 (the WH-E4 hand: x5x6x7 and the pair x8) wins, 5 息."""
+    g = game({0: "x4 x4 x8 d9 d9 d9 d9", 1: E4_HAND}, stock="x4", window="eligible", **options)
+    g.apply(find(g, 0, "liu", "d9"))
+    for seat in g.current.seats:
+        if seat != 0:
+            g.apply(hupai.Action("pass", seat))
+    g.apply(find(g, 0, "pung", "x4"))
+    g.apply(find(g, 0, "discard", "x8"))
+    g.apply(find(g, 1, "win", "x8"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    return g
+
+
+@pytest.mark.rule("WH-35", "WH-38")
+def test_wh_35_di_hu_only_on_the_opening_discard_by_default() -> None:
+    (won,) = _dealer_opens_with_liu().result.wins
+    assert "di_hu" not in won.score.pattern_names and "bao_ting" in won.score.pattern_names
+
+
+@pytest.mark.rule("WH-35", "WH-36")
+def test_wh_35_di_hu_on_the_dealers_first_discard_after_an_opening_liu() -> None:
+    # Seed: 闲家胡庄家打出的第一张牌，算地胡: the dealer's first discarded card, whenever it comes; 地胡 replaces 报听.
+    (won,) = _dealer_opens_with_liu(dihu="first_discard").result.wins
+    assert "di_hu" in won.score.pattern_names and "bao_ting" not in won.score.pattern_names
+
+
+@pytest.mark.rule("WH-35")
+def test_wh_35_di_hu_first_discard_is_only_the_first() -> None:
+    # P0 opens by discarding d10 (its first discard; nobody takes it), later pungs x4 and discards x8: P1's win on
+    # it is no 地胡 under either reading.
+    g = game({0: "x4 x4 x8 d10", 1: E4_HAND}, stock="x4", window="eligible", dihu="first_discard")
+    g.apply(find(g, 0, "discard", "d10"))
+    while g.current.phase == "claim" and g.table.offer_kind == "discard":
+        for seat in g.current.seats:
+            g.apply(hupai.Action("pass", seat))
+    g.apply(find(g, 0, "pung", "x4"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    g.apply(find(g, 0, "discard", "x8"))
+    g.apply(find(g, 1, "win", "x8"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    assert "di_hu" not in g.result.wins[0].score.pattern_names
+
+
+# -- WH-39: the 神腰 card --------------------------------------------------------------------------------------
+@pytest.mark.rule("WH-39")
+def test_wh_39_shen_yao_card_is_the_stock_top_after_any_win_by_default() -> None:
+    g = _dealer_discards_x5(min_huxi=5)
+    g.apply(find(g, 1, "win", "x5"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    assert g.result.wins[0].context.shen_card == g.table.wall.tiles[58]
+
+
+@pytest.mark.rule("WH-39")
+def test_wh_39_shen_yao_from_the_card_after_the_winning_card() -> None:
+    # Seed: 如果胡牌的那张牌的下一张翻开...: the card after the winning card in the stock. A discard has none (no
+    # 神腰); a turned-up winning card has the next stock card.
+    g = _dealer_discards_x5(min_huxi=5, shenyao="after_win_card")
+    g.apply(find(g, 1, "win", "x5"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    assert g.result.wins[0].context.shen_card is None and "shen_yao" not in g.result.wins[0].score.pattern_names
+    drawn = game({0: "d10", 1: E4_HAND}, stock="x5 x9", window="eligible", shenyao="after_win_card")
+    drawn.apply(find(drawn, 0, "discard", "d10"))
+    while drawn.current.phase == "claim" and drawn.table.offer_kind == "discard":
+        for seat in drawn.current.seats:
+            drawn.apply(hupai.Action("pass", seat))
+    drawn.apply(find(drawn, 1, "win", "x5"))
+    for seat in drawn.current.seats:
+        drawn.apply(hupai.Action("pass", seat))
+    (won,) = drawn.result.wins
+    assert won.source == "wall" and won.context.shen_card == card("x9")
+    assert "shen_yao" in won.score.pattern_names  # x9 is odd, the session 神 "odd"
+
+
+# -- WH-27: when a fatal 碰 makes 死手 ------------------------------------------------------------------------------
+def _fatal_pung(**options: object) -> Game:
+    """P1 passes P0's discarded d6 (pair d6 d6: peng-ban d6); P2 later turns up the last d6 and P1 碰s it."""
+    g = game({0: "d6 x2", 1: "d6 d6 d8 d8 x9"}, stock="d1 d6 d8 d2", **options)
+    g.apply(find(g, 0, "discard", "d6"))
+    for _ in range(2):  # P0's d6, P1's d1
+        for seat in g.current.seats:
+            g.apply(hupai.Action("pass", seat))
+    assert g.current.tile == card("d6") and g.current.source == 2
+    g.apply(find(g, 1, "pung", "d6"))
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+    assert g.table.dead[1]
+    return g
+
+
+@pytest.mark.rule("WH-27")
+def test_wh_27_sishou_after_its_discard_by_default() -> None:
+    g = _fatal_pung()
+    assert g.current.phase == "turn" and g.current.seats == (1,)  # it still makes its discard
+
+
+@pytest.mark.rule("WH-27", "WH-16")
+def test_wh_27_sishou_at_the_claim_skips_the_discard() -> None:
+    # Seed: 死手的玩家，所有牌自动过，跳过所有操作: dead from the 碰 itself, P1 makes no discard; its 下家 P2 turns up
+    # next (d8, which P1 is offered nothing on), and P1 keeps the card it would have discarded.
+    g = _fatal_pung(sishou="at_claim")
+    assert g.current.phase == "claim" and g.current.source == 2 and g.current.tile == card("d8")
+    assert g.legal_actions(1) == (hupai.Action("pass", 1),)
+    assert g.table.cards_held(1) == 20 and Game.replay(g.to_json()).to_json() == g.to_json()

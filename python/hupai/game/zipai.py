@@ -31,7 +31,6 @@ lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,11 +40,12 @@ from ..errors import HupaiError
 from ..events import Event, RawEvent
 from ..rules.base import Rules
 from ..scoring import WinContext
-from ..zipai import ALL_CARDS, RUNS, Declared, PartType, format_cards
+from ..zipai import RUNS, Declared, PartType, format_cards
 from ..zipai.cards import completing_cards, value_of
 from .mahjong import Decision
 from .result import HandResult, WinResult, close_hand
 from .wall import Wall, shuffle
+from .zipai_deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
 from .zipai_state import Group, ZipaiTable
 
 __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
@@ -61,34 +61,6 @@ _RUNS_OF = tuple(
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
-_SIZES = (20, 19, 19)  # WH-4: the dealer's deal first, then its 下家's, then the third seat's
-_DEALT = sum(_SIZES)
-
-
-def deal_order(dealer: int) -> tuple[int, int, int]:
-    """The seats in the order they are dealt (WH-4): the dealer, its 下家, the third."""
-    return (dealer, (dealer + 1) % 3, (dealer + 2) % 3)
-
-
-def stacked_cards(hands: Sequence[Sequence[int]], stock: Sequence[int] = (), dealer: int = 0) -> list[int]:
-    """An 80-card wall that deals ``hands`` (per seat; the dealer's 20, its last card the one shown for 神) and
-    turns up ``stock`` first; the other cards follow in kind order. For tests and examples: ``Game("waihuzi",
-    wall=stacked_cards(...))``."""
-    from collections import Counter
-
-    left = Counter(ALL_CARDS)
-    used = Counter([c for hand in hands for c in hand]) + Counter(stock)
-    short = sorted(k for k, count in used.items() if count > left[k])
-    if short:
-        raise HupaiError(f"a stacked wall uses more than four of {format_cards(short)}")
-    for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
-        if len(hands[seat]) != size:
-            raise HupaiError(f"seat {seat} is dealt {size} cards, got {len(hands[seat])}")
-    left.subtract(used)
-    head = [c for seat in deal_order(dealer) for c in hands[seat]]
-    return head + list(stock) + sorted(left.elements())
-
-
 def _name(card: int) -> str:
     return format_cards([card]) if 0 <= card < 20 else str(card)
 
@@ -117,7 +89,7 @@ class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
-                 "_random_shen")
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dead_at_claim", "_dealer_discarded")
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:
@@ -137,14 +109,20 @@ class ZipaiFlow:
         # shown for the 神 (WH-5).
         self._house_wins = bool(getattr(rules, "house_wins", False))
         self._random_shen = getattr(o, "shen_shown", "dealer_last") == "random"
+        self._dihu_any = getattr(o, "dihu", "opening") == "first_discard"  # WH-35
+        self._shenyao_after = getattr(o, "shenyao", "stock_top") == "after_win_card"  # WH-39
+        self._dead_at_claim = getattr(o, "sishou", "after_discard") == "at_claim"  # WH-27
+        # Has the dealer discarded yet (WH-35's house rule)? Flow state outside the table: a Wai Huzi snapshot is
+        # always restored by replaying its actions, which rebuilds it.
+        self._dealer_discarded = False
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
              stacked: Sequence[int] | None = None) -> None:
         cards = shuffle(self.rules.tiles(), seed) if stacked is None else list(stacked)
-        table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, _DEALT))
+        table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, DEALT))
         start = 0
-        for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
+        for seat, size in zip(deal_order(dealer), SIZES, strict=True):
             dealt = cards[start:start + size]
             start += size
             hand = table.hands[seat]
@@ -153,10 +131,7 @@ class ZipaiFlow:
             self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
         shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
-            index, holder = 19, dealer
-            if self._random_shen:  # WH-5's house rule: any dealt card, drawn from the seed; it stays with its holder
-                index = random.Random(f"hupai-shen-{seed}").randrange(_DEALT)
-                holder = deal_order(dealer)[(index >= _SIZES[0]) + (index >= _SIZES[0] + _SIZES[1])]
+            index, holder = shown_for_shen(dealer, seed, self._random_shen)
             shown = cards[index]
             table.shen_shown = shown
             table.shen = "odd" if value_of(shown) % 2 else "even"
@@ -169,6 +144,7 @@ class ZipaiFlow:
 
     def restore(self, table: ZipaiTable) -> None:
         self.table = table
+        self._dealer_discarded = not table.opening  # not asked for Wai Huzi (restored by replay): the safe side
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
     # -- core questions ---------------------------------------------------------------------------------
@@ -393,6 +369,10 @@ class ZipaiFlow:
         if opening:
             self._dealer_moved()
             table.dealer_opening = True  # 地胡 (WH-35) is a win on this card
+        elif self._dihu_any and seat == table.dealer and not self._dealer_discarded:
+            table.dealer_opening = True  # WH-35's house rule: the dealer's first discard, after an opening 溜
+        if seat == table.dealer:
+            self._dealer_discarded = True
         self._offer(card, seat, drawn=False)
 
     def _turn_up(self, seat: int) -> None:
@@ -489,6 +469,7 @@ class ZipaiFlow:
         hand = table.hands[seat]
         table.offer = -1
         table.offer_kind = ""
+        skips = kind in ("liu", "piao")  # no discard state after the action
         if kind == "liu":
             if hand[card] == 3:  # a 坎 and its self-drawn fourth
                 hand[card] -= 3
@@ -506,6 +487,7 @@ class ZipaiFlow:
             self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
             if card in table.peng_ban[seat]:
                 table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
+                skips = self._dead_at_claim  # WH-27's house rule: 死手 at once, so it skips its discard too
         else:  # chow
             _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
             hand[low] -= 1
@@ -513,7 +495,7 @@ class ZipaiFlow:
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
             # WH-26: the chowed value and the 门子's other completing card are locked for the hand
             table.locked[seat].update((card, *others))
-        if kind in ("liu", "piao"):
+        if skips:
             self._turn_up((seat + 1) % 3)  # WH-16: no discard; the taker's 下家 turns up
         else:
             table.phase = "turn"
@@ -548,7 +530,9 @@ class ZipaiFlow:
         if heavenly:
             concealed.remove(card)
         # WH-39: the top remaining stock card, or the 海底 card when none is left
-        shen_card = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
+        shen_card: int | None = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
+        if self._shenyao_after and source not in ("wall", "turned_up"):
+            shen_card = None  # WH-39's house rule: only a card turned up from the stock has one after it
         last = table.offer_kind == "draw" and wall.head == len(wall.tiles)
         # WinContext.melds holds hupai.zipai.Declared groups for the zipai family (the agreed interface)
         groups: Any = tuple(_declared(seat, g) for g in table.groups[seat])

@@ -42,3 +42,13 @@ class WaihuziOptions(RuleOptions):
     yidianhong: str = choice("layout", "hand", rule="WH-35", house=True,
                              doc="一点红 counts the red cards of 'layout' (the spec) or of the 'hand' only: the held "
                                  "cards and the winning card, not the declared groups (seed: 手上只有一个红字)")
+    dihu: str = choice("opening", "first_discard", rule="WH-35", house=True,
+                       doc="地胡 is a win on the dealer's first discard when it is its 'opening' move (the spec), "
+                           "or on its 'first_discard' whenever it comes, after an opening 溜 too "
+                           "(seed: 庄家打出的第一张牌)")
+    shenyao: str = choice("stock_top", "after_win_card", rule="WH-39", house=True,
+                          doc="神腰's card: the 'stock_top' after any win (the spec), or the card 'after_win_card' in "
+                              "the stock: only a win on a turned-up card has one (seed: 胡牌的那张牌的下一张)")
+    sishou: str = choice("after_discard", "at_claim", rule="WH-27", house=True,
+                         doc="a 碰/歪 of a peng-banned value makes 死手 'after_discard' (the spec: the seat still "
+                             "discards) or 'at_claim': at once, skipping its discard (seed: 死手的玩家...跳过所有操作)")
