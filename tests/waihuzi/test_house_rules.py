@@ -34,6 +34,18 @@ def test_house_rules_are_described_with_their_rule_and_left_out_of_the_log_at_th
         assert hupai.rules.get("waihuzi", rules.options_dict()).options == rules.options
 
 
+def _rest_pass(g: Game) -> None:
+    """Every seat still to answer the open offer passes."""
+    for seat in g.current.seats:
+        g.apply(hupai.Action("pass", seat))
+
+
+def _pass_discard(g: Game) -> None:
+    """Nobody takes the discard on offer."""
+    while g.current.phase == "claim" and g.table.offer_kind == "discard":
+        _rest_pass(g)
+
+
 def _score(ctx: object, **options: object) -> hupai.ScoreResult:
     return hupai.score(hupai.rules.get("waihuzi", **options), ctx)  # type: ignore[arg-type]
 
@@ -77,8 +89,7 @@ def test_wh_30_the_flow_offers_no_win_below_the_minimum_by_default() -> None:
 def test_wh_30_the_flow_offers_the_single_wait_win_with_plus5() -> None:
     g = _dealer_discards_x5(dandiao="plus5")
     g.apply(find(g, 1, "win", "x5"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     (won,) = g.result.wins
     assert won.score.details["xi"] == 10 and "di_hu" in won.score.pattern_names
 
@@ -175,8 +186,7 @@ def _dealer_opens_with_liu(**options: object) -> Game:
     g.apply(find(g, 0, "pung", "x4"))
     g.apply(find(g, 0, "discard", "x8"))
     g.apply(find(g, 1, "win", "x8"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     return g
 
 
@@ -199,16 +209,12 @@ def test_wh_35_di_hu_first_discard_is_only_the_first() -> None:
     # it is no 地胡 under either reading.
     g = game({0: "x4 x4 x8 d10", 1: E4_HAND}, stock="x4", window="eligible", dihu="first_discard")
     g.apply(find(g, 0, "discard", "d10"))
-    while g.current.phase == "claim" and g.table.offer_kind == "discard":
-        for seat in g.current.seats:
-            g.apply(hupai.Action("pass", seat))
+    _pass_discard(g)
     g.apply(find(g, 0, "pung", "x4"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     g.apply(find(g, 0, "discard", "x8"))
     g.apply(find(g, 1, "win", "x8"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     assert "di_hu" not in g.result.wins[0].score.pattern_names
 
 
@@ -217,8 +223,7 @@ def test_wh_35_di_hu_first_discard_is_only_the_first() -> None:
 def test_wh_39_shen_yao_card_is_the_stock_top_after_any_win_by_default() -> None:
     g = _dealer_discards_x5(min_huxi=5)
     g.apply(find(g, 1, "win", "x5"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     assert g.result.wins[0].context.shen_card == g.table.wall.tiles[58]
 
 
@@ -228,17 +233,13 @@ def test_wh_39_shen_yao_from_the_card_after_the_winning_card() -> None:
     # 神腰); a turned-up winning card has the next stock card.
     g = _dealer_discards_x5(min_huxi=5, shenyao="after_win_card")
     g.apply(find(g, 1, "win", "x5"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     assert g.result.wins[0].context.shen_card is None and "shen_yao" not in g.result.wins[0].score.pattern_names
     drawn = game({0: "d10", 1: E4_HAND}, stock="x5 x9", window="eligible", shenyao="after_win_card")
     drawn.apply(find(drawn, 0, "discard", "d10"))
-    while drawn.current.phase == "claim" and drawn.table.offer_kind == "discard":
-        for seat in drawn.current.seats:
-            drawn.apply(hupai.Action("pass", seat))
+    _pass_discard(drawn)
     drawn.apply(find(drawn, 1, "win", "x5"))
-    for seat in drawn.current.seats:
-        drawn.apply(hupai.Action("pass", seat))
+    _rest_pass(drawn)
     (won,) = drawn.result.wins
     assert won.source == "wall" and won.context.shen_card == card("x9")
     assert "shen_yao" in won.score.pattern_names  # x9 is odd, the session 神 "odd"
@@ -250,12 +251,10 @@ def _fatal_pung(**options: object) -> Game:
     g = game({0: "d6 x2", 1: "d6 d6 d8 d8 x9"}, stock="d1 d6 d8 d2", **options)
     g.apply(find(g, 0, "discard", "d6"))
     for _ in range(2):  # P0's d6, P1's d1
-        for seat in g.current.seats:
-            g.apply(hupai.Action("pass", seat))
+        _rest_pass(g)
     assert g.current.tile == card("d6") and g.current.source == 2
     g.apply(find(g, 1, "pung", "d6"))
-    for seat in g.current.seats:
-        g.apply(hupai.Action("pass", seat))
+    _rest_pass(g)
     assert g.table.dead[1]
     return g
 
