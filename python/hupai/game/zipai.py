@@ -3,8 +3,9 @@
 
 The table is a :class:`~hupai.game.zipai_state.ZipaiTable`. A hand runs as:
 
-- **Deal** (WH-4): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57; the 22 left are the
-  stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown and decides it.
+- **Deal** (WH-4, :mod:`.zipai_deal`): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57;
+  the 22 left are the stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown
+  and decides it.
 - **Turn** (``phase == "turn"``): ``turn_seat`` is in a discard state (WH-12): discard an unlocked card, or
   溜 four held, or 飘 a held fourth onto its 碰. The dealer's first move may be 天胡 (WH-13, WH-40).
 - **Offer** (``phase == "claim"``): a turned-up stock card (WH-15) or a discard (WH-14) is offered; each seat
@@ -27,6 +28,11 @@ Decisions where the spec is silent (each named where it is made): 地胡 is a wi
 made as its first move (before any card is turned up); the dealer's 报听 moment is after that first move; a
 seat made 死手 by a 碰/歪 discards (it is offered no 溜/飘 in that discard state); passing includes choosing a
 lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed the 碰, WH-25 then applies).
+
+House rules (``rules/waihuzi/options.py``, ``docs/rules/waihuzi.md``), read from ``rules.options`` and each off at
+its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (WH-30: which hands win is the rules'
+``layout_wins``), ``dihu`` (WH-35: 地胡 on the dealer's first discard after an opening 溜), ``shenyao`` (WH-39: no
+神腰 card for a winning card that was not turned up), ``sishou`` (WH-27: a fatal 碰/歪 skips its discard).
 """
 
 from __future__ import annotations
@@ -105,8 +111,7 @@ class ZipaiFlow:
             raise HupaiError(f"{rules.name}: the zipai flow reads options min_huxi, xingxingxi, daxiaozihu and "
                              f"extra_mingtang from rules.options") from None
         self._core_groups: list[list[tuple[int, int, int, int, int]]] = [[], [], []]
-        # House rules (rules/waihuzi/options.py), asked of the rules: which hands win (WH-30), which card is
-        # shown for the 神 (WH-5).
+        # House rules (the module docstring); WH-30's question of which hands win is asked of the rules.
         self._house_wins = bool(getattr(rules, "house_wins", False))
         self._random_shen = getattr(o, "shen_shown", "dealer_last") == "random"
         self._dihu_any = getattr(o, "dihu", "opening") == "first_discard"  # WH-35
