@@ -273,3 +273,13 @@ def test_wh_27_sishou_at_the_claim_skips_the_discard() -> None:
     assert g.current.phase == "claim" and g.current.source == 2 and g.current.tile == card("d8")
     assert g.legal_actions(1) == (hupai.Action("pass", 1),)
     assert g.table.cards_held(1) == 20 and Game.replay(g.to_json()).to_json() == g.to_json()
+
+
+@pytest.mark.rule("WH-35")
+def test_wh_35_house_rule_from_the_score_command_and_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = "[歪 d7d7d7] " + E8_HAND
+    argv = ["score", "waihuzi", hand, "--win-tile", "x7", "--winner", "1", "--discarder", "0", "--json"]
+    assert main(argv) == 0 and json.loads(capsys.readouterr().out)["value"] == 7
+    assert main([*argv, "-o", "yidianhong=hand"]) == 0 and json.loads(capsys.readouterr().out)["value"] == 28
+    house = hupai.score("waihuzi", hand, win_tile="x7", winner=1, discarder=0, options={"yidianhong": "hand"})
+    assert house.value == 28
