@@ -100,3 +100,24 @@ def test_gd_yx_log_form_is_what_logs_recorded() -> None:
     assert list(YunxiaoOptions().to_dict().items()) == [
         ("base_points", 1), ("scoring", "points_000"), ("wall_end_reserve", [34, 38, 40]), ("max_kongs", 3),
         ("buda_loose", False), ("louhu", "same_kind")]
+
+
+@dataclass(frozen=True)
+class HouseToy(ToyOptions):
+    scope: str = choice("spec", "seed", rule="KW-10", doc="a house rule", house=True)
+    strict: bool = flag(False, rule="WH-37", doc="a house flag", house=True)
+
+
+def test_house_rules_are_logged_only_when_set() -> None:
+    """A house rule at its default is left out of to_dict (logs recorded before it existed replay unchanged); set,
+    it is recorded and reads back; describe() lists it always, marked."""
+    assert HouseToy().to_dict() == ToyOptions().to_dict()
+    changed = HouseToy(scope="seed", strict=True)
+    assert changed.to_dict() == {**ToyOptions().to_dict(), "scope": "seed", "strict": True}
+    assert HouseToy.from_mapping(json.loads(json.dumps(changed.to_dict()))) == changed
+    assert HouseToy.from_mapping(ToyOptions().to_dict()) == HouseToy()
+    house = {info.name: info.house for info in HouseToy.describe()}
+    assert house == {"base": False, "cap": False, "shen": False, "haidilao": False, "reserve": False, "scope": True,
+                     "strict": True}
+    with pytest.raises(HupaiError, match="'scope' must be one of 'spec', 'seed'"):
+        HouseToy(scope="other")

@@ -52,7 +52,8 @@ def test_options_defaults_and_round_trip() -> None:
     assert rules(**changed.options_dict()).options_dict() == changed.options_dict()
     assert {info.name: info.rule for info in WaihuziOptions.describe()} == {
         "min_huxi": "WH-32", "cap": "WH-43", "xingxingxi": "WH-37", "daxiaozihu": "WH-35", "haidilao": "WH-35",
-        "extra_mingtang": "WH-41", "shen": "WH-5"}
+        "extra_mingtang": "WH-41", "shen": "WH-5", "shen_shown": "WH-5", "dandiao": "WH-30", "yidianhong": "WH-35",
+        "dihu": "WH-35", "shenyao": "WH-39", "sishou": "WH-27"}
 
 
 @pytest.mark.rule("WH-5", "WH-32", "WH-35", "WH-37", "WH-41", "WH-43")

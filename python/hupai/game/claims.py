@@ -139,7 +139,8 @@ def collect_robbers(rules: Rules, table: Table, tile: int, konger: int,
     (win or pass), and with ``window="all"`` every other seat (``pass`` alone where it may not)."""
     pending: dict[int, tuple[Action, ...]] = {}
     for seat in _order_from(table, konger):
-        if (not louhu_blocks(rules, table, seat, tile) and rules.completes(table, seat, tile, False)
+        blocked = rules.louhu_blocks_robbing and louhu_blocks(rules, table, seat, tile)
+        if (not blocked and rules.completes(table, seat, tile, False)
                 and rules.may_win(table, seat, tile, "robbed_kong")):
             pending[seat] = (ACTIONS.win[seat][tile], ACTIONS.pass_[seat])
         elif window == "all":

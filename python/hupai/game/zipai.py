@@ -3,8 +3,9 @@
 
 The table is a :class:`~hupai.game.zipai_state.ZipaiTable`. A hand runs as:
 
-- **Deal** (WH-4): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57; the 22 left are the
-  stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown and decides it.
+- **Deal** (WH-4, :mod:`.zipai_deal`): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57;
+  the 22 left are the stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown
+  and decides it.
 - **Turn** (``phase == "turn"``): ``turn_seat`` is in a discard state (WH-12): discard an unlocked card, or
   溜 four held, or 飘 a held fourth onto its 碰. The dealer's first move may be 天胡 (WH-13, WH-40).
 - **Offer** (``phase == "claim"``): a turned-up stock card (WH-15) or a discard (WH-14) is offered; each seat
@@ -27,6 +28,11 @@ Decisions where the spec is silent (each named where it is made): 地胡 is a wi
 made as its first move (before any card is turned up); the dealer's 报听 moment is after that first move; a
 seat made 死手 by a 碰/歪 discards (it is offered no 溜/飘 in that discard state); passing includes choosing a
 lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed the 碰, WH-25 then applies).
+
+House rules (``rules/waihuzi/options.py``, ``docs/rules/waihuzi.md``), read from ``rules.options`` and each off at
+its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (WH-30: which hands win is the rules'
+``layout_wins``), ``dihu`` (WH-35: 地胡 on the dealer's first discard after an opening 溜), ``shenyao`` (WH-39: no
+神腰 card for a winning card that was not turned up), ``sishou`` (WH-27: a fatal 碰/歪 skips its discard).
 """
 
 from __future__ import annotations
@@ -40,11 +46,12 @@ from ..errors import HupaiError
 from ..events import Event, RawEvent
 from ..rules.base import Rules
 from ..scoring import WinContext
-from ..zipai import ALL_CARDS, RUNS, Declared, PartType, format_cards
+from ..zipai import RUNS, Declared, PartType, format_cards
 from ..zipai.cards import completing_cards, value_of
 from .mahjong import Decision
 from .result import HandResult, WinResult, close_hand
 from .wall import Wall, shuffle
+from .zipai_deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
 from .zipai_state import Group, ZipaiTable
 
 __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
@@ -60,34 +67,6 @@ _RUNS_OF = tuple(
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
-_SIZES = (20, 19, 19)  # WH-4: the dealer's deal first, then its 下家's, then the third seat's
-_DEALT = sum(_SIZES)
-
-
-def deal_order(dealer: int) -> tuple[int, int, int]:
-    """The seats in the order they are dealt (WH-4): the dealer, its 下家, the third."""
-    return (dealer, (dealer + 1) % 3, (dealer + 2) % 3)
-
-
-def stacked_cards(hands: Sequence[Sequence[int]], stock: Sequence[int] = (), dealer: int = 0) -> list[int]:
-    """An 80-card wall that deals ``hands`` (per seat; the dealer's 20, its last card the one shown for 神) and
-    turns up ``stock`` first; the other cards follow in kind order. For tests and examples: ``Game("waihuzi",
-    wall=stacked_cards(...))``."""
-    from collections import Counter
-
-    left = Counter(ALL_CARDS)
-    used = Counter([c for hand in hands for c in hand]) + Counter(stock)
-    short = sorted(k for k, count in used.items() if count > left[k])
-    if short:
-        raise HupaiError(f"a stacked wall uses more than four of {format_cards(short)}")
-    for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
-        if len(hands[seat]) != size:
-            raise HupaiError(f"seat {seat} is dealt {size} cards, got {len(hands[seat])}")
-    left.subtract(used)
-    head = [c for seat in deal_order(dealer) for c in hands[seat]]
-    return head + list(stock) + sorted(left.elements())
-
-
 def _name(card: int) -> str:
     return format_cards([card]) if 0 <= card < 20 else str(card)
 
@@ -115,7 +94,8 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
 class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
-    __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups")
+    __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dead_at_claim", "_dealer_discarded")
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:
@@ -131,14 +111,23 @@ class ZipaiFlow:
             raise HupaiError(f"{rules.name}: the zipai flow reads options min_huxi, xingxingxi, daxiaozihu and "
                              f"extra_mingtang from rules.options") from None
         self._core_groups: list[list[tuple[int, int, int, int, int]]] = [[], [], []]
+        # House rules (the module docstring); WH-30's question of which hands win is asked of the rules.
+        self._house_wins = bool(getattr(rules, "house_wins", False))
+        self._random_shen = getattr(o, "shen_shown", "dealer_last") == "random"
+        self._dihu_any = getattr(o, "dihu", "opening") == "first_discard"  # WH-35
+        self._shenyao_after = getattr(o, "shenyao", "stock_top") == "after_win_card"  # WH-39
+        self._dead_at_claim = getattr(o, "sishou", "after_discard") == "at_claim"  # WH-27
+        # Has the dealer discarded yet (WH-35's house rule)? Flow state outside the table: a Wai Huzi snapshot is
+        # always restored by replaying its actions, which rebuilds it.
+        self._dealer_discarded = False
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
              stacked: Sequence[int] | None = None) -> None:
         cards = shuffle(self.rules.tiles(), seed) if stacked is None else list(stacked)
-        table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, _DEALT))
+        table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, DEALT))
         start = 0
-        for seat, size in zip(deal_order(dealer), _SIZES, strict=True):
+        for seat, size in zip(deal_order(dealer), SIZES, strict=True):
             dealt = cards[start:start + size]
             start += size
             hand = table.hands[seat]
@@ -147,10 +136,11 @@ class ZipaiFlow:
             self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
         shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
-            shown = cards[19]
+            index, holder = shown_for_shen(dealer, seed, self._random_shen)
+            shown = cards[index]
             table.shen_shown = shown
             table.shen = "odd" if value_of(shown) % 2 else "even"
-            self.events.append(Event("shen", dealer, shown, (), table.shen))
+            self.events.append(Event("shen", holder, shown, (), table.shen))
         else:
             table.shen = shen
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
@@ -159,11 +149,17 @@ class ZipaiFlow:
 
     def restore(self, table: ZipaiTable) -> None:
         self.table = table
+        self._dealer_discarded = not table.opening  # not asked for Wai Huzi (restored by replay): the safe side
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
     # -- core questions ---------------------------------------------------------------------------------
     def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
-        """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息."""
+        """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息 (under a
+        house rule that changes which hands win, as the rules say)."""
+        if self._house_wins:
+            hand = [c for c in range(20) for _ in range(self.table.hands[seat][c])]
+            groups = [_declared(seat, g) for g in self.table.groups[seat]]
+            return bool(self.rules.layout_wins(hand, groups, card, self_drawn))  # type: ignore[attr-defined]
         return zipai_best(self.table.views[seat], self._core_groups[seat], card, 1 if self_drawn else 2,
                           self._options)[1] is not None
 
@@ -174,6 +170,12 @@ class ZipaiFlow:
 
     def _ready(self, seat: int) -> bool:
         """Some card completes a winning layout (WH-38), from any source."""
+        if self._house_wins:
+            held = list(self.table.hands[seat])
+            for group in self.table.groups[seat]:
+                for card in group.cards:
+                    held[card] += 1
+            return any(self._wins(seat, card, own) for card in range(20) if held[card] < 4 for own in (True, False))
         return any(own[1] is not None or other[1] is not None
                    for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
                                                     self._options))
@@ -372,6 +374,10 @@ class ZipaiFlow:
         if opening:
             self._dealer_moved()
             table.dealer_opening = True  # 地胡 (WH-35) is a win on this card
+        elif self._dihu_any and seat == table.dealer and not self._dealer_discarded:
+            table.dealer_opening = True  # WH-35's house rule: the dealer's first discard, after an opening 溜
+        if seat == table.dealer:
+            self._dealer_discarded = True
         self._offer(card, seat, drawn=False)
 
     def _turn_up(self, seat: int) -> None:
@@ -468,6 +474,7 @@ class ZipaiFlow:
         hand = table.hands[seat]
         table.offer = -1
         table.offer_kind = ""
+        skips = kind in ("liu", "piao")  # no discard state after the action
         if kind == "liu":
             if hand[card] == 3:  # a 坎 and its self-drawn fourth
                 hand[card] -= 3
@@ -485,6 +492,7 @@ class ZipaiFlow:
             self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
             if card in table.peng_ban[seat]:
                 table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
+                skips = self._dead_at_claim  # WH-27's house rule: 死手 at once, so it skips its discard too
         else:  # chow
             _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
             hand[low] -= 1
@@ -492,7 +500,7 @@ class ZipaiFlow:
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
             # WH-26: the chowed value and the 门子's other completing card are locked for the hand
             table.locked[seat].update((card, *others))
-        if kind in ("liu", "piao"):
+        if skips:
             self._turn_up((seat + 1) % 3)  # WH-16: no discard; the taker's 下家 turns up
         else:
             table.phase = "turn"
@@ -527,7 +535,9 @@ class ZipaiFlow:
         if heavenly:
             concealed.remove(card)
         # WH-39: the top remaining stock card, or the 海底 card when none is left
-        shen_card = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
+        shen_card: int | None = wall.tiles[wall.head] if wall.head < len(wall.tiles) else wall.tiles[-1]
+        if self._shenyao_after and source not in ("wall", "turned_up"):
+            shen_card = None  # WH-39's house rule: only a card turned up from the stock has one after it
         last = table.offer_kind == "draw" and wall.head == len(wall.tiles)
         # WinContext.melds holds hupai.zipai.Declared groups for the zipai family (the agreed interface)
         groups: Any = tuple(_declared(seat, g) for g in table.groups[seat])

@@ -85,10 +85,10 @@ def advice(name: str) -> Advice:
     return found
 
 
-def score(rules: Rules | str, context: WinContext | str, /, win_tile: int | str | None = None,
-          **facts: Any) -> ScoreResult:
-    """Score one win under ``rules`` (a rules object, or a rule-system name with its default options) without
-    running a game (``hupai.score``).
+def score(rules: Rules | str, context: WinContext | str, /, win_tile: int | str | None = None, *,
+          options: Mapping[str, Any] | None = None, **facts: Any) -> ScoreResult:
+    """Score one win under ``rules`` (a rules object, or a rule-system name with its default options or the given
+    ``options``, house rules included) without running a game (``hupai.score``).
 
     ``context`` is a :class:`WinContext`, or the winning hand in notation (:func:`hupai.parse_hand`: exposed
     melds in ``[]``, a concealed kong in ``()``) with ``facts`` as keywords naming WinContext fields
@@ -106,7 +106,9 @@ def score(rules: Rules | str, context: WinContext | str, /, win_tile: int | str 
     malformed input (a field the system does not use, given away from its default, included).
     """
     if isinstance(rules, str):
-        rules = get(rules)
+        rules = get(rules, options)
+    elif options is not None:
+        raise HupaiError("options go with a rule-system name; a rules object carries its own")
     elif not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a rule-system name or a Rules object, got {type(rules).__name__}")
     if isinstance(context, str):

@@ -21,7 +21,7 @@ several winners allowed, 补杠 robbable). Every hook, in one place:
   :meth:`~Rules.claim_meld` (the meld a claim makes and the tiles it takes), :meth:`~Rules.on_claim` (effects
   after a claimed meld), :attr:`~Rules.robbable_kongs`.
 - **Missed win (漏胡)**: :attr:`~Rules.louhu` (``"same_kind"``, ``"any_tile"`` or ``None``),
-  :attr:`~Rules.louhu_clears_on_claim`.
+  :attr:`~Rules.louhu_clears_on_claim`, :attr:`~Rules.louhu_blocks_robbing`.
 - **Wins**: :meth:`~Rules.completes` (does a tile complete a hand), :meth:`~Rules.ready` (is a waiting hand
   ready: the engine caches the answer), :meth:`~Rules.may_win` (extra restrictions: 游金 states, three golds),
   :meth:`~Rules.winning_tiles`.
@@ -99,6 +99,8 @@ class Rules(ABC):
     louhu: str | None = "same_kind"
     #: Whether a chow/pung/kong ends the 漏胡 block (a draw always does).
     louhu_clears_on_claim: bool = True
+    #: Whether a 漏胡 block also stops robbing a kong (抢杠), or only wins on discards.
+    louhu_blocks_robbing: bool = True
     #: Live tiles left when the hand ends drawn (流局): a normal draw needs more than this many (GD-8's reserve).
     #: The engine reads it itself; a wall end that depends on more overrides :meth:`can_draw` (declared:
     #: ``Capabilities(wall_end=True)``; Yunxiao's reserve grows with kongs).

@@ -16,9 +16,15 @@ made by the helpers below, each naming its allowed values, its default, the spec
   option and its allowed values; ``True`` is not an int;
 - :meth:`~RuleOptions.from_mapping` (what ``hupai.rules.get(name, **options)`` passes) and
   :meth:`~RuleOptions.to_dict`, every option named, JSON-ready, in field order (logs record it and replay from
-  it, so it must read back to the same options);
+  it, so it must read back to the same options), except a *house rule* at its default (below);
 - :meth:`~RuleOptions.describe`: one :class:`OptionInfo` per option (name, allowed values, default, rule id,
   meaning), for documentation and the CLI.
+
+House rules (``house=True``): an option added after logs of its rule system were recorded, for a reading of the
+seed text that the spec does not follow (issue 23: the default is always the spec's reading). At its default it
+is left out of :meth:`~RuleOptions.to_dict`, so the logs, snapshots and results recorded before it existed keep
+their ``options`` and replay byte for byte (a missing name reads back as its default); set to another value it
+is recorded like any option. :meth:`~RuleOptions.describe` lists it always.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ class OptionKind:
     allowed: str                  # in words, for messages and docs: "'one' or 'all_three'", "an int >= 1"
     rule: str
     doc: str
+    house: bool = False           # a house rule: left out of to_dict() at its default (module docstring)
 
     def check(self, value: Any) -> Any:
         raise NotImplementedError
@@ -123,29 +130,30 @@ def _option(default: Any, kind: OptionKind) -> Any:
     return field(default=default, metadata={"option": kind})
 
 
-def choice(default: Any, *others: Any, rule: str, doc: str) -> Any:
-    """One of a few values (strings, or ``None`` for "off"); ``default`` first."""
+def choice(default: Any, *others: Any, rule: str, doc: str, house: bool = False) -> Any:
+    """One of a few values (strings, or ``None`` for "off"); ``default`` first. ``house``: a house rule (left
+    out of :meth:`RuleOptions.to_dict` at its default)."""
     choices = (default, *others)
     allowed = ", ".join(repr(c) for c in choices)
-    return _option(default, _Choice(allowed, rule, doc, choices))
+    return _option(default, _Choice(allowed, rule, doc, house, choices))
 
 
 def integer(default: int | None, *, minimum: int, rule: str, doc: str, optional: bool = False,
             maximum: int = MAX_INT) -> Any:
     """An int in ``minimum..maximum`` (never a bool); ``optional`` also allows ``None`` (e.g. no cap)."""
     allowed = f"an int >= {minimum}" + (" or None" if optional else "")
-    return _option(default, _Integer(allowed, rule, doc, minimum, optional, maximum))
+    return _option(default, _Integer(allowed, rule, doc, False, minimum, optional, maximum))
 
 
-def flag(default: bool, *, rule: str, doc: str) -> Any:
-    """``True`` or ``False`` (not 0 or 1)."""
-    return _option(default, _Flag("true or false", rule, doc))
+def flag(default: bool, *, rule: str, doc: str, house: bool = False) -> Any:
+    """``True`` or ``False`` (not 0 or 1); ``house`` as for :func:`choice`."""
+    return _option(default, _Flag("true or false", rule, doc, house))
 
 
 def int_list(default: tuple[int, ...], *, minimum: int, rule: str, doc: str, maximum: int = MAX_INT) -> Any:
     """A fixed-length list of ints in ``minimum..maximum``; stored as a tuple, logged as a list."""
     allowed = f"a list of {len(default)} ints >= {minimum}"
-    return _option(default, _IntList(allowed, rule, doc, len(default), minimum, maximum))
+    return _option(default, _IntList(allowed, rule, doc, False, len(default), minimum, maximum))
 
 
 @dataclass(frozen=True)
@@ -157,6 +165,7 @@ class OptionInfo:
     default: Any
     rule: str
     doc: str
+    house: bool = False  # a house rule (a reading of the seed text the spec does not follow)
 
 
 @dataclass(frozen=True)
@@ -199,8 +208,14 @@ class RuleOptions:
         return cls(**dict(options))
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option, JSON-ready, in field order (results and replay logs record it)."""
-        return {spec.name: spec.metadata["option"].to_json(getattr(self, spec.name)) for spec in fields(self)}
+        """Every option, JSON-ready, in field order (results and replay logs record it); a house rule only when
+        it is not at its default (so logs from before it was added replay unchanged)."""
+        out = {}
+        for spec in fields(self):
+            kind, value = spec.metadata["option"], getattr(self, spec.name)
+            if not (kind.house and value == spec.default):
+                out[spec.name] = kind.to_json(value)
+        return out
 
     @classmethod
     def describe(cls) -> tuple[OptionInfo, ...]:
@@ -208,7 +223,8 @@ class RuleOptions:
         infos = []
         for spec in fields(cls):
             kind = _kind_of(cls, spec.name, spec.metadata)
-            infos.append(OptionInfo(spec.name, kind.allowed, kind.to_json(spec.default), kind.rule, kind.doc))
+            infos.append(OptionInfo(spec.name, kind.allowed, kind.to_json(spec.default), kind.rule, kind.doc,
+                                    kind.house))
         return tuple(infos)
 
 

@@ -14,6 +14,7 @@ from ...analysis import Group
 from ...hand import Meld
 from ...scoring import WinContext
 from ..patterns import PatternEntry, check_table
+from .options import KawuxingOptions
 
 __all__ = ["Reading", "FACTORS", "DRAGONS", "FIVES"]
 
@@ -26,13 +27,15 @@ class Reading:
     """One way to read a winning hand.
 
     ``groups`` are the concealed part's groups (the winning tile among them, in ``groups[win_group]``);
-    ``seven_pairs`` says the reading is the 七对 form (a quad is two pairs of one kind, KW-19).
+    ``seven_pairs`` says the reading is the 七对 form (a quad is two pairs of one kind, KW-19); ``options`` the
+    rule options (the house rules of KW-20 and KW-21 change three factors).
     """
 
     context: WinContext
     seven_pairs: bool
     groups: tuple[Group, ...]
     win_group: int
+    options: KawuxingOptions = KawuxingOptions()
 
     @property
     def melds(self) -> tuple[Meld, ...]:
@@ -67,14 +70,18 @@ def peng_peng_hu(r: Reading) -> bool:
 
 def ming_si_gui_yi(r: Reading) -> bool:
     """明四归一 (KW-20, KW-21), ×2: the winning tile's kind is one of the winner's exposed 碰 (discard or
-    self-draw alike)."""
+    self-draw alike; with ``si_gui_yi="by_source"`` on a discard win only)."""
     tile = r.context.win_tile
+    if r.options.si_gui_yi == "by_source" and r.context.self_drawn:
+        return False
     return any(m.type == "pung" and m.tiles[0] == tile for m in r.melds)
 
 
 def an_si_gui_yi(r: Reading) -> bool:
     """暗四归一 (KW-20, KW-21), ×4: standard form; the winner holds three concealed tiles of the winning kind
-    (not a kong) and wins with the fourth."""
+    (not a kong) and wins with the fourth (with ``si_gui_yi="by_source"`` by self-draw only)."""
+    if r.options.si_gui_yi == "by_source" and not r.context.self_drawn:
+        return False
     return not r.seven_pairs and r.context.concealed.count(r.context.win_tile) == 3
 
 
@@ -114,7 +121,10 @@ def qing_yi_se(r: Reading) -> bool:
 
 
 def shou_zhua_yi(r: Reading) -> bool:
-    """手抓一 (KW-20), ×4: four declared melds (碰 or any kong); the win is on the single remaining tile."""
+    """手抓一 (KW-20), ×4: four declared melds (碰 or any kong; with ``shou_zhua_yi="pungs"`` four 碰, no kong);
+    the win is on the single remaining tile."""
+    if r.options.shou_zhua_yi == "pungs" and any(m.type != "pung" for m in r.melds):
+        return False
     return len(r.melds) == 4 and len(r.context.concealed) == 1
 
 
@@ -145,8 +155,9 @@ def qiang_gang_hu(r: Reading) -> bool:
 
 
 def hai_di_lao_yue(r: Reading) -> bool:
-    """海底捞月 (KW-20, KW-6), ×2: self-draw of the last wall tile (a replacement included)."""
-    return r.context.last_tile and r.context.self_drawn
+    """海底捞月 (KW-20, KW-6), ×2: self-draw of the last wall tile (a replacement included); with
+    ``hai_di_lao_yue="last_tile"`` any win on the 84th tile, on its final discard too."""
+    return r.context.last_tile and (r.context.self_drawn or r.options.hai_di_lao_yue == "last_tile")
 
 
 def liang_dao(r: Reading) -> bool:

@@ -7,7 +7,8 @@ Flow rules (``../shared/rules/kawuxing.md``), each answered by a hook here or a 
 - KW-5 turns (engine). KW-6 the last tile (:meth:`forbidden_discards`: discard it as drawn; no kong since no
   replacement remains, KW-7; the base ``melds_claimable``: its discard may only be won on).
 - KW-8 no chow (:meth:`chow_seats`); KW-9 胡 > 杠/碰, every winner stands (``multiple_winners``).
-- KW-10 漏胡 any tile until the next draw (``louhu="any_tile"``; a claim does not lift it).
+- KW-10 漏胡 any tile until the next draw (``louhu="any_tile"``; a claim does not lift it); robbing a kong too
+  unless ``louhu_scope="discards"`` (``louhu_blocks_robbing``).
 - KW-11 kong timing (:meth:`kong_options`): 暗杠 of the tile just drawn (any dealt quad in the first turn),
   补杠 only with a freshly drawn fourth; 直杠 on a discard (:meth:`claim_options`).
 - KW-12..15 kong money in base units (:meth:`on_kong` returns a ``Pay``), the 杠上杠 chain in
@@ -97,6 +98,9 @@ class KawuxingRules(Rules):
         self.options = KawuxingOptions.from_mapping(options)
         self._options_dict = self.options.to_dict()
         self._forms = int(self.win_forms)
+        # House rules (options.py): KW-17 a 亮倒 hand wins by self-draw only; KW-10 漏胡 blocks discards only.
+        self._self_draw_only = self.options.liangdao_wins == "self_draw"
+        self.louhu_blocks_robbing = self.options.louhu_scope == "any_win"
 
     def options_dict(self) -> dict[str, Any]:
         return dict(self._options_dict)
@@ -131,10 +135,11 @@ class KawuxingRules(Rules):
             seat = (discarder + step) % n
             hand = table.hands[seat]
             options: list[Action] = []
-            if table.ready[seat] is not False and self.completes(table, seat, tile, False):
+            declared = liangdao[seat]
+            if (table.ready[seat] is not False and not (declared and self._self_draw_only)
+                    and self.completes(table, seat, tile, False)):
                 options.append(ACTIONS.win[seat][tile])
             if claimable and hand[tile] >= 2:
-                declared = liangdao[seat]
                 if hand[tile] == 3 and kong_ok and (not declared or self.keeps_waits(table, seat, tile, 3)):
                     options.append(ACTIONS.exposed_kong[seat][tile])
                 if not declared:
@@ -142,6 +147,11 @@ class KawuxingRules(Rules):
             if options:
                 out[seat] = options
         return out
+
+    def may_win(self, table: TableView, seat: int, tile: int, source: WinSource) -> bool:
+        """KW-17's house rule ``liangdao_wins="self_draw"``: a 亮倒 hand may not rob a kong (nor win on a
+        discard: :meth:`claim_options` does not offer it)."""
+        return not (self._self_draw_only and source == "robbed_kong" and table.extras["liangdao"][seat])
 
     # -- own turn: KW-6, KW-11, KW-16, KW-17 ----------------------------------------------------------
     def waiting_kinds(self, table: TableView, seat: int) -> frozenset[int]:
@@ -276,7 +286,12 @@ class KawuxingRules(Rules):
                     winners_on_tile: int) -> WinContext:
         context = super().win_context(table, seat, tile, source, discarder, winners_on_tile)
         pao = source == "discard" and discarder is not None and self.after_kong_discard(table, discarder)
-        return replace(context, declared_ready=bool(table.extras["liangdao"][seat]), discard_after_kong=pao)
+        context = replace(context, declared_ready=bool(table.extras["liangdao"][seat]), discard_after_kong=pao)
+        if self.options.hai_di_lao_yue == "last_tile" and source == "discard" and table.wall.live == 0:
+            # KW-20's house rule: the final discard (KW-6) is the 84th tile too; set only under the option, so
+            # the spec's contexts (and logs) stay as they were.
+            context = replace(context, last_tile=True)
+        return context
 
     def score(self, context: WinContext) -> ScoreResult:
         """KW-20..KW-26 (:func:`.scoring.score_win`); ``value`` is what each payer pays: ``base`` x the capped

@@ -28,8 +28,9 @@ KINDS = frozenset((*range(9, 27), 31, 32, 33))
 PLAYERS = 3  # KW-2
 
 
-def readings(context: WinContext) -> list[Reading]:
+def readings(context: WinContext, options: KawuxingOptions | None = None) -> list[Reading]:
     """Every (decomposition, group of the winning tile) of the winning hand; ``[]`` if it is not complete."""
+    options = KawuxingOptions() if options is None else options
     counts = to_counts([*context.concealed, context.win_tile])
     out = []
     for decomposition in decompositions(counts, melds=len(context.melds), forms=FORMS):
@@ -39,13 +40,13 @@ def readings(context: WinContext) -> list[Reading]:
             key = (group.type, group.tiles)
             if context.win_tile in group.tiles and key not in seen:  # equal groups read the same
                 seen.add(key)
-                out.append(Reading(context, seven, decomposition.groups, index))
+                out.append(Reading(context, seven, decomposition.groups, index, options))
     return out
 
 
-def best_reading(context: WinContext) -> tuple[Reading, int]:
+def best_reading(context: WinContext, options: KawuxingOptions | None = None) -> tuple[Reading, int]:
     """The reading with the highest factor product, and that product (before the cap)."""
-    found = readings(context)
+    found = readings(context, options)
     if not found:
         raise NotAWin(f"Kawuxing: {format_tiles(list(context.concealed))} with "
                           f"{format_tiles([context.win_tile])} and {len(context.melds)} meld(s) is not a "
@@ -62,7 +63,7 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     check_seats(context)
     check_tiles(context)
     check_events(context)
-    reading, raw = best_reading(context)
+    reading, raw = best_reading(context, options)
     entries = counted(FACTORS, reading)
     capped = raw if options.cap is None else min(raw, options.cap)
     value = options.base * capped
@@ -75,8 +76,10 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
                 payments[seat] = -value
         payments[winner] = value * (n - 1)
     else:
-        payments[context.discarder] = -value
-        payments[winner] = value
+        # KW-18's house rule: the discarder into a 亮倒 hand (包胡, a robbed 补杠 included) pays double.
+        paid = value * 2 if context.declared_ready and options.liangdao_discarder == "double" else value
+        payments[context.discarder] = -paid
+        payments[winner] = paid
     patterns = tuple(entry.pattern() for entry in entries)
     return ScoreResult(patterns, value, tuple(payments),
                        {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs},

@@ -33,7 +33,8 @@ class Win:
 
     ``strict``: ``xingxingxi == "strict"`` (WH-37); ``daxiaozihu`` / ``extra``: the options of WH-35 / WH-41;
     ``heavenly`` 天胡, ``earthly`` 地胡, ``ready_from_deal`` 报听 (WH-38), ``haidi`` won on the last stock card
-    with the ``haidilao`` option on, ``shenyao`` the card turned up after the win matches the session 神 (WH-39).
+    with the ``haidilao`` option on, ``shenyao`` the card turned up after the win matches the session 神 (WH-39);
+    ``yidianhong_hand``: the house rule ``yidianhong="hand"`` (一点红 counts the hand part's red cards).
     """
 
     layout: Layout
@@ -45,6 +46,7 @@ class Win:
     ready_from_deal: bool = False
     haidi: bool = False
     shenyao: bool = False
+    yidianhong_hand: bool = False
 
     @property
     def parts(self) -> tuple[Part, ...]:
@@ -60,6 +62,11 @@ class Win:
     def reds(self) -> int:
         """How many red cards (WH-2) the layout holds."""
         return sum(1 for card in self.cards if is_red(card))
+
+    @cached_property
+    def hand_reds(self) -> int:
+        """How many red cards the hand part holds: the layout's undeclared parts (held cards, winning card)."""
+        return sum(1 for part in self.parts if not part.declared for card in part.cards if is_red(card))
 
     def red_units(self) -> list[Part]:
         """The units made of red cards only (WH-41)."""
@@ -91,8 +98,8 @@ def hei_dui_zi_hu(w: Win) -> bool:
 
 
 def yi_dian_hong(w: Win) -> bool:
-    """一点红 (WH-35), ×4: exactly one red card."""
-    return w.reds == 1
+    """一点红 (WH-35), ×4: exactly one red card (in the hand part only, under ``yidianhong="hand"``)."""
+    return (w.hand_reds if w.yidianhong_hand else w.reds) == 1
 
 
 def huo_huo_fan(w: Win) -> bool:

@@ -10,7 +10,8 @@ What it answers:
 
 - WH-1, WH-3 (:meth:`tiles`, ``num_players``): 80 cards, kinds 0..19 four times; three players.
 - WH-5 (:func:`~.scoring.shen_of`, :func:`~.scoring.shenyao`): the session 神 from a shown card; the ``shen``
-  option fixes it. WH-6, WH-46 (:meth:`dealer_after`): who deals next.
+  option fixes it, the house rule ``shen_shown`` says which card is shown (the flow reads it). WH-6, WH-46
+  (:meth:`dealer_after`): who deals next.
 - WH-17 (:data:`PRIORITY`): the claim classes, first class first; a single winner per card.
 - WH-28..44 (:meth:`check`, :meth:`score`): is a :class:`~hupai.scoring.WinContext` a legal win, and its score.
 """
@@ -21,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...scoring import ScoreResult, WinContext
-from ...zipai import ALL_CARDS
+from ...zipai import ALL_CARDS, Declared
 from ..base import Rules
+from .house import best_house_layout
 from .options import WaihuziOptions
 from .scoring import NUM_PLAYERS, USED_FIELDS, best_layout, check_context, score_win
 
@@ -53,6 +55,9 @@ class WaihuziRules(Rules):
     def __init__(self, options: Mapping[str, Any] | WaihuziOptions | None = None) -> None:
         self.options = WaihuziOptions.from_mapping(options)
         self._options_dict = self.options.to_dict()
+        #: A house rule decides which hands win (WH-30 ``dandiao="plus5"``): the flow then asks
+        #: :meth:`layout_wins` instead of the core's test of the spec's minimum.
+        self.house_wins = self.options.dandiao != "table"
 
     def options_dict(self) -> dict[str, Any]:
         return dict(self._options_dict)
@@ -72,6 +77,11 @@ class WaihuziRules(Rules):
     def next_round(self, round_wind: int, dealer: int, next_dealer: int, first_dealer: int) -> tuple[int, bool]:
         """No winds or rounds in Wai Huzi (§10): a session lasts as many hands as the caller plays."""
         return (round_wind, False)
+
+    def layout_wins(self, hand: Sequence[int], groups: Sequence[Declared], card: int, self_drawn: bool) -> bool:
+        """Do ``hand`` and ``groups`` with ``card`` (self-drawn or another player's) make a winning layout under
+        the house rules (:mod:`.house`)? The flow asks when :attr:`house_wins` is set."""
+        return best_house_layout(hand, groups, card, "self" if self_drawn else "other", self.options) is not None
 
     def check(self, context: WinContext) -> None:
         """Raise if ``context`` is not a legal win: :class:`~.scoring.NotAWin` when the cards do not split or fall

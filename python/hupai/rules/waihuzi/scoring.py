@@ -18,6 +18,7 @@ from ...scoring import Pattern, ScoreResult, WinContext
 from ...tiles import is_integer
 from ...zipai.analysis import SourceLike
 from ..patterns import counted, product
+from .house import best_house_layout, changes_layouts, dandiao_xi
 from .options import WaihuziOptions
 from .patterns import CONTEXT_MINGTANG, MINGTANG, Win
 
@@ -180,9 +181,13 @@ def core_min_huxi(options: WaihuziOptions) -> int:
 
 
 def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
-    """The layout a win is scored by (WH-31, WH-32); :class:`NotAWin` saying why when there is none."""
-    layout = zipai.best_split(facts.hand, facts.groups, facts.win_card, facts.source,
-                              min_huxi=core_min_huxi(options), **core_options(options))
+    """The layout a win is scored by (WH-31, WH-32); :class:`NotAWin` saying why when there is none. Under a house
+    rule that changes what a layout is worth (WH-30, WH-35: :mod:`.house`) the choice is made there."""
+    if changes_layouts(options):
+        layout = best_house_layout(facts.hand, facts.groups, facts.win_card, facts.source, options)
+    else:
+        layout = zipai.best_split(facts.hand, facts.groups, facts.win_card, facts.source,
+                                  min_huxi=core_min_huxi(options), **core_options(options))
     if layout is not None:
         return layout
     described = zipai.format_cards(facts.hand) + ("" if facts.win_card is None else
@@ -218,14 +223,17 @@ def score_win(context: WinContext, options: WaihuziOptions) -> ScoreResult:
               extra=options.extra_mingtang, heavenly=context.heavenly, earthly=context.earthly,
               ready_from_deal=context.ready_from_deal, haidi=context.last_tile and options.haidilao,
               shenyao=context.shen_card is not None and facts.shen is not None
-              and shenyao(facts.shen, context.shen_card))
+              and shenyao(facts.shen, context.shen_card), yidianhong_hand=options.yidianhong == "hand")
     entries = counted(MINGTANG, win)
     mingtang = product(entries, win)
     yuan = 4 ** len(layout.inner_yuan) * 2 ** len(layout.outer_yuan)
-    score = layout.xi * mingtang * yuan
+    bonus = dandiao_xi(layout, options)  # WH-30's house rule; 0 under the spec
+    xi = layout.xi + bonus
+    score = xi * mingtang * yuan
     context_factor = product((e for e in entries if e.name in _CONTEXT_NAMES), win)
-    if score != layout.score * context_factor:
-        # The table and the core must agree (tests prove it); a difference is a bug, never a score to pay.
+    # Under the spec the table and the core must agree (tests prove it); a difference is a bug, never a score to
+    # pay. A house rule that changes layout scores (.house) is scored by the table alone.
+    if not changes_layouts(options) and score != layout.score * context_factor:
         raise HupaiError(f"Wai Huzi: the 名堂 table gives {score} but the core scored the layout {layout} "
                          f"(× {context_factor})")
     value = score if options.cap is None else min(score, options.cap)
@@ -233,7 +241,7 @@ def score_win(context: WinContext, options: WaihuziOptions) -> ScoreResult:
     payments[context.winner] = value * (NUM_PLAYERS - 1)
     patterns = tuple(Pattern(e.name, e.chinese, e.value_for(win)) for e in entries)
     details = {
-        "xi": layout.xi,
+        "xi": xi,
         "parts": [_part_data(part) for part in layout.parts],
         "layout": " ".join(map(str, layout.parts)),
         "inner_yuan": [zipai.card_name(kind) for kind in layout.inner_yuan],
@@ -244,6 +252,8 @@ def score_win(context: WinContext, options: WaihuziOptions) -> ScoreResult:
         "capped": value != score,
         "rules": {e.name: e.rule for e in entries},
     }
+    if bonus:
+        details["dandiao_xi"] = bonus  # WH-30's house rule: the 5 息 of the single wait, in "xi" too
     return ScoreResult(patterns, value, tuple(payments), details)
 
 
