@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -182,6 +184,21 @@ def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
     return advice
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function: a seat's groups are the same action after action
+def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: bool) -> Declared:
+    return Declared.chi(tiles, taken, own_draw=own_draw) if kind == "chi" else _GROUP_FACTORIES[kind](tiles[0])
+
+
+def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
+                  groups: list[Declared], locked: set[int], unseen: Any) -> list[bool]:
+    """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
+    if hasattr(advice, "claims"):
+        answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
+        return answers
+    return [advice.claim(name, counts.copy(), tile, groups, menzi=menzi, forbidden=locked, unseen=unseen)
+            for name, tile, menzi in offers]
+
+
 def _zipai_act(observation: Observation, advice: Any) -> Action:
     """GreedyBot in Wai Huzi, from its observation and the rule system's advice (``rules/waihuzi/advice.py``:
     waits worth unseen copies × score from the core, then shape, then 息): win when it can; declare a 溜 or 飘 in
@@ -192,36 +209,34 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     if "win" in kinds:
         return legal[kinds.index("win")]
     seat = observation.seat
-    groups = [Declared.chi(m.tiles, m.claimed_tile, own_draw=m.claimed_from < 0) if m.type == "chi"
-              else _GROUP_FACTORIES[m.type](m.tiles[0]) for m in observation.melds[seat]]
-    seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
-    for melds in observation.melds:
+    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
+    shown = list(chain.from_iterable(observation.discards))  # the copies it knows of besides its hand: every
+    for melds in observation.melds:                           # pile, every group (a 歪 or 溜 holds 3 or 4)
         for meld in melds:
-            if meld.type in _GROUP_SIZES:
-                seen[meld.tiles[0]] += _GROUP_SIZES[meld.type]
-            else:
-                for card in meld.tiles:
-                    seen[card] += 1
-    for pile in observation.discards:
-        for card in pile:
-            seen[card] += 1
+            size = _GROUP_SIZES.get(meld.type)
+            shown += meld.tiles if size is None else (meld.tiles[0],) * size
     if observation.phase == "claim" and observation.tile >= 0:
-        seen[observation.tile] += 1
-    unseen = np.array([max(0, 4 - n) for n in seen], dtype=np.uint8)
-    counts = np.frombuffer(bytes(observation.counts), dtype=np.uint8).copy()
+        shown.append(observation.tile)
+    counts = np.frombuffer(observation.counts, dtype=np.uint8).copy()
+    seen = np.bincount(np.array(shown, dtype=np.intp), minlength=ZIPAI_KINDS) + counts
+    unseen = (4 - np.minimum(seen, 4)).astype(np.uint8)
     private = observation.private
     peng_ban = set(private.get("peng_ban", ()))
     locked = set(private.get("locked", ()))
     turn = observation.phase == "turn"
+    offered = []
     for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
         if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
             continue
         if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
             return action
-        menzi = tuple(c for c in action.tiles if c != action.tile) if action.kind == "chow" else None
-        if advice.claim(_CLAIM_NAMES[action.kind], counts.copy(), action.tile, groups, menzi=menzi,
-                        forbidden=locked, unseen=unseen):
-            return action
+        offered.append(action)
+    if offered:  # the first claim the advice takes, every offer judged in one call
+        offers = [(_CLAIM_NAMES[a.kind], a.tile,
+                   tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
+        taken = _zipai_claims(advice, offers, counts, groups, locked, unseen)
+        if True in taken:
+            return offered[taken.index(True)]
     if not turn:
         return legal[kinds.index("pass")]
     discards = [a for a in legal if a.kind == "discard"]

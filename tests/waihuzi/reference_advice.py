@@ -11,11 +11,9 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-
 from hupai import zipai
 from hupai.errors import HupaiError, InvalidHand
 from hupai.zipai import Declared, PartType
-
 
 #: The offered-card actions :meth:`WaihuziAdvice.claim` answers (WH-14, WH-15).
 CLAIMS = ("win", "liu", "wai", "piao", "peng", "chi")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from .. import _core
@@ -147,8 +147,12 @@ class Part:
     def is_unit(self) -> bool:
         return len(self.cards) == 2
 
-    def __str__(self) -> str:
+    @cached_property
+    def _text(self) -> str:  # once per part: the core's parts are shared (_part) and scoring writes each twice
         return f"[{_CHINESE_TYPE[self.type]} {format_cards(list(self.cards)).replace(' ', '')} {self.xi}]"
+
+    def __str__(self) -> str:
+        return self._text
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,8 @@ class BatchResult:
 
 
 def _one_card(card: object) -> int:
+    if type(card) is int and 0 <= card < NUM_KINDS:  # noqa: E721 (the common case first; a bool is no card)
+        return card
     if isinstance(card, str):
         kinds = parse(card)
         if len(kinds) != 1:

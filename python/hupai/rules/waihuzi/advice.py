@@ -73,6 +73,10 @@ def _card(card: Any, what: str) -> int:
     return int(card)
 
 
+def _held(card: Any) -> int:
+    return -1 if card == -1 else _card(card, "a 门子 card")
+
+
 def _mask(cards: Iterable[int]) -> int:
     mask = 0
     for card in cards:
@@ -136,7 +140,7 @@ class WaihuziAdvice(Advice):
         return out
 
     def _advise(self, counts: Any, groups: Sequence[Declared], unseen: Any, forbidden: int = 0,
-                claims: Sequence[tuple[int, int, int, int]] = ()) -> tuple[Any, Any, int]:
+                claims: Sequence[tuple[int, int, int, int]] = ()) -> tuple[np.ndarray, np.ndarray, int]:
         hand = _counts(counts)
         declared = _declared(groups)
         return _core.zipai_advise(hand, declared, self._unseen(hand, groups, unseen), forbidden,
@@ -158,7 +162,7 @@ class WaihuziAdvice(Advice):
         return {kind: Judgement(*row[1:]) for kind, row in enumerate(judged[:_AT_REST].tolist()) if row[0]}
 
     def _discard_state(self, counts: Any, groups: Sequence[Declared], forbidden: Iterable[int],
-                       unseen: Any) -> tuple[Any, Any, int]:
+                       unseen: Any) -> tuple[np.ndarray, np.ndarray, int]:
         found = self._advise(counts, groups, unseen, _mask(forbidden))
         if found[0][_AT_REST, 0]:
             raise InvalidHand("discards are ranked for a hand in a discard state (3m+2 cards), not one at rest")
@@ -190,8 +194,7 @@ class WaihuziAdvice(Advice):
             if action in _ALWAYS:
                 continue
             low, high = (-1, -1) if menzi is None or action != "chi" else menzi
-            codes.append((_CLAIM_CODES[action], _card(card, "the offered card"),
-                          -1 if low == -1 else _card(low, "a 门子 card"), -1 if high == -1 else _card(high, "a 门子 card")))
+            codes.append((_CLAIM_CODES[action], _card(card, "the offered card"), _held(low), _held(high)))
         if not codes:
             return [True] * len(offers)
         _, verdicts, _ = self._advise(counts, groups, unseen, _mask(forbidden), codes)
