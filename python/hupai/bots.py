@@ -165,6 +165,7 @@ class GreedyBot:
 _GROUP_FACTORIES = {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}
 _GROUP_SIZES = {"wai": 3, "liu": 4}  # a 歪 or 溜 shows one card up (WH-9); it holds three or four
 #: The engine's action kinds as the zipai advice names its claims.
+_UNSEEN = bytes(max(0, 4 - seen) for seen in range(256))  # copies seen -> copies unseen, for bytes.translate
 _CLAIM_NAMES = {"pung": "peng", "chow": "chi", "wai": "wai", "liu": "liu", "piao": "piao"}
 
 
@@ -195,7 +196,8 @@ def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | No
     if hasattr(advice, "claims"):
         answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
         return answers
-    return [advice.claim(name, counts.copy(), tile, groups, menzi=menzi, forbidden=locked, unseen=unseen)
+    return [advice.claim(name, np.frombuffer(counts, dtype=np.uint8).copy(), tile, groups, menzi=menzi,
+                         forbidden=locked, unseen=np.frombuffer(unseen, dtype=np.uint8).copy())
             for name, tile, menzi in offers]
 
 
@@ -210,16 +212,20 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
         return legal[kinds.index("win")]
     seat = observation.seat
     groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
-    shown = list(chain.from_iterable(observation.discards))  # the copies it knows of besides its hand: every
-    for melds in observation.melds:                           # pile, every group (a 歪 or 溜 holds 3 or 4)
+    seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
+    for melds in observation.melds:
         for meld in melds:
-            size = _GROUP_SIZES.get(meld.type)
-            shown += meld.tiles if size is None else (meld.tiles[0],) * size
+            if meld.type in _GROUP_SIZES:
+                seen[meld.tiles[0]] += _GROUP_SIZES[meld.type]
+            else:
+                for card in meld.tiles:
+                    seen[card] += 1
+    for card in chain.from_iterable(observation.discards):
+        seen[card] += 1
     if observation.phase == "claim" and observation.tile >= 0:
-        shown.append(observation.tile)
-    counts = np.frombuffer(observation.counts, dtype=np.uint8).copy()
-    seen = np.bincount(np.array(shown, dtype=np.intp), minlength=ZIPAI_KINDS) + counts
-    unseen = (4 - np.minimum(seen, 4)).astype(np.uint8)
+        seen[observation.tile] += 1
+    unseen = bytes(seen).translate(_UNSEEN)
+    counts = observation.counts
     private = observation.private
     peng_ban = set(private.get("peng_ban", ()))
     locked = set(private.get("locked", ()))

@@ -118,6 +118,10 @@ class Declared:
 
     def as_core(self) -> tuple[int, int, int, int, int]:
         """The core's plain form; the core checks what the group means (WH-9), this only its shape."""
+        return self._core_form
+
+    @cached_property
+    def _core_form(self) -> tuple[int, int, int, int, int]:  # once per group: the advice asks on every call
         if not isinstance(self.type, PartType) or self.type < PartType.WAI:
             raise InvalidHand(f"{self.type!r} is not a declared group type (歪 碰 溜 飘 吃)")
         size = 4 if self.type in (PartType.LIU, PartType.PIAO) else 3

@@ -56,9 +56,11 @@ class Judgement:
     xi: int           #: declared 息 + the hand's best grouping's 息 (estimated)
 
 
-def _counts(cards: Any, name: str = "counts") -> np.ndarray:
+def _counts(cards: Any, name: str = "counts") -> np.ndarray | bytes:
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8 and cards.shape == (zipai.NUM_KINDS,):
         return cards  # the core copies it and checks the counts
+    if type(cards) is bytes and len(cards) == zipai.NUM_KINDS:  # noqa: E721 (likewise)
+        return cards
     if isinstance(cards, (bytes, bytearray, memoryview)):
         array = np.frombuffer(cards, dtype=np.uint8)
         if array.shape != (zipai.NUM_KINDS,) or array.max(initial=0) > zipai.COPIES:
@@ -68,6 +70,8 @@ def _counts(cards: Any, name: str = "counts") -> np.ndarray:
 
 
 def _card(card: Any, what: str) -> int:
+    if type(card) is int and 0 <= card < zipai.NUM_KINDS:  # noqa: E721 (the common case; a bool is no card)
+        return card
     if not is_integer(card) or not 0 <= card < zipai.NUM_KINDS:
         raise InvalidHand(f"{what} must be a card 0..19, got {card!r}")
     return int(card)
@@ -93,7 +97,7 @@ def suit_shape(values: bytes) -> tuple[int, int, int]:
 def shape(counts: np.ndarray, groups_needed: int) -> tuple[int, int]:
     """(cards lacking, 息 of that grouping) for a hand that must still make ``groups_needed`` groups and the
     2-card unit: an estimate from each size's best grouping (like mahjong's shanten, not a proof)."""
-    raw = _counts(counts).tobytes()
+    raw = bytes(_counts(counts))
     t1, p1, x1 = suit_shape(raw[:10])
     t2, p2, x2 = suit_shape(raw[10:])
     t = min(t1 + t2, groups_needed)
@@ -129,10 +133,10 @@ class WaihuziAdvice(Advice):
         o = rules.options
         return cls(core_min_huxi(o), o.xingxingxi, o.daxiaozihu, o.extra_mingtang)
 
-    def _unseen(self, counts: np.ndarray, groups: Sequence[Declared], unseen: Any) -> np.ndarray:
+    def _unseen(self, counts: np.ndarray | bytes, groups: Sequence[Declared], unseen: Any) -> np.ndarray | bytes:
         if unseen is not None:
             return _counts(unseen, "unseen")
-        seen = counts.astype(np.int16)
+        seen = (counts if isinstance(counts, np.ndarray) else np.frombuffer(counts, dtype=np.uint8)).astype(np.int16)
         for group in groups:
             for card in group.cards:
                 seen[card] += 1
