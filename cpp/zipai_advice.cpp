@@ -133,7 +133,10 @@ ShapeEstimate estimate(const SuitShape& small, const SuitShape& big, int groups_
 }
 
 // Σ over the cards that win (with at least min_huxi 息) of unseen copies × the better score. A card with no
-// unseen copy adds nothing, so it is not tried.
+// unseen copy adds nothing, so it is not tried. The better score is always the self-drawn one: every layout
+// has the same parts and 名堂 either way, and self-drawn it holds at least the 息 (a completed triplet or pair
+// 4 rather than 1, WH-29) and at least the 元 factor (内元 ×4 rather than 外元 ×2, WH-34); so a layout that
+// reaches min_huxi from another player reaches it self-drawn, with a score at least as high.
 std::int64_t wait_value(Query& query, const Counts& unseen) {
     Counts total = query.hand;
     for (const Declared& declared : query.declared) {
@@ -146,13 +149,7 @@ std::int64_t wait_value(Query& query, const Counts& unseen) {
         query.win_card = card;
         query.source = kSelfDrawn;
         const Best own = best_layout(query);
-        if (own.max_xi < 0) continue;  // no split at all: the source cannot change that
-        query.source = kFromOther;
-        const Best other = best_layout(query);
-        std::uint64_t score = 0;
-        if (own.found) score = own.layout.score;
-        if (other.found) score = std::max(score, other.layout.score);
-        value += std::int64_t(unseen[card]) * std::int64_t(score);
+        if (own.found) value += std::int64_t(unseen[card]) * std::int64_t(own.layout.score);
     }
     query.win_card = -1;
     query.source = kNoWinCard;

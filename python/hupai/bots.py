@@ -173,6 +173,9 @@ def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
     """The rule system's zipai advice under the observation's options (``WaihuziAdvice.for_rules``), built once
     per option set."""
     options = observation.options
+    last = cache.get(None)  # (options, rules, advice): one game's observations share their options object
+    if last is not None and last[0] is options and last[1] == observation.rules:
+        return last[2]
     key = (observation.rules, tuple(options.items()))
     advice = cache.get(key)
     if advice is None:
@@ -182,6 +185,7 @@ def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
         if not (hasattr(advice, "claim") and hasattr(advice, "discard")):
             raise HupaiError(f"GreedyBot: {observation.rules} gives no zipai advice (claim and discard)")
         cache[key] = advice
+    cache[None] = (options, observation.rules, advice)
     return advice
 
 

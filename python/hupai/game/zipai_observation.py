@@ -74,7 +74,7 @@ class ZipaiObserver(Observer):
                                     "locked": tuple(sorted(table.locked[seat]))})
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(sum(h) for h in table.hands), self._groups,
+            self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(map(sum, table.hands)), self._groups,
             tuple(map(tuple, table.discards)), len(table.wall.tiles) - table.wall.head, extras,
             game.legal_actions(seat), None if phase != "over" else self._result or self._zipai_result(game),
             private)
