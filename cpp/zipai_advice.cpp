@@ -137,15 +137,34 @@ ShapeEstimate estimate(const SuitShape& small, const SuitShape& big, int groups_
 // has the same parts and 名堂 either way, and self-drawn it holds at least the 息 (a completed triplet or pair
 // 4 rather than 1, WH-29) and at least the 元 factor (内元 ×4 rather than 外元 ×2, WH-34); so a layout that
 // reaches min_huxi from another player reaches it self-drawn, with a score at least as high.
+//
+// Most cards complete no split at all, and the shape table says which do, exactly: a size of 3k cards splits
+// into groups alone iff its best grouping has 2 × groups + partials = 2k (k groups, nothing else fits in 3k
+// cards), and one of 3k + 2 cards into groups and the 2-card unit iff it has 2k + 1 (k groups and a pair or 门子,
+// the units WH-28 allows, which are the table's partials). Only those cards are split and scored.
+bool splits(const std::vector<std::uint16_t>& table, std::uint32_t code, int cards) {
+    if (cards % 3 == 1) return false;
+    const SuitShape found = shape_of_code(table, code);
+    return 2 * found.groups + found.partials == 2 * (cards / 3) + (cards % 3 == 2 ? 1 : 0);
+}
+
 std::int64_t wait_value(Query& query, const Counts& unseen) {
     Counts total = query.hand;
     for (const Declared& declared : query.declared) {
         const Part part = declared_part(declared);
         for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
     }
+    const auto& table = shape_table();
+    const std::uint32_t codes[2] = {size_code(query.hand.data()), size_code(query.hand.data() + kValues)};
+    int cards[2] = {0, 0};
+    for (int kind = 0; kind < kKinds; ++kind) cards[kind / kValues] += query.hand[kind];
     std::int64_t value = 0;
     for (int card = 0; card < kKinds; ++card) {
         if (total[card] >= kCopies || unseen[card] == 0) continue;
+        const int size = card / kValues, other = 1 - size;
+        if (!splits(table, codes[size] + kPow5[card % kValues], cards[size] + 1) ||
+            !splits(table, codes[other], cards[other]))
+            continue;
         query.win_card = card;
         query.source = kSelfDrawn;
         const Best own = best_layout(query);
@@ -228,12 +247,12 @@ int copies_of(const Query& query, int card) {
 // WH-14, WH-15 as the advice weighs them: a 飘 onto one's own 碰 is always taken; a 飘 of three held cards is
 // taken when the hand at rest after it judges better; a 碰 or 吃 when the best discard after it leaves a better
 // hand at rest (a 吃 locks the chowed card and the 门子's other completing card, WH-26).
-ClaimJudgement judge_claim(AdviceQuery& advice, const Claim& claim) {
+ClaimJudgement judge_claim(AdviceQuery& advice, const Claim& claim, const Judgement* before) {
     Query& query = advice.query;
     Counts seen = advice.unseen;
     if (seen[claim.card]) --seen[claim.card];  // the offered card is seen now
     ClaimJudgement out;
-    out.before = judge_at_rest(query, seen);
+    out.before = before ? *before : judge_at_rest(query, seen);
     const int card = claim.card;
     if (claim.kind == kClaimPiao && query.hand[card] < 3) {
         out.verdict = kTake;  // onto one's own 碰: the same 1 息, a sure 外元, no discard
@@ -349,7 +368,13 @@ void advise(AdviceQuery& advice, AdviceResult& out) {
     }
     out.at_rest = true;
     out.rest = judge_at_rest(query, advice.unseen);
-    for (std::size_t i = 0; i < advice.claims.size(); ++i) out.claims[i] = judge_claim(advice, advice.claims[i]);
+    for (std::size_t i = 0; i < advice.claims.size(); ++i) {
+        // Offers of one card share the hand as it is (the usual case: one card offered, several ways to take it).
+        const ClaimJudgement* same = nullptr;
+        for (std::size_t j = 0; j < i && !same; ++j)
+            if (advice.claims[j].card == advice.claims[i].card) same = &out.claims[j];
+        out.claims[i] = judge_claim(advice, advice.claims[i], same ? &same->before : nullptr);
+    }
 }
 
 }  // namespace hupai::zipai

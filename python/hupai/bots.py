@@ -214,6 +214,18 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     kinds = [a.kind for a in legal]
     if "win" in kinds:
         return legal[kinds.index("win")]
+    private = observation.private
+    peng_ban = private.get("peng_ban", ())
+    turn = observation.phase == "turn"
+    offered = []
+    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
+        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
+            continue
+        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
+            return action
+        offered.append(action)
+    if not turn and not offered:
+        return legal[kinds.index("pass")]
     seat = observation.seat
     groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
     seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
@@ -226,31 +238,19 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
                     seen[card] += 1
     for card in chain.from_iterable(observation.discards):
         seen[card] += 1
-    if observation.phase == "claim" and observation.tile >= 0:
+    if not turn and observation.tile >= 0:
         seen[observation.tile] += 1
     unseen = bytes(seen).translate(_UNSEEN)
     counts = observation.counts
-    private = observation.private
-    peng_ban = set(private.get("peng_ban", ()))
-    locked = set(private.get("locked", ()))
-    turn = observation.phase == "turn"
-    offered = []
-    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
-        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
-            continue
-        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
-            return action
-        offered.append(action)
     if offered:  # the first claim the advice takes, every offer judged in one call
         offers = [(_CLAIM_NAMES[a.kind], a.tile,
                    tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
-        taken = _zipai_claims(advice, offers, counts, groups, locked, unseen)
+        taken = _zipai_claims(advice, offers, counts, groups, set(private.get("locked", ())), unseen)
         if True in taken:
             return offered[taken.index(True)]
-    if not turn:
         return legal[kinds.index("pass")]
     discards = [a for a in legal if a.kind == "discard"]
     allowed = {a.tile for a in discards}
-    card = advice.discard(counts, groups, forbidden=[c for c in range(ZIPAI_KINDS) if c not in allowed],
+    card = advice.discard(counts, groups, forbidden=[c for c, n in enumerate(counts) if n and c not in allowed],
                           unseen=unseen)
     return next(a for a in discards if a.tile == card)

@@ -57,10 +57,10 @@ class Judgement:
 
 
 def _counts(cards: Any, name: str = "counts") -> np.ndarray | bytes:
+    if type(cards) is bytes and len(cards) == zipai.NUM_KINDS:  # noqa: E721 (the core checks the counts)
+        return cards
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8 and cards.shape == (zipai.NUM_KINDS,):
         return cards  # the core copies it and checks the counts
-    if type(cards) is bytes and len(cards) == zipai.NUM_KINDS:  # noqa: E721 (likewise)
-        return cards
     if isinstance(cards, (bytes, bytearray, memoryview)):
         array = np.frombuffer(cards, dtype=np.uint8)
         if array.shape != (zipai.NUM_KINDS,) or array.max(initial=0) > zipai.COPIES:
