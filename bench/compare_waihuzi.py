@@ -5,7 +5,7 @@ Each build is a Python that imports it (a virtualenv's ``bin/python``); both pla
 
     python bench/compare_waihuzi.py /work/wt/old/.venv/bin/python .venv/bin/python --rounds 3 --pairs 10
 
-Per round, the wall-clock rates come from compare_builds' alternating batches (old, new, new, old, ...: the
+The wall-clock rates come from compare_builds' alternating batches over the rounds (old, new, new, old, ...: the
 median of the per-pair ratios and their middle half). Then, per round and build, one process plays the
 round's hands after a warm-up and reports the CPU seconds they took (``time.process_time``): on a shared
 machine a process waiting for a core is not charged, so the CPU rate is closer to what a quiet machine gives.
@@ -54,10 +54,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--pairs", type=int, default=10, help="alternating batch pairs per round (default 10)")
     args = parser.parse_args()
-    compare_builds.WORKLOADS = [(name, bot, batch, 0) for name, bot, batch, _ in WORKLOADS]
-    for round_ in range(args.rounds):
-        print(f"round {round_ + 1}: hands/s, wall clock (alternating batches)", flush=True)
-        compare_builds._wall_clock(args.old, args.new, args.pairs)
+    print("hands/s, wall clock (alternating batches)", flush=True)
+    compare_builds._wall_clock(args.old, args.new, args.pairs, args.rounds,
+                               [(name, bot, batch, 0) for name, bot, batch, _ in WORKLOADS])
     print("hands per CPU second (the same hands, builds alternating)")
     for name, bot, _, hands in WORKLOADS:
         rates: dict[str, list[float]] = {"old": [], "new": []}
