@@ -11,6 +11,7 @@
 #include "register.hpp"
 #include "tiles.hpp"
 #include "zipai.hpp"
+#include "zipai_advice.hpp"
 
 namespace py = pybind11;
 using namespace hupai::zipai;
@@ -89,6 +90,40 @@ py::tuple layout_tuple(const Layout& layout, const std::vector<Declared>& declar
 py::tuple best_tuple(const Best& best, const std::vector<Declared>& declared) {
     return py::make_tuple(best.max_xi,
                           best.found ? py::object(layout_tuple(best.layout, declared)) : py::object(py::none()));
+}
+
+// 20 counts from a uint8 numpy array of shape (20,) (any strides) or 20 bytes; anything else, or a count above
+// four, is refused. The values are copied once, then checked.
+Counts read_counts20(const py::handle& value, const char* name) {
+    Counts counts{};
+    if (py::isinstance<py::bytes>(value) || py::isinstance<py::bytearray>(value)) {
+        const std::string raw = py::isinstance<py::bytes>(value) ? std::string(py::reinterpret_borrow<py::bytes>(value))
+                                                                  : std::string(py::reinterpret_borrow<py::bytearray>(value));
+        if (raw.size() != std::size_t(kKinds)) invalid(std::string(name) + " must be 20 counts");
+        std::memcpy(counts.data(), raw.data(), kKinds);
+    } else if (py::isinstance<py::array>(value)) {
+        const auto array = py::reinterpret_borrow<py::array>(value);
+        if (!array.dtype().is(py::dtype::of<std::uint8_t>()) || array.ndim() != 1 || array.shape(0) != kKinds)
+            invalid(std::string(name) + " must be a uint8[20] counts array");
+        const auto* base = static_cast<const char*>(array.data());
+        for (int kind = 0; kind < kKinds; ++kind)
+            counts[kind] = *reinterpret_cast<const std::uint8_t*>(base + kind * array.strides(0));
+    } else {
+        invalid(std::string(name) + " must be a uint8[20] counts array or 20 bytes");
+    }
+    for (int kind = 0; kind < kKinds; ++kind)
+        if (counts[kind] > kCopies)
+            invalid(std::string(name) + ": count " + std::to_string(counts[kind]) + " of card " +
+                    std::to_string(kind) + " is outside 0..4");
+    return counts;
+}
+
+using ClaimTuple = std::tuple<int, int, int, int>;  // (0 飘 / 1 碰 / 2 吃, offered card, 门子 low, high or -1)
+
+void write_judgement(std::int64_t* row, const Judgement& judged) {
+    row[0] = judged.wait_value;
+    row[1] = judged.closeness;
+    row[2] = judged.xi;
 }
 
 struct BatchOut {
@@ -197,4 +232,75 @@ void register_zipai(py::module_& m) {
         py::arg("threads"),
         "Per row of held cards (uint8[N, 20]) with its winning card (int8[N], -1 = none): (xi, score, max_xi)\n"
         "arrays of the best layout (see hupai.zipai.best_split_batch). Releases the GIL.");
+    m.def(
+        "zipai_advise",
+        [](const py::handle& hand, const std::vector<DeclaredTuple>& declared, const py::handle& unseen,
+           long long forbidden, const OptionsTuple& options, const std::vector<ClaimTuple>& claims) {
+            AdviceQuery advice;
+            advice.query.hand = read_counts20(hand, "hand");
+            advice.query.declared = read_declared(declared);
+            advice.query.declared.reserve(std::size_t(kMaxGroups) + 1);  // room for a claimed group
+            advice.query.options = read_options(options);
+            advice.unseen = read_counts20(unseen, "unseen");
+            if (forbidden < 0 || forbidden >= (1LL << kKinds)) invalid("forbidden cards must be a mask of cards 0..19");
+            advice.forbidden = KindMask(forbidden);
+            for (const auto& [kind, card, low, high] : claims) {
+                if (kind < 0 || kind > kClaimChi) invalid("a claim is 0 (飘), 1 (碰) or 2 (吃)");
+                if (low < -1 || low >= kKinds || high < -1 || high >= kKinds)
+                    invalid("a 吃's held cards must be in 0..19 (or -1 for none)");
+                advice.claims.push_back(Claim{ClaimKind(kind), card, low, high});
+            }
+            const std::string problem = check_advice(advice);
+            if (!problem.empty()) invalid(problem);
+            AdviceResult result;
+            result.claims.resize(advice.claims.size());
+            {
+                py::gil_scoped_release release;
+                advise(advice, result);
+            }
+            py::array_t<std::int64_t> judged({kKinds + 1, 4});
+            std::int64_t* rows = judged.mutable_data();
+            std::fill(rows, rows + (kKinds + 1) * 4, 0);
+            for (int kind = 0; kind < kKinds; ++kind) {
+                if (!(result.candidates >> kind & 1)) continue;
+                rows[kind * 4] = 1;
+                write_judgement(rows + kind * 4 + 1, result.discards[kind]);
+            }
+            if (result.at_rest) {
+                rows[kKinds * 4] = 1;
+                write_judgement(rows + kKinds * 4 + 1, result.rest);
+            }
+            py::array_t<std::int64_t> verdicts({py::ssize_t(result.claims.size()), py::ssize_t(8)});
+            std::int64_t* out = verdicts.mutable_data();
+            for (const ClaimJudgement& claim : result.claims) {
+                out[0] = claim.verdict;
+                write_judgement(out + 1, claim.before);
+                out[4] = claim.judged_after ? 1 : 0;
+                write_judgement(out + 5, claim.after);
+                out += 8;
+            }
+            return py::make_tuple(judged, verdicts, result.best_discard);
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("unseen"), py::arg("forbidden"), py::arg("options"),
+        py::arg("claims"),
+        "The Wai Huzi advice's judgements (see hupai.rules.waihuzi.advice): (judged int64[21, 4], claims\n"
+        "int64[K, 8], best discard). A hand in a discard state (3m+2 cards) fills row k = (1, wait value,\n"
+        "closeness, 息) for each card k it may discard; a hand at rest (3m+1) fills row 20 with its own judgement\n"
+        "and one claims row per offered (kind, card, low, high): (verdict: 1 take, 0 decline, -1 the hand lacks\n"
+        "the cards, -2 no run, -3 a fifth copy; before ×3; 1 if judged after; after ×3). Releases the GIL.");
+
+    m.def(
+        "zipai_suit_shape",
+        [](const py::handle& values) {
+            const std::string raw = py::isinstance<py::bytes>(values) ? std::string(py::reinterpret_borrow<py::bytes>(values)) : std::string();
+            if (raw.size() != std::size_t(kSizeKinds)) invalid("a size's counts are 10 bytes");
+            std::array<std::uint8_t, kSizeKinds> counts{};
+            std::memcpy(counts.data(), raw.data(), kSizeKinds);
+            for (std::uint8_t count : counts)
+                if (count > kCopies) invalid("a size's counts are 10 bytes of 0..4");
+            const SuitShape found = suit_shape(counts.data());
+            return py::make_tuple(found.groups, found.partials, found.xi);
+        },
+        py::arg("values"),
+        "(groups, partials, 息) of one size's best grouping (10 bytes of counts; see hupai.rules.waihuzi.advice).");
 }

@@ -79,3 +79,10 @@ def zipai_waits(hand: npt.NDArray[np.uint8], declared: _ZipaiDeclared,
 def zipai_best_batch(counts: npt.NDArray[np.uint8], declared: _ZipaiDeclared, win_cards: npt.NDArray[np.int8],
                      source: int, options: _ZipaiOptions, threads: int
                      ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64], npt.NDArray[np.int16]]: ...
+# The Wai Huzi advice (zipai_advice.cpp): a claim is (0 飘 / 1 碰 / 2 吃, offered card, 门子 low, high or -1).
+_ZipaiClaim = tuple[int, int, int, int]
+
+def zipai_advise(hand: npt.NDArray[np.uint8] | bytes, declared: _ZipaiDeclared, unseen: npt.NDArray[np.uint8] | bytes,
+                 forbidden: int, options: _ZipaiOptions, claims: Sequence[_ZipaiClaim]
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def zipai_suit_shape(values: bytes) -> tuple[int, int, int]: ...

@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -163,6 +165,7 @@ class GreedyBot:
 _GROUP_FACTORIES = {"wai": Declared.wai, "peng": Declared.peng, "liu": Declared.liu, "piao": Declared.piao}
 _GROUP_SIZES = {"wai": 3, "liu": 4}  # a 歪 or 溜 shows one card up (WH-9); it holds three or four
 #: The engine's action kinds as the zipai advice names its claims.
+_UNSEEN = bytes(max(0, 4 - seen) for seen in range(256))  # copies seen -> copies unseen, for bytes.translate
 _CLAIM_NAMES = {"pung": "peng", "chow": "chi", "wai": "wai", "liu": "liu", "piao": "piao"}
 
 
@@ -170,6 +173,9 @@ def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
     """The rule system's zipai advice under the observation's options (``WaihuziAdvice.for_rules``), built once
     per option set."""
     options = observation.options
+    last = cache.get(None)  # (options, rules, advice): one game's observations share their options object
+    if last is not None and last[0] is options and last[1] == observation.rules:
+        return last[2]
     key = (observation.rules, tuple(options.items()))
     advice = cache.get(key)
     if advice is None:
@@ -179,7 +185,24 @@ def _zipai_advice(cache: dict[Any, Any], observation: Observation) -> Any:
         if not (hasattr(advice, "claim") and hasattr(advice, "discard")):
             raise HupaiError(f"GreedyBot: {observation.rules} gives no zipai advice (claim and discard)")
         cache[key] = advice
+    cache[None] = (options, observation.rules, advice)
     return advice
+
+
+@lru_cache(maxsize=4096)  # a memo of a pure function: a seat's groups are the same action after action
+def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: bool) -> Declared:
+    return Declared.chi(tiles, taken, own_draw=own_draw) if kind == "chi" else _GROUP_FACTORIES[kind](tiles[0])
+
+
+def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
+                  groups: list[Declared], locked: set[int], unseen: Any) -> list[bool]:
+    """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
+    if hasattr(advice, "claims"):
+        answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
+        return answers
+    return [advice.claim(name, np.frombuffer(counts, dtype=np.uint8).copy(), tile, groups, menzi=menzi,
+                         forbidden=locked, unseen=np.frombuffer(unseen, dtype=np.uint8).copy())
+            for name, tile, menzi in offers]
 
 
 def _zipai_act(observation: Observation, advice: Any) -> Action:
@@ -191,9 +214,20 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     kinds = [a.kind for a in legal]
     if "win" in kinds:
         return legal[kinds.index("win")]
+    private = observation.private
+    peng_ban = private.get("peng_ban", ())
+    turn = observation.phase == "turn"
+    offered = []
+    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
+        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
+            continue
+        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
+            return action
+        offered.append(action)
+    if not turn and not offered:
+        return legal[kinds.index("pass")]
     seat = observation.seat
-    groups = [Declared.chi(m.tiles, m.claimed_tile, own_draw=m.claimed_from < 0) if m.type == "chi"
-              else _GROUP_FACTORIES[m.type](m.tiles[0]) for m in observation.melds[seat]]
+    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
     seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
     for melds in observation.melds:
         for meld in melds:
@@ -202,30 +236,21 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
             else:
                 for card in meld.tiles:
                     seen[card] += 1
-    for pile in observation.discards:
-        for card in pile:
-            seen[card] += 1
-    if observation.phase == "claim" and observation.tile >= 0:
+    for card in chain.from_iterable(observation.discards):
+        seen[card] += 1
+    if not turn and observation.tile >= 0:
         seen[observation.tile] += 1
-    unseen = np.array([max(0, 4 - n) for n in seen], dtype=np.uint8)
-    counts = np.frombuffer(bytes(observation.counts), dtype=np.uint8).copy()
-    private = observation.private
-    peng_ban = set(private.get("peng_ban", ()))
-    locked = set(private.get("locked", ()))
-    turn = observation.phase == "turn"
-    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
-        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
-            continue
-        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
-            return action
-        menzi = tuple(c for c in action.tiles if c != action.tile) if action.kind == "chow" else None
-        if advice.claim(_CLAIM_NAMES[action.kind], counts.copy(), action.tile, groups, menzi=menzi,
-                        forbidden=locked, unseen=unseen):
-            return action
-    if not turn:
+    unseen = bytes(seen).translate(_UNSEEN)
+    counts = observation.counts
+    if offered:  # the first claim the advice takes, every offer judged in one call
+        offers = [(_CLAIM_NAMES[a.kind], a.tile,
+                   tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
+        taken = _zipai_claims(advice, offers, counts, groups, set(private.get("locked", ())), unseen)
+        if True in taken:
+            return offered[taken.index(True)]
         return legal[kinds.index("pass")]
     discards = [a for a in legal if a.kind == "discard"]
     allowed = {a.tile for a in discards}
-    card = advice.discard(counts, groups, forbidden=[c for c in range(ZIPAI_KINDS) if c not in allowed],
+    card = advice.discard(counts, groups, forbidden=[c for c, n in enumerate(counts) if n and c not in allowed],
                           unseen=unseen)
     return next(a for a in discards if a.tile == card)

@@ -81,6 +81,8 @@ def as_ndarray(value: object) -> np.ndarray | None:
 
 def is_integer(value: object) -> TypeGuard[int | np.integer[Any]]:
     """A Python or numpy integer, not a bool."""
+    if type(value) is int:  # noqa: E721 (the common case, without the ABC check; a bool is not an int here)
+        return True
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 

@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView, freeze
+from ..observation import MeldView, Observation, ResultView, WinView
 from .observation import Observer, _Draft
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,12 +67,14 @@ class ZipaiObserver(Observer):
             self._groups_at = table.calls
         extras = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
                                    "offer": table.offer_kind})
-        private = freeze({"chi_ban": sorted(table.chi_ban[seat]), "peng_ban": sorted(table.peng_ban[seat]),
-                          "menzi_ban": sorted(list(t) for t in table.menzi_ban[seat]),
-                          "locked": sorted(table.locked[seat])})
+        # freeze() of the sorted lists, built frozen (tuples of ints) at once: this runs at every decision
+        private = MappingProxyType({"chi_ban": tuple(sorted(table.chi_ban[seat])),
+                                    "peng_ban": tuple(sorted(table.peng_ban[seat])),
+                                    "menzi_ban": tuple(sorted(table.menzi_ban[seat])),
+                                    "locked": tuple(sorted(table.locked[seat]))})
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(sum(h) for h in table.hands), self._groups,
+            self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(map(sum, table.hands)), self._groups,
             tuple(map(tuple, table.discards)), len(table.wall.tiles) - table.wall.head, extras,
             game.legal_actions(seat), None if phase != "over" else self._result or self._zipai_result(game),
             private)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from .. import _core
@@ -118,6 +118,10 @@ class Declared:
 
     def as_core(self) -> tuple[int, int, int, int, int]:
         """The core's plain form; the core checks what the group means (WH-9), this only its shape."""
+        return self._core_form
+
+    @cached_property
+    def _core_form(self) -> tuple[int, int, int, int, int]:  # once per group: the advice asks on every call
         if not isinstance(self.type, PartType) or self.type < PartType.WAI:
             raise InvalidHand(f"{self.type!r} is not a declared group type (歪 碰 溜 飘 吃)")
         size = 4 if self.type in (PartType.LIU, PartType.PIAO) else 3
@@ -147,8 +151,12 @@ class Part:
     def is_unit(self) -> bool:
         return len(self.cards) == 2
 
-    def __str__(self) -> str:
+    @cached_property
+    def _text(self) -> str:  # once per part: the core's parts are shared (_part) and scoring writes each twice
         return f"[{_CHINESE_TYPE[self.type]} {format_cards(list(self.cards)).replace(' ', '')} {self.xi}]"
+
+    def __str__(self) -> str:
+        return self._text
 
 
 @dataclass(frozen=True)
@@ -227,6 +235,8 @@ class BatchResult:
 
 
 def _one_card(card: object) -> int:
+    if type(card) is int and 0 <= card < NUM_KINDS:  # noqa: E721 (the common case first; a bool is no card)
+        return card
     if isinstance(card, str):
         kinds = parse(card)
         if len(kinds) != 1:
