@@ -9,8 +9,10 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   the hand ends (the unseen copies of its waits among the tiles it has not seen, over its remaining draws, against
   the chance that another seat ends the hand first) and lets the win pass when the self-draw it expects, less
   what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
-- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), and among
-  them the safest: a tile that a shown hand wins on (Kawuxing's 亮倒: its waits are read from the face-up hand)
+- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), each
+  discard's improving tiles weighed by what its hand is likely to pay where the advice can say
+  (:meth:`~hupai.rules.base_advice.Advice.discard_values`: Guangdong's share doubles per 番, GD-16..18, so a
+  discard that keeps a 中 pung or 混一色 in reach counts its tiles twice or four times), and among them the safest: a tile that a shown hand wins on (Kawuxing's 亮倒: its waits are read from the face-up hand)
   is never discarded while another discard keeps the same shanten, and far from ready (two or more from a win)
   it gives up a step of shanten rather than deal into a shown hand. Otherwise the danger of dealing in breaks
   ties: how many waiting shapes the tile could complete given the copies this seat has not seen, weighted by
@@ -132,12 +134,14 @@ class EVBot(GreedyBot):
         return self_draw * ratio - 0.5 * other_win > 1.0
 
     def _discard(self, observation: Observation, advice: Advice, discards: list[Action]) -> Action:
-        scores = advice.rank_discards(observation, discards)
+        scores: Sequence[float] = advice.rank_discards(observation, discards)
         if type(advice).rank_discards is Advice.rank_discards:
-            shanten = [-(score // 256) for score in scores]  # the core's copies - 256 x shanten
+            shanten = [-int(score // 256) for score in scores]  # the core's copies - 256 x shanten
         else:
-            shanten = [-score for score in scores]  # the advice's own ranking: -shanten
+            shanten = [-int(score) for score in scores]  # the advice's own ranking: -shanten
         best = min(shanten)
+        if shanten.count(best) > 1 and type(advice).rank_discards is Advice.rank_discards:
+            scores = self._weigh(observation, advice, discards, scores, shanten, best)
         top = max(scores)
         known = advice.known_waits(observation)
         tied = [i for i, score in enumerate(scores) if score == top]
@@ -164,3 +168,17 @@ class EVBot(GreedyBot):
             # shape danger only to break what is left of a tie.
             values.append((offence - known_risk, score, -readiness * _shape_danger(action.tile, unseen)))
         return discards[values.index(max(values))]
+
+    @staticmethod
+    def _weigh(observation: Observation, advice: Advice, discards: list[Action], scores: Sequence[float],
+               shanten: list[int], best: int) -> list[float]:
+        """The core's scores with each best-shanten discard's improving copies weighed by what its hand is likely
+        to pay (the advice's :meth:`~hupai.rules.base_advice.Advice.discard_values`)."""
+        at_best = [i for i, steps in enumerate(shanten) if steps == best]
+        values = advice.discard_values(observation, [discards[i] for i in at_best])
+        weighed: list[float] = list(map(float, scores))
+        if values is None:
+            return weighed
+        for i, value in zip(at_best, values, strict=True):
+            weighed[i] = -256.0 * best + (scores[i] + 256 * best) * value
+        return weighed

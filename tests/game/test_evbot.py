@@ -87,3 +87,52 @@ def test_a_discard_win_passes_only_for_a_wide_wait_with_a_long_wall() -> None:
     discard_all.apply(hupai.Action("discard", 0, 10))
     # GD-23 all_three: the discarder pays three shares, so a self-draw gains only 自摸's 番.
     assert EVBot(1).act(discard_all.observation(1)).kind == "win"
+
+
+def _turn(hand: str) -> hupai.Observation:
+    """The dealer's observation at its first turn: ``hand`` dealt, and 2p drawn (the filler's first tile)."""
+    game = stacked_game([hand, "123456m2345678p"], dealer=0)
+    return game.observation(0)
+
+
+def test_guangdong_discard_values_double_per_fan() -> None:
+    """GD-16..18: a share is base x 2^番. A 中 pung (GD-17: +1 番) doubles a hand's value and breaking it to a pair
+    loses most of that; a hand one suit plus honors (混一色, GD-16: 2 番) is worth four times as much as one that is
+    not, and the value stops at the 番 cap."""
+    observation = _turn("123456789m5z5z5z1p")
+    discards = {a.tile: a for a in observation.legal_actions if a.kind == "discard" and not a.flag}
+    guangdong = advice("guangdong")
+    value = dict(zip(discards, guangdong.discard_values(observation, list(discards.values())), strict=True))
+    one_m, one_p, two_p, red = 0, 9, 10, 31
+    assert observation.hand == (*range(11), red, red, red)
+    assert value[one_p] == value[two_p] == 2.0 * (1 + 3 * 0.5)  # the 中 pung, one tile off one suit
+    assert value[one_m] == 2.0 * (1 + 3 * 0.2)  # the 中 pung, two tiles off
+    assert value[red] < value[one_p]  # the 中 pung broken to a pair
+    pure = _turn("123456789m5z5z5z6z")
+    pure_discards = [a for a in pure.legal_actions if a.kind == "discard" and not a.flag]
+    assert max(guangdong.discard_values(pure, pure_discards)) == 2.0 ** 3  # 混一色 + 中 pung + 发 pair: the cap
+
+
+def test_guangdong_evbot_weighs_improving_tiles_by_the_hand_value() -> None:
+    """GD-16..18: among the discards that keep the best shanten, EVBot takes the one whose improving tiles times
+    the hand's value (the advice's discard_values) is largest; GreedyBot counts the tiles alone."""
+    guangdong = advice("guangdong")
+    differ = 0
+    for seed in range(12):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        bots = [EVBot(s) for s in range(4)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            action = bots[seat].act(observation)
+            discards = [a for a in observation.legal_actions if a.kind == "discard" and not a.flag]
+            if observation.phase == "turn" and action in discards and len(discards) == len(observation.legal_actions):
+                scores = guangdong.rank_discards(observation, discards)
+                best = max(score // 256 for score in scores)
+                at_best = [i for i, score in enumerate(scores) if score // 256 == best]
+                values = guangdong.discard_values(observation, [discards[i] for i in at_best])
+                weighed = {discards[i]: (scores[i] - 256 * best) * v for i, v in zip(at_best, values, strict=True)}
+                assert action in weighed and weighed[action] == max(weighed.values())
+                differ += max(scores) != scores[discards.index(action)]
+            game.apply(action)
+    assert differ > 0  # it does depart from GreedyBot's count

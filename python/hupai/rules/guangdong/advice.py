@@ -6,15 +6,39 @@ which :class:`hupai.ev.EVBot` weighs."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..base_advice import Advice
 from .rules import GuangdongRules
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ...actions import Action
     from ...observation import Observation
 
 __all__ = ["ADVICE", "GuangdongAdvice"]
+
+_WINDS = 27  # 东 南 西 北 are kinds 27..30, 中 发 白 31..33
+_DRAGONS = (31, 32, 33)
+#: The chance a hand that is this many tiles off one suit still ends as 混一色 (an estimate, GD-16).
+_HALF_FLUSH_CHANCE = (1.0, 0.5, 0.2)
+#: The 番 a concealed pair of a scoring honor is worth, in expectation (it may become a pung, GD-17).
+_PAIR_FAN = 0.35
+
+#: The chance a hand with no pung in sight (no pung melded, no three of a kind held, at most one honor kind
+#: and that as a pair or a single) ends as 平胡 (an estimate, GD-16); with one three of a kind held, less.
+_ALL_CHOWS_CHANCE = (0.6, 0.2)
+
+
+def _all_chows_chance(counts: list[int], pungs_melded: bool) -> float:
+    """How likely the concealed ``counts`` end as four chows and a pair (平胡, GD-16)."""
+    if pungs_melded:
+        return 0.0
+    honors = [count for count in counts[27:] if count]
+    if len(honors) > 1 or (honors and honors[0] > 2):
+        return 0.0
+    triples = sum(count >= 3 for count in counts[:27])
+    return _ALL_CHOWS_CHANCE[triples] if triples < len(_ALL_CHOWS_CHANCE) else 0.0
 
 
 class GuangdongAdvice(Advice):
@@ -22,6 +46,39 @@ class GuangdongAdvice(Advice):
         """GD-22 against GD-23, with 自摸's +1 番 doubling the share (GD-17; below the cap, as most hands are): 3 x 2
         shares against the discarder's 1, or against 3 with ``discard_pays="all_three"``."""
         return 6.0 if observation.options.get("discard_pays", "one") == "one" else 2.0
+
+    def discard_values(self, observation: Observation, discards: Sequence[Action]) -> list[float]:
+        """GD-16..18: a share doubles per 番 up to the cap. Each discard's hand is worth 2^番 of what it holds
+        toward the within-limit 番: pungs (and, part way, pairs) of dragons and of the seat and round winds
+        (GD-17), and 混一色's 2 番 (GD-16) weighed by how near the hand is to one suit; at most ``cap_fan``."""
+        seat = observation.seat
+        counts = list(observation.counts)
+        melded = [0] * 34
+        pungs_melded = False
+        for meld in observation.melds[seat]:
+            pungs_melded |= meld.type != "chow"
+            for tile in meld.tiles:
+                melded[tile] += 1
+        scoring = dict.fromkeys(_DRAGONS, 1)
+        seat_wind = _WINDS + observation.seat_winds[seat]
+        round_wind = _WINDS + observation.round_wind
+        scoring[seat_wind] = scoring.get(seat_wind, 0) + 1
+        scoring[round_wind] = scoring.get(round_wind, 0) + 1
+        cap = int(observation.options.get("cap_fan", 3))
+        values = []
+        for action in discards:
+            counts[action.tile] -= 1
+            fan = 0.0
+            for kind, worth in scoring.items():
+                held = counts[kind] + melded[kind]
+                fan += worth * (1.0 if held >= 3 else _PAIR_FAN if held == 2 else 0.0)
+            suits = [sum(counts[s:s + 9]) + sum(melded[s:s + 9]) for s in (0, 9, 18)]
+            off = sum(suits) - max(suits)
+            half_flush = _HALF_FLUSH_CHANCE[off] if off < len(_HALF_FLUSH_CHANCE) else 0.0
+            value = 2.0 ** fan * (1.0 + 3.0 * half_flush) * (1.0 + _all_chows_chance(counts, pungs_melded))
+            values.append(min(value, 2.0 ** cap))
+            counts[action.tile] += 1
+        return values
 
 
 ADVICE = GuangdongAdvice(GuangdongRules.win_forms)
