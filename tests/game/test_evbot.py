@@ -136,3 +136,37 @@ def test_guangdong_evbot_weighs_improving_tiles_by_the_hand_value() -> None:
                 differ += max(scores) != scores[discards.index(action)]
             game.apply(action)
     assert differ > 0  # it does depart from GreedyBot's count
+
+
+def test_waihuzi_evbot_keeps_a_ready_hand_from_the_deal_ungrouped() -> None:
+    """WH-35, WH-38: a hand ready from the deal that wins with no 吃, 碰, 歪, 溜 or 飘 made is paid 报听's ×4. While its
+    seat has made no group and is ready (so it holds the cards it was ready with), EVBot declines every claim that
+    is not a win; GreedyBot takes a claim that improves its hand and forfeits the ×4."""
+    waihuzi = advice("waihuzi")
+    declined = greedy_claimed = 0
+    for seed in range(40):
+        game = Game("waihuzi", seed=seed)
+        bots = [GreedyBot(s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            kinds = [a.kind for a in observation.legal_actions]
+            if ("pass" in kinds and "win" not in kinds and len(kinds) > 1 and not observation.melds[seat]
+                    and waihuzi.holds_ready_bonus(bytes(observation.counts))):
+                assert EVBot(seat).act(observation).kind == "pass"
+                declined += 1
+                greedy_claimed += GreedyBot(seat).act(observation).kind != "pass"
+            game.apply(bots[seat].act(observation))
+    assert declined > 0 and greedy_claimed > 0
+
+
+def test_waihuzi_ready_bonus_needs_a_ready_hand_without_groups() -> None:
+    """WH-38: 报听 needs the hand ready and no group made since the deal."""
+    from hupai.zipai import Declared, to_counts
+
+    waihuzi = advice("waihuzi")
+    ready = bytes(to_counts("x1x2x3 x4x5x6 x7x8x9 d1d2d3 d4d5d6 d10d10d10 d7"))  # 19 cards waiting on d7
+    assert waihuzi.holds_ready_bonus(ready)
+    assert not waihuzi.holds_ready_bonus(ready, [Declared.peng(0)])  # a group made: no 报听
+    # ready by shape (d6 or d9 to d7d8, d10d10 the unit) but short of min_huxi's 5 息 (WH-32): no win to wait for
+    assert not waihuzi.holds_ready_bonus(bytes(to_counts("x1x2x3 x4x5x6 x7x8x9 d1d2d3 d4d5d6 d10d10 d7 d8")))
