@@ -7,6 +7,7 @@ which :class:`hupai.ev.EVBot` weighs."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ..base_advice import Advice
@@ -18,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["ADVICE", "GuangdongAdvice"]
 
+_TILE = attrgetter("tile")
 _WINDS = 27  # 东 南 西 北 are kinds 27..30, 中 发 白 31..33
 _DRAGONS = (31, 32, 33)
 #: The chance a hand that is this many tiles off one suit still ends as 混一色 (an estimate, GD-16).
@@ -30,14 +32,23 @@ _PAIR_FAN = 0.35
 _ALL_CHOWS_CHANCE = (0.6, 0.2)
 
 
-def _all_chows_chance(counts: list[int], pungs_melded: bool) -> float:
-    """How likely the concealed ``counts`` end as four chows and a pair (平胡, GD-16)."""
-    if pungs_melded:
+def _held_fan(held: int) -> float:
+    """The 番 of a scoring honor held ``held`` times (concealed and melded): a pung's 1, a pair's part of it."""
+    return 1.0 if held >= 3 else _PAIR_FAN if held == 2 else 0.0
+
+
+def _value(fan: float, off: int, all_chows: float, cap: float) -> float:
+    """2^番 of a hand holding ``fan`` 番, ``off`` tiles off one suit (混一色's 2 番 in reach) and this chance of 平胡
+    (1 番), at most 2^cap_fan (``cap``)."""
+    half_flush = _HALF_FLUSH_CHANCE[off] if off < len(_HALF_FLUSH_CHANCE) else 0.0
+    return min(2.0 ** fan * (1.0 + 3.0 * half_flush) * (1.0 + all_chows), cap)
+
+
+def _all_chows_chance(honors: list[int], counts: bytes, triples: int, pungs_melded: bool, less: int = -1) -> float:
+    """How likely the concealed hand (``counts`` less one ``less``: its honor ``honors`` and suit ``triples``)
+    ends as four chows and a pair (平胡, GD-16)."""
+    if pungs_melded or len(honors) > 1 or (honors and counts[honors[0]] - (honors[0] == less) > 2):
         return 0.0
-    honors = [count for count in counts[27:] if count]
-    if len(honors) > 1 or (honors and honors[0] > 2):
-        return 0.0
-    triples = sum(count >= 3 for count in counts[:27])
     return _ALL_CHOWS_CHANCE[triples] if triples < len(_ALL_CHOWS_CHANCE) else 0.0
 
 
@@ -52,32 +63,46 @@ class GuangdongAdvice(Advice):
         toward the within-limit 番: pungs (and, part way, pairs) of dragons and of the seat and round winds
         (GD-17), and 混一色's 2 番 (GD-16) weighed by how near the hand is to one suit; at most ``cap_fan``."""
         seat = observation.seat
-        counts = list(observation.counts)
+        counts = observation.counts
+        own = observation.melds[seat]
         melded = [0] * 34
-        pungs_melded = False
-        for meld in observation.melds[seat]:
-            pungs_melded |= meld.type != "chow"
+        for meld in own:
             for tile in meld.tiles:
                 melded[tile] += 1
+        pungs_melded = any(meld.type != "chow" for meld in own)
         scoring = dict.fromkeys(_DRAGONS, 1)
         seat_wind = _WINDS + observation.seat_winds[seat]
         round_wind = _WINDS + observation.round_wind
         scoring[seat_wind] = scoring.get(seat_wind, 0) + 1
         scoring[round_wind] = scoring.get(round_wind, 0) + 1
-        cap = int(observation.options.get("cap_fan", 3))
+        cap = 2.0 ** int(observation.options.get("cap_fan", 3))
+        # What the whole hand holds, then each discard as a change of it: this runs at most turns.
+        fan = sum(worth * _held_fan(counts[kind] + melded[kind]) for kind, worth in scoring.items())
+        suits = [sum(counts[s:s + 9]) + sum(melded[s:s + 9]) for s in (0, 9, 18)]
+        honors = [kind for kind in range(27, 34) if counts[kind]]
+        plain = counts[:27]
+        triples = plain.count(3) + plain.count(4)
+        by_suit: dict[tuple[int, bool], float] = {}  # a suit tile's value depends on its suit and a broken triple
         values = []
-        for action in discards:
-            counts[action.tile] -= 1
-            fan = 0.0
-            for kind, worth in scoring.items():
-                held = counts[kind] + melded[kind]
-                fan += worth * (1.0 if held >= 3 else _PAIR_FAN if held == 2 else 0.0)
-            suits = [sum(counts[s:s + 9]) + sum(melded[s:s + 9]) for s in (0, 9, 18)]
-            off = sum(suits) - max(suits)
-            half_flush = _HALF_FLUSH_CHANCE[off] if off < len(_HALF_FLUSH_CHANCE) else 0.0
-            value = 2.0 ** fan * (1.0 + 3.0 * half_flush) * (1.0 + _all_chows_chance(counts, pungs_melded))
-            values.append(min(value, 2.0 ** cap))
-            counts[action.tile] += 1
+        for tile in map(_TILE, discards):
+            held = counts[tile]
+            if tile < 27:
+                key = (tile // 9, held == 3)
+                value = by_suit.get(key)
+                if value is None:
+                    suits[key[0]] -= 1
+                    off = sum(suits) - max(suits)
+                    suits[key[0]] += 1
+                    chows = _all_chows_chance(honors, counts, triples - key[1], pungs_melded)
+                    value = by_suit[key] = _value(fan, off, chows, cap)
+                values.append(value)
+                continue
+            worth = scoring.get(tile)
+            tile_fan = fan if worth is None else fan + worth * (_held_fan(held - 1 + melded[tile])
+                                                                 - _held_fan(held + melded[tile]))
+            chows = _all_chows_chance([k for k in honors if k != tile or held > 1], counts, triples, pungs_melded,
+                                      tile)
+            values.append(_value(tile_fan, sum(suits) - max(suits), chows, cap))
         return values
 
 
