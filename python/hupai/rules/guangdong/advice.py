@@ -41,7 +41,8 @@ def _value(fan: float, off: int, all_chows: float, cap: float) -> float:
     """2^番 of a hand holding ``fan`` 番, ``off`` tiles off one suit (混一色's 2 番 in reach) and this chance of 平胡
     (1 番), at most 2^cap_fan (``cap``)."""
     half_flush = _HALF_FLUSH_CHANCE[off] if off < len(_HALF_FLUSH_CHANCE) else 0.0
-    return min(2.0 ** fan * (1.0 + 3.0 * half_flush) * (1.0 + all_chows), cap)
+    value: float = 2.0 ** fan * (1.0 + 3.0 * half_flush) * (1.0 + all_chows)
+    return min(value, cap)
 
 
 def _all_chows_chance(honors: list[int], counts: bytes, triples: int, pungs_melded: bool, less: int = -1) -> float:
