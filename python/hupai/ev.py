@@ -9,14 +9,19 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   the hand ends (the unseen copies of its waits among the tiles it has not seen, over its remaining draws, against
   the chance that another seat ends the hand first) and lets the win pass when the self-draw it expects, less
   what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
-- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), and among
-  them the safest: a tile that a shown hand wins on (Kawuxing's 亮倒: its waits are read from the face-up hand)
-  is never discarded while another discard keeps the same shanten, and far from ready (two or more from a win)
+- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), each
+  discard's improving tiles weighed by what its hand is likely to pay where the advice can say
+  (:meth:`~hupai.rules.base_advice.Advice.discard_values`: Guangdong's share doubles per 番, GD-16..18, so a
+  discard that keeps a 中 pung or 混一色 in reach counts its tiles twice or four times), and among them the
+  safest: a tile that a shown hand wins on (Kawuxing's 亮倒: its waits are read from the face-up hand) is never
+  discarded while another discard keeps the same shanten, and far from ready (two or more from a win)
   it gives up a step of shanten rather than deal into a shown hand. Otherwise the danger of dealing in breaks
   ties: how many waiting shapes the tile could complete given the copies this seat has not seen, weighted by
   how ready each other seat looks (its melds, discards and concealed tiles).
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
-  same whoever discarded, WH-42, WH-44) it plays as GreedyBot.
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for one thing: while its hand has made no group
+  and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
+  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Action
-from .bots import GreedyBot
+from .bots import GreedyBot, _zipai_act, _zipai_advice
 from .observation import Observation
 from .rules.base_advice import Advice
 
@@ -80,8 +85,10 @@ class EVBot(GreedyBot):
         self.hazard = hazard
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
-        if seat is not None or len(observation.counts) != 34:  # a deprecated call, or Wai Huzi: GreedyBot's
+        if seat is not None:  # a deprecated call: GreedyBot's
             return super().act(observation, seat)
+        if len(observation.counts) != 34:  # a zipai seat (Wai Huzi)
+            return self._zipai_play(observation)
         phase = observation.phase
         legal = observation.legal_actions
         if phase == "claim" or phase == "rob":
@@ -99,6 +106,18 @@ class EVBot(GreedyBot):
             return super().act(observation)  # a discard worth more than a win (Yunxiao's 游 shape)
         chosen = self._discard(observation, advice, discards)
         return advice.declare(observation, chosen) if len(discards) < len(legal) else chosen
+
+    def _zipai_play(self, observation: Observation) -> Action:
+        """GreedyBot's zipai play, but a claim is declined while the hand keeps a ×4 bonus that any group would
+        forfeit (Wai Huzi's 报听: the advice's ``holds_ready_bonus``)."""
+        advice = _zipai_advice(self._zipai, observation)
+        legal = observation.legal_actions
+        kinds = [a.kind for a in legal]
+        if "pass" in kinds and "win" not in kinds and len(kinds) > 1 and not observation.melds[observation.seat]:
+            holds = getattr(advice, "holds_ready_bonus", None)
+            if holds is not None and holds(bytes(observation.counts)):
+                return legal[kinds.index("pass")]
+        return _zipai_act(observation, advice)
 
     def _advice_of(self, observation: Observation) -> Advice:
         return self._advice.get(observation.rules) or self._advice_for(observation.rules)
@@ -132,12 +151,14 @@ class EVBot(GreedyBot):
         return self_draw * ratio - 0.5 * other_win > 1.0
 
     def _discard(self, observation: Observation, advice: Advice, discards: list[Action]) -> Action:
-        scores = advice.rank_discards(observation, discards)
+        scores: Sequence[float] = advice.rank_discards(observation, discards)
         if type(advice).rank_discards is Advice.rank_discards:
-            shanten = [-(score // 256) for score in scores]  # the core's copies - 256 x shanten
+            shanten = [-int(score // 256) for score in scores]  # the core's copies - 256 x shanten
         else:
-            shanten = [-score for score in scores]  # the advice's own ranking: -shanten
+            shanten = [-int(score) for score in scores]  # the advice's own ranking: -shanten
         best = min(shanten)
+        if shanten.count(best) > 1 and type(advice).rank_discards is Advice.rank_discards:
+            scores = self._weigh(observation, advice, discards, scores, shanten, best)
         top = max(scores)
         known = advice.known_waits(observation)
         tied = [i for i, score in enumerate(scores) if score == top]
@@ -164,3 +185,18 @@ class EVBot(GreedyBot):
             # shape danger only to break what is left of a tie.
             values.append((offence - known_risk, score, -readiness * _shape_danger(action.tile, unseen)))
         return discards[values.index(max(values))]
+
+    @staticmethod
+    def _weigh(observation: Observation, advice: Advice, discards: list[Action], scores: Sequence[float],
+               shanten: list[int], best: int) -> list[float]:
+        """The core's scores with each best-shanten discard's improving copies weighed by what its hand is likely
+        to pay (the advice's :meth:`~hupai.rules.base_advice.Advice.discard_values`)."""
+        at_best = [i for i, steps in enumerate(shanten) if steps == best]
+        values = advice.discard_values(observation, [discards[i] for i in at_best])
+        weighed: list[float] = list(map(float, scores))
+        if values is None:
+            return weighed
+        for i, value in zip(at_best, values, strict=True):
+            weighed[i] = -256.0 * best + (scores[i] + 256 * best) * value
+        return weighed
+

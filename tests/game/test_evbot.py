@@ -87,3 +87,86 @@ def test_a_discard_win_passes_only_for_a_wide_wait_with_a_long_wall() -> None:
     discard_all.apply(hupai.Action("discard", 0, 10))
     # GD-23 all_three: the discarder pays three shares, so a self-draw gains only 自摸's 番.
     assert EVBot(1).act(discard_all.observation(1)).kind == "win"
+
+
+def _turn(hand: str) -> hupai.Observation:
+    """The dealer's observation at its first turn: ``hand`` dealt, and 2p drawn (the filler's first tile)."""
+    game = stacked_game([hand, "123456m2345678p"], dealer=0)
+    return game.observation(0)
+
+
+def test_guangdong_discard_values_double_per_fan() -> None:
+    """GD-16..18: a share is base x 2^番. A 中 pung (GD-17: +1 番) doubles a hand's value and breaking it to a pair
+    loses most of that; a hand one suit plus honors (混一色, GD-16: 2 番) is worth four times as much as one that is
+    not, and the value stops at the 番 cap."""
+    observation = _turn("123456789m5z5z5z1p")
+    discards = {a.tile: a for a in observation.legal_actions if a.kind == "discard" and not a.flag}
+    guangdong = advice("guangdong")
+    value = dict(zip(discards, guangdong.discard_values(observation, list(discards.values())), strict=True))
+    one_m, one_p, two_p, red = 0, 9, 10, 31
+    assert observation.hand == (*range(11), red, red, red)
+    assert value[one_p] == value[two_p] == 2.0 * (1 + 3 * 0.5)  # the 中 pung, one tile off one suit
+    assert value[one_m] == 2.0 * (1 + 3 * 0.2)  # the 中 pung, two tiles off
+    assert value[red] < value[one_p]  # the 中 pung broken to a pair
+    pure = _turn("123456789m5z5z5z6z")
+    pure_discards = [a for a in pure.legal_actions if a.kind == "discard" and not a.flag]
+    assert max(guangdong.discard_values(pure, pure_discards)) == 2.0 ** 3  # 混一色 + 中 pung + 发 pair: the cap
+
+
+def test_guangdong_evbot_weighs_improving_tiles_by_the_hand_value() -> None:
+    """GD-16..18: among the discards that keep the best shanten, EVBot takes the one whose improving tiles times
+    the hand's value (the advice's discard_values) is largest; GreedyBot counts the tiles alone."""
+    guangdong = advice("guangdong")
+    differ = 0
+    for seed in range(12):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        bots = [EVBot(s) for s in range(4)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            action = bots[seat].act(observation)
+            discards = [a for a in observation.legal_actions if a.kind == "discard" and not a.flag]
+            if observation.phase == "turn" and action in discards and len(discards) == len(observation.legal_actions):
+                scores = guangdong.rank_discards(observation, discards)
+                best = max(score // 256 for score in scores)
+                at_best = [i for i, score in enumerate(scores) if score // 256 == best]
+                values = guangdong.discard_values(observation, [discards[i] for i in at_best])
+                weighed = {discards[i]: (scores[i] - 256 * best) * v for i, v in zip(at_best, values, strict=True)}
+                assert action in weighed and weighed[action] == max(weighed.values())
+                differ += max(scores) != scores[discards.index(action)]
+            game.apply(action)
+    assert differ > 0  # it does depart from GreedyBot's count
+
+
+def test_waihuzi_evbot_keeps_a_ready_hand_from_the_deal_ungrouped() -> None:
+    """WH-35, WH-38: a hand ready from the deal that wins with no 吃, 碰, 歪, 溜 or 飘 made is paid 报听's ×4. While its
+    seat has made no group and is ready (so it holds the cards it was ready with), EVBot declines every claim that
+    is not a win; GreedyBot takes a claim that improves its hand and forfeits the ×4."""
+    waihuzi = advice("waihuzi")
+    declined = greedy_claimed = 0
+    for seed in range(40):
+        game = Game("waihuzi", seed=seed)
+        bots = [GreedyBot(s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            kinds = [a.kind for a in observation.legal_actions]
+            if ("pass" in kinds and "win" not in kinds and len(kinds) > 1 and not observation.melds[seat]
+                    and waihuzi.holds_ready_bonus(bytes(observation.counts))):
+                assert EVBot(seat).act(observation).kind == "pass"
+                declined += 1
+                greedy_claimed += GreedyBot(seat).act(observation).kind != "pass"
+            game.apply(bots[seat].act(observation))
+    assert declined > 0 and greedy_claimed > 0
+
+
+def test_waihuzi_ready_bonus_needs_a_ready_hand_without_groups() -> None:
+    """WH-38: 报听 needs the hand ready and no group made since the deal."""
+    from hupai.zipai import Declared, to_counts
+
+    waihuzi = advice("waihuzi")
+    ready = bytes(to_counts("x1x2x3 x4x5x6 x7x8x9 d1d2d3 d4d5d6 d10d10d10 d7"))  # 19 cards waiting on d7
+    assert waihuzi.holds_ready_bonus(ready)
+    assert not waihuzi.holds_ready_bonus(ready, [Declared.peng(0)])  # a group made: no 报听
+    # ready by shape (d6 or d9 to d7d8, d10d10 the unit) but short of min_huxi's 5 息 (WH-32): no win to wait for
+    assert not waihuzi.holds_ready_bonus(bytes(to_counts("x1x2x3 x4x5x6 x7x8x9 d1d2d3 d4d5d6 d10d10 d7 d8")))

@@ -76,6 +76,12 @@ class Advice:
         """The kinds that complete ``counts`` (the seat's concealed tiles, 3n+1 of them) with its melds."""
         return _core.waits(bytes(counts), 0, len(observation.melds[observation.seat]), self._forms, ANY_KIND)
 
+    def discard_values(self, observation: Observation, discards: Sequence[Action]) -> list[float] | None:
+        """What the hand each of ``discards`` leaves is likely to pay when it wins, as a multiple of the plainest
+        win (for :class:`hupai.ev.EVBot` to weigh its improving tiles by); None (the default): every hand pays
+        alike as far as the advice can tell."""
+        return None
+
     def known_waits(self, observation: Observation) -> dict[int, frozenset[int]]:
         """The winning kinds of every other seat whose waits the table shows (a shown hand), by seat; none by
         default."""
