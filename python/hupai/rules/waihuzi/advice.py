@@ -211,6 +211,14 @@ class WaihuziAdvice(Advice):
             out.append(verdict == 1)
         return out
 
+    def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
+        """Whether a hand at rest (3m+1 cards) with these declared ``groups`` would be paid 报听's ×4 if it won as
+        it stands (WH-35, WH-38): it has made no group, so it holds the cards it was ready with at the deal (a
+        non-dealer's 19; the dealer's after its first discard), and it is ready now. Any 吃, 碰, 歪, 溜 or 飘 would
+        forfeit the ×4 (WH-38), which a player weighs before taking one."""
+        hand = _counts(counts)
+        return not groups and int(sum(hand)) % 3 == 1 and self.judge(hand, (), unseen).wait_value > 0
+
 
 def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None) -> HupaiError:
     name = zipai.card_name(card)
@@ -220,14 +228,6 @@ def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None
     if verdict == -2:
         return InvalidHand(f"a 吃 is a run of one size (x1x2x3 or x2x7x10): {name} with {menzi!r} is not")
     return InvalidHand(f"{name} would be a fifth copy: the hand and its groups hold all four")
-
-    def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
-        """Whether a hand at rest (3m+1 cards) with these declared ``groups`` would be paid 报听's ×4 if it won as
-        it stands (WH-35, WH-38): it has made no group, so it holds the cards it was ready with at the deal (a
-        non-dealer's 19; the dealer's after its first discard), and it is ready now. Any 吃, 碰, 歪, 溜 or 飘 would
-        forfeit the ×4 (WH-38), which a player weighs before taking one."""
-        hand = _counts(counts)
-        return not groups and int(hand.sum()) % 3 == 1 and self.judge(hand, (), unseen).wait_value > 0
 
 
 #: GreedyBot's advice under the default options (:func:`hupai.rules.advice`); build one per option set with
