@@ -244,8 +244,10 @@ class Table:
             async with self.lock:
                 text = self.published.get(seat)
                 if text is None:
-                    text = self.published[seat] = json.dumps(self._message(seat), separators=(",", ":"),
-                                                             ensure_ascii=False)
+                    message = self._message(seat)
+                    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                    if message["deadline"] is None:  # a running timer's seconds left are counted per message
+                        self.published[seat] = text
         return text
 
     def _publish(self) -> None:
