@@ -58,6 +58,8 @@ _STATUS = {"malformed": 400, "binary": 400, "forbidden": 403, "not_found": 404, 
 
 #: Each limit of :class:`Settings` and its bounds (a bad value, say from a ``hupai serve`` flag, is refused).
 _BOUNDS: dict[str, tuple[float, float]] = {
+    "max_message": (256, 1 << 20), "http_rate": (0.001, 1e9), "http_burst": (1, 1e9), "ws_rate": (0.001, 1e9),
+    "ws_burst": (1, 1e9), "max_tables": (1, 10_000_000), "hello_seconds": (0.01, 600), "max_wait": (0, 600),
     "max_connections": (1, 100_000), "tables_per_window": (1, 1_000_000), "table_window": (1, 86_400),
     "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
     "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),

@@ -37,10 +37,18 @@ class _Connection:
         self.address = address(websocket)
         self.bucket = Bucket(host.settings.ws_rate, host.settings.ws_burst)
         self.send_lock = asyncio.Lock()
+        self.closed = False
 
     async def send(self, text: str) -> None:
         async with self.send_lock:
-            await self.ws.send_text(text)
+            if not self.closed:  # the follower may have closed it (replaced) while a reply was being made
+                await self.ws.send_text(text)
+
+    async def close(self, code: int) -> None:
+        async with self.send_lock:
+            if not self.closed:
+                self.closed = True
+                await self.ws.close(code=code)
 
     async def receive(self) -> Any:
         """The next message as JSON, or a WireError saying why it is refused. Every frame counts against the
@@ -82,7 +90,7 @@ class _Connection:
                 listener.event.clear()
                 if listener.replaced:
                     await self.send(json.dumps(error_reply("replaced", "this seat was opened on another connection")))
-                    await self.ws.close(code=4000)
+                    await self.close(4000)
                     return
                 await self.send(await table.message_text(listener.seat))
         except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
@@ -94,7 +102,7 @@ class _Connection:
         except (WireError, asyncio.TimeoutError) as error:
             why = error if isinstance(error, WireError) else WireError("malformed", "no hello in time")
             await self.send(json.dumps(error_reply(why.code, str(why))))
-            await self.ws.close(code=1008)
+            await self.close(1008)
             return
         listener = table.listener(seat)  # the seat's older connections are told they were replaced
         table.attach(seat)
@@ -114,7 +122,7 @@ class _Connection:
                     reply = error_reply(error.code, str(error))
                     if error.code == "too_large":
                         await self.send(json.dumps(reply))
-                        await self.ws.close(code=1009)
+                        await self.close(1009)
                         return
                 except (WebSocketDisconnect, asyncio.CancelledError):
                     raise
