@@ -260,9 +260,9 @@ class Table:
         self._wake.set()
 
     def _timed(self, seat: int) -> bool:
-        """Whether the seat's decision has the claim timer's base: a claim or rob window it may pass."""
-        return self.game.current.phase in ("claim", "rob") and any(
-            a.kind == "pass" for a in self.game.legal_actions(seat))
+        """Whether the seat's decision has the claim timer's base: it is asked in a claim or rob window (where
+        a seat may pass; should one be bound to claim, the server's bot makes that claim once the time is out)."""
+        return seat in self.decisions and self.game.current.phase in ("claim", "rob")
 
     # -- changes --------------------------------------------------------------------------------------------
     def _runtime(self) -> dict[str, Any]:
