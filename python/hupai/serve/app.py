@@ -6,17 +6,22 @@ logged; over the WebSocket it is the first message's):
 - ``GET /api/rules``: every rule system, with its seat count, default options, and whether the engine can
   host it yet (``playable``: its family has an engine flow);
 - ``GET /api/tables``, ``POST /api/tables`` (create: ``rules``, ``options``, ``bots``, ``bot``, ``think_ms``,
-  ``hands``, ``claim_seconds``, ``seed``), ``GET /api/tables/{id}``: public table facts only;
+  ``hands``, ``claim_seconds``, ``turn_seconds``, ``bank_seconds``, ``seed``), ``GET /api/tables/{id}``:
+  public table facts only;
 - ``POST /api/tables/{id}/join`` (``{"seat": n}`` or ``{}``): a free human seat and its secret token;
 - ``GET /api/tables/{id}/state?after=V&wait=S`` (the poll: the seat's state once its ``version`` passes V,
   waiting at most S seconds), ``POST /api/tables/{id}/action`` (``{"decision": d, "action": {...}}``),
-  ``POST /api/tables/{id}/next``;
-- ``WS /api/ws``: ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next`` / ``ping``
-  messages; the server pushes the seat's ``state`` after every stored change and answers ``ack`` / ``error``.
+  ``POST /api/tables/{id}/next``, ``POST /api/tables/{id}/back`` (take the seat back from the server's bot);
+- ``WS /api/ws`` (:mod:`.ws`): ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next``
+  / ``back`` / ``ping`` messages; the server pushes the seat's ``state`` after every stored change and
+  answers ``ack`` / ``error``;
+- ``/`` and ``/t/{id}``: the browser table (a seat link: ``/t/{id}#seat=..&token=..``, the token in the
+  fragment, which the browser never sends).
 
 Every refusal is ``{"type": "error", "code": ..., "message": ...}`` and changes nothing. Bodies and
-messages are limited to ``max_message`` bytes; each client address (HTTP) and each connection (WebSocket)
-has a token-bucket rate limit.
+messages are limited to ``max_message`` bytes; each client address (HTTP, and the WebSocket hello) and each
+connection (WebSocket) has a token-bucket rate limit; connections and tables per address are capped
+(:mod:`.limits`); idle tables expire (:meth:`Host.sweep`).
 """
 
 from __future__ import annotations

@@ -11,10 +11,12 @@ Decisions the specs leave open, taken here:
 - **Replays and stale messages.** Each seat's pending decision is numbered by the action count (``seq``) at
   which it opened; an action must quote that number (``decision``). A resent or replayed message quotes an
   old one and is refused, so an action is never applied twice, even one the engine would still accept.
-- **Claim-window timer.** A human seat that does not answer a claim (or rob) window within
-  ``claim_seconds`` passes; the pass is an action like any other (stored, logged).
-- **Between hands.** The result stays on the table until every human seat says ``next`` (a table of bots
-  alone deals on after its think time). The match ends after ``hands`` hands or when the rules end it.
+- **Timers and absence** (:mod:`.seats`). Every decision of a human seat has a timer and a time bank; a seat
+  whose time runs out, or that is away, is played by the server's bot (its moves are actions like any other:
+  stored, logged) until it comes back.
+- **Between hands.** The result stays on the table until every human seat says ``next`` (or is counted ready:
+  on auto, or silent past ``turn_seconds``; a table of bots alone deals on after its think time). The match
+  ends after ``hands`` hands or when the rules end it.
 - **A chosen seed.** A ``seed`` in the create request fixes every wall of the table, so whoever sent it knows
   every seat's tiles. It is accepted only for a table with at most one human seat (a practice table against
   bots, which see observations only), and such a table says ``"seeded": true`` in its public facts; a table
