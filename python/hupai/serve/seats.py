@@ -3,8 +3,8 @@ server's bot plays it for now (``auto``).
 
 Decisions the issue leaves open, taken here:
 
-- **The timer.** Every decision of a human seat has ``base`` seconds (``claim_seconds`` for a claim or rob window
-  the seat may pass, ``turn_seconds`` for any other decision) and then its bank: the seat's deadline is the
+- **The timer.** Every decision of a human seat has ``base`` seconds (``claim_seconds`` in a claim or rob window,
+  ``turn_seconds`` for any other decision) and then its bank: the seat's deadline is the
   decision's opening + base + bank. Time used beyond the base comes out of the bank; the bank is refilled to
   ``bank_seconds`` when a hand is dealt. A base of 0 turns that timer off (and the bank with it).
 - **Timeout and absence.** A seat that lets its deadline pass, or that is away (no WebSocket open, no poll
