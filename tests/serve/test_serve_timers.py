@@ -119,7 +119,7 @@ def test_the_bank_is_spent_stored_kept_over_a_restart_and_refilled_per_hand(sqli
             ws.send_json({"type": "hello", "table": table["id"], "token": token})
             state = until(ws, lambda m: m["decision"] is not None)
             time.sleep(0.35)  # 0.3 s beyond the base come out of the bank
-            action = GreedyBot(1).act(Observation.from_json(state["observation"])).to_json()
+            action = GreedyBot(1).act(Observation.from_json(state["observation"])).to_dict()
             ws.send_json({"type": "action", "decision": state["decision"], "action": action})
             spent = until(ws, lambda m: m["seq"] > state["seq"] and m["decision"] != state["decision"])
             assert 29.0 < spent["bank"] < 29.75
