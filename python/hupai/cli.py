@@ -231,6 +231,19 @@ def _build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    limits = serve_cmd.add_argument_group("limits (per client address or per table; see the README)")
+    limits.add_argument("--idle-minutes", type=float, default=60.0,
+                        help="a table where no human seat acted for this long expires (default 60)")
+    limits.add_argument("--absent-seconds", type=float, default=20.0,
+                        help="a seat no connection follows for this long is played by the server's bot (default 20)")
+    limits.add_argument("--max-connections", type=int, default=64,
+                        help="WebSockets and waiting polls per address at once (default 64)")
+    limits.add_argument("--max-tables-per-address", type=int, default=100, dest="max_live_tables",
+                        help="live tables created by one address (default 100)")
+    limits.add_argument("--tables-per-window", type=int, default=30,
+                        help="tables one address may create per 10 minutes (default 30)")
+    limits.add_argument("--max-bot-tables", type=int, default=3,
+                        help="live tables without a human seat per address (default 3)")
     replay = commands.add_parser("replay", help="step through a logged hand (from --jsonl-logs or Game.to_json)")
     replay.add_argument("log", help="a JSON log, or a JSONL file of logs (one per line)")
     replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
@@ -494,7 +507,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "serve":
             from .serve import run
 
-            run(args.db, args.host, args.port)
+            run(args.db, args.host, args.port, idle_minutes=args.idle_minutes, absent_seconds=args.absent_seconds,
+                max_connections=args.max_connections, max_live_tables=args.max_live_tables,
+                tables_per_window=args.tables_per_window, max_bot_tables=args.max_bot_tables)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -335,14 +335,19 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+#: ``hupai serve`` flags lifting the limits per client address: every test or load client comes from 127.0.0.1.
+ONE_ADDRESS = ("--max-connections", "100000", "--max-tables-per-address", "1000000", "--tables-per-window",
+               "1000000", "--max-bot-tables", "1000000")
+
+
 @contextmanager
-def server(db: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def server(db: str, port: int, log: Path, flags: Sequence[str] = ONE_ADDRESS) -> Iterator[subprocess.Popen[bytes]]:
     """``hupai serve`` as a process of its own (uvicorn), ready when it yields."""
     import httpx
 
     with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "hupai.cli", "serve", "--db", db, "--port", str(port)],
-                                   stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen([sys.executable, "-m", "hupai.cli", "serve", "--db", db, "--port", str(port),
+                                    *flags], stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 30
         while True:

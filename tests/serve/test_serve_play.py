@@ -67,14 +67,18 @@ def test_a_human_seat_over_the_http_poll_plays_a_hand(client: Any) -> None:
     assert final["status"] == "match_over" and final["observation"]["result"] is not None
 
 
-def test_the_claim_timer_passes_for_a_silent_seat(client: Any) -> None:
-    table = new_table(client, bots=[1, 2, 3], claim_seconds=0.3, think_ms=0, seed=14)
+def test_the_claim_timer_lets_the_servers_bot_answer_for_a_silent_seat(client: Any) -> None:
+    """A silent seat's claim window runs out (no bank here): the server's bot answers it and plays the seat on
+    auto until the seat says it is back (tests/serve/test_serve_timers.py tests the turn timer and the bank)."""
+    table = new_table(client, bots=[1, 2, 3], claim_seconds=0.3, turn_seconds=0, bank_seconds=0, think_ms=0,
+                      seed=14)
     token = join(client, table["id"])
     with client.websocket_connect("/api/ws") as ws:
         ws.send_json({"type": "hello", "table": table["id"], "token": token})
         bot = GreedyBot(4)
         from hupai.observation import Observation
-        timed = 0
+        timed = autos = 0
+        on_auto = False
         answered = None
         for _ in range(5000):
             message = ws.receive_json()
@@ -82,19 +86,28 @@ def test_the_claim_timer_passes_for_a_silent_seat(client: Any) -> None:
                 continue
             if message["status"] != "playing":
                 break
+            if message["auto"]:
+                assert message["auto"] == [0] and message["deadline"] is None
+                if not on_auto:  # a new spell on auto: say we are back (once)
+                    autos += 1
+                    ws.send_json({"type": "back"})
+                on_auto = True
+                continue
+            on_auto = False
             if message["decision"] is None or message["decision"] == answered:
                 continue
             if message["observation"]["phase"] in ("claim", "rob"):
                 assert 0 < message["deadline"] <= 0.3
                 timed += 1
-                if 3 <= timed < 6:
-                    continue  # stay silent three times: the server passes for us
+                if timed >= 3 and autos < 3:
+                    continue  # silent until the server's bot answered for us three times (another seat's
+                    # claim may close a window first)
             answered = message["decision"]
             action = bot.act(Observation.from_json(message["observation"]))
             ws.send_json({"type": "action", "decision": message["decision"], "action": action.to_dict()})
         else:
             raise AssertionError("the hand did not end")
-    assert timed >= 6
+    assert timed >= 6 and autos >= 3
 
 
 @pytest.mark.parametrize("bad", [{"rules": "riichi"}, {"bots": [4]}, {"bots": [0, 0]}, {"hands": 0},

@@ -32,6 +32,7 @@ def create_app(db: str = "sqlite:///hupai.db", settings: Any = None) -> Starlett
     return app
 
 
-def run(db: str = "sqlite:///hupai.db", host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve with uvicorn until interrupted."""
-    _app_module().run(db, host, port)
+def run(db: str = "sqlite:///hupai.db", host: str = "127.0.0.1", port: int = 8000, **limits: Any) -> None:
+    """Serve with uvicorn until interrupted; ``limits`` are :class:`hupai.serve.app.Settings` fields."""
+    module = _app_module()
+    module.run(db, host, port, module.Settings(**limits))

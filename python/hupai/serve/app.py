@@ -6,17 +6,22 @@ logged; over the WebSocket it is the first message's):
 - ``GET /api/rules``: every rule system, with its seat count, default options, and whether the engine can
   host it yet (``playable``: its family has an engine flow);
 - ``GET /api/tables``, ``POST /api/tables`` (create: ``rules``, ``options``, ``bots``, ``bot``, ``think_ms``,
-  ``hands``, ``claim_seconds``, ``seed``), ``GET /api/tables/{id}``: public table facts only;
+  ``hands``, ``claim_seconds``, ``turn_seconds``, ``bank_seconds``, ``seed``), ``GET /api/tables/{id}``:
+  public table facts only;
 - ``POST /api/tables/{id}/join`` (``{"seat": n}`` or ``{}``): a free human seat and its secret token;
 - ``GET /api/tables/{id}/state?after=V&wait=S`` (the poll: the seat's state once its ``version`` passes V,
   waiting at most S seconds), ``POST /api/tables/{id}/action`` (``{"decision": d, "action": {...}}``),
-  ``POST /api/tables/{id}/next``;
-- ``WS /api/ws``: ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next`` / ``ping``
-  messages; the server pushes the seat's ``state`` after every stored change and answers ``ack`` / ``error``.
+  ``POST /api/tables/{id}/next``, ``POST /api/tables/{id}/back`` (take the seat back from the server's bot);
+- ``WS /api/ws`` (:mod:`.ws`): ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next``
+  / ``back`` / ``ping`` messages; the server pushes the seat's ``state`` after every stored change and
+  answers ``ack`` / ``error``;
+- ``/`` and ``/t/{id}``: the browser table (a seat link: ``/t/{id}#seat=..&token=..``, the token in the
+  fragment, which the browser never sends).
 
 Every refusal is ``{"type": "error", "code": ..., "message": ...}`` and changes nothing. Bodies and
-messages are limited to ``max_message`` bytes; each client address (HTTP) and each connection (WebSocket)
-has a token-bucket rate limit.
+messages are limited to ``max_message`` bytes; each client address (HTTP, and the WebSocket hello) and each
+connection (WebSocket) has a token-bucket rate limit; connections and tables per address are capped
+(:mod:`.limits`); idle tables expire (:meth:`Host.sweep`).
 """
 
 from __future__ import annotations
@@ -37,22 +42,33 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from .. import rules as rules_module
 from ..errors import HupaiError
+from .limits import AddressLimits, Bucket, address, error_reply
 from .storage import Storage, open_database
-from .tables import Listener, Table, parse_config, playable
+from .tables import Table, parse_config, playable
 from .wire import WireError, tile_faces
+from .ws import websocket_endpoint
 
 __all__ = ["Settings", "Host", "create_app"]
 
 log = logging.getLogger("hupai.serve")
 STATIC = Path(__file__).parent / "static"
 
-_STATUS = {"malformed": 400, "forbidden": 403, "not_found": 404, "too_large": 413, "rate_limited": 429,
-           "stale": 409, "illegal": 409, "out_of_turn": 409, "full": 409, "taken": 409, "limit": 503,
-           "unavailable": 503}
+_STATUS = {"malformed": 400, "binary": 400, "forbidden": 403, "not_found": 404, "expired": 410, "too_large": 413,
+           "rate_limited": 429, "connections": 429, "too_many_tables": 429, "stale": 409, "illegal": 409,
+           "out_of_turn": 409, "full": 409, "taken": 409, "replaced": 409, "limit": 503, "unavailable": 503}
+
+#: Each limit of :class:`Settings` and its bounds (a bad value, say from a ``hupai serve`` flag, is refused).
+_BOUNDS: dict[str, tuple[float, float]] = {
+    "max_message": (256, 1 << 20), "http_rate": (0.001, 1e9), "http_burst": (1, 1e9), "ws_rate": (0.001, 1e9),
+    "ws_burst": (1, 1e9), "max_tables": (1, 10_000_000), "hello_seconds": (0.01, 600), "max_wait": (0, 600),
+    "max_connections": (1, 100_000), "tables_per_window": (1, 1_000_000), "table_window": (1, 86_400),
+    "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
+    "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
+}
 
 
 @dataclass(frozen=True)
@@ -66,33 +82,23 @@ class Settings:
     hello_seconds: float = 10.0   # a WebSocket must say hello within this time
     max_wait: float = 25.0        # longest HTTP poll
     drive: bool = True            # False: bots and timers stay still (to inspect a stored server)
+    # Per client address (see .limits):
+    max_connections: int = 64     # WebSockets and waiting polls held at once
+    tables_per_window: int = 30   # tables created per table_window seconds ...
+    table_window: float = 600.0
+    max_live_tables: int = 100    # ... and live at once (not over, not expired)
+    max_bot_tables: int = 3       # live tables without a human seat ...
+    bot_table_minutes: float = 30.0  # ... each expiring this long after it was created (or restored)
+    # Per table:
+    idle_minutes: float = 60.0    # no act of a human seat for this long: the table expires (stored, dropped)
+    absent_seconds: float = 20.0  # no connection following a seat for this long: the server's bot plays it
+    sweep_seconds: float = 30.0   # how often expired tables are looked for
 
-
-class Bucket:
-    """A token bucket: ``take()`` is False once the rate is exceeded beyond the burst."""
-
-    __slots__ = ("rate", "burst", "tokens", "stamp")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, time.monotonic()
-
-    def refund(self) -> None:
-        """Give back the token of an accepted action: the game itself bounds how fast those can come (each
-        answers a new decision), so only refused messages, polls and pings use up the budget."""
-        self.tokens = min(self.burst, self.tokens + 1)
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+    def __post_init__(self) -> None:
+        for name, (low, high) in _BOUNDS.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise HupaiError(f"{name} must be in {low:g}..{high:g}, got {value!r}")
 
 
 class Host:
@@ -103,20 +109,74 @@ class Host:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.buckets: dict[str, Bucket] = {}
+        self.limits = AddressLimits(settings, self._live)
+        self.expired: dict[str, None] = {}  # the latest expired ids (oldest first), to answer "expired"
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.storage.init()
         for stored in await self.storage.load_tables():
+            if stored.runtime.get("status") == "expired":
+                self._forget(stored.id)
+                continue
             table = Table.restore(stored, self.storage)
             self.tables[table.id] = table
-            if self.settings.drive:
-                table.start()
+            self._adopt(table)
         log.info("hupai serve: %d table(s) restored", len(self.tables))
 
+    def _adopt(self, table: Table) -> None:
+        table.absent_seconds = self.settings.absent_seconds
+        if self.settings.drive:
+            table.start()
+            if self._sweeper is None:
+                self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(), name="hupai-sweep")
+
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for table in self.tables.values():
             await table.stop()
         await self.storage.close()
+
+    # -- expiry ----------------------------------------------------------------------------------------------
+    def _live(self, table_id: str) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and table.status not in ("match_over", "expired")
+
+    def _forget(self, table_id: str) -> None:
+        self.expired[table_id] = None
+        if len(self.expired) > 10_000:
+            del self.expired[next(iter(self.expired))]
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception as error:  # noqa: BLE001  (the storage, say: the next sweep tries again)
+                log.warning("hupai serve: the expiry sweep failed: %s", error)
+
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Expire the tables idle past ``idle_minutes`` (no act of a human seat) and the tables without a human
+        seat older than ``bot_table_minutes``: each is stored as expired, stopped and dropped from memory.
+        Returns their ids."""
+        now = time.monotonic() if now is None else now
+        idle, bot_life = self.settings.idle_minutes * 60, self.settings.bot_table_minutes * 60
+        done = []
+        for table in list(self.tables.values()):
+            if now - table.active_at < idle and (table.human_seats() or now - table.born < bot_life):
+                continue
+            try:
+                await table.expire()
+            except Exception as error:  # noqa: BLE001  (not stored: it stays, the next sweep tries again)
+                log.warning("table %s: could not be stored as expired: %s", table.id, error)
+                continue
+            del self.tables[table.id]
+            self._forget(table.id)
+            log.info("table %s: expired", table.id)
+            done.append(table.id)
+        return done
 
     def bucket(self, client: str) -> Bucket:
         bucket = self.buckets.get(client)
@@ -126,19 +186,24 @@ class Host:
             bucket = self.buckets[client] = Bucket(self.settings.http_rate, self.settings.http_burst)
         return bucket
 
-    async def create(self, data: Any) -> Table:
+    async def create(self, data: Any, address: str = "?") -> Table:
         if len(self.tables) >= self.settings.max_tables:
             raise WireError("limit", "the server holds as many tables as it may")
         config, rules, seed = parse_config(data)
+        bot_only = len(config.bots) == rules.num_players
+        self.limits.check_create(address, bot_only)
         table_id = secrets.token_urlsafe(9)
         table = await Table.create(table_id, config, rules, seed, self.storage)
         self.tables[table_id] = table
-        table.start()
+        self.limits.created_table(address, table_id, bot_only)
+        self._adopt(table)
         return table
 
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
+            if table_id in self.expired:
+                raise WireError("expired", "this table expired (nothing happened at it for a while)")
             raise WireError("not_found", "no such table")
         return table
 
@@ -148,7 +213,7 @@ def _reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
 
 
 def _refusal(error: WireError) -> JSONResponse:
-    return _reply(_error(error.code, str(error)), _STATUS.get(error.code, 400))
+    return _reply(error_reply(error.code, str(error)), _STATUS.get(error.code, 400))
 
 
 async def _body(request: Request, limit: int) -> Any:
@@ -175,6 +240,7 @@ def _seat(request: Request, table: Table) -> int:
     seat = table.seat_for(token)
     if seat is None:
         raise WireError("forbidden", "this token opens no seat at this table")
+    table.seen(seat)
     return seat
 
 
@@ -187,7 +253,7 @@ def _endpoint(handler: Any) -> Any:
     """Rate limit, then run ``handler``; refusals become error replies."""
     async def wrapped(request: Request) -> Response:
         host = _host(request)
-        bucket = host.bucket(request.client.host if request.client else "?")
+        bucket = host.bucket(address(request))
         if not bucket.take():
             return _refusal(WireError("rate_limited", "too many requests: slow down"))
         try:
@@ -199,7 +265,7 @@ def _endpoint(handler: Any) -> Any:
             return _refusal(error)
         except Exception:  # a storage outage, say: the table was put back as stored, nothing was acknowledged
             log.exception("%s %s failed", request.method, request.url.path)
-            return _reply(_error("unavailable", "the server could not store the change: try again"), 503)
+            return _reply(error_reply("unavailable", "the server could not store the change: try again"), 503)
     return wrapped
 
 
@@ -217,7 +283,7 @@ async def _list(request: Request, host: Host) -> Response:
 
 
 async def _create(request: Request, host: Host) -> Response:
-    table = await host.create(await _body(request, host.settings.max_message))
+    table = await host.create(await _body(request, host.settings.max_message), address(request))
     return _reply(table.public_info(), 201)
 
 
@@ -245,10 +311,16 @@ async def _state(request: Request, host: Host) -> Response:
     except ValueError:
         raise WireError("malformed", "after is an int, wait a number of seconds") from None
     if table.version <= after and wait > 0:
+        client = address(request)
+        host.limits.connect(client)  # a waiting poll is a connection held
+        table.attach(seat)  # and shows the seat is here
         try:
             await asyncio.wait_for(table.changed.wait(), wait)
         except asyncio.TimeoutError:
             pass
+        finally:
+            table.detach(seat)
+            host.limits.disconnect(client)
     return Response(await table.message_text(seat), media_type="application/json")
 
 
@@ -269,113 +341,16 @@ async def _next(request: Request, host: Host) -> Response:
     return _reply({"type": "ok"})
 
 
+async def _back(request: Request, host: Host) -> Response:
+    table = host.table(request.path_params["table_id"])
+    await table.back(_seat(request, table))
+    return _reply({"type": "ok"})
+
+
 async def _index(request: Request) -> Response:
+    """The browser table: the lobby at ``/``, a table at ``/t/{id}`` (a seat link adds ``#seat=..&token=..``:
+    the fragment never leaves the browser, so the token is in no request line and no log)."""
     return FileResponse(STATIC / "index.html")
-
-
-class _Connection:
-    """One WebSocket: its seat's listener, its rate limit, one sender at a time."""
-
-    def __init__(self, websocket: WebSocket, host: Host) -> None:
-        self.ws = websocket
-        self.host = host
-        self.bucket = Bucket(host.settings.ws_rate, host.settings.ws_burst)
-        self.send_lock = asyncio.Lock()
-
-    async def send(self, text: str) -> None:
-        async with self.send_lock:
-            await self.ws.send_text(text)
-
-    async def receive(self) -> Any:
-        """The next message as JSON, or a WireError saying why it is refused."""
-        text = await self.ws.receive_text()
-        if len(text) > self.host.settings.max_message:
-            raise WireError("too_large", f"a message may hold at most {self.host.settings.max_message} bytes")
-        if not self.bucket.take():
-            raise WireError("rate_limited", "too many messages: slow down")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            raise WireError("malformed", "a message is a JSON object") from None
-        if not isinstance(data, dict):
-            raise WireError("malformed", "a message is a JSON object")
-        return data
-
-    async def hello(self) -> tuple[Table, int]:
-        data = await asyncio.wait_for(self.receive(), self.host.settings.hello_seconds)
-        if data.get("type") != "hello":
-            raise WireError("malformed", "the first message is a hello with the table and the seat's token")
-        table = self.host.table(data.get("table"))
-        seat = table.seat_for(data.get("token"))
-        if seat is None:
-            raise WireError("forbidden", "this token opens no seat at this table")
-        return table, seat
-
-    async def follow(self, table: Table, listener: Listener) -> None:
-        while True:
-            await listener.event.wait()
-            listener.event.clear()
-            await self.send(await table.message_text(listener.seat))
-
-    async def serve(self) -> None:
-        try:
-            table, seat = await self.hello()
-        except (WireError, asyncio.TimeoutError) as error:
-            why = error if isinstance(error, WireError) else WireError("malformed", "no hello in time")
-            await self.send(json.dumps(_error(why.code, str(why))))
-            await self.ws.close(code=1008)
-            return
-        listener = Listener(seat)
-        listener.event.set()
-        table.listeners.add(listener)
-        follower = asyncio.get_running_loop().create_task(self.follow(table, listener))
-        try:
-            while True:
-                try:
-                    data = await self.receive()
-                    reply = await self.handle(table, seat, data)
-                    if reply["type"] == "ack":
-                        self.bucket.refund()
-                except WireError as error:
-                    reply = _error(error.code, str(error))
-                    if error.code == "too_large":
-                        await self.send(json.dumps(reply))
-                        await self.ws.close(code=1009)
-                        return
-                except (WebSocketDisconnect, asyncio.CancelledError):
-                    raise
-                except Exception:  # as over HTTP: nothing was stored, nothing acknowledged
-                    log.exception("table %s: a message failed", table.id)
-                    reply = _error("unavailable", "the server could not store the change: try again")
-                await self.send(json.dumps(reply))
-        finally:
-            table.listeners.discard(listener)
-            follower.cancel()
-
-    async def handle(self, table: Table, seat: int, data: dict[str, Any]) -> dict[str, Any]:
-        kind = data.get("type")
-        reply: dict[str, Any]
-        if kind == "action":
-            seq = await table.act(seat, data.get("decision"), data.get("action"))
-            reply = {"type": "ack", "seq": seq, "hand": table.hand}
-        elif kind == "next":
-            await table.next_hand(seat)
-            reply = {"type": "ok"}
-        elif kind == "ping":
-            reply = {"type": "pong"}
-        else:
-            raise WireError("malformed", f"unknown message type {str(kind)[:20]!r}")
-        if isinstance(data.get("id"), (int, str)):
-            reply["id"] = data["id"]
-        return reply
-
-
-async def _websocket(websocket: WebSocket) -> None:
-    await websocket.accept()
-    try:
-        await _Connection(websocket, websocket.app.state.host).serve()
-    except WebSocketDisconnect:
-        pass
 
 
 def create_app(db: str = "sqlite:///hupai.db", settings: Settings | None = None) -> Starlette:
@@ -395,6 +370,7 @@ def create_app(db: str = "sqlite:///hupai.db", settings: Settings | None = None)
 
     routes = [
         Route("/", _index),
+        Route("/t/{table_id}", _index),
         Route("/api/rules", _endpoint(_rules)),
         Route("/api/tables", _endpoint(_list), methods=["GET"]),
         Route("/api/tables", _endpoint(_create), methods=["POST"]),
@@ -403,19 +379,20 @@ def create_app(db: str = "sqlite:///hupai.db", settings: Settings | None = None)
         Route("/api/tables/{table_id}/state", _endpoint(_state)),
         Route("/api/tables/{table_id}/action", _endpoint(_action), methods=["POST"]),
         Route("/api/tables/{table_id}/next", _endpoint(_next), methods=["POST"]),
-        WebSocketRoute("/api/ws", _websocket),
+        Route("/api/tables/{table_id}/back", _endpoint(_back), methods=["POST"]),
+        WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def run(db: str, host: str = "127.0.0.1", port: int = 8000) -> None:
+def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None) -> None:
     """Serve until interrupted (``hupai serve``)."""
     try:
         import uvicorn
     except ImportError as error:
         raise HupaiError("hupai serve needs the server extra: pip install 'hupai[server]'") from error
-    settings = Settings()
+    settings = settings or Settings()
     # No per-message compression: a state message is ~2 KB and compressing each one cost the server a fifth
     # of its time under load (bench/serve_load.py).
     uvicorn.run(create_app(db, settings), host=host, port=port, ws_max_size=settings.max_message * 4,

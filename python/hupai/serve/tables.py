@@ -11,10 +11,12 @@ Decisions the specs leave open, taken here:
 - **Replays and stale messages.** Each seat's pending decision is numbered by the action count (``seq``) at
   which it opened; an action must quote that number (``decision``). A resent or replayed message quotes an
   old one and is refused, so an action is never applied twice, even one the engine would still accept.
-- **Claim-window timer.** A human seat that does not answer a claim (or rob) window within
-  ``claim_seconds`` passes; the pass is an action like any other (stored, logged).
-- **Between hands.** The result stays on the table until every human seat says ``next`` (a table of bots
-  alone deals on after its think time). The match ends after ``hands`` hands or when the rules end it.
+- **Timers and absence** (:mod:`.seats`). Every decision of a human seat has a timer and a time bank; a seat
+  whose time runs out, or that is away, is played by the server's bot (its moves are actions like any other:
+  stored, logged) until it comes back.
+- **Between hands.** The result stays on the table until every human seat says ``next`` (or is counted ready:
+  on auto, or silent past ``turn_seconds``; a table of bots alone deals on after its think time). The match
+  ends after ``hands`` hands or when the rules end it.
 - **A chosen seed.** A ``seed`` in the create request fixes every wall of the table, so whoever sent it knows
   every seat's tiles. It is accepted only for a table with at most one human seat (a practice table against
   bots, which see observations only), and such a table says ``"seeded": true`` in its public facts; a table
@@ -33,17 +35,17 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
-from ..errors import HupaiError, IllegalAction
+from ..errors import IllegalAction
 from ..game import Game, Match
-from ..game.game import FLOWS
-from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
+from .config import TableConfig, parse_config, playable
+from .seats import SeatClock
 from .storage import Storage, StoredTable
 from .wire import WireError
 
@@ -51,90 +53,7 @@ __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token
 
 log = logging.getLogger("hupai.serve")
 
-MAX_HANDS = 64
-MAX_THINK_MS = 10_000
-MAX_CLAIM_SECONDS = 600.0
-MAX_OPTIONS = 32
-
-
-@dataclass(frozen=True)
-class TableConfig:
-    """What a table's creator chose; public (no seed: that is kept with the match, server-side; ``seeded`` says
-    whether the creator chose it, and so knows every wall)."""
-
-    rules: str
-    options: dict[str, Any]
-    bots: tuple[int, ...]
-    bot: str = "greedy"
-    think_ms: int = 500
-    hands: int = 4
-    claim_seconds: float = 20.0
-    seeded: bool = False
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json_text(self.to_dict())
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["bots"] = list(self.bots)
-        return data
-
-
-def _int_in(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
-    value = data.get(key, default)
-    if type(value) is not int or not low <= value <= high:
-        raise WireError("malformed", f"{key} must be an int in {low}..{high}, got {value!r}")
-    return value
-
-
-def parse_config(data: Any) -> tuple[TableConfig, Rules, int | None]:
-    """A create-table request checked: the config, the rules object, and the seed (None: drawn by the OS)."""
-    if not isinstance(data, dict):
-        raise WireError("malformed", "a table request is a JSON object")
-    unknown = set(data) - {"rules", "options", "bots", "bot", "think_ms", "hands", "claim_seconds", "seed"}
-    if unknown:
-        raise WireError("malformed", f"unknown field(s) {sorted(unknown)}")
-    name = data.get("rules", "guangdong")
-    if name not in rules_module.names():
-        raise WireError("malformed", f"unknown rule system {name!r} (known: {', '.join(rules_module.names())})")
-    options = data.get("options") or {}
-    if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
-        raise WireError("malformed", "options must be a JSON object of at most 32 entries")
-    try:
-        rules = rules_module.get(name, options)
-    except HupaiError as error:
-        raise WireError("malformed", str(error)) from None
-    if not playable(rules):
-        raise WireError("malformed", f"{name}: this engine has no flow for the {rules.family} family yet")
-    n = rules.num_players
-    bots = data.get("bots", list(range(1, n)))
-    if (not isinstance(bots, list) or any(type(s) is not int or not 0 <= s < n for s in bots)
-            or len(set(bots)) != len(bots)):
-        raise WireError("malformed", f"bots must be a list of distinct seats in 0..{n - 1}")
-    bot = data.get("bot", "greedy")
-    if bot not in ("greedy", "random"):
-        raise WireError("malformed", "bot must be 'greedy' or 'random'")
-    claim_seconds = data.get("claim_seconds", 20.0)
-    if (isinstance(claim_seconds, bool) or not isinstance(claim_seconds, (int, float))
-            or not 0 <= claim_seconds <= MAX_CLAIM_SECONDS):
-        raise WireError("malformed", f"claim_seconds must be a number in 0..{MAX_CLAIM_SECONDS:g} (0: no timer)")
-    seed = data.get("seed")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < 1 << 64):
-        raise WireError("malformed", "seed must be an int in 0..2**64-1 (or absent: drawn by the server)")
-    if seed is not None and n - len(bots) > 1:
-        # A seed fixes every wall: its sender would know the other humans' tiles.
-        raise WireError("malformed", "a seed is accepted only for a table with at most one human seat (it fixes "
-                                     "every wall, so whoever chose it knows every seat's tiles)")
-    config = TableConfig(name, rules.options_dict(), tuple(sorted(bots)), bot,
-                         _int_in(data, "think_ms", 500, 0, MAX_THINK_MS), _int_in(data, "hands", 4, 1, MAX_HANDS),
-                         float(claim_seconds), seed is not None)
-    return config, rules, seed
-
-
-def playable(rules: Rules) -> bool:
-    """Whether the engine hosts this rule system's family (a rule package may land before its flow)."""
-    return rules.family in FLOWS
+ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
 
 
 def hash_token(token: str) -> str:
@@ -166,6 +85,7 @@ class Listener:
 
     seat: int
     event: asyncio.Event = field(default_factory=asyncio.Event)
+    replaced: bool = False  # another connection took the seat over
 
 
 class Table:
@@ -190,15 +110,21 @@ class Table:
         now = time.monotonic()
         self.opened_at: dict[int, float] = {seat: now for seat in self.decisions}
         self.ended_at = now
+        self.clock = SeatClock(self.human_seats(), turn=config.turn_seconds, claim=config.claim_seconds,
+                               bank=config.bank_seconds, runtime=runtime, now=now)
+        self.absent_seconds = ABSENT_SECONDS  # the host sets its own (Settings.absent_seconds)
+        self.born = self.active_at = now  # for the host's expiry: created (or restored), a human seat's last act
         self.lock = asyncio.Lock()
         self.listeners: set[Listener] = set()
         self.published: dict[int, str] = {}
         self.changed = asyncio.Event()  # replaced on every change: pollers wait on the one they saw
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
+        self._stopping = False
         self._stored = (_match_json(match), game.snapshot())  # what the storage holds: the fallback on failure
         bot_class = GreedyBot if config.bot == "greedy" else RandomBot
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
+        self.stand_ins = {seat: bot_class(secrets.randbits(32)) for seat in self.human_seats()}  # auto seats
 
     # -- creating and restoring ---------------------------------------------------------------------------
     @classmethod
@@ -216,9 +142,7 @@ class Table:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage) -> Table:
-        data = stored.config
-        config = TableConfig(data["rules"], data["options"], tuple(data["bots"]), data["bot"], data["think_ms"],
-                             data["hands"], data["claim_seconds"], data.get("seeded", False))
+        config = TableConfig.from_dict(stored.config)
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
         game = Game.from_snapshot(stored.snapshot)
@@ -229,10 +153,14 @@ class Table:
 
     def start(self) -> None:
         if self._driver is None:
+            self._stopping = False
             self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
 
     async def stop(self) -> None:
         if self._driver is not None:
+            # Told twice: before 3.12, wait_for swallows a cancellation that meets its wake-up (bpo-42130).
+            self._stopping = True
+            self._wake.set()
             self._driver.cancel()
             try:
                 await self._driver
@@ -280,19 +208,31 @@ class Table:
         return {"id": self.id, "config": self.config.to_dict(), "num_players": self.num_players,
                 "family": self.rules.family, "status": self.status, "hand": self.hand,
                 "scores": list(self.match.scores),
-                "seats": [{"seat": s, "bot": s in self.config.bots, "taken": s in self.token_hashes}
-                          for s in range(self.num_players)]}
+                "seats": [{"seat": s, "bot": s in self.config.bots, "taken": s in self.token_hashes,
+                           "auto": s in self.clock.auto} for s in range(self.num_players)]}
 
     def _message(self, seat: int) -> dict[str, Any]:
         decision = self.decisions.get(seat)
-        deadline = None
-        if (decision is not None and seat not in self.config.bots and self.config.claim_seconds > 0
-                and self._timed(seat)):
-            deadline = max(0.0, self.opened_at[seat] + self.config.claim_seconds - time.monotonic())
+        due = self._due(seat)
         return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
-                "status": self.status, "decision": decision, "deadline": deadline, "seat": seat,
-                "scores": list(self.match.scores), "hands": self.config.hands, "ready": sorted(self.ready),
-                "bots": list(self.config.bots), "observation": wire.observation_to_wire(self.game.observation(seat))}
+                "status": self.status, "decision": decision, "seat": seat,
+                "deadline": None if due is None else round(max(0.0, due - time.monotonic()), 3),
+                "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
+                "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
+                "ready": sorted(self.ready), "bots": list(self.config.bots),
+                "observation": wire.observation_to_wire(self.game.observation(seat))}
+
+    def _due(self, seat: int) -> float | None:
+        """When the human seat's timer runs out: its decision's, or between hands its ``next`` (None: no timer
+        runs for it, or the server's bot plays it)."""
+        if seat in self.clock.auto or seat not in self.clock.bank:
+            return None
+        if self.status == "hand_over":
+            return self.ended_at + self.config.turn_seconds if seat not in self.ready and \
+                self.config.turn_seconds > 0 else None
+        if self.status != "playing" or seat not in self.decisions:
+            return None
+        return self.clock.deadline(seat, self.opened_at[seat], self._timed(seat))
 
     def message(self, seat: int) -> dict[str, Any]:
         """The seat's state as it stands (call with the lock held, or with no change in flight)."""
@@ -306,8 +246,10 @@ class Table:
             async with self.lock:
                 text = self.published.get(seat)
                 if text is None:
-                    text = self.published[seat] = json.dumps(self._message(seat), separators=(",", ":"),
-                                                             ensure_ascii=False)
+                    message = self._message(seat)
+                    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                    if message["deadline"] is None:  # a running timer's seconds left are counted per message
+                        self.published[seat] = text
         return text
 
     def _publish(self) -> None:
@@ -320,14 +262,15 @@ class Table:
         self._wake.set()
 
     def _timed(self, seat: int) -> bool:
-        """Whether the seat's decision runs on the claim timer: a claim or rob window it may pass."""
-        return self.game.current.phase in ("claim", "rob") and any(
-            a.kind == "pass" for a in self.game.legal_actions(seat))
+        """Whether the seat's decision has the claim timer's base: it is asked in a claim or rob window (where
+        a seat may pass; should one be bound to claim, the server's bot makes that claim once the time is out)."""
+        return seat in self.decisions and self.game.current.phase in ("claim", "rob")
 
     # -- changes --------------------------------------------------------------------------------------------
     def _runtime(self) -> dict[str, Any]:
         return {"hand": self.hand, "seq": self.seq, "status": self.status,
-                "decisions": {str(k): v for k, v in self.decisions.items()}, "ready": sorted(self.ready)}
+                "decisions": {str(k): v for k, v in self.decisions.items()}, "ready": sorted(self.ready),
+                **self.clock.to_dict()}
 
     def _open_decisions(self, before: set[int], actor: int | None) -> None:
         """Number each seat's pending decision: a seat newly asked, or the actor asked again, gets a new one."""
@@ -350,16 +293,92 @@ class Table:
         if type(decision) is not int:
             raise WireError("malformed", "an action quotes the decision it answers: an int")
         async with self.lock:
-            if self.status != "playing":
-                raise WireError("out_of_turn", "the hand is over: no action is expected")
-            current = self.decisions.get(seat)
-            if current is None:
-                raise WireError("out_of_turn", f"seat {seat} has nothing to decide now")
-            if decision != current:
-                raise WireError("stale", f"decision {decision!r} is not the current one ({current}): "
-                                         "a replayed or outdated message")
-            action = wire.action_from_wire(data, seat)
-            return await self._commit(seat, action)
+            back = self._back(seat)  # any action takes the seat back from the bot, even a refused one
+            bank = dict(self.clock.bank)
+            try:
+                if self.status != "playing":
+                    raise WireError("out_of_turn", "the hand is over: no action is expected")
+                current = self.decisions.get(seat)
+                if current is None:
+                    raise WireError("out_of_turn", f"seat {seat} has nothing to decide now")
+                if decision != current:
+                    raise WireError("stale", f"decision {decision!r} is not the current one ({current}): "
+                                             "a replayed or outdated message")
+                action = wire.action_from_wire(data, seat)
+                self.clock.spend(seat, self.opened_at[seat], self._timed(seat), time.monotonic())
+                return await self._commit(seat, action)
+            except BaseException as error:
+                self.clock.bank = bank  # refused or not stored: nothing changed, the bank neither
+                if back and isinstance(error, WireError):
+                    await self._store_runtime()
+                raise
+
+    # -- time and absence (see .seats) -----------------------------------------------------------------------
+    def _back(self, seat: int) -> bool:
+        """The seat acted (or said hello): it is here, and takes itself back from the bot. Whether it was on
+        auto (the change is stored by the caller's write)."""
+        now = time.monotonic()
+        self.clock.seen(seat, now)
+        self.active_at = now
+        if seat not in self.clock.auto:
+            return False
+        self.clock.auto.discard(seat)
+        if seat in self.decisions:
+            self.opened_at[seat] = now  # its own time runs from now on
+        return True
+
+    async def _store_runtime(self) -> None:
+        """Store a change of the runtime facts alone (a seat back from auto, or put on it)."""
+        await self._store_state(self._stored[0], self._stored[1])
+
+    async def back(self, seat: int) -> None:
+        """The seat is back (a WebSocket hello, or its ``back`` message): the server's bot stops playing it."""
+        async with self.lock:
+            if self._back(seat):
+                try:
+                    await self._store_runtime()
+                except BaseException:
+                    self.clock.auto.add(seat)
+                    raise
+
+    def seen(self, seat: int) -> None:
+        """A request of the seat's (a poll, a ping): it is here (it does not take the seat back)."""
+        self.clock.seen(seat, time.monotonic())
+
+    async def expire(self) -> None:
+        """Stored as expired (nothing more happens at it; a restart leaves it out) and stopped; the host then
+        drops it. Its connections are shown the ``expired`` status."""
+        async with self.lock:
+            old = (self.status, self.decisions)
+            self.status, self.decisions = "expired", {}
+            try:
+                await self._store_runtime()
+            except BaseException:
+                self.status, self.decisions = old
+                raise
+        await self.stop()
+
+    def attach(self, seat: int) -> None:
+        """A WebSocket (or a waiting poll) follows the seat: it is here."""
+        self.clock.attach(seat, time.monotonic())
+        self._wake.set()
+
+    def detach(self, seat: int) -> None:
+        """It stopped following: the seat is away once ``absent_seconds`` pass without another."""
+        self.clock.detach(seat, time.monotonic())
+        self._wake.set()
+
+    def listener(self, seat: int) -> Listener:
+        """A new WebSocket's listener for the seat; the seat's older WebSockets are told they were replaced
+        (the seat is one player's: the latest device to say hello takes it over)."""
+        for old in self.listeners:
+            if old.seat == seat:
+                old.replaced = True
+                old.event.set()
+        listener = Listener(seat)
+        listener.event.set()
+        self.listeners.add(listener)
+        return listener
 
     async def _commit(self, seat: int, action: Any) -> int:
         before = set(self.game.seats_to_act)
@@ -408,9 +427,14 @@ class Table:
     async def next_hand(self, seat: int) -> None:
         """A human seat is ready for the next hand (dealt once every human seat is)."""
         async with self.lock:
+            back = self._back(seat)
             if self.status != "hand_over":
+                if back:
+                    await self._store_runtime()
                 raise WireError("out_of_turn", "no hand to move on from")
             if seat in self.ready:
+                if back:
+                    await self._store_runtime()
                 return
             self.ready.add(seat)
             if not self._all_ready():
@@ -419,17 +443,19 @@ class Table:
             await self._deal()
 
     def _all_ready(self) -> bool:
-        return all(seat in self.ready for seat in self.human_seats())
+        """Every human seat said ``next`` (a seat the server's bot plays is ready)."""
+        return all(seat in self.ready or seat in self.clock.auto for seat in self.human_seats())
 
     async def _deal(self) -> None:
         game = self.match.new_game()
-        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions)
+        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank)
         self.game, self.hand, self.seq, self.status, self.ready = game, self.match.hand_index, 0, "playing", set()
+        self.clock.refill()
         self._open_decisions(set(), None)
         try:
             await self._store_state(self._stored[0], game.snapshot())
         except BaseException:
-            self.game, self.hand, self.seq, self.status, self.ready, self.decisions = old
+            self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank = old
             raise
 
     async def _store_state(self, match: dict[str, Any], snapshot: dict[str, Any]) -> None:
@@ -438,46 +464,87 @@ class Table:
         self.version += 1
         self._publish()
 
-    # -- the driver: bots, claim timers, the next hand ------------------------------------------------------
+    # -- the driver: bots, timers, absence, the next hand -------------------------------------------------
     def _next_job(self) -> tuple[tuple[Any, ...] | None, float]:
+        """The next thing the driver must do unasked, and when: a bot's (or an auto seat's) move, a timer that
+        runs out, a seat found away, the next hand."""
         think = self.config.think_ms / 1000
+        jobs: list[tuple[float, tuple[Any, ...]]] = []
         if self.status == "hand_over":
             if self._all_ready():
                 return ("deal",), self.ended_at + (think if not self.human_seats() else 0.0)
+            for seat in self.human_seats():
+                if seat not in self.ready and seat not in self.clock.auto:
+                    self._human_jobs(jobs, seat, "hand_over")
+        elif self.status == "playing":
+            for seat, decision in self.decisions.items():
+                if seat in self.bots or seat in self.clock.auto:
+                    jobs.append((self.opened_at[seat] + think, ("bot", seat, decision)))
+                else:
+                    self._human_jobs(jobs, seat, decision)
+        if not jobs:
             return None, 0.0
-        if self.status != "playing":
-            return None, 0.0
-        best: tuple[Any, ...] | None = None
-        due = 0.0
-        for seat, decision in self.decisions.items():
-            if seat in self.bots:
-                when = self.opened_at[seat] + think
-                job: tuple[Any, ...] = ("bot", seat, decision)
-            elif self.config.claim_seconds > 0 and self._timed(seat):
-                when = self.opened_at[seat] + self.config.claim_seconds
-                job = ("timeout", seat, decision)
-            else:
-                continue
-            if best is None or when < due:
-                best, due = job, when
-        return best, due
+        due, job = min(jobs, key=lambda item: item[0])
+        return job, due
+
+    def _human_jobs(self, jobs: list[tuple[float, tuple[Any, ...]]], seat: int, decision: Any) -> None:
+        due = self._due(seat)
+        if due is not None:
+            jobs.append((due, ("timeout", seat, decision)))
+        away = self.clock.away_at(seat, self.absent_seconds) if seat in self.token_hashes else None
+        if away is not None:
+            jobs.append((away, ("away", seat, decision)))
 
     async def _run_job(self, job: tuple[Any, ...]) -> None:
         if job[0] == "deal":
             if self.status == "hand_over" and self._all_ready():
                 await self._deal()
             return
-        _, seat, decision = job
-        if self.status != "playing" or self.decisions.get(seat) != decision:
+        kind, seat, decision = job
+        if decision == "hand_over":
+            await self._between_hands(kind, seat)
+            return
+        if self.status != "playing" or self.decisions.get(seat) != decision or not self._still(kind, seat):
             return  # the table moved on meanwhile
-        if job[0] == "bot":
-            action = self.bots[seat].act(self.game.observation(seat))
-        else:
-            action = next(a for a in self.game.legal_actions(seat) if a.kind == "pass")
-        await self._commit(seat, action)
+        if kind == "bot":
+            bot = self.bots.get(seat) or self.stand_ins[seat]
+        else:  # a timeout, or the seat is away: the server's bot plays it from now on
+            if kind == "timeout":
+                self.clock.bank[seat] = 0.0
+            self.clock.auto.add(seat)
+            log.info("table %s: seat %d is on auto (%s)", self.id, seat, kind)
+            bot = self.stand_ins[seat]
+        await self._commit(seat, bot.act(self.game.observation(seat)))
+
+    def _still(self, kind: str, seat: int) -> bool:
+        """Whether a timeout or an absence found earlier still holds (the seat may have acted, polled or come
+        back since: nothing of that wakes the driver)."""
+        now = time.monotonic()
+        if kind == "timeout":
+            due = self._due(seat)
+            return due is not None and due <= now
+        if kind == "away":
+            away = self.clock.away_at(seat, self.absent_seconds)
+            return away is not None and away <= now
+        return seat in self.bots or seat in self.clock.auto  # a bot's move: the seat may be back meanwhile
+
+    async def _between_hands(self, kind: str, seat: int) -> None:
+        """A seat that does not say ``next`` in time is counted ready; one that is away goes on auto."""
+        if self.status != "hand_over" or seat in self.ready or seat in self.clock.auto or not self._still(kind, seat):
+            return
+        group = self.clock.auto if kind == "away" else self.ready
+        group.add(seat)
+        try:
+            if self._all_ready():
+                await self._deal()
+            else:
+                await self._store_runtime()
+        except BaseException:
+            group.discard(seat)
+            raise
 
     async def _drive(self) -> None:
-        while True:
+        while not self._stopping:
             async with self.lock:
                 self._wake.clear()
                 job, due = self._next_job()

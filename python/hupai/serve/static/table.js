@@ -10,6 +10,7 @@ let socket = null;
 let state = null;       // the latest state message
 let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
 let timerEnd = 0;
+let replaced = false;   // another device took the seat over: no reconnecting until asked
 
 // faces[kind] = [glyph, notation]: the glyph drawn large, the notation small beneath it.
 function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind][0] : "?"; }
@@ -106,7 +107,7 @@ async function lobby() {
     const free = t.seats.filter((s) => !s.bot && !s.taken).map((s) => s.seat);
     if (!free.length || t.status === "match_over") continue;
     const item = document.createElement("li");
-    const link = Object.assign(document.createElement("a"), { href: `/?table=${t.id}`, textContent: `${t.config.rules} table ${t.id}` });
+    const link = Object.assign(document.createElement("a"), { href: `/t/${t.id}`, textContent: `${t.config.rules} table ${t.id}` });
     item.appendChild(link);
     $("tables").appendChild(item);
   }
@@ -116,15 +117,38 @@ async function lobby() {
     const n = rules.find((r) => r.name === name).num_players;
     const table = await api("/api/tables", { method: "POST", body: JSON.stringify({
       rules: name, bots: [...Array(n).keys()].slice(1), think_ms: +$("think").value, hands: +$("hands").value,
-      claim_seconds: +$("claim").value }) });
-    location.search = `?table=${table.id}`;
+      claim_seconds: +$("claim").value, turn_seconds: +$("turn").value, bank_seconds: +$("bank").value }) });
+    location.href = `/t/${table.id}`;
   });
+}
+
+// A seat link (/t/{table}#seat=..&token=..): the token lives in the URL fragment, which the browser never sends;
+// it is kept for this tab and taken off the address bar at once.
+function fromLink(tableId) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get("token")) return null;
+  history.replaceState(null, "", location.pathname);
+  return { table: tableId, seat: +fragment.get("seat"), token: fragment.get("token") };
+}
+
+function seatLink() {
+  return `${location.origin}/t/${session.table}#seat=${session.seat}&token=${encodeURIComponent(session.token)}`;
+}
+
+async function copySeatLink() {
+  const box = $("seat-link");
+  box.value = seatLink();
+  box.hidden = false;
+  box.select();
+  try { await navigator.clipboard.writeText(box.value); $("message").textContent = "Seat link copied: open it on your other device (keep it secret: it opens your seat)."; }
+  catch (e) { $("message").textContent = "Copy the seat link shown (keep it secret: it opens your seat)."; }
 }
 
 async function sit(tableId, seat) {
   const key = `hupai:${tableId}`;
-  session = JSON.parse(sessionStorage.getItem(key) || "null");
-  if (!session) {
+  session = fromLink(tableId) || JSON.parse(sessionStorage.getItem(key) || "null");
+  if (session) sessionStorage.setItem(key, JSON.stringify(session));
+  else {
     const joined = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify(seat === null ? {} : { seat }) });
     session = { table: tableId, seat: joined.seat, token: joined.token };
     sessionStorage.setItem(key, JSON.stringify(session));
@@ -142,10 +166,18 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") { state = { ...message, observation: observationKinds(message.observation) }; render(); }
-    else if (message.type === "error") { $("message").textContent = message.message; sent = null; if (state) render(); }
+    else if (message.type === "error") {
+      if (message.code === "replaced") { replaced = true; $("here").hidden = false; }
+      $("message").textContent = message.message; sent = null; if (state) render();
+    }
   };
-  socket.onclose = () => { $("status").textContent = "disconnected: reconnecting"; setTimeout(connect, 1500); };
+  socket.onclose = () => {
+    if (replaced) { $("status").textContent = "this seat is open on another device"; return; }
+    $("status").textContent = "disconnected: reconnecting"; setTimeout(connect, 1500);
+  };
 }
+
+function playHere() { replaced = false; $("here").hidden = true; $("message").textContent = ""; connect(); }
 
 function send(action) {
   sent = state.decision;
@@ -191,6 +223,7 @@ function renderSeats(obs) {
     const wind = obs.kinds === 20 ? "" : " " + WINDS[obs.seat_winds[seat]];
     title.textContent = `Seat ${seat}${wind}` + (seat === obs.seat ? " (you)" : state.bots.includes(seat) ? " (bot)" : "")
       + (seat === obs.dealer ? " · dealer" : "") + ` · score ${state.scores[seat]}`;
+    if ((state.auto || []).includes(seat)) title.appendChild(Object.assign(document.createElement("span"), { className: "badge auto", textContent: "auto", title: "away: the server's bot plays this seat until it comes back" }));
     if (extras.liangdao && extras.liangdao[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "亮倒" }));
     if (extras.dead && extras.dead[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "死手" }));
     if (extras.you && extras.you[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: `游 ${extras.you[seat]}` }));
@@ -303,19 +336,30 @@ function render() {
   renderActions(obs.legal_actions, live);
   renderResult(obs);
   renderScores();
+  const onAuto = (state.auto || []).includes(obs.seat);
+  $("auto").hidden = !onAuto;
   timerEnd = state.deadline !== null && state.deadline !== undefined ? performance.now() + state.deadline * 1000 : 0;
   tick();
 }
 
 function tick() {
   const box = $("timer");
-  if (!timerEnd || !state || state.decision === null) { box.hidden = true; return; }
+  if (!timerEnd || !state) { box.hidden = true; return; }
   const left = Math.max(0, (timerEnd - performance.now()) / 1000);
+  const bank = state.bank || 0;
   box.hidden = false;
-  box.textContent = `Claim window: ${left.toFixed(0)} s to decide (then pass)`;
+  if (state.status === "hand_over") { box.textContent = `Next hand in ${left.toFixed(0)} s`; return; }
+  const kind = ["claim", "rob"].includes(state.observation.phase) ? "Claim window" : "Your move";
+  box.textContent = left > bank ? `${kind}: ${(left - bank).toFixed(0)} s (+ ${bank.toFixed(0)} s bank)`
+    : `${kind}: ${left.toFixed(0)} s of your bank left (then the server's bot plays for you)`;
 }
 setInterval(tick, 250);
 
+$("copy-link").onclick = copySeatLink;
+$("take-back").onclick = () => socket.send(JSON.stringify({ type: "back" }));
+$("here").onclick = playHere;
 const params = new URLSearchParams(location.search);
-if (params.get("table")) sit(params.get("table"), params.has("seat") ? +params.get("seat") : null).catch((e) => { $("message").textContent = e.message; });
+const path = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
+const tableId = path ? path[1] : params.get("table");
+if (tableId) sit(tableId, params.has("seat") ? +params.get("seat") : null).catch((e) => { $("message").textContent = e.message; });
 else lobby().catch((e) => { $("message").textContent = e.message; });

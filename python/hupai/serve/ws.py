@@ -1,0 +1,178 @@
+"""The WebSocket of the reference server (``WS /api/ws``): a hello with the table and the seat's token first, then
+``action`` / ``next`` / ``back`` / ``ping``; the server pushes the seat's ``state`` after every stored change.
+
+Every frame counts against the connection's rate limit (binary ones are refused: ``binary``); the hello also
+uses the address's HTTP budget (token guesses cost the same over both); the connections one address holds at
+once are capped (``connections``). The latest connection to say hello for a seat takes it over: the older ones
+get ``{"type": "error", "code": "replaced"}`` and are closed (a seat link opened on another device).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .limits import Bucket, address, error_reply
+from .tables import Listener, Table
+from .wire import WireError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .app import Host
+
+__all__ = ["websocket_endpoint"]
+
+log = logging.getLogger("hupai.serve")
+
+
+class _Connection:
+    """One WebSocket: its seat's listener, its rate limit, one sender at a time."""
+
+    def __init__(self, websocket: WebSocket, host: Host) -> None:
+        self.ws = websocket
+        self.host = host
+        self.address = address(websocket)
+        self.bucket = Bucket(host.settings.ws_rate, host.settings.ws_burst)
+        self.send_lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, text: str) -> None:
+        async with self.send_lock:
+            if not self.closed:  # the follower may have closed it (replaced) while a reply was being made
+                await self.ws.send_text(text)
+
+    async def close(self, code: int) -> None:
+        async with self.send_lock:
+            if not self.closed:
+                self.closed = True
+                await self.ws.close(code=code)
+
+    async def receive(self) -> Any:
+        """The next message as JSON, or a WireError saying why it is refused. Every frame counts against the
+        rate limit, binary ones included (they are refused: the protocol is JSON text)."""
+        frame = await self.ws.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        if not self.bucket.take():
+            raise WireError("rate_limited", "too many messages: slow down")
+        text = frame.get("text")
+        if text is None:
+            raise WireError("binary", "messages are JSON text frames; a binary frame is refused")
+        if len(text) > self.host.settings.max_message:
+            raise WireError("too_large", f"a message may hold at most {self.host.settings.max_message} bytes")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise WireError("malformed", "a message is a JSON object") from None
+        if not isinstance(data, dict):
+            raise WireError("malformed", "a message is a JSON object")
+        return data
+
+    async def hello(self) -> tuple[Table, int]:
+        data = await asyncio.wait_for(self.receive(), self.host.settings.hello_seconds)
+        if not self.host.bucket(self.address).take():  # hellos share the address's HTTP budget
+            raise WireError("rate_limited", "too many requests: slow down")
+        if data.get("type") != "hello":
+            raise WireError("malformed", "the first message is a hello with the table and the seat's token")
+        table = self.host.table(data.get("table"))
+        seat = table.seat_for(data.get("token"))
+        if seat is None:
+            raise WireError("forbidden", "this token opens no seat at this table")
+        return table, seat
+
+    async def follow(self, table: Table, listener: Listener) -> None:
+        try:
+            while True:
+                await listener.event.wait()
+                listener.event.clear()
+                if listener.replaced:
+                    await self.send(json.dumps(error_reply("replaced", "this seat was opened on another connection")))
+                    await self.close(4000)
+                    return
+                await self.send(await table.message_text(listener.seat))
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
+            return
+
+    async def serve(self) -> None:
+        try:
+            table, seat = await self.hello()
+        except (WireError, asyncio.TimeoutError) as error:
+            why = error if isinstance(error, WireError) else WireError("malformed", "no hello in time")
+            await self.send(json.dumps(error_reply(why.code, str(why))))
+            await self.close(1008)
+            return
+        listener = table.listener(seat)  # the seat's older connections are told they were replaced
+        table.attach(seat)
+        follower = asyncio.get_running_loop().create_task(self.follow(table, listener))
+        try:
+            try:
+                await table.back(seat)  # a hello takes the seat back from the server's bot
+            except Exception as error:  # noqa: BLE001  (the storage: the seat stays on auto until it acts)
+                log.warning("table %s: seat %d could not be taken back: %s", table.id, seat, error)
+            while True:
+                try:
+                    data = await self.receive()
+                    reply = await self.handle(table, seat, data)
+                    if reply["type"] == "ack":
+                        self.bucket.refund()
+                except WireError as error:
+                    reply = error_reply(error.code, str(error))
+                    if error.code == "too_large":
+                        await self.send(json.dumps(reply))
+                        await self.close(1009)
+                        return
+                except (WebSocketDisconnect, asyncio.CancelledError):
+                    raise
+                except Exception:  # as over HTTP: nothing was stored, nothing acknowledged
+                    log.exception("table %s: a message failed", table.id)
+                    reply = error_reply("unavailable", "the server could not store the change: try again")
+                if listener.replaced:
+                    return
+                await self.send(json.dumps(reply))
+        finally:
+            table.listeners.discard(listener)
+            table.detach(seat)
+            follower.cancel()
+
+    async def handle(self, table: Table, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+        kind = data.get("type")
+        reply: dict[str, Any]
+        if kind == "action":
+            seq = await table.act(seat, data.get("decision"), data.get("action"))
+            reply = {"type": "ack", "seq": seq, "hand": table.hand}
+        elif kind == "next":
+            await table.next_hand(seat)
+            reply = {"type": "ok"}
+        elif kind == "back":
+            await table.back(seat)
+            reply = {"type": "ok"}
+        elif kind == "ping":
+            table.seen(seat)
+            reply = {"type": "pong"}
+        else:
+            raise WireError("malformed", f"unknown message type {str(kind)[:20]!r}")
+        if isinstance(data.get("id"), (int, str)):
+            reply["id"] = data["id"]
+        return reply
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    await websocket.accept()
+    host: Host = websocket.app.state.host
+    client = address(websocket)
+    try:
+        try:
+            host.limits.connect(client)
+        except WireError as error:
+            await websocket.send_text(json.dumps(error_reply(error.code, str(error))))
+            await websocket.close(code=1008)
+            return
+        try:
+            await _Connection(websocket, host).serve()
+        finally:
+            host.limits.disconnect(client)
+    except WebSocketDisconnect:
+        pass
