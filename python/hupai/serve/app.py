@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import rules as rules_module
 from ..errors import HupaiError
-from .storage import Storage, open_database
+from .storage import Database, Storage, open_database
 from .tables import Listener, Table, parse_config, playable
 from .wire import WireError, tile_faces
 
@@ -52,7 +52,7 @@ STATIC = Path(__file__).parent / "static"
 
 _STATUS = {"malformed": 400, "forbidden": 403, "not_found": 404, "too_large": 413, "rate_limited": 429,
            "stale": 409, "illegal": 409, "out_of_turn": 409, "full": 409, "taken": 409, "limit": 503,
-           "unavailable": 503}
+           "unavailable": 503, "broken": 503}
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class Settings:
     hello_seconds: float = 10.0   # a WebSocket must say hello within this time
     max_wait: float = 25.0        # longest HTTP poll
     drive: bool = True            # False: bots and timers stay still (to inspect a stored server)
+    snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
 
 
 class Bucket:
@@ -102,16 +103,27 @@ class Host:
         self.storage = storage
         self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # table id -> why it could not be restored (left out of play)
         self.buckets: dict[str, Bucket] = {}
 
     async def start(self) -> None:
+        """Restore every stored table. One that cannot be restored (a damaged row, a tampered snapshot or
+        action row, rules this build does not know) is logged in one line, listed as broken and left out of
+        play; the others are served. A storage that cannot be read at all stops the start."""
         await self.storage.init()
-        for stored in await self.storage.load_tables():
-            table = Table.restore(stored, self.storage)
+        for table_id in await self.storage.table_ids():
+            try:
+                (stored,) = await self.storage.load_tables(table_id)
+                table = await Table.restore(stored, self.storage)
+            except Exception as error:
+                self.broken[table_id] = f"{type(error).__name__}: {str(error)[:300]}"
+                log.error("table %s could not be restored and is left out of play: %s", table_id,
+                          self.broken[table_id])
+                continue
             self.tables[table.id] = table
             if self.settings.drive:
                 table.start()
-        log.info("hupai serve: %d table(s) restored", len(self.tables))
+        log.info("hupai serve: %d table(s) restored, %d broken", len(self.tables), len(self.broken))
 
     async def stop(self) -> None:
         for table in self.tables.values():
@@ -139,8 +151,15 @@ class Host:
     def table(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
         if table is None:
+            if isinstance(table_id, str) and table_id in self.broken:
+                raise WireError("broken", "this table's stored state could not be restored: it is out of play "
+                                          "until the server's operator repairs it")
             raise WireError("not_found", "no such table")
         return table
+
+    def broken_info(self) -> list[dict[str, Any]]:
+        """The broken tables as the lobby lists them (the reason stays in the server's log)."""
+        return [{"id": table_id, "status": "broken"} for table_id in self.broken]
 
 
 def _reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -213,7 +232,7 @@ async def _rules(request: Request, host: Host) -> Response:
 
 
 async def _list(request: Request, host: Host) -> Response:
-    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]]})
+    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]})
 
 
 async def _create(request: Request, host: Host) -> Response:
@@ -378,14 +397,15 @@ async def _websocket(websocket: WebSocket) -> None:
         pass
 
 
-def create_app(db: str = "sqlite:///hupai.db", settings: Settings | None = None) -> Starlette:
-    """The server as an ASGI app; its tables are stored in ``db`` (see :func:`.storage.open_database`)."""
+def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | None = None) -> Starlette:
+    """The server as an ASGI app; its tables are stored in ``db`` (a URL, see :func:`.storage.open_database`,
+    or a :class:`.storage.Database` itself: the tests' fault-injecting one)."""
     settings = settings or Settings()
-    database = open_database(db)  # refuses an unknown URL now, not at the first request
+    database = open_database(db) if isinstance(db, str) else db  # an unknown URL is refused now
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        host = Host(Storage(database), settings)
+        host = Host(Storage(database, settings.snapshot_every), settings)
         await host.start()
         app.state.host = host
         try:

@@ -6,11 +6,15 @@ and nothing is applied twice: the action log's primary key is (table, hand, seq)
 
 - ``hupai_tables``: one row per table: its public ``config`` (rules, options, bot seats, think time, hands),
   the ``match`` state (its seed: secret), the server's ``runtime`` facts (whose decision opened when, the
-  seats ready for the next hand), the current hand's ``snapshot`` (:meth:`hupai.Game.snapshot`: secret) and a
-  ``version`` that every write bumps and checks (a second server process on the same database fails loudly
+  seats ready for the next hand, the action count ``seq``), a ``snapshot`` of the current hand
+  (:meth:`hupai.Game.snapshot`: secret) taken every ``snapshot_every`` actions and at the end of each hand, and
+  a ``version`` that every write bumps and checks (a second server process on the same database fails loudly
   instead of interleaving);
 - ``hupai_seats``: the SHA-256 of each joined seat's token (the token itself is never stored);
-- ``hupai_actions``: every accepted action, appended in the transaction that stores the new snapshot;
+- ``hupai_actions``: every accepted action, appended in the transaction that bumps the table's version. The
+  table's state is its last snapshot plus the action rows after it (replayed through the engine on restore and
+  checked against it), so an action's write is the same size at the hundredth action as at the first: one
+  small row appended, one small row updated, never the growing action list;
 - ``hupai_hands``: every finished hand's replayable log (:meth:`hupai.Game.to_json`, with its options) and
   its public result.
 
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
 
-from ..errors import HupaiError
+from ..errors import HupaiError, InvalidState
 
 __all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "open_database", "Statement"]
 
@@ -203,17 +207,37 @@ class PostgresDatabase:
 
     async def _conn(self) -> Any:
         if self._pool is None:
-            try:
-                import psycopg
-            except ImportError as error:  # the `postgres` extra brings it
-                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
             pool: asyncio.Queue[Any] = asyncio.Queue()
             for _ in range(self._size):
-                conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
-                self._all.append(conn)
-                pool.put_nowait(conn)
+                pool.put_nowait(None)  # a slot: connected on first use
             self._pool = pool
-        return await self._pool.get()
+        conn = await self._pool.get()
+        if conn is None or conn.closed:
+            try:
+                conn = await self._connect()
+            except BaseException:
+                self._pool.put_nowait(None)  # the slot stays, to connect again on the next call
+                raise
+        return conn
+
+    async def _connect(self) -> Any:
+        try:
+            import psycopg
+        except ImportError as error:  # the `postgres` extra brings it
+            raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
+        conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
+        self._all.append(conn)
+        return conn
+
+    def _release(self, conn: Any) -> None:
+        """Back to the pool; a connection the server dropped (a restart, a network cut) is replaced on next
+        use, so an outage of the database does not outlive the database's return."""
+        assert self._pool is not None
+        if conn.broken or conn.closed:
+            if conn in self._all:
+                self._all.remove(conn)
+            conn = None
+        self._pool.put_nowait(conn)
 
     @staticmethod
     def _sql(sql: str) -> str:
@@ -230,8 +254,7 @@ class PostgresDatabase:
                             raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
                                                   f"{sql[:60]}")
         finally:
-            assert self._pool is not None
-            self._pool.put_nowait(conn)
+            self._release(conn)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = await self._conn()
@@ -241,12 +264,14 @@ class PostgresDatabase:
                     await cursor.execute(self._sql(sql), tuple(params))
                     return [tuple(row) for row in await cursor.fetchall()]
         finally:
-            assert self._pool is not None
-            self._pool.put_nowait(conn)
+            self._release(conn)
 
     async def close(self) -> None:
         for conn in self._all:
-            await conn.close()
+            try:
+                await conn.close()
+            except Exception:  # noqa: S110  (already gone: nothing to close)
+                pass
         self._all.clear()
         self._pool = None
 
@@ -284,11 +309,26 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-class Storage:
-    """The server's queries, the same for every driver."""
+def _loads(text: Any, what: str) -> dict[str, Any]:
+    """A stored JSON object, or InvalidState naming the column (a damaged row is refused, never half-read)."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise InvalidState(f"{what}: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise InvalidState(f"{what}: not a JSON object")
+    return data
 
-    def __init__(self, db: Database) -> None:
+
+class Storage:
+    """The server's queries, the same for every driver. ``snapshot_every``: how many actions a table appends
+    between two snapshots of its hand (a hand's end always takes one)."""
+
+    def __init__(self, db: Database, snapshot_every: int = 32) -> None:
+        if type(snapshot_every) is not int or snapshot_every < 1:
+            raise HupaiError(f"snapshot_every must be an int >= 1, got {snapshot_every!r}")
         self.db = db
+        self.snapshot_every = snapshot_every
 
     async def init(self) -> None:
         await self.db.run([(sql, (), None) for sql in SCHEMA])
@@ -303,20 +343,25 @@ class Storage:
                             (table_id, created, _dumps(config), _dumps(match), _dumps(runtime), _dumps(snapshot)),
                             1)])
 
-    def _update(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
-                snapshot: dict[str, Any]) -> Statement:
+    def _update(self, table_id: str, version: int, runtime: dict[str, Any],
+                state: tuple[dict[str, Any], dict[str, Any]] | None) -> Statement:
+        if state is None:  # an action between two snapshots: the runtime facts only (a few hundred bytes)
+            return ("UPDATE hupai_tables SET runtime = ?, version = ? WHERE id = ? AND version = ?",
+                    (_dumps(runtime), version + 1, table_id, version), 1)
+        match, snapshot = state
         return ("UPDATE hupai_tables SET match = ?, runtime = ?, snapshot = ?, version = ? "
                 "WHERE id = ? AND version = ?",
                 (_dumps(match), _dumps(runtime), _dumps(snapshot), version + 1, table_id, version), 1)
 
     async def record_action(self, table_id: str, version: int, hand: int, seq: int, seat: int,
-                            action: dict[str, Any], match: dict[str, Any], runtime: dict[str, Any],
-                            snapshot: dict[str, Any], finished_log: str | None = None,
-                            result: dict[str, Any] | None = None) -> None:
-        """One accepted action: the new state and the appended log row (and, if the hand ended with it, the
-        hand's log), in one transaction."""
+                            action: dict[str, Any], runtime: dict[str, Any],
+                            state: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                            finished_log: str | None = None, result: dict[str, Any] | None = None) -> None:
+        """One accepted action: the appended log row and the new runtime facts (with the match and a new
+        snapshot when ``state`` is given; and, if the hand ended with it, the hand's log), in one
+        transaction."""
         statements: list[Statement] = [
-            self._update(table_id, version, match, runtime, snapshot),
+            self._update(table_id, version, runtime, state),
             ("INSERT INTO hupai_actions (table_id, hand, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
              (table_id, hand, seq, seat, _dumps(action)), 1),
         ]
@@ -325,17 +370,22 @@ class Storage:
                                (table_id, hand, finished_log, _dumps(result)), 1))
         await self.db.run(statements)
 
-    async def update_state(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
-                           snapshot: dict[str, Any]) -> None:
+    async def update_state(self, table_id: str, version: int, runtime: dict[str, Any],
+                           state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
         """A change that is not an action (the next hand dealt, a seat ready)."""
-        await self.db.run([self._update(table_id, version, match, runtime, snapshot)])
+        await self.db.run([self._update(table_id, version, runtime, state)])
 
     async def add_seat(self, table_id: str, seat: int, token_hash: str) -> None:
         await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
                             (table_id, seat, token_hash), 1)])
 
+    async def table_ids(self) -> list[str]:
+        """Every stored table's id, in the order they were created."""
+        return [str(row[0]) for row in await self.db.fetch("SELECT id FROM hupai_tables ORDER BY created, id")]
+
     async def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every stored table (or the one named), in the order they were created."""
+        """Every stored table (or the one named), in the order they were created. A row whose columns are not
+        the JSON objects this module writes raises InvalidState (read one table at a time to set it aside)."""
         where, params = ("WHERE id = ? ", (table_id,)) if table_id is not None else ("", ())
         rows = await self.db.fetch("SELECT id, config, match, runtime, snapshot, version FROM hupai_tables "
                                    f"{where}ORDER BY created, id", params)
@@ -344,17 +394,26 @@ class Storage:
         hashes: dict[str, dict[int, str]] = {}
         for table_id, seat, token_hash in seats:
             hashes.setdefault(table_id, {})[int(seat)] = token_hash
-        return [StoredTable(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
-                            int(row[5]), hashes.get(row[0], {})) for row in rows]
+        tables = []
+        for row in rows:
+            config, match, runtime, snapshot = (_loads(text, name) for text, name in zip(row[1:5], _COLUMNS,
+                                                                                         strict=True))
+            tables.append(StoredTable(row[0], config, match, runtime, snapshot, int(row[5]), hashes.get(row[0], {})))
+        return tables
 
     async def actions(self, table_id: str, hand: int) -> list[tuple[int, int, dict[str, Any]]]:
-        """The stored action log of one hand: ``(seq, seat, action)`` in order."""
+        """The stored action log of one hand: ``(seq, seat, action)`` in order (InvalidState if a row is not
+        a JSON object)."""
         rows = await self.db.fetch("SELECT seq, seat, action FROM hupai_actions WHERE table_id = ? AND hand = ? "
                                    "ORDER BY seq", (table_id, hand))
-        return [(int(seq), int(seat), json.loads(action)) for seq, seat, action in rows]
+        return [(int(seq), int(seat), _loads(action, f"hupai_actions[{table_id}, {hand}, {seq}].action"))
+                for seq, seat, action in rows]
 
     async def hands(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The finished hands: ``(hand, log, result)``."""
         rows = await self.db.fetch("SELECT hand, log, result FROM hupai_hands WHERE table_id = ? ORDER BY hand",
                                    (table_id,))
         return [(int(hand), log, json.loads(result)) for hand, log, result in rows]
+
+
+_COLUMNS = ("hupai_tables.config", "hupai_tables.match", "hupai_tables.runtime", "hupai_tables.snapshot")

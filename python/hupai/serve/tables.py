@@ -37,14 +37,15 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .. import rules as rules_module
+from ..actions import Action
 from ..bots import GreedyBot, RandomBot
-from ..errors import HupaiError, IllegalAction
+from ..errors import HupaiError, IllegalAction, InvalidState
 from ..game import Game, Match
 from ..game.game import FLOWS
 from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
-from .storage import Storage, StoredTable
+from .storage import Storage, StorageConflict, StoredTable
 from .wire import WireError
 
 __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
@@ -55,6 +56,8 @@ MAX_HANDS = 64
 MAX_THINK_MS = 10_000
 MAX_CLAIM_SECONDS = 600.0
 MAX_OPTIONS = 32
+RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
+RETRY_MAX = 8.0     # ... up to this
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,11 @@ class Table:
         self.changed = asyncio.Event()  # replaced on every change: pollers wait on the one they saw
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
-        self._stored = (_match_json(match), game.snapshot())  # what the storage holds: the fallback on failure
+        # What the storage holds: the last snapshot (with the match) and the actions appended after it. A failed
+        # write puts the table back to exactly that (see _revert).
+        self._stored = (_match_json(match), game.snapshot())
+        self._tail: list[Action] = []
+        self._failures = 0  # the driver's consecutive failed jobs (a storage outage): it backs off
         bot_class = GreedyBot if config.bot == "greedy" else RandomBot
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
 
@@ -215,15 +222,45 @@ class Table:
         return table
 
     @classmethod
-    def restore(cls, stored: StoredTable, storage: Storage) -> Table:
+    async def restore(cls, stored: StoredTable, storage: Storage) -> Table:
+        """The table as stored: its last snapshot, then the hand's action rows after it replayed through the
+        engine. Anything that does not fit (a damaged row, a tampered snapshot, a missing or edited action
+        row, rules this build does not know) raises, naming what."""
+        rows = await storage.actions(stored.id, stored.runtime.get("hand", 0) if isinstance(stored.runtime, dict)
+                                     else 0)
+        return cls.rebuild(stored, rows, storage)
+
+    @classmethod
+    def rebuild(cls, stored: StoredTable, rows: list[tuple[int, int, dict[str, Any]]], storage: Storage) -> Table:
+        """:meth:`restore` with the current hand's action rows already read."""
         data = stored.config
         config = TableConfig(data["rules"], data["options"], tuple(data["bots"]), data["bot"], data["think_ms"],
                              data["hands"], data["claim_seconds"], data.get("seeded", False))
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
-        game = Game.from_snapshot(stored.snapshot)
-        table = cls(stored.id, config, rules, match, game, stored.runtime, stored.version, stored.token_hashes,
+        snapshot = stored.snapshot
+        game = Game.from_snapshot(snapshot)
+        runtime = stored.runtime
+        seq = runtime["seq"]
+        if [row[0] for row in rows] != list(range(len(rows))) or len(rows) != seq:
+            raise InvalidState(f"hand {runtime['hand']}: the action rows are not 0..{seq - 1} "
+                               f"(found {len(rows)} row(s), last seq {rows[-1][0] if rows else None})")
+        actions = [wire.action_from_wire(action, seat) for _, seat, action in rows]
+        base = len(snapshot["actions"])
+        if base > seq or [a.to_compact() for a in actions[:base]] != snapshot["actions"]:
+            raise InvalidState(f"hand {runtime['hand']}: the action rows are not the snapshot's actions")
+        for index in range(base, seq):
+            try:
+                game.apply(actions[index])
+            except IllegalAction as error:
+                raise InvalidState(f"hand {runtime['hand']}: action row {index}: {error}") from None
+        if game.over != (runtime["status"] != "playing"):
+            raise InvalidState(f"hand {runtime['hand']}: status {runtime['status']!r} but the hand is "
+                               f"{'over' if game.over else 'in play'}")
+        table = cls(stored.id, config, rules, match, game, runtime, stored.version, stored.token_hashes,
                     storage)
+        table._stored = (stored.match, snapshot)
+        table._tail = actions[base:]
         table._publish()
         return table
 
@@ -367,8 +404,10 @@ class Table:
             self.game.apply(action)  # an illegal action raises here and changes nothing
         except IllegalAction as error:
             raise WireError("illegal", str(error)) from None
+        saved = self._saved()
         seq = self.seq
         finished_log = result = None
+        state: tuple[dict[str, Any], dict[str, Any]] | None = None
         try:
             self.seq += 1
             if self.game.over:
@@ -381,29 +420,56 @@ class Table:
                 assert self.game.result is not None
                 result = self.game.result.to_dict()
             self._open_decisions(before, seat)
-            match, snapshot = _match_json(self.match), self.game.snapshot()
+            if self.game.over or len(self._tail) + 1 >= self.storage.snapshot_every:
+                state = (_match_json(self.match), self.game.snapshot())
             await self.storage.record_action(self.id, self.version, self.hand, seq, seat, wire.action_to_wire(action),
-                                             match, self._runtime(), snapshot, finished_log, result)
-        except BaseException:
-            self._revert()
+                                             self._runtime(), state, finished_log, result)
+        except BaseException as error:
+            self._revert(saved)
+            if isinstance(error, StorageConflict):
+                await self._resync()
             raise
-        self._stored = (match, snapshot)
+        if state is None:
+            self._tail.append(action)
+        else:
+            self._stored, self._tail = state, []
         self.version += 1
         self._publish()
         return seq
 
-    def _revert(self) -> None:
-        """Put the table back as the storage holds it (a write failed: nothing after it happened)."""
+    def _saved(self) -> tuple[Any, ...]:
+        """The table's own facts (not the game's), to put back if a write fails."""
+        return (self.hand, self.seq, self.status, set(self.ready), dict(self.decisions), dict(self.opened_at),
+                self.ended_at)
+
+    def _revert(self, saved: tuple[Any, ...]) -> None:
+        """Put the table back as the storage holds it (a write failed: nothing after it happened). Each seat's
+        pending decision keeps its number, so a seat that saw it can answer it again; a new state is
+        published all the same (the listeners and the driver look again)."""
+        (self.hand, self.seq, self.status, self.ready, self.decisions, self.opened_at, self.ended_at) = saved
         match, snapshot = self._stored
         self.match = _restore_match(self.rules, match)
-        self.game = Game.from_snapshot(snapshot)
-        self.seq = len(snapshot["actions"])
-        if self.game.over:
-            self.status = "match_over" if self.match.over or self.match.hand_index >= self.config.hands \
-                else "hand_over"
-        else:
-            self.status = "playing"
-        self._open_decisions(set(), None)
+        game = Game.from_snapshot(snapshot)
+        for action in self._tail:
+            game.apply(action)
+        self.game = game
+        self._publish()
+
+    async def _resync(self) -> None:
+        """The stored table is not what this process last wrote (a write whose answer was lost did commit, say):
+        take the stored one. If it cannot be read now, the next write finds the conflict again."""
+        try:
+            (stored,) = await self.storage.load_tables(self.id)
+            fresh = await Table.restore(stored, self.storage)
+        except Exception as error:  # the storage is still away: stay as reverted
+            log.warning("table %s: could not reread the stored table: %s: %s", self.id, type(error).__name__,
+                        str(error)[:200])
+            return
+        for name in ("match", "game", "version", "hand", "seq", "status", "decisions", "ready", "opened_at",
+                     "_stored", "_tail"):
+            setattr(self, name, getattr(fresh, name))
+        log.warning("table %s: the stored table had moved on (version %d): taken as stored", self.id, self.version)
+        self._publish()
 
     async def next_hand(self, seat: int) -> None:
         """A human seat is ready for the next hand (dealt once every human seat is)."""
@@ -413,30 +479,61 @@ class Table:
             if seat in self.ready:
                 return
             self.ready.add(seat)
-            if not self._all_ready():
-                await self._store_state(self._stored[0], self._stored[1])
-                return
-            await self._deal()
+            try:
+                if not self._all_ready():
+                    await self._store_state()
+                    return
+                await self._deal()
+            except BaseException:
+                self.ready.discard(seat)  # not stored: not ready (the seat's next `next` tries again)
+                raise
 
     def _all_ready(self) -> bool:
         return all(seat in self.ready for seat in self.human_seats())
 
     async def _deal(self) -> None:
         game = self.match.new_game()
-        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions)
+        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self._stored, self._tail)
         self.game, self.hand, self.seq, self.status, self.ready = game, self.match.hand_index, 0, "playing", set()
         self._open_decisions(set(), None)
         try:
-            await self._store_state(self._stored[0], game.snapshot())
+            await self._store_state((self._stored[0], game.snapshot()))
         except BaseException:
-            self.game, self.hand, self.seq, self.status, self.ready, self.decisions = old
+            self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self._stored, self._tail = old
             raise
 
-    async def _store_state(self, match: dict[str, Any], snapshot: dict[str, Any]) -> None:
-        await self.storage.update_state(self.id, self.version, match, self._runtime(), snapshot)
-        self._stored = (match, snapshot)
+    async def _store_state(self, state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+        """Store the table's runtime facts (and ``state``, a new snapshot with the match, if given)."""
+        try:
+            await self.storage.update_state(self.id, self.version, self._runtime(), state)
+        except StorageConflict:
+            await self._resync()
+            raise
+        if state is not None:
+            self._stored, self._tail = state, []
         self.version += 1
         self._publish()
+
+    async def _failed(self, job: tuple[Any, ...], error: Exception) -> float:
+        """The driver's job failed (a storage outage, say: the table was put back as stored): one line in the
+        log (a traceback only for what is not a storage error, once), then a back-off that doubles up to
+        ``RETRY_MAX`` seconds; returns the delay."""
+        self._failures += 1
+        delay: float = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures - 1))
+        if self._failures == 1:
+            storage_error = not isinstance(error, (HupaiError, AssertionError, LookupError, TypeError, ValueError)) \
+                or isinstance(error, StorageConflict)
+            log.warning("table %s: %s failed, retrying with back-off: %s: %s", self.id, job[0],
+                        type(error).__name__, str(error)[:200], exc_info=not storage_error)
+        elif self._failures in (5, 20) or self._failures % 100 == 0:
+            log.warning("table %s: %s still failing (%d tries): %s: %s", self.id, job[0], self._failures,
+                        type(error).__name__, str(error)[:200])
+        return delay
+
+    def _succeeded(self) -> None:
+        if self._failures:
+            log.warning("table %s: recovered after %d failed tries", self.id, self._failures)
+            self._failures = 0
 
     # -- the driver: bots, claim timers, the next hand ------------------------------------------------------
     def _next_job(self) -> tuple[tuple[Any, ...] | None, float]:
@@ -496,6 +593,7 @@ class Table:
                     await self._run_job(job)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a storage outage, say: the table was put back; try again shortly
-                log.exception("table %s: %s failed", self.id, job[0])
-                await asyncio.sleep(1.0)
+            except Exception as error:  # a storage outage, say: the table was put back; try again shortly
+                await asyncio.sleep(await self._failed(job, error))
+            else:
+                self._succeeded()
