@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import rules as rules_module
 from ..errors import HupaiError
-from .storage import Database, Storage, open_database
+from .storage import Database, Storage, is_storage_fault, open_database
 from .tables import Listener, Table, parse_config, playable
 from .wire import WireError, tile_faces
 
@@ -216,8 +216,9 @@ def _endpoint(handler: Any) -> Any:
             return response
         except WireError as error:
             return _refusal(error)
-        except Exception:  # a storage outage, say: the table was put back as stored, nothing was acknowledged
-            log.exception("%s %s failed", request.method, request.url.path)
+        except Exception as error:  # a storage outage, say: the table was put back as stored, nothing acknowledged
+            log.warning("%s %s failed: %s: %s", request.method, request.url.path, type(error).__name__,
+                        str(error)[:200], exc_info=not is_storage_fault(error))
             return _reply(_error("unavailable", "the server could not store the change: try again"), 503)
     return wrapped
 
@@ -363,8 +364,9 @@ class _Connection:
                         return
                 except (WebSocketDisconnect, asyncio.CancelledError):
                     raise
-                except Exception:  # as over HTTP: nothing was stored, nothing acknowledged
-                    log.exception("table %s: a message failed", table.id)
+                except Exception as error:  # as over HTTP: nothing was stored, nothing acknowledged
+                    log.warning("table %s: a message failed: %s: %s", table.id, type(error).__name__,
+                                str(error)[:200], exc_info=not is_storage_fault(error))
                     reply = _error("unavailable", "the server could not store the change: try again")
                 await self.send(json.dumps(reply))
         finally:

@@ -38,7 +38,7 @@ from urllib.parse import parse_qs, urlparse
 
 from ..errors import HupaiError, InvalidState
 
-__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "open_database", "Statement"]
+__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "is_storage_fault", "open_database", "Statement"]
 
 #: ``(sql, params, expected_rowcount)``: the transaction fails (and rolls back) if a statement with an
 #: expected row count changes another number of rows.
@@ -58,6 +58,14 @@ SCHEMA = (
 
 class StorageConflict(HupaiError):
     """A write found the stored table other than this process left it (another writer, or a lost row)."""
+
+
+def is_storage_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the storage's (a lost connection, a time-out, a read-only or locked database, a
+    conflict): logged in one line, the table put back and tried again; anything else is a bug, logged with its
+    traceback."""
+    return (isinstance(error, (OSError, sqlite3.Error, StorageConflict, asyncio.TimeoutError))
+            or type(error).__module__.split(".")[0] == "psycopg")
 
 
 class Database(Protocol):

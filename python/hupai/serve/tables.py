@@ -26,6 +26,7 @@ Decisions the specs leave open, taken here:
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import json
@@ -45,7 +46,7 @@ from ..game.game import FLOWS
 from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
-from .storage import Storage, StorageConflict, StoredTable
+from .storage import Storage, StorageConflict, StoredTable, is_storage_fault
 from .wire import WireError
 
 __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
@@ -411,6 +412,7 @@ class Table:
         try:
             self.seq += 1
             if self.game.over:
+                saved = (*saved, copy.deepcopy(self.match))  # once a hand: what record() changes, to put back
                 self.match.record(self.game)
                 over = self.match.over or self.match.hand_index >= self.config.hands
                 self.status = "match_over" if over else "hand_over"
@@ -446,10 +448,11 @@ class Table:
         """Put the table back as the storage holds it (a write failed: nothing after it happened). Each seat's
         pending decision keeps its number, so a seat that saw it can answer it again; a new state is
         published all the same (the listeners and the driver look again)."""
-        (self.hand, self.seq, self.status, self.ready, self.decisions, self.opened_at, self.ended_at) = saved
-        match, snapshot = self._stored
-        self.match = _restore_match(self.rules, match)
-        game = Game.from_snapshot(snapshot)
+        (self.hand, self.seq, self.status, self.ready, self.decisions, self.opened_at, self.ended_at) = saved[:7]
+        if len(saved) > 7:  # the hand had ended: the match recorded it
+            self.match = saved[7]
+        # As stored: JSON's lists (the snapshot in memory may hold tuples, which the check refuses).
+        game = Game.from_snapshot(json.loads(json.dumps(self._stored[1])))
         for action in self._tail:
             game.apply(action)
         self.game = game
@@ -521,10 +524,8 @@ class Table:
         self._failures += 1
         delay: float = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures - 1))
         if self._failures == 1:
-            storage_error = not isinstance(error, (HupaiError, AssertionError, LookupError, TypeError, ValueError)) \
-                or isinstance(error, StorageConflict)
             log.warning("table %s: %s failed, retrying with back-off: %s: %s", self.id, job[0],
-                        type(error).__name__, str(error)[:200], exc_info=not storage_error)
+                        type(error).__name__, str(error)[:200], exc_info=not is_storage_fault(error))
         elif self._failures in (5, 20) or self._failures % 100 == 0:
             log.warning("table %s: %s still failing (%d tries): %s: %s", self.id, job[0], self._failures,
                         type(error).__name__, str(error)[:200])
