@@ -144,6 +144,7 @@ def read_only_outage(db: str, seconds: float) -> None:
 
     def switch(on: bool) -> None:
         with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute("SET default_transaction_read_only = off")  # this session itself may have started read-only
             conn.execute(f"ALTER DATABASE postgres SET default_transaction_read_only = {'on' if on else 'off'}")
             # Sessions take the setting when they start: cut the server's, it reconnects.
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
