@@ -7,8 +7,9 @@ and nothing is applied twice: the action log's primary key is (table, hand, seq)
 - ``hupai_tables``: one row per table: its public ``config`` (rules, options, bot seats, think time, hands),
   the ``match`` state (its seed: secret), the server's ``runtime`` facts (whose decision opened when, the
   seats ready for the next hand, the action count ``seq``), a ``snapshot`` of the current hand
-  (:meth:`hupai.Game.snapshot`: secret) taken every ``snapshot_every`` actions and at the end of each hand, and
-  a ``version`` that every write bumps and checks (a second server process on the same database fails loudly
+  (:meth:`hupai.Game.snapshot`: secret; stored without its action list, which the action rows hold, and with
+  ``action_count`` instead) taken every ``snapshot_every`` actions and at the end of each hand, and a
+  ``version`` that every write bumps and checks (a second server process on the same database fails loudly
   instead of interleaving);
 - ``hupai_seats``: the SHA-256 of each joined seat's token (the token itself is never stored);
 - ``hupai_actions``: every accepted action, appended in the transaction that bumps the table's version. The
@@ -317,6 +318,12 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def _snapshot_text(snapshot: dict[str, Any]) -> str:
+    """A hand's snapshot as stored: without its action list, which the hand's action rows hold already (it
+    would make each snapshot grow with the hand); ``action_count`` says how many of those rows it includes."""
+    return _dumps({**{k: v for k, v in snapshot.items() if k != "actions"}, "action_count": len(snapshot["actions"])})
+
+
 def _loads(text: Any, what: str) -> dict[str, Any]:
     """A stored JSON object, or InvalidState naming the column (a damaged row is refused, never half-read)."""
     try:
@@ -348,8 +355,8 @@ class Storage:
                            runtime: dict[str, Any], snapshot: dict[str, Any]) -> None:
         await self.db.run([("INSERT INTO hupai_tables (id, created, config, match, runtime, snapshot, version) "
                             "VALUES (?, ?, ?, ?, ?, ?, 0)",
-                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime), _dumps(snapshot)),
-                            1)])
+                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime),
+                             _snapshot_text(snapshot)), 1)])
 
     def _update(self, table_id: str, version: int, runtime: dict[str, Any],
                 state: tuple[dict[str, Any], dict[str, Any]] | None) -> Statement:
@@ -359,7 +366,7 @@ class Storage:
         match, snapshot = state
         return ("UPDATE hupai_tables SET match = ?, runtime = ?, snapshot = ?, version = ? "
                 "WHERE id = ? AND version = ?",
-                (_dumps(match), _dumps(runtime), _dumps(snapshot), version + 1, table_id, version), 1)
+                (_dumps(match), _dumps(runtime), _snapshot_text(snapshot), version + 1, table_id, version), 1)
 
     async def record_action(self, table_id: str, version: int, hand: int, seq: int, seat: int,
                             action: dict[str, Any], runtime: dict[str, Any],

@@ -239,17 +239,25 @@ class Table:
                              data["hands"], data["claim_seconds"], data.get("seeded", False))
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
-        snapshot = stored.snapshot
-        game = Game.from_snapshot(snapshot)
         runtime = stored.runtime
         seq = runtime["seq"]
         if [row[0] for row in rows] != list(range(len(rows))) or len(rows) != seq:
             raise InvalidState(f"hand {runtime['hand']}: the action rows are not 0..{seq - 1} "
                                f"(found {len(rows)} row(s), last seq {rows[-1][0] if rows else None})")
         actions = [wire.action_from_wire(action, seat) for _, seat, action in rows]
-        base = len(snapshot["actions"])
-        if base > seq or [a.to_compact() for a in actions[:base]] != snapshot["actions"]:
-            raise InvalidState(f"hand {runtime['hand']}: the action rows are not the snapshot's actions")
+        compact = json.loads(json.dumps([a.to_compact() for a in actions]))  # as JSON has them (lists)
+        snapshot = dict(stored.snapshot)
+        if "actions" in snapshot:  # stored whole (before the action rows held them)
+            base = len(snapshot["actions"])
+            if base > seq or compact[:base] != snapshot["actions"]:
+                raise InvalidState(f"hand {runtime['hand']}: the action rows are not the snapshot's actions")
+        else:
+            base = snapshot.pop("action_count")
+            if type(base) is not int or not 0 <= base <= seq:
+                raise InvalidState(f"hand {runtime['hand']}: snapshot.action_count {base!r} is not in 0..{seq}")
+            snapshot["actions"] = compact[:base]
+        # Checked whole: the snapshot's table must be what its setup and the rows before it give.
+        game = Game.from_snapshot(snapshot, verify=True)
         for index in range(base, seq):
             try:
                 game.apply(actions[index])
