@@ -46,7 +46,7 @@ from ..game.game import FLOWS
 from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
-from .storage import Storage, StorageConflict, StoredTable, is_storage_fault
+from .storage import Storage, StorageConflict, StoredTable, dumps, is_storage_fault
 from .wire import WireError
 
 __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
@@ -352,8 +352,7 @@ class Table:
             async with self.lock:
                 text = self.published.get(seat)
                 if text is None:
-                    text = self.published[seat] = json.dumps(self._message(seat), separators=(",", ":"),
-                                                             ensure_ascii=False)
+                    text = self.published[seat] = dumps(self._message(seat))
         return text
 
     def _publish(self) -> None:
