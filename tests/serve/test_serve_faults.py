@@ -211,3 +211,21 @@ def play_through_hand(client: TestClient, table_id: str, token: str, bot: Any) -
         action = bot.act(Observation.from_json(state["observation"])).to_json()
         client.post(f"/api/tables/{table_id}/action", headers=headers,
                     json={"decision": state["decision"], "action": action})
+
+
+def test_a_join_whose_answer_was_lost_can_be_made_again(db_url: str) -> None:
+    """The seat's row was stored but the token never reached the client: joining the seat again works (it
+    used to hit the stored row's key, refused for ever), and only the new token opens it, after a restart too."""
+    client, db = faulty_client(db_url)
+    with client:
+        table = new_table(client, bots=[1, 2, 3], seed=9)
+        db.lost_acks.add(db.writes + 1)
+        reply = client.post(f"/api/tables/{table['id']}/join", json={"seat": 0})
+        assert reply.status_code == 503 and reply.json()["code"] == "unavailable"
+        token = join(client, table["id"], 0)
+        assert client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).status_code == 200
+    client, db = faulty_client(db_url)
+    with client:
+        assert client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).status_code == 200
+        (stored,) = storage_call(client, "load_tables", table["id"])
+        assert list(stored.token_hashes) == [0]

@@ -424,7 +424,10 @@ class Storage:
         await self.db.run([self._update(table_id, version, runtime, state)])
 
     async def add_seat(self, table_id: str, seat: int, token_hash: str) -> None:
-        await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
+        """A seat's token hash. Any hash already stored for the seat is replaced: the server gives a seat only
+        while it holds none, so one stored is a join whose answer was lost (its token reached no one)."""
+        await self.db.run([("DELETE FROM hupai_seats WHERE table_id = ? AND seat = ?", (table_id, seat), None),
+                           ("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
                             (table_id, seat, token_hash), 1)])
 
     async def table_ids(self) -> list[str]:
