@@ -40,12 +40,13 @@ from typing import Any
 from .. import rules as rules_module
 from ..actions import Action
 from ..bots import GreedyBot, RandomBot
-from ..errors import HupaiError, IllegalAction, InvalidState
+from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
 from ..game.game import FLOWS
 from ..jsonform import json_text
 from ..rules.base import Rules
 from . import wire
+from .restore import restored_hand
 from .storage import Storage, StorageConflict, StoredTable, dumps, is_storage_fault
 from .wire import WireError
 
@@ -240,36 +241,11 @@ class Table:
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
         runtime = stored.runtime
-        seq = runtime["seq"]
-        if [row[0] for row in rows] != list(range(len(rows))) or len(rows) != seq:
-            raise InvalidState(f"hand {runtime['hand']}: the action rows are not 0..{seq - 1} "
-                               f"(found {len(rows)} row(s), last seq {rows[-1][0] if rows else None})")
-        actions = [wire.action_from_wire(action, seat) for _, seat, action in rows]
-        compact = json.loads(json.dumps([a.to_compact() for a in actions]))  # as JSON has them (lists)
-        snapshot = dict(stored.snapshot)
-        if "actions" in snapshot:  # stored whole (before the action rows held them)
-            base = len(snapshot["actions"])
-            if base > seq or compact[:base] != snapshot["actions"]:
-                raise InvalidState(f"hand {runtime['hand']}: the action rows are not the snapshot's actions")
-        else:
-            base = snapshot.pop("action_count")
-            if type(base) is not int or not 0 <= base <= seq:
-                raise InvalidState(f"hand {runtime['hand']}: snapshot.action_count {base!r} is not in 0..{seq}")
-            snapshot["actions"] = compact[:base]
-        # Checked whole: the snapshot's table must be what its setup and the rows before it give.
-        game = Game.from_snapshot(snapshot, verify=True)
-        for index in range(base, seq):
-            try:
-                game.apply(actions[index])
-            except IllegalAction as error:
-                raise InvalidState(f"hand {runtime['hand']}: action row {index}: {error}") from None
-        if game.over != (runtime["status"] != "playing"):
-            raise InvalidState(f"hand {runtime['hand']}: status {runtime['status']!r} but the hand is "
-                               f"{'over' if game.over else 'in play'}")
+        game, snapshot, tail = restored_hand(stored.snapshot, runtime, rows)
         table = cls(stored.id, config, rules, match, game, runtime, stored.version, stored.token_hashes,
                     storage)
         table._stored = (stored.match, snapshot)
-        table._tail = actions[base:]
+        table._tail = tail
         table._publish()
         return table
 
