@@ -193,7 +193,10 @@ def test_kill_9_at_random_moments_and_a_read_only_outage(tmp_path: Path, db_url:
             assert time.monotonic() < deadline, "a table of bots did not finish"
             time.sleep(0.2)
     text = log.read_text()
-    assert "Application startup failed" not in text and "could not be restored" not in text
+    assert "Application startup failed" not in text
+    # (The database may hold other tests' tables, broken on purpose: only this test's must all restore.)
+    assert not [line for line in text.splitlines() if "could not be restored" in line
+                and any(table_id in line for table_id in tables)]
     with open_client(db_url, drive=False) as local:
         for table_id in tables:
             check_stored_table(local, table_id)

@@ -162,6 +162,8 @@ class SQLiteDatabase:
                                                   f"{sql[:60]}")
                 except Exception as error:
                     conn.execute("ROLLBACK TO hupai_write")
+                    if isinstance(error, sqlite3.IntegrityError):  # a row already there: as for PostgreSQL
+                        error = StorageConflict(f"the stored table is not as this process left it: {error}")
                     outcomes.append(error)
                 else:
                     outcomes.append(None)
@@ -208,13 +210,19 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 
 
 class PostgresDatabase:
-    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency)."""
+    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency), with group
+    commit: the writes waiting at one moment go in one pipelined transaction."""
+
+    MAX_GROUP = 256
+    WRITERS = 2  # of the pool's connections: the others serve reads
 
     def __init__(self, url: str, size: int = 4) -> None:
         self._url = url
         self._size = size
         self._pool: asyncio.Queue[Any] | None = None
         self._all: list[Any] = []
+        self._writes: asyncio.Queue[tuple[list[Statement], asyncio.Future[None]]] | None = None
+        self._writers: list[asyncio.Task[None]] = []
 
     async def _conn(self) -> Any:
         if self._pool is None:
@@ -255,17 +263,72 @@ class PostgresDatabase:
         return sql.replace("?", "%s")  # our SQL holds no literal question marks
 
     async def run(self, statements: Sequence[Statement]) -> None:
-        conn = await self._conn()
+        """Queued to the writers, which commit every write waiting at one moment in one pipelined transaction
+        (one round trip and one commit for many tables, as SQLite's group commit); answered after the COMMIT."""
+        loop = asyncio.get_running_loop()
+        if self._writes is None:
+            self._writes = asyncio.Queue()
+            self._writers = [loop.create_task(self._writer(), name=f"hupai-pg-writer-{k}")
+                             for k in range(self.WRITERS)]
+        future: asyncio.Future[None] = loop.create_future()
+        self._writes.put_nowait((list(statements), future))
+        await future
+
+    async def _writer(self) -> None:
+        assert self._writes is not None
+        while True:
+            batch = [await self._writes.get()]
+            while len(batch) < self.MAX_GROUP and not self._writes.empty():
+                batch.append(self._writes.get_nowait())
+            try:
+                conn = await self._conn()
+            except Exception as error:  # the database is away: every waiting write fails, nothing is stored
+                for _, future in batch:
+                    _settle(future, None, error)
+                continue
+            try:
+                await self._commit_group(conn, batch)
+            finally:
+                self._release(conn)
+
+    async def _commit_group(self, conn: Any, batch: list[tuple[list[Statement], asyncio.Future[None]]]) -> None:
+        if len(batch) > 1:
+            try:
+                await self._pipelined(conn, [statement for statements, _ in batch for statement in statements])
+            except Exception:  # a conflict or an error in one of them: each on its own, to answer each
+                pass
+            else:
+                for _, future in batch:
+                    _settle(future, None, None)
+                return
+        for statements, future in batch:
+            try:
+                await self._pipelined(conn, statements)
+            except Exception as error:
+                _settle(future, None, error)
+            else:
+                _settle(future, None, None)
+
+    async def _pipelined(self, conn: Any, statements: list[Statement]) -> None:
+        """One transaction, its statements sent in one round trip, every row count checked before COMMIT."""
+        import psycopg
+
         try:
-            async with conn.transaction():
-                async with conn.cursor() as cursor:
-                    for sql, params, expected in statements:
-                        await cursor.execute(self._sql(sql), tuple(params))
-                        if expected is not None and cursor.rowcount != expected:
-                            raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
-                                                  f"{sql[:60]}")
-        finally:
-            self._release(conn)
+            async with conn.pipeline() as pipeline, conn.transaction():
+                cursors = []
+                for sql, params, expected in statements:
+                    cursor = conn.cursor()
+                    await cursor.execute(self._sql(sql), tuple(params))
+                    cursors.append((cursor, expected, sql))
+                await pipeline.sync()
+                for cursor, expected, sql in cursors:
+                    if expected is not None and cursor.rowcount != expected:
+                        raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
+                                              f"{sql[:60]}")
+        except psycopg.errors.IntegrityError as error:
+            # A row already there (an action at its seq): the stored table moved on without this process
+            # knowing (a write whose answer was lost); pipelined, this shows before the version check does.
+            raise StorageConflict(f"the stored table is not as this process left it: {error}") from error
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = await self._conn()
@@ -278,6 +341,9 @@ class PostgresDatabase:
             self._release(conn)
 
     async def close(self) -> None:
+        for writer in self._writers:
+            writer.cancel()
+        self._writers, self._writes = [], None
         for conn in self._all:
             try:
                 await conn.close()
