@@ -465,13 +465,19 @@ class Table:
             if seat in self.ready:
                 return
             self.ready.add(seat)
+            if self._all_ready():
+                try:
+                    await self._deal()
+                except BaseException:
+                    self.ready.discard(seat)  # not stored: not ready (the seat's next `next` tries again)
+                    raise
+                return
             try:
-                if not self._all_ready():
-                    await self._store_state()
-                    return
-                await self._deal()
-            except BaseException:
-                self.ready.discard(seat)  # not stored: not ready (the seat's next `next` tries again)
+                await self._store_state()
+            except BaseException as error:
+                self.ready.discard(seat)
+                if isinstance(error, StorageConflict):
+                    await self._resync()
                 raise
 
     def _all_ready(self) -> bool:
@@ -484,23 +490,21 @@ class Table:
         self._open_decisions(set(), None)
         try:
             await self._store_state((self._stored[0], game.snapshot()))
-        except BaseException:
+        except BaseException as error:
             self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self._stored, self._tail = old
+            if isinstance(error, StorageConflict):
+                await self._resync()
             raise
 
     async def _store_state(self, state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
         """Store the table's runtime facts (and ``state``, a new snapshot with the match, if given)."""
-        try:
-            await self.storage.update_state(self.id, self.version, self._runtime(), state)
-        except StorageConflict:
-            await self._resync()
-            raise
+        await self.storage.update_state(self.id, self.version, self._runtime(), state)
         if state is not None:
             self._stored, self._tail = state, []
         self.version += 1
         self._publish()
 
-    async def _failed(self, job: tuple[Any, ...], error: Exception) -> float:
+    def _failed(self, job: tuple[Any, ...], error: Exception) -> float:
         """The driver's job failed (a storage outage, say: the table was put back as stored): one line in the
         log (a traceback only for what is not a storage error, once), then a back-off that doubles up to
         ``RETRY_MAX`` seconds; returns the delay."""
@@ -578,6 +582,6 @@ class Table:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # a storage outage, say: the table was put back; try again shortly
-                await asyncio.sleep(await self._failed(job, error))
+                await asyncio.sleep(self._failed(job, error))
             else:
                 self._succeeded()
