@@ -63,7 +63,7 @@ class Seat(threading.Thread):
             self.failure = error
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any]:
-        action: dict[str, Any] = self.bot.act(Observation.from_json(state["observation"])).to_json()
+        action: dict[str, Any] = self.bot.act(Observation.from_json(state["observation"])).to_dict()
         return action
 
     def play_http(self) -> None:

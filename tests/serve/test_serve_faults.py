@@ -68,7 +68,7 @@ def play_through(client: TestClient, table_id: str, token: str, bot: Any, *,
             continue
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_json()
+        action = bot.act(Observation.from_json(state["observation"])).to_dict()
         reply = client.post(f"/api/tables/{table_id}/action", headers=headers,
                             json={"decision": state["decision"], "action": action})
         if reply.status_code == 200:
@@ -147,7 +147,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
             if old:
                 break
             state = asked[0]
-            action = bot.act(Observation.from_json(state["observation"])).to_json()
+            action = bot.act(Observation.from_json(state["observation"])).to_dict()
             reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[state["seat"]]),
                                 json={"decision": state["decision"], "action": action})
             assert reply.status_code == 200, reply.text
@@ -156,7 +156,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
         # A seat asked before the last action (the rest of a claim window): the next write fails.
         first = asked[0]
         db.fail_writes.add(db.writes + 1)
-        action = bot.act(Observation.from_json(first["observation"])).to_json()
+        action = bot.act(Observation.from_json(first["observation"])).to_dict()
         reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[first["seat"]]),
                             json={"decision": first["decision"], "action": action})
         assert reply.status_code == 503 and reply.json()["code"] == "unavailable"
@@ -165,7 +165,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
             again = client.get(f"/api/tables/{table['id']}/state", headers=auth(tokens[state["seat"]])).json()
             assert again["decision"] == state["decision"] and again["seq"] == state["seq"]
         seat = old[0]["seat"]
-        action = bot.act(Observation.from_json(old[0]["observation"])).to_json()
+        action = bot.act(Observation.from_json(old[0]["observation"])).to_dict()
         reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[seat]),
                             json={"decision": old[0]["decision"], "action": action})
         assert reply.status_code == 200, reply.text
@@ -208,7 +208,7 @@ def play_through_hand(client: TestClient, table_id: str, token: str, bot: Any) -
             return
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_json()
+        action = bot.act(Observation.from_json(state["observation"])).to_dict()
         client.post(f"/api/tables/{table_id}/action", headers=headers,
                     json={"decision": state["decision"], "action": action})
 
