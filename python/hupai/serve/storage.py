@@ -201,7 +201,7 @@ class SQLiteDatabase:
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
+    if future.done():  # cancelled by its caller, or already answered
         return
     if error is not None:
         future.set_exception(error)
@@ -251,7 +251,8 @@ class PostgresDatabase:
     def _release(self, conn: Any) -> None:
         """Back to the pool; a connection the server dropped (a restart, a network cut) is replaced on next
         use, so an outage of the database does not outlive the database's return."""
-        assert self._pool is not None
+        if self._pool is None:  # closed meanwhile (the server stopping): close() closes every connection
+            return
         if conn.broken or conn.closed:
             if conn in self._all:
                 self._all.remove(conn)
@@ -288,6 +289,9 @@ class PostgresDatabase:
                 continue
             try:
                 await self._commit_group(conn, batch)
+            except Exception as error:  # not expected: answer every write still waiting, and go on
+                for _, future in batch:
+                    _settle(future, None, error)
             finally:
                 self._release(conn)
 
@@ -341,9 +345,10 @@ class PostgresDatabase:
             self._release(conn)
 
     async def close(self) -> None:
-        for writer in self._writers:
+        writers, self._writers, self._writes = self._writers, [], None
+        for writer in writers:
             writer.cancel()
-        self._writers, self._writes = [], None
+        await asyncio.gather(*writers, return_exceptions=True)  # each gives its connection back first
         for conn in self._all:
             try:
                 await conn.close()
