@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.hupai-installed
 # Python files too: the editable install maps the files that existed when it ran, so a new module needs a rerun.
 SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell find python -name "*.py" -o -name "*.pyi")
 
-.PHONY: test run bench bench-check bench-check-quick install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve
+.PHONY: test run bench bench-check bench-check-quick install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve chaos
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,14 @@ run: $(RUN_STAMP)
 # The reference server on http://127.0.0.1:8000 with its tables in hupai.db (SQLite: no PostgreSQL driver).
 serve: $(SERVE_STAMP)
 	$(VENV)/bin/hupai serve --db sqlite:///hupai.db
+
+# The chaos test at length: a real `hupai serve` killed with SIGKILL CHAOS_KILLS times at random moments over every
+# rule system, with a read-only outage, on SQLite and on a throwaway PostgreSQL (`make test` runs 3 kills).
+CHAOS_KILLS ?= 12
+chaos: $(STAMP)
+	./.ci/system-deps
+	HUPAI_CHAOS_KILLS=$(CHAOS_KILLS) HUPAI_CHAOS_SEED=$${HUPAI_CHAOS_SEED:-$$RANDOM} \
+		$(PY) -m pytest -q -p no:cacheprovider tests/serve/test_serve_chaos.py
 
 # Every benchmark, its pytest-benchmark JSON in build/bench.json, then the rates (hands/s, calls/s).
 bench: $(STAMP)

@@ -4,11 +4,17 @@ player in this process) and three server-side bots, all playing at once; bounded
     .venv/bin/python bench/serve_load.py --tables 100 --seconds 20
     .venv/bin/python bench/serve_load.py --tables 1000 --seconds 30 --db postgresql://...
 
+    .venv/bin/python bench/serve_load.py --per-action        # only the cost of one action's write, in-process
+
 The server runs as its own process (``hupai serve``, uvicorn) on a fresh SQLite file unless ``--db`` names
 another database. Reported: the clients' actions acknowledged per second and their latency (send to ack:
 p50, p99), every action stored per second (the bots' included), and the check that nothing was lost or
 duplicated: each acknowledged action is in the stored log exactly once, at the seq its ack named, and each
 table's log has no gap or repeat and matches its snapshot.
+
+First (and alone with ``--per-action``), in this process: the bytes a table writes and the CPU its commit takes
+(the engine's apply, the write's JSON, the table's bookkeeping; the database answers at once) per action, early
+in a hand (actions 0-31) and late (96-127), each window holding one snapshot: the two should be about equal.
 """
 
 from __future__ import annotations
@@ -135,6 +141,59 @@ def verify(db: str, players: list[Player]) -> tuple[int, int, int]:
     return stored, lost, duplicated
 
 
+class CountingDatabase:
+    """A database that stores nothing and answers at once, counting the bytes of every write's values."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    async def run(self, statements: Any) -> None:
+        self.bytes += sum(len(value.encode()) if isinstance(value, str) else 8
+                          for _, params, _ in statements for value in params)
+
+    async def fetch(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        return []
+
+    async def close(self) -> None:
+        pass
+
+
+async def per_action_costs(hands: int, windows: tuple[range, ...]) -> list[tuple[float, float, int]]:
+    """``(bytes, CPU µs, count)`` per action in each window of action numbers, over ``hands`` hands of bots."""
+    from hupai.bots import RandomBot
+    from hupai.serve.storage import Storage
+    from hupai.serve.tables import Table, parse_config
+
+    db = CountingDatabase()
+    storage = Storage(db)  # type: ignore[arg-type]
+    sums = [[0.0, 0.0, 0] for _ in windows]
+    for hand in range(hands):
+        config, rules, seed = parse_config({"rules": "guangdong", "bots": [0, 1, 2, 3], "bot": "random",
+                                            "claim_seconds": 0, "hands": 1, "seed": hand})
+        table = await Table.create(f"t{hand}", config, rules, seed, storage)
+        bot = RandomBot(hand)
+        while table.status == "playing":
+            seat = next(iter(table.decisions))
+            action = bot.act(table.game.observation(seat))
+            before, started = db.bytes, time.process_time()
+            await table._commit(seat, action)
+            cpu, written = time.process_time() - started, db.bytes - before
+            for index, window in enumerate(windows):
+                if table.seq - 1 in window:
+                    sums[index][0] += written
+                    sums[index][1] += cpu * 1e6
+                    sums[index][2] += 1
+    return [(b / max(n, 1), c / max(n, 1), int(n)) for b, c, n in sums]
+
+
+def report_per_action(hands: int = 40) -> None:
+    windows = (range(0, 32), range(96, 128))
+    (early_b, early_c, early_n), (late_b, late_c, late_n) = asyncio.run(per_action_costs(hands, windows))
+    print(f"per action, {hands} hands of 4 random bots: actions 0-31: {early_b:.0f} B written, {early_c:.0f} µs CPU "
+          f"({early_n} actions); actions 96-127: {late_b:.0f} B, {late_c:.0f} µs ({late_n}); late/early: bytes "
+          f"{late_b / early_b:.2f}, CPU {late_c / early_c:.2f}")
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc), a figure that a busy machine does not blur
     the way it blurs wall-clock rates."""
@@ -158,7 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="default: a fresh SQLite file in a temp dir")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--per-action", action="store_true", help="only the per-action cost, in this process")
     args = parser.parse_args(argv)
+    report_per_action()
+    if args.per_action:
+        return 0
     sys.path.insert(0, str(TESTS))
     from serve_helpers import free_port, server
 

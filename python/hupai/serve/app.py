@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket
 from .. import rules as rules_module
 from ..errors import HupaiError
 from .limits import AddressLimits, Bucket, address, error_reply
-from .storage import Storage, open_database
+from .storage import Database, Storage, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
 from .wire import WireError, tile_faces
 from .ws import websocket_endpoint
@@ -59,7 +59,8 @@ STATIC = Path(__file__).parent / "static"
 
 _STATUS = {"malformed": 400, "binary": 400, "forbidden": 403, "not_found": 404, "expired": 410, "too_large": 413,
            "rate_limited": 429, "connections": 429, "too_many_tables": 429, "stale": 409, "illegal": 409,
-           "out_of_turn": 409, "full": 409, "taken": 409, "replaced": 409, "limit": 503, "unavailable": 503}
+           "out_of_turn": 409, "full": 409, "taken": 409, "replaced": 409, "limit": 503, "unavailable": 503,
+           "broken": 503}
 
 #: Each limit of :class:`Settings` and its bounds (a bad value, say from a ``hupai serve`` flag, is refused).
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -68,6 +69,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "max_connections": (1, 100_000), "tables_per_window": (1, 1_000_000), "table_window": (1, 86_400),
     "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
     "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
+    "snapshot_every": (1, 100_000),
 }
 
 
@@ -93,6 +95,7 @@ class Settings:
     idle_minutes: float = 60.0    # no act of a human seat for this long: the table expires (stored, dropped)
     absent_seconds: float = 20.0  # no connection following a seat for this long: the server's bot plays it
     sweep_seconds: float = 30.0   # how often expired tables are looked for
+    snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
 
     def __post_init__(self) -> None:
         for name, (low, high) in _BOUNDS.items():
@@ -108,21 +111,32 @@ class Host:
         self.storage = storage
         self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}  # table id -> why it could not be restored (left out of play)
         self.buckets: dict[str, Bucket] = {}
         self.limits = AddressLimits(settings, self._live)
         self.expired: dict[str, None] = {}  # the latest expired ids (oldest first), to answer "expired"
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        """Restore every stored table. One that cannot be restored (a damaged row, a tampered snapshot or
+        action row, rules this build does not know) is logged in one line, listed as broken and left out of
+        play; the others are served. A storage that cannot be read at all stops the start."""
         await self.storage.init()
-        for stored in await self.storage.load_tables():
-            if stored.runtime.get("status") == "expired":
-                self._forget(stored.id)
+        for table_id in await self.storage.table_ids():
+            try:
+                (stored,) = await self.storage.load_tables(table_id)
+                if stored.runtime.get("status") == "expired":
+                    self._forget(stored.id)
+                    continue
+                table = await Table.restore(stored, self.storage)
+            except Exception as error:
+                self.broken[table_id] = f"{type(error).__name__}: {str(error)[:300]}"
+                log.error("table %s could not be restored and is left out of play: %s", table_id,
+                          self.broken[table_id])
                 continue
-            table = Table.restore(stored, self.storage)
             self.tables[table.id] = table
             self._adopt(table)
-        log.info("hupai serve: %d table(s) restored", len(self.tables))
+        log.info("hupai serve: %d table(s) restored, %d broken", len(self.tables), len(self.broken))
 
     def _adopt(self, table: Table) -> None:
         table.absent_seconds = self.settings.absent_seconds
@@ -204,8 +218,15 @@ class Host:
         if table is None:
             if table_id in self.expired:
                 raise WireError("expired", "this table expired (nothing happened at it for a while)")
+            if isinstance(table_id, str) and table_id in self.broken:
+                raise WireError("broken", "this table's stored state could not be restored: it is out of play "
+                                          "until the server's operator repairs it")
             raise WireError("not_found", "no such table")
         return table
+
+    def broken_info(self) -> list[dict[str, Any]]:
+        """The broken tables as the lobby lists them (the reason stays in the server's log)."""
+        return [{"id": table_id, "status": "broken"} for table_id in self.broken]
 
 
 def _reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
@@ -263,8 +284,9 @@ def _endpoint(handler: Any) -> Any:
             return response
         except WireError as error:
             return _refusal(error)
-        except Exception:  # a storage outage, say: the table was put back as stored, nothing was acknowledged
-            log.exception("%s %s failed", request.method, request.url.path)
+        except Exception as error:  # a storage outage, say: the table was put back as stored, nothing acknowledged
+            log.warning("%s %s failed: %s: %s", request.method, request.url.path, type(error).__name__,
+                        str(error)[:200], exc_info=not is_storage_fault(error))
             return _reply(error_reply("unavailable", "the server could not store the change: try again"), 503)
     return wrapped
 
@@ -279,7 +301,7 @@ async def _rules(request: Request, host: Host) -> Response:
 
 
 async def _list(request: Request, host: Host) -> Response:
-    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]]})
+    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]})
 
 
 async def _create(request: Request, host: Host) -> Response:
@@ -353,14 +375,15 @@ async def _index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html")
 
 
-def create_app(db: str = "sqlite:///hupai.db", settings: Settings | None = None) -> Starlette:
-    """The server as an ASGI app; its tables are stored in ``db`` (see :func:`.storage.open_database`)."""
+def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | None = None) -> Starlette:
+    """The server as an ASGI app; its tables are stored in ``db`` (a URL, see :func:`.storage.open_database`,
+    or a :class:`.storage.Database` itself: the tests' fault-injecting one)."""
     settings = settings or Settings()
-    database = open_database(db)  # refuses an unknown URL now, not at the first request
+    database = open_database(db) if isinstance(db, str) else db  # an unknown URL is refused now
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        host = Host(Storage(database), settings)
+        host = Host(Storage(database, settings.snapshot_every), settings)
         await host.start()
         app.state.host = host
         try:

@@ -6,11 +6,16 @@ and nothing is applied twice: the action log's primary key is (table, hand, seq)
 
 - ``hupai_tables``: one row per table: its public ``config`` (rules, options, bot seats, think time, hands),
   the ``match`` state (its seed: secret), the server's ``runtime`` facts (whose decision opened when, the
-  seats ready for the next hand), the current hand's ``snapshot`` (:meth:`hupai.Game.snapshot`: secret) and a
+  seats ready for the next hand, the action count ``seq``), a ``snapshot`` of the current hand
+  (:meth:`hupai.Game.snapshot`: secret; stored without its action list, which the action rows hold, and with
+  ``action_count`` instead) taken every ``snapshot_every`` actions and at the end of each hand, and a
   ``version`` that every write bumps and checks (a second server process on the same database fails loudly
   instead of interleaving);
 - ``hupai_seats``: the SHA-256 of each joined seat's token (the token itself is never stored);
-- ``hupai_actions``: every accepted action, appended in the transaction that stores the new snapshot;
+- ``hupai_actions``: every accepted action, appended in the transaction that bumps the table's version. The
+  table's state is its last snapshot plus the action rows after it (replayed through the engine on restore and
+  checked against it), so an action's write is the same size at the hundredth action as at the first: one
+  small row appended, one small row updated, never the growing action list;
 - ``hupai_hands``: every finished hand's replayable log (:meth:`hupai.Game.to_json`, with its options) and
   its public result.
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -32,9 +38,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
 
-from ..errors import HupaiError
+from ..errors import HupaiError, InvalidState
 
-__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "open_database", "Statement"]
+__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "dumps", "is_storage_fault", "open_database",
+           "Statement"]
 
 #: ``(sql, params, expected_rowcount)``: the transaction fails (and rolls back) if a statement with an
 #: expected row count changes another number of rows.
@@ -54,6 +61,14 @@ SCHEMA = (
 
 class StorageConflict(HupaiError):
     """A write found the stored table other than this process left it (another writer, or a lost row)."""
+
+
+def is_storage_fault(error: BaseException) -> bool:
+    """Whether ``error`` is the storage's (a lost connection, a time-out, a read-only or locked database, a
+    conflict): logged in one line, the table put back and tried again; anything else is a bug, logged with its
+    traceback."""
+    return (isinstance(error, (OSError, sqlite3.Error, StorageConflict, asyncio.TimeoutError))
+            or type(error).__module__.split(".")[0] == "psycopg")
 
 
 class Database(Protocol):
@@ -147,6 +162,8 @@ class SQLiteDatabase:
                                                   f"{sql[:60]}")
                 except Exception as error:
                     conn.execute("ROLLBACK TO hupai_write")
+                    if isinstance(error, sqlite3.IntegrityError):  # a row already there: as for PostgreSQL
+                        error = StorageConflict(f"the stored table is not as this process left it: {error}")
                     outcomes.append(error)
                 else:
                     outcomes.append(None)
@@ -184,7 +201,7 @@ class SQLiteDatabase:
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
+    if future.done():  # cancelled by its caller, or already answered
         return
     if error is not None:
         future.set_exception(error)
@@ -193,45 +210,129 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 
 
 class PostgresDatabase:
-    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency)."""
+    """psycopg 3's async connections, a few kept in a queue (a pool without another dependency), with group
+    commit: the writes waiting at one moment go in one pipelined transaction."""
+
+    MAX_GROUP = 256
+    WRITERS = 2  # of the pool's connections: the others serve reads
 
     def __init__(self, url: str, size: int = 4) -> None:
         self._url = url
         self._size = size
         self._pool: asyncio.Queue[Any] | None = None
         self._all: list[Any] = []
+        self._writes: asyncio.Queue[tuple[list[Statement], asyncio.Future[None]]] | None = None
+        self._writers: list[asyncio.Task[None]] = []
 
     async def _conn(self) -> Any:
         if self._pool is None:
-            try:
-                import psycopg
-            except ImportError as error:  # the `postgres` extra brings it
-                raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
             pool: asyncio.Queue[Any] = asyncio.Queue()
             for _ in range(self._size):
-                conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
-                self._all.append(conn)
-                pool.put_nowait(conn)
+                pool.put_nowait(None)  # a slot: connected on first use
             self._pool = pool
-        return await self._pool.get()
+        conn = await self._pool.get()
+        if conn is None or conn.closed:
+            try:
+                conn = await self._connect()
+            except BaseException:
+                self._pool.put_nowait(None)  # the slot stays, to connect again on the next call
+                raise
+        return conn
+
+    async def _connect(self) -> Any:
+        try:
+            import psycopg
+        except ImportError as error:  # the `postgres` extra brings it
+            raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
+        conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
+        self._all.append(conn)
+        return conn
+
+    def _release(self, conn: Any) -> None:
+        """Back to the pool; a connection the server dropped (a restart, a network cut) is replaced on next
+        use, so an outage of the database does not outlive the database's return."""
+        if self._pool is None:  # closed meanwhile (the server stopping): close() closes every connection
+            return
+        if conn.broken or conn.closed:
+            if conn in self._all:
+                self._all.remove(conn)
+            conn = None
+        self._pool.put_nowait(conn)
 
     @staticmethod
     def _sql(sql: str) -> str:
         return sql.replace("?", "%s")  # our SQL holds no literal question marks
 
     async def run(self, statements: Sequence[Statement]) -> None:
-        conn = await self._conn()
+        """Queued to the writers, which commit every write waiting at one moment in one pipelined transaction
+        (one round trip and one commit for many tables, as SQLite's group commit); answered after the COMMIT."""
+        loop = asyncio.get_running_loop()
+        if self._writes is None:
+            self._writes = asyncio.Queue()
+            self._writers = [loop.create_task(self._writer(), name=f"hupai-pg-writer-{k}")
+                             for k in range(self.WRITERS)]
+        future: asyncio.Future[None] = loop.create_future()
+        self._writes.put_nowait((list(statements), future))
+        await future
+
+    async def _writer(self) -> None:
+        assert self._writes is not None
+        while True:
+            batch = [await self._writes.get()]
+            while len(batch) < self.MAX_GROUP and not self._writes.empty():
+                batch.append(self._writes.get_nowait())
+            try:
+                conn = await self._conn()
+            except Exception as error:  # the database is away: every waiting write fails, nothing is stored
+                for _, future in batch:
+                    _settle(future, None, error)
+                continue
+            try:
+                await self._commit_group(conn, batch)
+            except Exception as error:  # not expected: answer every write still waiting, and go on
+                for _, future in batch:
+                    _settle(future, None, error)
+            finally:
+                self._release(conn)
+
+    async def _commit_group(self, conn: Any, batch: list[tuple[list[Statement], asyncio.Future[None]]]) -> None:
+        if len(batch) > 1:
+            try:
+                await self._pipelined(conn, [statement for statements, _ in batch for statement in statements])
+            except Exception:  # a conflict or an error in one of them: each on its own, to answer each
+                pass
+            else:
+                for _, future in batch:
+                    _settle(future, None, None)
+                return
+        for statements, future in batch:
+            try:
+                await self._pipelined(conn, statements)
+            except Exception as error:
+                _settle(future, None, error)
+            else:
+                _settle(future, None, None)
+
+    async def _pipelined(self, conn: Any, statements: list[Statement]) -> None:
+        """One transaction, its statements sent in one round trip, every row count checked before COMMIT."""
+        import psycopg
+
         try:
-            async with conn.transaction():
-                async with conn.cursor() as cursor:
-                    for sql, params, expected in statements:
-                        await cursor.execute(self._sql(sql), tuple(params))
-                        if expected is not None and cursor.rowcount != expected:
-                            raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
-                                                  f"{sql[:60]}")
-        finally:
-            assert self._pool is not None
-            self._pool.put_nowait(conn)
+            async with conn.pipeline() as pipeline, conn.transaction():
+                cursors = []
+                for sql, params, expected in statements:
+                    cursor = conn.cursor()
+                    await cursor.execute(self._sql(sql), tuple(params))
+                    cursors.append((cursor, expected, sql))
+                await pipeline.sync()
+                for cursor, expected, sql in cursors:
+                    if expected is not None and cursor.rowcount != expected:
+                        raise StorageConflict(f"expected {expected} row(s) changed, got {cursor.rowcount}: "
+                                              f"{sql[:60]}")
+        except psycopg.errors.IntegrityError as error:
+            # A row already there (an action at its seq): the stored table moved on without this process
+            # knowing (a write whose answer was lost); pipelined, this shows before the version check does.
+            raise StorageConflict(f"the stored table is not as this process left it: {error}") from error
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = await self._conn()
@@ -241,12 +342,18 @@ class PostgresDatabase:
                     await cursor.execute(self._sql(sql), tuple(params))
                     return [tuple(row) for row in await cursor.fetchall()]
         finally:
-            assert self._pool is not None
-            self._pool.put_nowait(conn)
+            self._release(conn)
 
     async def close(self) -> None:
+        writers, self._writers, self._writes = self._writers, [], None
+        for writer in writers:
+            writer.cancel()
+        await asyncio.gather(*writers, return_exceptions=True)  # each gives its connection back first
         for conn in self._all:
-            await conn.close()
+            try:
+                await conn.close()
+            except Exception:  # noqa: S110  (already gone: nothing to close)
+                pass
         self._all.clear()
         self._pool = None
 
@@ -280,15 +387,67 @@ class StoredTable:
     token_hashes: dict[int, str]
 
 
-def _dumps(data: Any) -> str:
+def _stdlib_dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-class Storage:
-    """The server's queries, the same for every driver."""
+def _fast_encoder() -> Any:
+    """orjson's encoder (the ``server`` extra brings it) unless ``HUPAI_JSON=stdlib``; None: the standard one.
+    On the server's hot path (a state message per seat per change, the write of each action) it is 5-25 times
+    faster than ``json.dumps`` (bench/serve_load.py, README). Same text: compact, UTF-8 unescaped, keys in
+    insertion order."""
+    if os.environ.get("HUPAI_JSON", "").lower() == "stdlib":
+        return None
+    try:
+        import orjson
+    except ImportError:
+        return None
+    return orjson
 
-    def __init__(self, db: Database) -> None:
+
+_ORJSON = _fast_encoder()
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON text, by orjson where it is installed (with the standard library's as the fallback)."""
+    if _ORJSON is not None:
+        try:
+            text: str = _ORJSON.dumps(data, option=_ORJSON.OPT_NON_STR_KEYS).decode()
+            return text
+        except TypeError:  # what orjson does not take (an int past 64 bits): the standard encoder
+            pass
+    return _stdlib_dumps(data)
+
+
+_dumps = dumps
+
+
+def _snapshot_text(snapshot: dict[str, Any]) -> str:
+    """A hand's snapshot as stored: without its action list, which the hand's action rows hold already (it
+    would make each snapshot grow with the hand); ``action_count`` says how many of those rows it includes."""
+    return _dumps({**{k: v for k, v in snapshot.items() if k != "actions"}, "action_count": len(snapshot["actions"])})
+
+
+def _loads(text: Any, what: str) -> dict[str, Any]:
+    """A stored JSON object, or InvalidState naming the column (a damaged row is refused, never half-read)."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise InvalidState(f"{what}: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise InvalidState(f"{what}: not a JSON object")
+    return data
+
+
+class Storage:
+    """The server's queries, the same for every driver. ``snapshot_every``: how many actions a table appends
+    between two snapshots of its hand (a hand's end always takes one)."""
+
+    def __init__(self, db: Database, snapshot_every: int = 32) -> None:
+        if type(snapshot_every) is not int or snapshot_every < 1:
+            raise HupaiError(f"snapshot_every must be an int >= 1, got {snapshot_every!r}")
         self.db = db
+        self.snapshot_every = snapshot_every
 
     async def init(self) -> None:
         await self.db.run([(sql, (), None) for sql in SCHEMA])
@@ -300,23 +459,28 @@ class Storage:
                            runtime: dict[str, Any], snapshot: dict[str, Any]) -> None:
         await self.db.run([("INSERT INTO hupai_tables (id, created, config, match, runtime, snapshot, version) "
                             "VALUES (?, ?, ?, ?, ?, ?, 0)",
-                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime), _dumps(snapshot)),
-                            1)])
+                            (table_id, created, _dumps(config), _dumps(match), _dumps(runtime),
+                             _snapshot_text(snapshot)), 1)])
 
-    def _update(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
-                snapshot: dict[str, Any]) -> Statement:
+    def _update(self, table_id: str, version: int, runtime: dict[str, Any],
+                state: tuple[dict[str, Any], dict[str, Any]] | None) -> Statement:
+        if state is None:  # an action between two snapshots: the runtime facts only (a few hundred bytes)
+            return ("UPDATE hupai_tables SET runtime = ?, version = ? WHERE id = ? AND version = ?",
+                    (_dumps(runtime), version + 1, table_id, version), 1)
+        match, snapshot = state
         return ("UPDATE hupai_tables SET match = ?, runtime = ?, snapshot = ?, version = ? "
                 "WHERE id = ? AND version = ?",
-                (_dumps(match), _dumps(runtime), _dumps(snapshot), version + 1, table_id, version), 1)
+                (_dumps(match), _dumps(runtime), _snapshot_text(snapshot), version + 1, table_id, version), 1)
 
     async def record_action(self, table_id: str, version: int, hand: int, seq: int, seat: int,
-                            action: dict[str, Any], match: dict[str, Any], runtime: dict[str, Any],
-                            snapshot: dict[str, Any], finished_log: str | None = None,
-                            result: dict[str, Any] | None = None) -> None:
-        """One accepted action: the new state and the appended log row (and, if the hand ended with it, the
-        hand's log), in one transaction."""
+                            action: dict[str, Any], runtime: dict[str, Any],
+                            state: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                            finished_log: str | None = None, result: dict[str, Any] | None = None) -> None:
+        """One accepted action: the appended log row and the new runtime facts (with the match and a new
+        snapshot when ``state`` is given; and, if the hand ended with it, the hand's log), in one
+        transaction."""
         statements: list[Statement] = [
-            self._update(table_id, version, match, runtime, snapshot),
+            self._update(table_id, version, runtime, state),
             ("INSERT INTO hupai_actions (table_id, hand, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
              (table_id, hand, seq, seat, _dumps(action)), 1),
         ]
@@ -325,17 +489,25 @@ class Storage:
                                (table_id, hand, finished_log, _dumps(result)), 1))
         await self.db.run(statements)
 
-    async def update_state(self, table_id: str, version: int, match: dict[str, Any], runtime: dict[str, Any],
-                           snapshot: dict[str, Any]) -> None:
+    async def update_state(self, table_id: str, version: int, runtime: dict[str, Any],
+                           state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
         """A change that is not an action (the next hand dealt, a seat ready)."""
-        await self.db.run([self._update(table_id, version, match, runtime, snapshot)])
+        await self.db.run([self._update(table_id, version, runtime, state)])
 
     async def add_seat(self, table_id: str, seat: int, token_hash: str) -> None:
-        await self.db.run([("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
+        """A seat's token hash. Any hash already stored for the seat is replaced: the server gives a seat only
+        while it holds none, so one stored is a join whose answer was lost (its token reached no one)."""
+        await self.db.run([("DELETE FROM hupai_seats WHERE table_id = ? AND seat = ?", (table_id, seat), None),
+                           ("INSERT INTO hupai_seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
                             (table_id, seat, token_hash), 1)])
 
+    async def table_ids(self) -> list[str]:
+        """Every stored table's id, in the order they were created."""
+        return [str(row[0]) for row in await self.db.fetch("SELECT id FROM hupai_tables ORDER BY created, id")]
+
     async def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every stored table (or the one named), in the order they were created."""
+        """Every stored table (or the one named), in the order they were created. A row whose columns are not
+        the JSON objects this module writes raises InvalidState (read one table at a time to set it aside)."""
         where, params = ("WHERE id = ? ", (table_id,)) if table_id is not None else ("", ())
         rows = await self.db.fetch("SELECT id, config, match, runtime, snapshot, version FROM hupai_tables "
                                    f"{where}ORDER BY created, id", params)
@@ -344,17 +516,26 @@ class Storage:
         hashes: dict[str, dict[int, str]] = {}
         for table_id, seat, token_hash in seats:
             hashes.setdefault(table_id, {})[int(seat)] = token_hash
-        return [StoredTable(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
-                            int(row[5]), hashes.get(row[0], {})) for row in rows]
+        tables = []
+        for row in rows:
+            config, match, runtime, snapshot = (_loads(text, name) for text, name in zip(row[1:5], _COLUMNS,
+                                                                                         strict=True))
+            tables.append(StoredTable(row[0], config, match, runtime, snapshot, int(row[5]), hashes.get(row[0], {})))
+        return tables
 
     async def actions(self, table_id: str, hand: int) -> list[tuple[int, int, dict[str, Any]]]:
-        """The stored action log of one hand: ``(seq, seat, action)`` in order."""
+        """The stored action log of one hand: ``(seq, seat, action)`` in order (InvalidState if a row is not
+        a JSON object)."""
         rows = await self.db.fetch("SELECT seq, seat, action FROM hupai_actions WHERE table_id = ? AND hand = ? "
                                    "ORDER BY seq", (table_id, hand))
-        return [(int(seq), int(seat), json.loads(action)) for seq, seat, action in rows]
+        return [(int(seq), int(seat), _loads(action, f"hupai_actions[{table_id}, {hand}, {seq}].action"))
+                for seq, seat, action in rows]
 
     async def hands(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The finished hands: ``(hand, log, result)``."""
         rows = await self.db.fetch("SELECT hand, log, result FROM hupai_hands WHERE table_id = ? ORDER BY hand",
                                    (table_id,))
         return [(int(hand), log, json.loads(result)) for hand, log, result in rows]
+
+
+_COLUMNS = ("hupai_tables.config", "hupai_tables.match", "hupai_tables.runtime", "hupai_tables.snapshot")

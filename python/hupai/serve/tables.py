@@ -28,6 +28,7 @@ Decisions the specs leave open, taken here:
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import json
@@ -39,14 +40,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules as rules_module
+from ..actions import Action
 from ..bots import GreedyBot, RandomBot
 from ..errors import IllegalAction
 from ..game import Game, Match
 from ..rules.base import Rules
 from . import wire
 from .config import TableConfig, parse_config, playable
+from .restore import restored_hand
 from .seats import SeatClock
-from .storage import Storage, StoredTable
+from .storage import Storage, StorageConflict, StoredTable, dumps, is_storage_fault
 from .wire import WireError
 
 __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
@@ -54,6 +57,8 @@ __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token
 log = logging.getLogger("hupai.serve")
 
 ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
+RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
+RETRY_MAX = 8.0     # ... up to this
 
 
 def hash_token(token: str) -> str:
@@ -121,7 +126,11 @@ class Table:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._stopping = False
-        self._stored = (_match_json(match), game.snapshot())  # what the storage holds: the fallback on failure
+        # What the storage holds: the last snapshot (with the match) and the actions appended after it. A failed
+        # write puts the table back to exactly that (see _revert).
+        self._stored = (_match_json(match), game.snapshot())
+        self._tail: list[Action] = []
+        self._failures = 0  # the driver's consecutive failed jobs (a storage outage): it backs off
         bot_class = GreedyBot if config.bot == "greedy" else RandomBot
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
         self.stand_ins = {seat: bot_class(secrets.randbits(32)) for seat in self.human_seats()}  # auto seats
@@ -141,13 +150,26 @@ class Table:
         return table
 
     @classmethod
-    def restore(cls, stored: StoredTable, storage: Storage) -> Table:
+    async def restore(cls, stored: StoredTable, storage: Storage) -> Table:
+        """The table as stored: its last snapshot, then the hand's action rows after it replayed through the
+        engine. Anything that does not fit (a damaged row, a tampered snapshot, a missing or edited action
+        row, rules this build does not know) raises, naming what."""
+        rows = await storage.actions(stored.id, stored.runtime.get("hand", 0) if isinstance(stored.runtime, dict)
+                                     else 0)
+        return cls.rebuild(stored, rows, storage)
+
+    @classmethod
+    def rebuild(cls, stored: StoredTable, rows: list[tuple[int, int, dict[str, Any]]], storage: Storage) -> Table:
+        """:meth:`restore` with the current hand's action rows already read."""
         config = TableConfig.from_dict(stored.config)
         rules = rules_module.get(config.rules, config.options)
         match = _restore_match(rules, stored.match)
-        game = Game.from_snapshot(stored.snapshot)
-        table = cls(stored.id, config, rules, match, game, stored.runtime, stored.version, stored.token_hashes,
+        runtime = stored.runtime
+        game, snapshot, tail = restored_hand(stored.snapshot, runtime, rows)
+        table = cls(stored.id, config, rules, match, game, runtime, stored.version, stored.token_hashes,
                     storage)
+        table._stored = (stored.match, snapshot)
+        table._tail = tail
         table._publish()
         return table
 
@@ -247,7 +269,7 @@ class Table:
                 text = self.published.get(seat)
                 if text is None:
                     message = self._message(seat)
-                    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                    text = dumps(message)
                     if message["deadline"] is None:  # a running timer's seconds left are counted per message
                         self.published[seat] = text
         return text
@@ -329,7 +351,7 @@ class Table:
 
     async def _store_runtime(self) -> None:
         """Store a change of the runtime facts alone (a seat back from auto, or put on it)."""
-        await self._store_state(self._stored[0], self._stored[1])
+        await self._store_state()
 
     async def back(self, seat: int) -> None:
         """The seat is back (a WebSocket hello, or its ``back`` message): the server's bot stops playing it."""
@@ -386,11 +408,14 @@ class Table:
             self.game.apply(action)  # an illegal action raises here and changes nothing
         except IllegalAction as error:
             raise WireError("illegal", str(error)) from None
+        saved = self._saved()
         seq = self.seq
         finished_log = result = None
+        state: tuple[dict[str, Any], dict[str, Any]] | None = None
         try:
             self.seq += 1
             if self.game.over:
+                saved = (*saved, copy.deepcopy(self.match))  # once a hand: what record() changes, to put back
                 self.match.record(self.game)
                 over = self.match.over or self.match.hand_index >= self.config.hands
                 self.status = "match_over" if over else "hand_over"
@@ -400,29 +425,57 @@ class Table:
                 assert self.game.result is not None
                 result = self.game.result.to_dict()
             self._open_decisions(before, seat)
-            match, snapshot = _match_json(self.match), self.game.snapshot()
+            if self.game.over or len(self._tail) + 1 >= self.storage.snapshot_every:
+                state = (_match_json(self.match), self.game.snapshot())
             await self.storage.record_action(self.id, self.version, self.hand, seq, seat, wire.action_to_wire(action),
-                                             match, self._runtime(), snapshot, finished_log, result)
-        except BaseException:
-            self._revert()
+                                             self._runtime(), state, finished_log, result)
+        except BaseException as error:
+            self._revert(saved)
+            if isinstance(error, StorageConflict):
+                await self._resync()
             raise
-        self._stored = (match, snapshot)
+        if state is None:
+            self._tail.append(action)
+        else:
+            self._stored, self._tail = state, []
         self.version += 1
         self._publish()
         return seq
 
-    def _revert(self) -> None:
-        """Put the table back as the storage holds it (a write failed: nothing after it happened)."""
-        match, snapshot = self._stored
-        self.match = _restore_match(self.rules, match)
-        self.game = Game.from_snapshot(snapshot)
-        self.seq = len(snapshot["actions"])
-        if self.game.over:
-            self.status = "match_over" if self.match.over or self.match.hand_index >= self.config.hands \
-                else "hand_over"
-        else:
-            self.status = "playing"
-        self._open_decisions(set(), None)
+    def _saved(self) -> tuple[Any, ...]:
+        """The table's own facts (not the game's), to put back if a write fails."""
+        return (self.hand, self.seq, self.status, set(self.ready), dict(self.decisions), dict(self.opened_at),
+                self.ended_at)
+
+    def _revert(self, saved: tuple[Any, ...]) -> None:
+        """Put the table back as the storage holds it (a write failed: nothing after it happened). Each seat's
+        pending decision keeps its number, so a seat that saw it can answer it again; a new state is
+        published all the same (the listeners and the driver look again)."""
+        (self.hand, self.seq, self.status, self.ready, self.decisions, self.opened_at, self.ended_at) = saved[:7]
+        if len(saved) > 7:  # the hand had ended: the match recorded it
+            self.match = saved[7]
+        # As stored: JSON's lists (the snapshot in memory may hold tuples, which the check refuses).
+        game = Game.from_snapshot(json.loads(json.dumps(self._stored[1])))
+        for action in self._tail:
+            game.apply(action)
+        self.game = game
+        self._publish()
+
+    async def _resync(self) -> None:
+        """The stored table is not what this process last wrote (a write whose answer was lost did commit, say):
+        take the stored one. If it cannot be read now, the next write finds the conflict again."""
+        try:
+            (stored,) = await self.storage.load_tables(self.id)
+            fresh = await Table.restore(stored, self.storage)
+        except Exception as error:  # the storage is still away: stay as reverted
+            log.warning("table %s: could not reread the stored table: %s: %s", self.id, type(error).__name__,
+                        str(error)[:200])
+            return
+        for name in ("match", "game", "version", "hand", "seq", "status", "decisions", "ready", "opened_at",
+                     "_stored", "_tail"):
+            setattr(self, name, getattr(fresh, name))
+        log.warning("table %s: the stored table had moved on (version %d): taken as stored", self.id, self.version)
+        self._publish()
 
     async def next_hand(self, seat: int) -> None:
         """A human seat is ready for the next hand (dealt once every human seat is)."""
@@ -437,10 +490,20 @@ class Table:
                     await self._store_runtime()
                 return
             self.ready.add(seat)
-            if not self._all_ready():
-                await self._store_state(self._stored[0], self._stored[1])
+            if self._all_ready():
+                try:
+                    await self._deal()
+                except BaseException:
+                    self.ready.discard(seat)  # not stored: not ready (the seat's next `next` tries again)
+                    raise
                 return
-            await self._deal()
+            try:
+                await self._store_state()
+            except BaseException as error:
+                self.ready.discard(seat)
+                if isinstance(error, StorageConflict):
+                    await self._resync()
+                raise
 
     def _all_ready(self) -> bool:
         """Every human seat said ``next`` (a seat the server's bot plays is ready)."""
@@ -448,21 +511,46 @@ class Table:
 
     async def _deal(self) -> None:
         game = self.match.new_game()
-        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank)
+        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank, self._stored,
+               self._tail)
         self.game, self.hand, self.seq, self.status, self.ready = game, self.match.hand_index, 0, "playing", set()
         self.clock.refill()
         self._open_decisions(set(), None)
         try:
-            await self._store_state(self._stored[0], game.snapshot())
-        except BaseException:
-            self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank = old
+            await self._store_state((self._stored[0], game.snapshot()))
+        except BaseException as error:
+            (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank, self._stored,
+             self._tail) = old
+            if isinstance(error, StorageConflict):
+                await self._resync()
             raise
 
-    async def _store_state(self, match: dict[str, Any], snapshot: dict[str, Any]) -> None:
-        await self.storage.update_state(self.id, self.version, match, self._runtime(), snapshot)
-        self._stored = (match, snapshot)
+    async def _store_state(self, state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
+        """Store the table's runtime facts (and ``state``, a new snapshot with the match, if given)."""
+        await self.storage.update_state(self.id, self.version, self._runtime(), state)
+        if state is not None:
+            self._stored, self._tail = state, []
         self.version += 1
         self._publish()
+
+    def _failed(self, job: tuple[Any, ...], error: Exception) -> float:
+        """The driver's job failed (a storage outage, say: the table was put back as stored): one line in the
+        log (a traceback only for what is not a storage error, once), then a back-off that doubles up to
+        ``RETRY_MAX`` seconds; returns the delay."""
+        self._failures += 1
+        delay: float = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures - 1))
+        if self._failures == 1:
+            log.warning("table %s: %s failed, retrying with back-off: %s: %s", self.id, job[0],
+                        type(error).__name__, str(error)[:200], exc_info=not is_storage_fault(error))
+        elif self._failures in (5, 20) or self._failures % 100 == 0:
+            log.warning("table %s: %s still failing (%d tries): %s: %s", self.id, job[0], self._failures,
+                        type(error).__name__, str(error)[:200])
+        return delay
+
+    def _succeeded(self) -> None:
+        if self._failures:
+            log.warning("table %s: recovered after %d failed tries", self.id, self._failures)
+            self._failures = 0
 
     # -- the driver: bots, timers, absence, the next hand -------------------------------------------------
     def _next_job(self) -> tuple[tuple[Any, ...] | None, float]:
@@ -563,6 +651,7 @@ class Table:
                     await self._run_job(job)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a storage outage, say: the table was put back; try again shortly
-                log.exception("table %s: %s failed", self.id, job[0])
-                await asyncio.sleep(1.0)
+            except Exception as error:  # a storage outage, say: the table was put back; try again shortly
+                await asyncio.sleep(self._failed(job, error))
+            else:
+                self._succeeded()

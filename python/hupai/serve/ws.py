@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .limits import Bucket, address, error_reply
+from .storage import is_storage_fault
 from .tables import Listener, Table
 from .wire import WireError
 
@@ -126,8 +127,9 @@ class _Connection:
                         return
                 except (WebSocketDisconnect, asyncio.CancelledError):
                     raise
-                except Exception:  # as over HTTP: nothing was stored, nothing acknowledged
-                    log.exception("table %s: a message failed", table.id)
+                except Exception as error:  # as over HTTP: nothing was stored, nothing acknowledged
+                    log.warning("table %s: a message failed: %s: %s", table.id, type(error).__name__,
+                                str(error)[:200], exc_info=not is_storage_fault(error))
                     reply = error_reply("unavailable", "the server could not store the change: try again")
                 if listener.replaced:
                     return
