@@ -47,7 +47,9 @@ def check_state(table: TableView, actions: Sequence[Action]) -> None:
     if type(revealed) is not list or len(revealed) != n:  # noqa: E721
         raise InvalidState(f"{w}.revealed: must be {n} lists of kinds")
     for seat in range(n):
-        drawn = table.drawn if table.turn_seat == seat and table.phase in ("turn", "rob") else -1
+        # The tile the seat has just drawn is not part of the hand it showed: in its turn, while its kong is
+        # offered to be robbed, and in a hand it won by that draw (自摸: the hand is over, the tile still drawn).
+        drawn = table.drawn if table.turn_seat == seat and table.phase in ("turn", "rob", "over") else -1
         expected = sorted(table.concealed_kinds(seat, drawn)) if declared[seat] else []
         if revealed[seat] != expected:
             raise InvalidState(f"{w}.revealed[{seat}]: is not seat {seat}'s shown hand (KW-16: the concealed tiles "

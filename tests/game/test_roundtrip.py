@@ -1,0 +1,78 @@
+"""Everything the engine writes, it reads back (issue 20 item 1): the snapshot round-trip property over seeded
+games of every rule system (``tests/roundtrip.py``: eager bots that claim, kong and declare; every action and the
+end of every hand restored, without and with ``verify=True``), and the refusals it found, each pinned.
+
+``make test`` plays a brief run per rule system; ``HUPAI_SLOW=1`` plays 1,000 games per system with every state
+restored both ways (or run ``tests/roundtrip.py`` as a script, which prints the counts).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import hupai
+import pytest
+from hupai.bots import GreedyBot
+from hupai.game import Game, play
+from roundtrip import SYSTEMS, EagerBot, Tally, check_state, players, run_game
+
+SLOW = bool(os.environ.get("HUPAI_SLOW"))
+#: Games per rule system, and verify=True on every n-th action (always at the end of a hand, and every
+#: action of a zipai game: its restore is a replay anyway). Brief by default: ``make test`` stays quick.
+GAMES = {"guangdong": 40, "yunxiao": 40, "kawuxing": 80, "waihuzi": 40}
+VERIFY_EVERY = 8
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_state_of_seeded_games_round_trips(system: str) -> None:
+    tally = Tally()
+    games = 1000 if SLOW else GAMES[system]
+    for seed in range(games):
+        run_game(system, seed, tally, 1 if SLOW else VERIFY_EVERY)
+    assert tally.games == games and tally.played_on == games
+    assert tally.actions > games * 20
+
+
+@pytest.mark.rule("KW-16", "KW-17")
+def test_a_kawuxing_hand_won_by_self_draw_after_liangdao_restores() -> None:
+    """The server-stopping case: seat 1 declared 亮倒 and won on its own draw; the finished hand's snapshot was
+    refused ("extras.revealed[1]: is not seat 1's shown hand"). The shown hand is the 13 tiles of the
+    declaration; the winning tile is the seat's drawn tile, as in its turn."""
+    game = Game("kawuxing", seed=0, dealer=0)
+    play(game, [GreedyBot(0 * 3 + seat) for seat in range(3)])
+    assert game.over and game.result is not None
+    (winner,) = game.result.winners
+    assert game.table.extras["liangdao"][winner] and game.result.wins[0].source in ("wall", "replacement")
+    for verify in (False, True):
+        restored = Game.from_snapshot(json.loads(json.dumps(game.snapshot())), verify=verify)
+        assert restored.to_json() == game.to_json()
+    check_state(game, False, "kawuxing seed 0")
+
+
+@pytest.mark.rule("KW-16")
+def test_a_kawuxing_snapshot_whose_shown_hand_includes_the_winning_draw_is_refused() -> None:
+    """The check still holds: a finished 亮倒 hand's shown tiles are the declaration's, not the whole hand."""
+    game = Game("kawuxing", seed=0, dealer=0)
+    play(game, [GreedyBot(seat) for seat in range(3)])
+    snap = json.loads(json.dumps(game.snapshot()))
+    winner = game.result.winners[0]  # type: ignore[union-attr]
+    snap["table"]["extras"]["revealed"][winner] = sorted(game.table.concealed_kinds(winner))
+    with pytest.raises(hupai.InvalidState, match=r"extras\.revealed\[1\]"):
+        Game.from_snapshot(snap)
+
+
+def test_the_eager_bots_do_claim_kong_and_declare() -> None:
+    """The property is only as good as the states it reaches: the eager tables make every kind of move."""
+    kinds: set[tuple[str, str]] = set()
+    for system in SYSTEMS:
+        for seed in range(12):
+            rules = hupai.rules.get(system)
+            game = Game(rules, seed=seed, dealer=seed % rules.num_players)
+            play(game, players(system, seed))
+            kinds |= {(system, a.kind if a.kind != "discard" or not a.flag else "declare") for a in game.actions}
+    for system, wanted in {"guangdong": {"pung", "chow", "kong", "win"}, "yunxiao": {"pung", "kong", "declare"},
+                           "kawuxing": {"pung", "kong", "declare", "win"},
+                           "waihuzi": {"chow", "pung", "wai", "win"}}.items():
+        assert {(system, kind) for kind in wanted} <= kinds, (system, wanted - {k for s, k in kinds if s == system})
+    assert isinstance(players("guangdong", 0)[0], EagerBot)
