@@ -27,10 +27,10 @@ from ..errors import HupaiError, InvalidState
 from ..jsonform import dict_in, json_text
 from ..observation import Observation
 from ..rules.base import Rules
+from . import validate
 from .claims import CLAIM_WINDOWS
 from .game import Game
 from .observation import Observer
-from . import validate
 from .result import HandResult
 from .wall import hand_seed, splitmix64
 

@@ -40,8 +40,9 @@ from typing import Any
 
 from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
-from ..errors import IllegalAction
+from ..errors import IllegalAction, InvalidState
 from ..game import Game, Match
+from ..game.match import MATCH_FORMAT
 from ..rules.base import Rules
 from . import wire
 from .config import TableConfig, parse_config, playable
@@ -66,16 +67,29 @@ def new_token_hash() -> tuple[str, str]:
 
 
 def _match_json(match: Match) -> dict[str, Any]:
+    """The match as stored: everything it carries between hands (:meth:`Match.to_dict`)."""
     return match.to_dict()
 
 
-def _restore_match(rules: Rules, data: Mapping[str, Any]) -> Match:
-    match = Match(rules, seed=data["seed"], first_dealer=data["first_dealer"], claim_window="all")
-    match.dealer = data["dealer"]
-    match.round_wind = data["round_wind"]
-    match.hand_index = data["hands"]
-    match.scores = list(data["scores"])
-    match.over = data["over"]
+def _restore_match(rules: Rules, data: Mapping[str, Any], snapshot: Mapping[str, Any] | None = None) -> Match:
+    """The stored match (:meth:`Match.from_dict`: checked, the rules rebuilt from the stored options, those
+    ``Match.record`` fixed included), which must be the table's rule system. A row written before the format
+    tag (``Match.to_dict``'s form without it) is read as that format; if it is a session past its first hand that lost the
+    options its first hand fixed (a server before this one rebuilt the match from the creation options after a
+    restart), they are taken from the current hand's ``snapshot``, which was dealt with them."""
+    if "format" not in data:
+        data = {"format": MATCH_FORMAT, **data}
+        options = data.get("options")
+        dealt = snapshot.get("options") if isinstance(snapshot, Mapping) else None
+        if isinstance(options, dict) and isinstance(dealt, dict) and data.get("hands"):
+            data["options"] = {**options, **{k: v for k, v in dealt.items() if options.get(k, v) is None}}
+    match = Match.from_dict(data)
+    chosen, stored = rules.options_dict(), match.rules.options_dict()
+    # Equal to the creation options, but for the ones the session fixed (None when chosen: Wai Huzi's 神, WH-5).
+    if (match.rules.name != rules.name or chosen.keys() != stored.keys()
+            or any(value is not None and stored[key] != value for key, value in chosen.items())):
+        raise InvalidState(f"match: {match.rules.name} {match.rules.options_dict()} is not the table's "
+                           f"{rules.name} {rules.options_dict()}")
     return match
 
 
@@ -144,7 +158,7 @@ class Table:
     def restore(cls, stored: StoredTable, storage: Storage) -> Table:
         config = TableConfig.from_dict(stored.config)
         rules = rules_module.get(config.rules, config.options)
-        match = _restore_match(rules, stored.match)
+        match = _restore_match(rules, stored.match, stored.snapshot)
         game = Game.from_snapshot(stored.snapshot)
         table = cls(stored.id, config, rules, match, game, stored.runtime, stored.version, stored.token_hashes,
                     storage)
