@@ -3,7 +3,8 @@
 Seeded games of every rule system are played by bots that claim, kong and declare (亮倒, 报听, 游金, 溜/飘/歪)
 whenever they may (:class:`EagerBot`, over :class:`~hupai.bots.GreedyBot` or :class:`~hupai.bots.RandomBot`),
 and after every action (the end of the hand included) the game's snapshot goes through JSON text and
-:meth:`Game.from_snapshot`, without and (on a share of the actions) with ``verify=True``. The restored game must
+:meth:`Game.from_snapshot`, without and (on a share of the actions) with ``verify=True``, and is restored as it
+stands in memory too. The restored game must
 be the original: the same snapshot, the same decision, legal actions and observation for every seat, and once
 the hand is over the same result and log. From one restored mid-hand state per game, play goes on with the
 original's remaining actions and must write the original's log byte for byte.
@@ -81,7 +82,7 @@ def _views(game: Game) -> list[Any]:
     """What the game shows each seat and the driver: the decision, legal actions and observation per seat."""
     n = game.rules.num_players
     return [tuple(game.current), [
-        (list(game.legal_actions(seat)), game.observation(seat).to_json()) for seat in range(n)]]
+        (list(game.legal_actions(seat)), game.observation(seat).to_dict()) for seat in range(n)]]
 
 
 @dataclass
@@ -110,10 +111,16 @@ def check_state(game: Game, verify: bool, where: str) -> Game:
     except hupai.HupaiError as error:
         raise AssertionError(f"{where}: from_snapshot(verify={verify}) refused its own snapshot: {error}") from None
     assert _text(restored) == text, f"{where}: the restored game writes another snapshot"
+    if not verify:  # the snapshot as it stands in memory (what a server holds to fall back on) restores too
+        try:
+            in_memory = Game.from_snapshot(game.snapshot())
+        except hupai.HupaiError as error:
+            raise AssertionError(f"{where}: from_snapshot refused its own in-memory snapshot: {error}") from None
+        assert _text(in_memory) == text, f"{where}: the in-memory snapshot restores as another game"
     assert _views(restored) == _views(game), f"{where}: the restored game shows another state"
     if game.over:
         assert restored.result is not None and game.result is not None
-        assert restored.result.to_json() == game.result.to_json(), f"{where}: another result"
+        assert restored.result.to_dict() == game.result.to_dict(), f"{where}: another result"
         assert restored.to_json() == game.to_json(), f"{where}: the restored game writes another log"
     return restored
 

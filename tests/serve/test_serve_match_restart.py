@@ -61,7 +61,7 @@ def test_a_wai_huzi_table_restarted_in_hand_2_keeps_its_shen_and_finishes(sqlite
         assert scores == [sum(result["payments"][seat] for _, _, result in hands) for seat in range(3)]
         for hand, log, result in hands:  # each finished hand replays, dealt with the session's 神 after the first
             game = Game.replay(log)
-            assert game.result is not None and game.result.to_json() == result
+            assert game.result is not None and game.result.to_dict() == result
             assert hand == 0 or game.rules.options_dict()["shen"] == shen
 
 

@@ -318,7 +318,7 @@ class Table:
                 if decision != current:
                     raise WireError("stale", f"decision {decision!r} is not the current one ({current}): "
                                              "a replayed or outdated message")
-                action = wire.action_from_wire(data, seat)
+                action = wire.action_from_wire(data, seat, self.rules)
                 self.clock.spend(seat, self.opened_at[seat], self._timed(seat), time.monotonic())
                 return await self._commit(seat, action)
             except BaseException as error:
@@ -415,8 +415,9 @@ class Table:
                 result = self.game.result.to_dict()
             self._open_decisions(before, seat)
             match, snapshot = _match_json(self.match), self.game.snapshot()
-            await self.storage.record_action(self.id, self.version, self.hand, seq, seat, wire.action_to_wire(action),
-                                             match, self._runtime(), snapshot, finished_log, result)
+            await self.storage.record_action(self.id, self.version, self.hand, seq, seat,
+                                             wire.action_to_wire(action, self.rules), match, self._runtime(),
+                                             snapshot, finished_log, result)
         except BaseException:
             self._revert()
             raise
