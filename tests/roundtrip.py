@@ -125,9 +125,9 @@ def check_state(game: Game, verify: bool, where: str) -> Game:
     return restored
 
 
-def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1) -> None:
-    """Play game ``seed`` of ``system`` checking every state (``verify=True`` on every ``verify_every``-th
-    action and at the end; always for a zipai game, whose restore is a replay anyway)."""
+def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1, every: int = 1) -> None:
+    """Play game ``seed`` of ``system`` restoring every ``every``-th state (from a random first one) and the
+    last, with ``verify=True`` on every ``verify_every``-th of those and the last."""
     rules = hupai.rules.get(system)
     n = rules.num_players
     window = "all" if seed % 3 else "eligible"
@@ -138,18 +138,21 @@ def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1) -> Non
     resume_at = -1
     checkpoint: Game | None = None
     index = 0
+    offset = rng.randrange(every)
+    checked = 0
     while True:
-        where = f"{system} seed {seed} after {index} actions"
-        verify = replays or game.over or index % verify_every == 0
-        restored = check_state(game, False, where)
-        tally.restored += 1
-        if verify:
-            check_state(game, True, where)
-            tally.verified += 1
+        if game.over or (index + offset) % every == 0:
+            where = f"{system} seed {seed} after {index} actions"
+            restored = check_state(game, False, where)
+            tally.restored += 1
+            if game.over or (not replays and checked % verify_every == 0):  # a zipai restore is a replay anyway
+                check_state(game, True, where)
+                tally.verified += 1
+            checked += 1
+            if resume_at < 0 and rng.random() < 0.05 * every:
+                resume_at, checkpoint = index, restored
         if game.over:
             break
-        if resume_at < 0 and rng.random() < 0.05:
-            resume_at, checkpoint = index, restored
         seat = game.seats_to_act[0]
         legal = game.legal_actions(seat)
         bot = bots[seat]
@@ -171,12 +174,12 @@ def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1) -> Non
     tally.by_system[system] = tally.by_system.get(system, 0) + 1
 
 
-def run(systems: Sequence[str], games: int, verify_every: int = 1, first_seed: int = 0) -> Tally:
+def run(systems: Sequence[str], games: int, verify_every: int = 1, first_seed: int = 0, every: int = 1) -> Tally:
     tally = Tally()
     start = time.process_time()
     for system in systems:
         for seed in range(first_seed, first_seed + games):
-            run_game(system, seed, tally, verify_every)
+            run_game(system, seed, tally, verify_every, every)
     tally.seconds = time.process_time() - start
     return tally
 
@@ -185,11 +188,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games per rule system")
     parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--verify-every", type=int, default=1, help="verify=True on every N-th action")
+    parser.add_argument("--every", type=int, default=1, help="restore every N-th state (and the last)")
+    parser.add_argument("--verify-every", type=int, default=1,
+                        help="verify=True on every N-th state restored (and the last)")
     parser.add_argument("--systems", nargs="*", default=list(SYSTEMS))
     args = parser.parse_args()
     for system in args.systems:
-        tally = run([system], args.games, args.verify_every, args.first_seed)
+        tally = run([system], args.games, args.verify_every, args.first_seed, args.every)
         print(tally.line(), flush=True)
 
 
