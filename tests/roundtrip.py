@@ -174,12 +174,17 @@ def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1, every:
     tally.by_system[system] = tally.by_system.get(system, 0) + 1
 
 
-def run(systems: Sequence[str], games: int, verify_every: int = 1, first_seed: int = 0, every: int = 1) -> Tally:
+def run(systems: Sequence[str], games: int, verify_every: int = 1, first_seed: int = 0, every: int = 1,
+        progress: int = 0) -> Tally:
+    """Play ``games`` games of each system from ``first_seed``; print the tally every ``progress`` games."""
     tally = Tally()
     start = time.process_time()
     for system in systems:
         for seed in range(first_seed, first_seed + games):
             run_game(system, seed, tally, verify_every, every)
+            if progress and tally.games % progress == 0:
+                tally.seconds = time.process_time() - start
+                print("so far:", tally.line(), flush=True)
     tally.seconds = time.process_time() - start
     return tally
 
@@ -192,9 +197,10 @@ def main() -> None:
     parser.add_argument("--verify-every", type=int, default=1,
                         help="verify=True on every N-th state restored (and the last)")
     parser.add_argument("--systems", nargs="*", default=list(SYSTEMS))
+    parser.add_argument("--progress", type=int, default=0, help="print the tally every N games")
     args = parser.parse_args()
     for system in args.systems:
-        tally = run([system], args.games, args.verify_every, args.first_seed, args.every)
+        tally = run([system], args.games, args.verify_every, args.first_seed, args.every, args.progress)
         print(tally.line(), flush=True)
 
 
