@@ -74,9 +74,9 @@ def _match_json(match: Match) -> dict[str, Any]:
 def _restore_match(rules: Rules, data: Mapping[str, Any], snapshot: Mapping[str, Any] | None = None) -> Match:
     """The stored match (:meth:`Match.from_dict`: checked, the rules rebuilt from the stored options, those
     ``Match.record`` fixed included), which must be the table's rule system. A row written before the format
-    tag (``Match.to_dict``'s form without it) is read as that format; if it is a session past its first hand that lost the
-    options its first hand fixed (a server before this one rebuilt the match from the creation options after a
-    restart), they are taken from the current hand's ``snapshot``, which was dealt with them."""
+    tag (``Match.to_dict``'s form without it) is read as that format; if it is a session past its first hand
+    that lost the options its first hand fixed (a server before this one rebuilt the match from the creation
+    options after a restart), they are taken from the current hand's ``snapshot``, which was dealt with them."""
     if "format" not in data:
         data = {"format": MATCH_FORMAT, **data}
         options = data.get("options")
