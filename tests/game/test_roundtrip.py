@@ -81,3 +81,13 @@ def test_the_eager_bots_do_claim_kong_and_declare() -> None:
                            "waihuzi": {"chow", "pung", "wai", "win"}}.items():
         assert {(system, kind) for kind in wanted} <= kinds, (system, wanted - {k for s, k in kinds if s == system})
     assert isinstance(players("guangdong", 0)[0], EagerBot)
+
+
+@pytest.mark.rule("KW-16", "KW-17")
+def test_a_kawuxing_liangdao_hand_whose_drawn_tile_went_into_an_added_kong_restores() -> None:
+    """Found by the long run (seed 760 of the eager tables): a 亮倒 seat made an added kong with the tile it had
+    drawn, so it no longer held that tile; the KW-16 check took it out of the hand anyway and raised ValueError
+    (list.remove), not even InvalidState. The drawn tile is left out only while the seat holds it."""
+    tally = Tally()
+    run_game("kawuxing", 760, tally)
+    assert tally.games == 1 and tally.restored == tally.actions + 1
