@@ -96,6 +96,9 @@ class GreedyBot:
         """The greedy choice among ``observation.legal_actions``. (``act(game, seat)`` is deprecated.)"""
         if seat is not None:
             observation = _observed(observation, seat)
+        if not observation.legal_actions:  # asked for a seat with nothing to decide: a driver's bug, said plainly
+            raise HupaiError(f"GreedyBot: seat {observation.seat} has nothing to decide now "
+                             f"(phase {observation.phase}, no legal action)")
         if len(observation.counts) == ZIPAI_KINDS:  # a zipai (Wai Huzi) seat: 20 card kinds, not 34 tiles
             return _zipai_act(observation, _zipai_advice(self._zipai, observation))
         legal = observation.legal_actions

@@ -50,8 +50,9 @@ def play_ws(ws: Any, bot: Any, *, stop: str = "hand_over", limit: int = 5000) ->
             continue
         decision = message["decision"]
         if decision is not None and (message["hand"], decision) != answered:
-            action = bot.act(Observation.from_json(message["observation"]))
-            ws.send_json({"type": "action", "decision": decision, "action": action.to_dict()})
+            observation = Observation.from_json(message["observation"])
+            action = bot.act(observation)  # sent in the table's notation (a Wai Huzi card as d3), as a client does
+            ws.send_json({"type": "action", "decision": decision, "action": action.to_dict(len(observation.counts))})
             answered = (message["hand"], decision)
     raise AssertionError("the hand did not end")
 
@@ -72,7 +73,8 @@ def play_http(client: Any, table_id: str, token: str, bot: Any, *, actions: int 
             return acked
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_dict()
+        observation = Observation.from_json(state["observation"])
+        action = bot.act(observation).to_dict(len(observation.counts))  # the table's notation
         reply = client.post(f"/api/tables/{table_id}/action", headers=headers,
                             json={"decision": state["decision"], "action": action})
         assert reply.status_code == 200, reply.text

@@ -7,6 +7,12 @@ rules say who deals next (GD-31) and whether the round wind advances or the matc
 Without a seed, one is drawn from the OS (``secrets.randbits(64)``) and kept in :attr:`Match.seed` and
 :meth:`Match.to_json`: like game logs and snapshots, that record holds every future wall and must never reach
 a client.
+
+A match between hands is stored whole by :meth:`Match.to_dict` and restored by :meth:`Match.from_dict` (format
+``hupai-match/1``): the rules' name and options (those :meth:`Match.record` fixed included, Wai Huzi's session
+神), the seed, claim window, first dealer, dealer, round wind, hands played, scores and whether it is over. The
+finished hands' results are not part of it: :attr:`Match.results` lists the hands recorded by this object (since
+it was made or restored); their logs are the record of each hand (a server stores them as they end).
 """
 
 from __future__ import annotations
@@ -17,17 +23,21 @@ from typing import Any, Protocol
 
 from .. import rules as rules_module
 from ..actions import Action
-from ..errors import HupaiError
-from ..jsonform import json_text
+from ..errors import HupaiError, InvalidState
+from ..jsonform import dict_in, json_text
 from ..observation import Observation
 from ..rules.base import Rules
+from . import validate
 from .claims import CLAIM_WINDOWS
 from .game import Game
 from .observation import Observer
 from .result import HandResult
 from .wall import hand_seed, splitmix64
 
-__all__ = ["Match", "Player", "play"]
+__all__ = ["Match", "Player", "play", "MATCH_FORMAT"]
+
+#: The format tag of :meth:`Match.to_dict`.
+MATCH_FORMAT = "hupai-match/1"
 
 
 def _no_choice(legal_actions: Sequence[Action]) -> None:
@@ -179,7 +189,34 @@ class Match:
         return json_text(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rules": self.rules.name, "options": self.rules.options_dict(), "seed": self.seed,
-                "first_dealer": self.first_dealer, "dealer": self.dealer, "round_wind": self.round_wind,
-                "hands": self.hand_index, "scores": list(self.scores), "over": self.over,
-                "claim_window": self.claim_window}
+        """Everything the match carries from one hand to the next, as plain JSON data (format
+        ``hupai-match/1``); :meth:`from_dict` restores it. Holds the seed, so every future wall: server-side
+        only, never for a client."""
+        return {"format": MATCH_FORMAT, "rules": self.rules.name, "options": self.rules.options_dict(),
+                "seed": self.seed, "first_dealer": self.first_dealer, "dealer": self.dealer,
+                "round_wind": self.round_wind, "hands": self.hand_index, "scores": list(self.scores),
+                "over": self.over, "claim_window": self.claim_window}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, rules: Rules | None = None) -> Match:
+        """The match :meth:`to_dict` wrote: it deals and records its next hands exactly as the original would.
+
+        The rules are rebuilt from the stored name and options (the options :meth:`record` fixed, such as Wai
+        Huzi's session 神, included), or taken from ``rules`` (a rule system outside the registry; its name and
+        options must be the stored ones). The data is read as untrusted: anything :meth:`to_dict` would not
+        write raises :class:`~hupai.InvalidState` naming the field (see
+        :func:`hupai.game.validate.check_match`)."""
+        rules, fields = validate.check_match(data, MATCH_FORMAT, rules)
+        match = cls(rules, seed=fields["seed"], first_dealer=fields["first_dealer"],
+                    claim_window=fields["claim_window"])
+        match.dealer = fields["dealer"]
+        match.round_wind = fields["round_wind"]
+        match.hand_index = fields["hands"]
+        match.scores = fields["scores"]
+        match.over = fields["over"]
+        return match
+
+    @classmethod
+    def from_json(cls, data: str | bytes | bytearray | Mapping[str, Any], *, rules: Rules | None = None) -> Match:
+        """:meth:`from_dict` of JSON text (size-limited) or of the dict itself."""
+        return cls.from_dict(dict_in(data, "match", error=InvalidState), rules=rules)

@@ -51,8 +51,9 @@ from ..rules.base import Rules
 from . import claims
 from .state import Table
 
-__all__ = ["MAX_TEXT", "MAX_ACTIONS", "MAX_DEPTH", "MAX_NODES", "MAX_SEED", "load_json", "check_setup",
-           "check_snapshot", "check_log", "check_actions", "build_rules", "check_version"]
+__all__ = ["MAX_TEXT", "MAX_ACTIONS", "MAX_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_HANDS", "MAX_SCORE", "load_json",
+           "check_setup", "check_snapshot", "check_log", "check_actions", "check_match", "build_rules",
+           "check_version"]
 
 #: The longest JSON text accepted (characters). Real logs are under 20 KB, snapshots under 8 KB.
 MAX_TEXT = 1 << 20
@@ -63,6 +64,9 @@ MAX_DEPTH = 16
 MAX_NODES = 10_000
 #: Seeds are 64-bit (what :func:`~hupai.game.wall.hand_seed` makes and ``secrets.randbits(64)`` draws).
 MAX_SEED = (1 << 64) - 1
+#: The most hands a stored match may have played, and the largest score a seat may hold (both far past play).
+MAX_HANDS = 1_000_000
+MAX_SCORE = 1 << 53
 
 _PHASES = frozenset({"turn", "claim", "rob", "predraw", "over"})
 _TABLE_KEYS = frozenset({
@@ -392,3 +396,44 @@ def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit:
     if type(values) not in _RUN_TYPES or (len(values) != length if length is not None else len(values) > limit):
         return False
     return not values or set(map(type, values)) == _INT and low <= min(values) and max(values) <= high
+
+
+_MATCH_KEYS = frozenset({"format", "rules", "options", "seed", "first_dealer", "dealer", "round_wind", "hands",
+                         "scores", "over", "claim_window"})
+
+
+def check_match(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rules, dict[str, Any]]:
+    """A stored match (:meth:`hupai.Match.to_dict`): returns the rules rebuilt from its name and options (those
+    :meth:`~hupai.Match.record` fixed included) and a checked copy of its fields. Anything
+    :meth:`~hupai.Match.to_dict` would not write raises InvalidState naming the field: the shape and types,
+    ranges, scores that do not sum to zero (every hand's payments do), a fresh match that has moved, a round wind
+    past 北 in a match that is not over, a Wai Huzi session past its first hand without its 神 (WH-5)."""
+    data = check_version(data, expected_format, "match")
+    _dict(data, "match", _MATCH_KEYS)
+    rules = build_rules(data, "match", rules)
+    n = rules.num_players
+    out = {
+        "seed": _int(data["seed"], "match.seed", 0, MAX_SEED),
+        "first_dealer": _int(data["first_dealer"], "match.first_dealer", 0, n - 1),
+        "dealer": _int(data["dealer"], "match.dealer", 0, n - 1),
+        "round_wind": _int(data["round_wind"], "match.round_wind", 0, 4),
+        "hands": _int(data["hands"], "match.hands", 0, MAX_HANDS),
+        "scores": list(_ints(data["scores"], "match.scores", -MAX_SCORE, MAX_SCORE, n)),
+        "over": data["over"],
+        "claim_window": data["claim_window"],
+    }
+    if type(out["over"]) is not bool:  # noqa: E721
+        raise _fail("match.over", f"must be true or false, got {type(out['over']).__name__}")
+    if type(out["claim_window"]) is not str or out["claim_window"] not in claims.CLAIM_WINDOWS:  # noqa: E721
+        raise _fail("match.claim_window", f"{_show(out['claim_window'])} is not one of "
+                                          f"{', '.join(claims.CLAIM_WINDOWS)}")
+    if sum(out["scores"]):
+        raise _fail("match.scores", f"sum to {sum(out['scores'])}, not 0: every hand's payments sum to zero")
+    if out["round_wind"] == 4 and not out["over"]:
+        raise _fail("match.round_wind", "4 (past 北) in a match that is not over")
+    if not out["hands"] and (out["over"] or any(out["scores"]) or out["round_wind"]
+                             or out["dealer"] != out["first_dealer"]):
+        raise _fail("match.hands", "0 hands played, but the scores, the deal, the round or the end have moved")
+    if rules.family == "zipai" and out["hands"] and rules.options_dict().get("shen") is None:
+        raise _fail("match.options.shen", "missing after the first hand: the session's 神 is fixed then (WH-5)")
+    return rules, out

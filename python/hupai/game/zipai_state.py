@@ -118,8 +118,10 @@ class ZipaiTable:
             "groups": [[[g.type, list(g.cards), g.taken, g.source] for g in gs] for gs in self.groups],
             "discards": [list(d) for d in self.discards], "phase": self.phase, "turn_seat": self.turn_seat,
             "offer": self.offer, "offer_from": self.offer_from, "offer_kind": self.offer_kind,
-            "pending": [[seat, [list(a) for a in opts]] for seat, opts in self.pending.items()],
-            "answers": [[seat, list(a)] for seat, a in self.answers.items()],
+            # Actions in their compact form, plain lists all through (``list(action)`` would keep the tiles a
+            # tuple, which the snapshot's check refuses: a server restoring the snapshot it holds in memory).
+            "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in self.pending.items()],
+            "answers": [[seat, a.to_compact()] for seat, a in self.answers.items()],
             "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
             "chi_ban": [sorted(s) for s in self.chi_ban], "peng_ban": [sorted(s) for s in self.peng_ban],
             "menzi_ban": [sorted(list(t) for t in s) for s in self.menzi_ban],

@@ -10,13 +10,14 @@ from typing import Any
 from ..actions import Action
 from ..errors import IllegalAction, InvalidState
 from ..game import Game
+from ..rules.base import Rules
 from . import wire
 
 __all__ = ["restored_hand"]
 
 
-def restored_hand(stored: Mapping[str, Any], runtime: Mapping[str, Any],
-                  rows: list[tuple[int, int, dict[str, Any]]]) -> tuple[Game, dict[str, Any], list[Action]]:
+def restored_hand(stored: Mapping[str, Any], runtime: Mapping[str, Any], rows: list[tuple[int, int, dict[str, Any]]],
+                  rules: Rules) -> tuple[Game, dict[str, Any], list[Action]]:
     """The hand a stored snapshot and the hand's action rows ``(seq, seat, action)`` give: ``(game, the
     snapshot with its actions, the actions after it)``. InvalidState (or another HupaiError) names what does
     not fit: rows that are not ``0..seq-1``, a snapshot that is not what its setup and the rows before it
@@ -25,7 +26,7 @@ def restored_hand(stored: Mapping[str, Any], runtime: Mapping[str, Any],
     if [row[0] for row in rows] != list(range(len(rows))) or len(rows) != seq:
         raise InvalidState(f"hand {runtime['hand']}: the action rows are not 0..{seq - 1} "
                            f"(found {len(rows)} row(s), last seq {rows[-1][0] if rows else None})")
-    actions = [wire.action_from_wire(action, seat) for _, seat, action in rows]
+    actions = [wire.action_from_wire(action, seat, rules) for _, seat, action in rows]  # the table's notation
     compact = json.loads(json.dumps([a.to_compact() for a in actions]))  # as JSON has them (lists)
     snapshot = dict(stored)
     if "actions" in snapshot:  # stored whole (before the action rows held them)

@@ -42,8 +42,9 @@ from typing import Any
 from .. import rules as rules_module
 from ..actions import Action
 from ..bots import GreedyBot, RandomBot
-from ..errors import IllegalAction
+from ..errors import IllegalAction, InvalidState
 from ..game import Game, Match
+from ..game.match import MATCH_FORMAT
 from ..rules.base import Rules
 from . import wire
 from .config import TableConfig, parse_config, playable
@@ -71,16 +72,29 @@ def new_token_hash() -> tuple[str, str]:
 
 
 def _match_json(match: Match) -> dict[str, Any]:
+    """The match as stored: everything it carries between hands (:meth:`Match.to_dict`)."""
     return match.to_dict()
 
 
-def _restore_match(rules: Rules, data: Mapping[str, Any]) -> Match:
-    match = Match(rules, seed=data["seed"], first_dealer=data["first_dealer"], claim_window="all")
-    match.dealer = data["dealer"]
-    match.round_wind = data["round_wind"]
-    match.hand_index = data["hands"]
-    match.scores = list(data["scores"])
-    match.over = data["over"]
+def _restore_match(rules: Rules, data: Mapping[str, Any], snapshot: Mapping[str, Any] | None = None) -> Match:
+    """The stored match (:meth:`Match.from_dict`: checked, the rules rebuilt from the stored options, those
+    ``Match.record`` fixed included), which must be the table's rule system. A row written before the format
+    tag (``Match.to_dict``'s form without it) is read as that format; if it is a session past its first hand
+    that lost the options its first hand fixed (a server before this one rebuilt the match from the creation
+    options after a restart), they are taken from the current hand's ``snapshot``, which was dealt with them."""
+    if "format" not in data:
+        data = {"format": MATCH_FORMAT, **data}
+        options = data.get("options")
+        dealt = snapshot.get("options") if isinstance(snapshot, Mapping) else None
+        if isinstance(options, dict) and isinstance(dealt, dict) and data.get("hands"):
+            data["options"] = {**options, **{k: v for k, v in dealt.items() if options.get(k, v) is None}}
+    match = Match.from_dict(data)
+    chosen, stored = rules.options_dict(), match.rules.options_dict()
+    # Equal to the creation options, but for the ones the session fixed (None when chosen: Wai Huzi's 神, WH-5).
+    if (match.rules.name != rules.name or chosen.keys() != stored.keys()
+            or any(value is not None and stored[key] != value for key, value in chosen.items())):
+        raise InvalidState(f"match: {match.rules.name} {match.rules.options_dict()} is not the table's "
+                           f"{rules.name} {rules.options_dict()}")
     return match
 
 
@@ -163,9 +177,9 @@ class Table:
         """:meth:`restore` with the current hand's action rows already read."""
         config = TableConfig.from_dict(stored.config)
         rules = rules_module.get(config.rules, config.options)
-        match = _restore_match(rules, stored.match)
+        match = _restore_match(rules, stored.match, stored.snapshot)
         runtime = stored.runtime
-        game, snapshot, tail = restored_hand(stored.snapshot, runtime, rows)
+        game, snapshot, tail = restored_hand(stored.snapshot, runtime, rows, rules)
         table = cls(stored.id, config, rules, match, game, runtime, stored.version, stored.token_hashes,
                     storage)
         table._stored = (stored.match, snapshot)
@@ -326,7 +340,7 @@ class Table:
                 if decision != current:
                     raise WireError("stale", f"decision {decision!r} is not the current one ({current}): "
                                              "a replayed or outdated message")
-                action = wire.action_from_wire(data, seat)
+                action = wire.action_from_wire(data, seat, self.rules)
                 self.clock.spend(seat, self.opened_at[seat], self._timed(seat), time.monotonic())
                 return await self._commit(seat, action)
             except BaseException as error:
@@ -427,8 +441,9 @@ class Table:
             self._open_decisions(before, seat)
             if self.game.over or len(self._tail) + 1 >= self.storage.snapshot_every:
                 state = (_match_json(self.match), self.game.snapshot())
-            await self.storage.record_action(self.id, self.version, self.hand, seq, seat, wire.action_to_wire(action),
-                                             self._runtime(), state, finished_log, result)
+            await self.storage.record_action(self.id, self.version, self.hand, seq, seat,
+                                             wire.action_to_wire(action, self.rules), self._runtime(), state,
+                                             finished_log, result)
         except BaseException as error:
             self._revert(saved)
             if isinstance(error, StorageConflict):

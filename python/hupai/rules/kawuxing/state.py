@@ -49,7 +49,10 @@ def check_state(table: TableView, actions: Sequence[Action]) -> None:
     for seat in range(n):
         # The tile the seat has just drawn is not part of the hand it showed: in its turn, while its kong is
         # offered to be robbed, and in a hand it won by that draw (自摸: the hand is over, the tile still drawn).
+        # Only while the seat still holds it: an added kong made with it takes it out (robbed or not).
         drawn = table.drawn if table.turn_seat == seat and table.phase in ("turn", "rob", "over") else -1
+        if drawn >= 0 and not table.hands[seat][drawn]:
+            drawn = -1
         expected = sorted(table.concealed_kinds(seat, drawn)) if declared[seat] else []
         if revealed[seat] != expected:
             raise InvalidState(f"{w}.revealed[{seat}]: is not seat {seat}'s shown hand (KW-16: the concealed tiles "
