@@ -57,6 +57,13 @@ def play_ws(ws: Any, bot: Any, *, stop: str = "hand_over", limit: int = 5000) ->
     raise AssertionError("the hand did not end")
 
 
+def wire_action(bot: Any, observation: Any) -> dict[str, Any]:
+    """What ``bot`` does for a state message's observation, as a client sends it (in the table's notation)."""
+    seen = Observation.from_json(observation)
+    action: dict[str, Any] = bot.act(seen).to_dict(len(seen.counts))
+    return action
+
+
 def play_http(client: Any, table_id: str, token: str, bot: Any, *, actions: int | None = None,
               timeout: float = 60.0) -> list[tuple[int, int, dict[str, Any]]]:
     """Play a seat over the HTTP poll until the hand ends (or ``actions`` were acknowledged); returns the

@@ -23,8 +23,7 @@ from typing import Any
 
 import httpx
 from hupai.bots import GreedyBot
-from hupai.observation import Observation
-from serve_helpers import free_port, open_client, server
+from serve_helpers import free_port, open_client, server, wire_action
 from test_serve_storage import check_stored_table, storage_call
 
 KILLS = int(os.environ.get("HUPAI_CHAOS_KILLS", "3"))
@@ -63,7 +62,7 @@ class Seat(threading.Thread):
             self.failure = error
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any]:
-        action: dict[str, Any] = self.bot.act(Observation.from_json(state["observation"])).to_dict()
+        action: dict[str, Any] = wire_action(self.bot, state["observation"])
         return action
 
     def play_http(self) -> None:

@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 from faulty_db import FaultyDatabase
 from hupai.bots import GreedyBot, RandomBot
-from hupai.observation import Observation
 from hupai.serve import tables
 from hupai.serve.app import Settings, create_app
 from hupai.serve.storage import open_database
-from serve_helpers import auth, join, new_table
+from serve_helpers import auth, join, new_table, wire_action
 from test_serve_storage import check_stored_table, storage_call
 
 with warnings.catch_warnings():
@@ -68,7 +67,7 @@ def play_through(client: TestClient, table_id: str, token: str, bot: Any, *,
             continue
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_dict()
+        action = wire_action(bot, state["observation"])
         reply = client.post(f"/api/tables/{table_id}/action", headers=headers,
                             json={"decision": state["decision"], "action": action})
         if reply.status_code == 200:
@@ -147,7 +146,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
             if old:
                 break
             state = asked[0]
-            action = bot.act(Observation.from_json(state["observation"])).to_dict()
+            action = wire_action(bot, state["observation"])
             reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[state["seat"]]),
                                 json={"decision": state["decision"], "action": action})
             assert reply.status_code == 200, reply.text
@@ -156,7 +155,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
         # A seat asked before the last action (the rest of a claim window): the next write fails.
         first = asked[0]
         db.fail_writes.add(db.writes + 1)
-        action = bot.act(Observation.from_json(first["observation"])).to_dict()
+        action = wire_action(bot, first["observation"])
         reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[first["seat"]]),
                             json={"decision": first["decision"], "action": action})
         assert reply.status_code == 503 and reply.json()["code"] == "unavailable"
@@ -165,7 +164,7 @@ def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str,
             again = client.get(f"/api/tables/{table['id']}/state", headers=auth(tokens[state["seat"]])).json()
             assert again["decision"] == state["decision"] and again["seq"] == state["seq"]
         seat = old[0]["seat"]
-        action = bot.act(Observation.from_json(old[0]["observation"])).to_dict()
+        action = wire_action(bot, old[0]["observation"])
         reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(tokens[seat]),
                             json={"decision": old[0]["decision"], "action": action})
         assert reply.status_code == 200, reply.text
@@ -208,7 +207,7 @@ def play_through_hand(client: TestClient, table_id: str, token: str, bot: Any) -
             return
         if state["decision"] is None:
             continue
-        action = bot.act(Observation.from_json(state["observation"])).to_dict()
+        action = wire_action(bot, state["observation"])
         client.post(f"/api/tables/{table_id}/action", headers=headers,
                     json={"decision": state["decision"], "action": action})
 
