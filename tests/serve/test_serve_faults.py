@@ -217,7 +217,9 @@ def test_a_join_whose_answer_was_lost_can_be_made_again(db_url: str) -> None:
     used to hit the stored row's key, refused for ever), and only the new token opens it, after a restart too."""
     client, db = faulty_client(db_url)
     with client:
-        table = new_table(client, bots=[], seed=None)  # no bot writes meanwhile: the next write is the join's
+        # No bot and no timer writes meanwhile (a loaded machine must not let a seat's clock run out between the
+        # two calls): the next write is the join's.
+        table = new_table(client, bots=[], seed=None, turn_seconds=0, bank_seconds=0)
         db.lost_acks.add(db.writes + 1)
         reply = client.post(f"/api/tables/{table['id']}/join", json={"seat": 0})
         assert reply.status_code == 503 and reply.json()["code"] == "unavailable"

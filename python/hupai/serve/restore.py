@@ -26,7 +26,9 @@ def restored_hand(stored: Mapping[str, Any], runtime: Mapping[str, Any], rows: l
     if [row[0] for row in rows] != list(range(len(rows))) or len(rows) != seq:
         raise InvalidState(f"hand {runtime['hand']}: the action rows are not 0..{seq - 1} "
                            f"(found {len(rows)} row(s), last seq {rows[-1][0] if rows else None})")
-    actions = [wire.action_from_wire(action, seat, rules) for _, seat, action in rows]  # the table's notation
+    actions = [wire.action_from_store(action, rules) for _, _, action in rows]  # in the table's notation
+    if any(action.seat != seat for action, (_, seat, _) in zip(actions, rows, strict=True)):
+        raise InvalidState(f"hand {runtime['hand']}: an action row's seat is not its action's")
     compact = json.loads(json.dumps([a.to_compact() for a in actions]))  # as JSON has them (lists)
     snapshot = dict(stored)
     if "actions" in snapshot:  # stored whole (before the action rows held them)

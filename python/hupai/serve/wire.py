@@ -26,7 +26,7 @@ from ..rules.base import Rules
 from ..tiles import NUM_KINDS as MAHJONG_KINDS
 from ..zipai.cards import NUM_KINDS as ZIPAI_KINDS
 
-__all__ = ["WireError", "action_from_wire", "action_to_wire", "card_kinds",
+__all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds",
            "observation_to_wire", "tile_faces"]
 
 #: Mahjong's tile notation (``1m`` .. ``7z``), as the JSON contract writes it.
@@ -80,6 +80,14 @@ def action_from_wire(data: Any, seat: int, rules: Rules) -> Action:
         return Action.from_dict({**data, "seat": seat})
     except HupaiError as error:
         raise WireError("malformed", str(error)) from None
+
+
+def action_from_store(data: Any, rules: Rules) -> Action:
+    """An action row the server stored (:func:`action_to_wire`'s form, its seat included), read back with the
+    same checks as a client's."""
+    if not isinstance(data, dict) or type(data.get("seat")) is not int:
+        raise WireError("malformed", "a stored action is a JSON object with its seat")
+    return action_from_wire(data, data["seat"], rules)
 
 
 def action_to_wire(action: Action, rules: Rules) -> dict[str, Any]:
