@@ -11,10 +11,12 @@ logged; over the WebSocket it is the first message's):
 - ``POST /api/tables/{id}/join`` (``{"seat": n}`` or ``{}``): a free human seat and its secret token;
 - ``GET /api/tables/{id}/state?after=V&wait=S`` (the poll: the seat's state once its ``version`` passes V,
   waiting at most S seconds), ``POST /api/tables/{id}/action`` (``{"decision": d, "action": {...}}``),
-  ``POST /api/tables/{id}/next``, ``POST /api/tables/{id}/back`` (take the seat back from the server's bot);
+  ``POST /api/tables/{id}/next``, ``POST /api/tables/{id}/back`` (take the seat back from the server's bot),
+  ``GET /api/tables/{id}/events?since=K`` (the seat's public event stream of the hand from event K on,
+  :meth:`hupai.Game.events_for`; every state message says ``event_count``);
 - ``WS /api/ws`` (:mod:`.ws`): ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next``
-  / ``back`` / ``ping`` messages; the server pushes the seat's ``state`` after every stored change and
-  answers ``ack`` / ``error``;
+  / ``back`` / ``ping`` / ``events`` (``{"type": "events", "since": K}``) messages; the server pushes the
+  seat's ``state`` after every stored change and answers ``ack`` / ``events`` / ``error``;
 - ``/`` and ``/t/{id}``: the browser table (a seat link: ``/t/{id}#seat=..&token=..``, the token in the
   fragment, which the browser never sends).
 
@@ -356,6 +358,16 @@ async def _action(request: Request, host: Host) -> Response:
     return _reply({"type": "ack", "seq": seq, "hand": table.hand})
 
 
+async def _events(request: Request, host: Host) -> Response:
+    table = host.table(request.path_params["table_id"])
+    seat = _seat(request, table)
+    try:
+        since = int(request.query_params.get("since", "0"))
+    except ValueError:
+        raise WireError("malformed", "since is an int: the number of events already read") from None
+    return _reply(await table.events(seat, since))
+
+
 async def _next(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
     seat = _seat(request, table)
@@ -402,6 +414,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/api/tables/{table_id}/state", _endpoint(_state)),
         Route("/api/tables/{table_id}/action", _endpoint(_action), methods=["POST"]),
         Route("/api/tables/{table_id}/next", _endpoint(_next), methods=["POST"]),
+        Route("/api/tables/{table_id}/events", _endpoint(_events)),
         Route("/api/tables/{table_id}/back", _endpoint(_back), methods=["POST"]),
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -58,6 +58,7 @@ __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token
 log = logging.getLogger("hupai.serve")
 
 ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
+MAX_EVENTS = 100_000  # no hand has this many events: a larger ``since`` is malformed
 RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
 RETRY_MAX = 8.0     # ... up to this
 
@@ -256,7 +257,19 @@ class Table:
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
+                "event_count": len(self.game.events),
                 "observation": wire.observation_to_wire(self.game.observation(seat))}
+
+    async def events(self, seat: int, since: Any) -> dict[str, Any]:
+        """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
+        tiles in the table's notation, other seats' draws masked). Read under the lock, so that a change still
+        being written is never shown; ``next`` is where the following read starts."""
+        if type(since) is not int or not 0 <= since <= MAX_EVENTS:
+            raise WireError("malformed", f"since must be an int in 0..{MAX_EVENTS}, got {str(since)[:20]!r}")
+        async with self.lock:
+            total = len(self.game.events)
+            return {"type": "events", "table": self.id, "hand": self.hand, "since": since,
+                    "next": max(since, total), "events": self.game.events_for(seat, since)}
 
     def _due(self, seat: int) -> float | None:
         """When the human seat's timer runs out: its decision's, or between hands its ``next`` (None: no timer

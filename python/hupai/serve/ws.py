@@ -154,6 +154,8 @@ class _Connection:
         elif kind == "ping":
             table.seen(seat)
             reply = {"type": "pong"}
+        elif kind == "events":
+            reply = await table.events(seat, data.get("since", 0))
         else:
             raise WireError("malformed", f"unknown message type {str(kind)[:20]!r}")
         if isinstance(data.get("id"), (int, str)):
