@@ -164,11 +164,25 @@ def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
         def cancel(pending: list[Any]) -> None:
             for future in pending:
                 future.cancel()
-            # What the workers are playing would be dropped: stop them now rather than wait for their chunks.
-            processes = getattr(pool, "_processes", None) or {}
-            for process in list(processes.values()):
-                process.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+            # What the workers are playing would be dropped: stop them now rather than wait for their chunks. The
+            # pool's manager thread then finds them gone and marks every queued chunk broken, cancelled ones too,
+            # which CPython before 3.12 reports as an InvalidStateError traceback from that thread: harmless here
+            # (nothing waits on those futures), so it is kept off the user's terminal until the pool is shut.
+            default_hook = threading.excepthook
+
+            def quiet(args: threading.ExceptHookArgs) -> None:
+                if not (args.exc_type is futures.InvalidStateError and args.thread is not None
+                        and args.thread is getattr(pool, "_executor_manager_thread", None)):
+                    default_hook(args)
+
+            threading.excepthook = quiet
+            try:
+                processes = getattr(pool, "_processes", None) or {}
+                for process in list(processes.values()):
+                    process.terminate()
+                pool.shutdown(wait=True, cancel_futures=True)
+            finally:
+                threading.excepthook = default_hook
 
         # 3 chunks a worker: enough queued that no worker waits on the driver, few enough to stop quickly.
         _stream(spec, 3 * workers, lambda start, stop: pool.submit(run_chunk, spec, start, stop), next_done,
