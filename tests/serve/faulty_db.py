@@ -32,6 +32,8 @@ class FaultyDatabase:
         self.fail_writes: set[int] = set()
         self.hang_writes: set[int] = set()
         self.lost_acks: set[int] = set()
+        #: The next write touching this table (SQL text) is stored but its answer lost (None: none).
+        self.lose_ack_of: str | None = None
         self.hang_seconds = 0.2
         self.read_only = False
         self.stored = 0
@@ -56,6 +58,9 @@ class FaultyDatabase:
             raise TimeoutError(f"write {number}: timed out (injected)")
         await self.inner.run(statements)
         self.stored += 1
+        if self.lose_ack_of is not None and any(self.lose_ack_of in sql for sql, _, _ in statements):
+            self.lose_ack_of = None
+            raise TimeoutError(f"write {number}: stored, but its answer was lost (injected)")
         if number in self.lost_acks:
             raise TimeoutError(f"write {number}: stored, but its answer was lost (injected)")
 
