@@ -51,7 +51,7 @@ from ..errors import HupaiError
 from .limits import AddressLimits, Bucket, address, error_reply
 from .storage import Database, Storage, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
-from .wire import WireError, tile_faces
+from .wire import WireError, pattern_names, tile_faces
 from .ws import websocket_endpoint
 
 __all__ = ["Settings", "Host", "create_app"]
@@ -313,7 +313,7 @@ async def _create(request: Request, host: Host) -> Response:
 
 async def _info(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
-    return _reply({**table.public_info(), "faces": tile_faces(table.rules)})
+    return _reply({**table.public_info(), "faces": tile_faces(table.rules), "patterns": pattern_names(table.rules)})
 
 
 async def _join(request: Request, host: Host) -> Response:

@@ -251,14 +251,15 @@ class Table:
     def _message(self, seat: int) -> dict[str, Any]:
         decision = self.decisions.get(seat)
         due = self._due(seat)
+        observation = self.game.observation(seat)
         return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
                 "status": self.status, "decision": decision, "seat": seat,
                 "deadline": None if due is None else round(max(0.0, due - time.monotonic()), 3),
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events),
-                "observation": wire.observation_to_wire(self.game.observation(seat))}
+                "event_count": len(self.game.events), "facts": wire.facts_to_wire(self.rules, observation.extras),
+                "observation": wire.observation_to_wire(observation)}
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
