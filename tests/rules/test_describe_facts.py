@@ -102,7 +102,8 @@ def test_kawuxing_describes_liangdao_hands_once_and_the_kong_chain() -> None:
     assert len(liangdao) == 1 and liangdao[0].seat == 1 and liangdao[0].hand and liangdao[0].tiles == shown
     chain = next(f for f in facts if f.zh == "杠上杠")
     assert chain.seat == 2 and "number 2 of a chain, paid ×2" in chain.text
-    assert rules.describe_facts({"liangdao": (False,) * 3, "revealed": ((),) * 3, "chain": (-1, 0, 0)}) == []
+    assert rules.describe_facts({"liangdao": (False,) * 3, "revealed": ((),) * 3, "chain": (-1, 0, 0)}) == [
+        Fact("亮倒", "Declared ready", "nobody yet")]
 
 
 def test_wai_huzi_describes_shen_shenyao_dead_hands_and_the_offer() -> None:

@@ -127,6 +127,9 @@ class Rules(ABC):
     #: features (:data:`hupai.env.features.FACT_KINDS`: ``"tile"``, ``"int"``, ``"seat_bools"``,
     #: ``"seat_tiles"``, ``"choice:a|b"``, ...). Every fact an observation shows must be declared here.
     public_facts: ClassVar[Mapping[str, str]] = {}
+    #: What a pattern's value in a result counts, for people: ``"番"`` (added), ``"×"`` (a factor, multiplied),
+    #: ``""`` (an amount): a client writes 清一色 All One Suit 4 番, 七对 Seven Pairs ×4, 平胡 Plain Win 6.
+    pattern_unit: ClassVar[str] = ""
     private_facts: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -313,7 +313,8 @@ async def _create(request: Request, host: Host) -> Response:
 
 async def _info(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
-    return _reply({**table.public_info(), "faces": tile_faces(table.rules), "patterns": pattern_names(table.rules)})
+    return _reply({**table.public_info(), "faces": tile_faces(table.rules), "patterns": pattern_names(table.rules),
+                   "pattern_unit": table.rules.pattern_unit})
 
 
 async def _join(request: Request, host: Host) -> Response:

@@ -44,6 +44,7 @@ class GuangdongRules(Rules):
     """Guangdong mahjong. Build with ``hupai.rules.get("guangdong", **options)``."""
 
     name: ClassVar[str] = "guangdong"
+    pattern_unit: ClassVar[str] = "番"  # GD-16, GD-17: 番 add
     win_forms = Forms.STANDARD | Forms.THIRTEEN_ORPHANS  # GD-15: no seven pairs
     #: The spec is silent; Cantonese tables lay a 暗杠 with two tiles face up, so its kind is public.
     shows_concealed_kongs = True

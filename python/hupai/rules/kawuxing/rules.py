@@ -82,6 +82,7 @@ class KawuxingRules(Rules):
     """Kawuxing (``rules/kawuxing.md``). Build with ``hupai.rules.get("kawuxing", **options)``."""
 
     name: ClassVar[str] = "kawuxing"
+    pattern_unit: ClassVar[str] = "×"  # KW-20: factors multiply
     capabilities: ClassVar[Capabilities] = Capabilities(
         custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True,
         on_drawn=True)
@@ -136,6 +137,8 @@ class KawuxingRules(Rules):
                 shown = tuple(tiles) if isinstance(tiles, (list, tuple)) else ()
                 facts.append(Fact("亮倒", "Declared ready", f"{seat_label(seat)} shows its hand: it waits, and may "
                                   "only draw and discard (摸切)", shown, seat, hand=True))
+        if not facts and seat_values(extras, "liangdao"):
+            facts.append(Fact("亮倒", "Declared ready", "nobody yet"))
         chain = seat_values(extras, "chain")
         if len(chain) == 3 and type(chain[0]) is int and chain[0] >= 0 and type(chain[1]) is int and chain[1] > 0:
             seat, length = chain[0], chain[1]

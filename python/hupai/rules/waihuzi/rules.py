@@ -46,6 +46,7 @@ class WaihuziRules(Rules):
     """Wai Huzi (``rules/waihuzi.md``). Build with ``hupai.rules.get("waihuzi", **options)``."""
 
     name: ClassVar[str] = "waihuzi"
+    pattern_unit: ClassVar[str] = "×"  # WH-35: 名堂 multiply
     family: ClassVar[str] = "zipai"
     num_players = NUM_PLAYERS  # WH-3
     hand_size = 19  # WH-4: the others 19, the dealer 20
