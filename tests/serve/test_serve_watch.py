@@ -133,6 +133,8 @@ def test_a_spectator_sees_the_timers_of_whoever_is_to_act_and_cannot_act(client:
         ws.send_json({"type": "hello", "table": "nope", "watch": True})
         assert ws.receive_json()["code"] == "not_found"
     assert client.get(f"/api/tables/{table['id']}/watch/events", params={"since": "x"}).status_code == 400
+    page = client.get(f"/watch/{table['id']}")  # the browser table, in watch mode
+    assert page.status_code == 200 and page.text == client.get("/").text
 
 
 def test_spectators_per_table_are_capped_and_count_against_the_address(sqlite_url: str) -> None:
