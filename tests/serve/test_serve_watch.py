@@ -158,3 +158,26 @@ def test_spectators_per_table_are_capped_and_count_against_the_address(sqlite_ur
                 assert two.receive_json()["code"] == "connections"  # refused before any hello
         codes = [client.get(f"/api/tables/{table['id']}/watch").status_code for _ in range(5)]
         assert codes[:3] == [200] * 3 and codes[3:] == [429] * 2
+
+
+def test_the_view_is_built_once_per_change_however_many_watch(client: Any, monkeypatch: Any) -> None:
+    """While a timer runs every message is built anew (its seconds left), but the spectator's view only once per
+    change of the table."""
+    built = []
+    view = Game.spectator_view
+    monkeypatch.setattr(Game, "spectator_view", lambda game: built.append(1) or view(game))
+    table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30, turn_seconds=60)
+    join(client, table["id"])
+    for _ in range(500):
+        built.clear()
+        state = client.get(f"/api/tables/{table['id']}/watch").json()
+        if state["timers"]:
+            break
+        time.sleep(0.01)
+    assert built == [1]
+    built.clear()
+    with client.websocket_connect("/api/ws") as one, client.websocket_connect("/api/ws") as two:
+        seen = [_watch(one, table["id"]), _watch(two, table["id"])]
+        seen += [client.get(f"/api/tables/{table['id']}/watch").json() for _ in range(3)]
+    assert {m["version"] for m in seen} == {state["version"]} and all(m["timers"] for m in seen)
+    assert built == []  # built for the first poll at this version, then reused by all five

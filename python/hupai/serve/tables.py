@@ -57,7 +57,7 @@ __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token
 
 log = logging.getLogger("hupai.serve")
 
-SPECTATOR = -1  # the "seat" of a spectator's listener and published message (hupai.serve.watch)
+SPECTATOR = -1  # the "seat" of spectators' listeners, events and published message (hupai.serve.watch)
 ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
 MAX_EVENTS = 100_000  # no hand has this many events: a larger ``since`` is malformed
 RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
@@ -262,9 +262,9 @@ class Table:
                 "observation": wire.observation_to_wire(self.game.observation(seat))}
 
     def spectator_message(self) -> dict[str, Any]:
-        """A spectator's state (:mod:`.watch`): a seat's message with no seat, no decision, the spectator's view
-        (:meth:`hupai.Game.spectator_view`), and ``timers``: each human seat whose timer runs, its seconds left
-        and its bank."""
+        """A spectator's state (:mod:`.watch`) but its ``observation`` (the spectator's view, which
+        :func:`.watch.spectator_text` adds): a seat's message with no seat and no decision, and ``timers``: each
+        human seat whose timer runs, its seconds left and its bank."""
         now = time.monotonic()
         timers = [{"seat": seat, "deadline": round(max(0.0, due - now), 3), "bank": round(self.clock.bank[seat], 3)}
                   for seat in self.human_seats() if (due := self._due(seat)) is not None]
@@ -272,7 +272,7 @@ class Table:
                 "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
                 "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
                 "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events), "observation": self.game.spectator_view()}
+                "event_count": len(self.game.events)}
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
@@ -303,18 +303,16 @@ class Table:
         return self._message(seat)
 
     async def message_text(self, seat: int) -> str:
-        """The seat's latest stored state as JSON text (``SPECTATOR``: a spectator's). Built under the lock, so a
-        change being written (the game already moved, the storage not yet answered) is never shown before it is
-        stored."""
+        """The seat's latest stored state as JSON text. Built under the lock, so a change being written (the
+        game already moved, the storage not yet answered) is never shown before it is stored."""
         text = self.published.get(seat)
         if text is None:
             async with self.lock:
                 text = self.published.get(seat)
                 if text is None:
-                    message = self._message(seat) if seat != SPECTATOR else self.spectator_message()
+                    message = self._message(seat)
                     text = dumps(message)
-                    # a running timer's seconds left are counted per message
-                    if message["deadline"] is None and not message.get("timers"):
+                    if message["deadline"] is None:  # a running timer's seconds left are counted per message
                         self.published[seat] = text
         return text
 

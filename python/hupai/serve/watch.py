@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..errors import HupaiError
 from .limits import error_reply
+from .storage import dumps
 from .tables import SPECTATOR, Listener, Table
 from .wire import WireError
 
@@ -39,15 +40,36 @@ if TYPE_CHECKING:  # pragma: no cover
     from .app import Host
     from .ws import _Connection
 
-__all__ = ["watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
+__all__ = ["spectator_text", "watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
 
+#: The key of the spectator's view's JSON text among a table's published messages (cleared on every change).
+_VIEW = SPECTATOR - 1
 #: Replay pages kept built (per table and finished-hand count): a page replays every hand through the engine.
 _REPLAY_CACHE = 32
 
 
+async def spectator_text(table: Table) -> str:
+    """The spectator's latest stored state as JSON text, built under the table's lock (a change being written is
+    never shown). The view is built once per change, whoever asks: only the timers' seconds left are counted per
+    message while a timer runs."""
+    text = table.published.get(SPECTATOR)
+    if text is None:
+        async with table.lock:
+            text = table.published.get(SPECTATOR)
+            if text is None:
+                view = table.published.get(_VIEW)
+                if view is None:
+                    view = table.published[_VIEW] = dumps(table.game.spectator_view())
+                message = table.spectator_message()
+                text = f'{dumps(message)[:-1]},"observation":{view}}}'  # the observation last, as in a seat's
+                if not message["timers"]:
+                    table.published[SPECTATOR] = text
+    return text
+
+
 async def watch_state(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
-    return Response(await table.message_text(SPECTATOR), media_type="application/json")
+    return Response(await spectator_text(table), media_type="application/json")
 
 
 async def watch_events(request: Request, host: Host) -> Response:
@@ -103,6 +125,18 @@ async def replay_page(request: Request, host: Host) -> Response:
     return HTMLResponse(page)
 
 
+async def _follow(connection: _Connection, table: Table, listener: Listener) -> None:
+    """Send the spectator's state whenever the table publishes a change (changes in between are coalesced: the
+    latest state is what is sent)."""
+    try:
+        while True:
+            await listener.event.wait()
+            listener.event.clear()
+            await connection.send(await spectator_text(table))
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
+        return
+
+
 async def serve_spectator(connection: _Connection, table: Table) -> None:
     """A spectator's WebSocket after its hello: the state now and after every change; ``ping`` and ``events``
     answered, anything else refused."""
@@ -115,7 +149,7 @@ async def serve_spectator(connection: _Connection, table: Table) -> None:
     listener = Listener(SPECTATOR)
     listener.event.set()
     table.listeners.add(listener)
-    follower = asyncio.get_running_loop().create_task(connection.follow(table, listener))
+    follower = asyncio.get_running_loop().create_task(_follow(connection, table, listener))
     try:
         while True:
             try:
