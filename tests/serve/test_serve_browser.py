@@ -235,3 +235,29 @@ def test_the_lobby_opens_a_new_table(tmp_path: Path) -> None:
         page.wait_for_selector("#hand button.tile")
         assert page.locator("#seats .seat").count() == 3 and "kawuxing" in page.inner_text("#status")
         assert not errors, errors
+
+
+def test_the_spectator_page_shows_every_hand_face_down_and_plays_nothing(tmp_path: Path) -> None:
+    """/watch/{id}: the same page, read-only: seat 0 at the bottom, every hand face down with its count (a 亮倒
+    hand face up, once), the described facts, live as the bots play; no hand of one's own, no action, no link."""
+    with browser_page(tmp_path) as (client, page, base, errors):
+        table = new_table(client, rules="kawuxing", bots=[0, 1, 2], think_ms=120, hands=1, seed=3)
+        page.goto(f"{base}/watch/{table['id']}")
+        page.wait_for_selector("#seats .seat")
+        positions = page.eval_on_selector_all("#seats .seat",
+                                              "els => els.map(e => [+e.dataset.seat, e.dataset.position])")
+        assert positions == [[0, "bottom"], [1, "right"], [2, "left"]]
+        assert "watching" in page.inner_text("#status")
+        assert not page.is_visible("#mine") and not page.is_visible("#copy-link")
+        assert page.locator("#seats .seat .hand-row").count() == 3  # seat 0's hand too: face down
+        page.wait_for_function("document.querySelectorAll('#seats .discards .tile').length >= 6")
+        assert page.locator("#seats .discards .tile.last").count() == 1
+        assert page.locator("#seats .tile.back").count() > 0
+        hands_drawn_once(page)
+        assert any(label.startswith("亮倒") for label, _ in facts_panel(page))
+        page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+        assert page.locator("#next").count() == 0
+        hands_drawn_once(page)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "table_watch.png"), full_page=True)
+        assert not errors, errors

@@ -32,6 +32,8 @@ let previous = null;    // the one before: who discarded last
 let lastDiscard = null; // {seat, index}
 let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
 let timerEnd = 0;
+let timerBank = 0;
+let timerSeat = null;
 let replaced = false;   // another device took the seat over: no reconnecting until asked
 
 const label = (kind) => (kind >= 0 && kind < faces.length ? faces[kind][1] : "?");
@@ -463,7 +465,11 @@ function render() {
   renderResult(obs);
   renderScores();
   $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
-  timerEnd = state.deadline !== null && state.deadline !== undefined ? performance.now() + state.deadline * 1000 : 0;
+  // A seat's timer (deadline and bank), or for a spectator the first running timer among the seats'.
+  const timer = session.watch ? (state.timers || [])[0] : { deadline: state.deadline, bank: state.bank };
+  timerEnd = timer && timer.deadline !== null && timer.deadline !== undefined ? performance.now() + timer.deadline * 1000 : 0;
+  timerBank = timer && timer.bank ? timer.bank : 0;
+  timerSeat = timer && timer.seat !== undefined ? timer.seat : null;
   tick();
 }
 
@@ -471,11 +477,11 @@ function tick() {
   const box = $("timer");
   if (!timerEnd || !state) { box.hidden = true; return; }
   const left = Math.max(0, (timerEnd - performance.now()) / 1000);
-  const bank = state.bank || 0;
+  const bank = timerBank;
   box.hidden = false;
   if (state.status === "hand_over") { box.textContent = `Next hand in ${left.toFixed(0)} s`; return; }
   const claim = ["claim", "rob"].includes(state.observation.phase);
-  const kind = session.watch ? "Time to act" : claim ? "Claim window" : "Your move";
+  const kind = session.watch ? `Seat ${timerSeat}` : claim ? "Claim window" : "Your move";
   box.classList.toggle("bank", left <= bank);
   box.textContent = left > bank ? `${kind}: ${(left - bank).toFixed(0)} s` + (bank ? ` (+ ${bank.toFixed(0)} s bank)` : "")
     : `${kind}: ${left.toFixed(0)} s of the bank left (then the server's bot plays)`;
