@@ -43,6 +43,7 @@ class Played:
         self.timed = False
         self.marked = False
         self.shown = 0  # the most tiles a rule showed face up in another seat's hand (亮倒)
+        self.labels: list[str] = []  # the claim buttons clicked, as they read
 
 
 def play_through(page: Any, played: Played, *, claim: bool = True, limit: float = 120) -> Played:
@@ -63,8 +64,10 @@ def play_through(page: Any, played: Played, *, claim: bool = True, limit: float 
             if wins.count():
                 wins.first.click(timeout=2000)
             elif claim and claims.count():
+                text = claims.first.inner_text(timeout=2000)
                 claims.first.click(timeout=2000)
                 played.claims += 1
+                played.labels.append(text)
             elif passing.count():
                 passing.first.click(timeout=2000)
                 played.passes += 1
@@ -170,17 +173,21 @@ def test_a_table_of_each_system_through_the_page(tmp_path: Path, system: str, bo
         patterns = client.get(f"/api/tables/{table['id']}").json()["patterns"]
         played = Played()
         lines: list[str] = []
-        for hand in range(3):  # until a hand is won (a drawn hand names no pattern)
+        won = False
+        for hand in range(3):  # until a hand is won (a drawn hand names no pattern) and a claim was made
             play_through(page, played)
             facts_panel(page)
             lines = result_names(page, patterns)
-            if lines or hand == 2:
+            won = won or bool(lines)
+            if (won and played.claims) or hand == 2:
                 break
             page.click("#next")
             page.wait_for_function("() => document.querySelector('#result').hidden")
-        assert lines, "no hand was won in three"
-        assert played.discards >= 2 and played.marked
-        assert played.claims or played.passes, "no claim was offered"
+        assert won, "no hand was won in three"
+        assert played.discards >= 2 and played.marked and played.claims, vars(played)
+        # Readable labels: 碰 pung 3m, 吃 chow 1m 2m 3m, 杠 kong 7p, 歪 wai x3, ...
+        readable = r"(碰 pung|吃 chow|杠 kong|[明暗补]杠 (exposed|concealed|added) kong|歪 wai|溜 liu|飘 piao)"
+        assert all(re.fullmatch(readable + r"( [1-9xd][0-9mpsz]*)+", label) for label in played.labels), played.labels
         assert played.timed  # the claim window's timer showed
         assert "Payments" in page.inner_text("#result") and "match score" in page.inner_text("#scores")
         ARTIFACTS.mkdir(exist_ok=True)
