@@ -9,6 +9,7 @@ from typing import Any
 import hupai
 from hupai.bots import GreedyBot
 from hupai.rules.facts import Fact
+from hupai.serve import wire
 from serve_helpers import auth, join, new_table, play_http
 
 
@@ -36,3 +37,17 @@ def test_a_wai_huzi_state_writes_its_facts_cards_in_zipai_notation(client: Any) 
     play_http(client, table["id"], token, GreedyBot(3))
     ended = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
     assert ended["status"] != "playing" and any(fact["zh"] == "神腰" for fact in ended["facts"])
+
+
+def test_facts_are_described_again_when_the_extras_change_and_shared_while_equal() -> None:
+    rules = hupai.rules.get("kawuxing")
+    none = {"liangdao": (False,) * 3, "revealed": ((),) * 3, "chain": (-1, 0, 0)}
+    first = wire.facts_to_wire(rules, none)
+    assert wire.facts_to_wire(rules, dict(none)) is first  # equal extras: the same described facts
+    declared = {**none, "liangdao": (False, True, False), "revealed": ((), (9, 9, 9), ())}
+    facts = wire.facts_to_wire(rules, declared)
+    assert facts != first and facts[0]["tiles"] == ["1p", "1p", "1p"] and facts[0]["seat"] == 1
+    listed = {**none, "revealed": [[], [], []]}  # a list: never kept (it could change in place)
+    assert wire.facts_to_wire(rules, listed) == first and wire.facts_to_wire(rules, listed) is not first
+    other = hupai.rules.get("kawuxing")
+    assert wire.facts_to_wire(other, none) == first and wire.facts_to_wire(other, none) is not first
