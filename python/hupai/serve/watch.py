@@ -125,18 +125,6 @@ async def replay_page(request: Request, host: Host) -> Response:
     return HTMLResponse(page)
 
 
-async def _follow(connection: _Connection, table: Table, listener: Listener) -> None:
-    """Send the spectator's state whenever the table publishes a change (changes in between are coalesced: the
-    latest state is what is sent)."""
-    try:
-        while True:
-            await listener.event.wait()
-            listener.event.clear()
-            await connection.send(await spectator_text(table))
-    except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
-        return
-
-
 async def serve_spectator(connection: _Connection, table: Table) -> None:
     """A spectator's WebSocket after its hello: the state now and after every change; ``ping`` and ``events``
     answered, anything else refused."""
@@ -149,7 +137,7 @@ async def serve_spectator(connection: _Connection, table: Table) -> None:
     listener = Listener(SPECTATOR)
     listener.event.set()
     table.listeners.add(listener)
-    follower = asyncio.get_running_loop().create_task(_follow(connection, table, listener))
+    follower = asyncio.get_running_loop().create_task(connection.follow(table, listener))
     try:
         while True:
             try:
