@@ -13,6 +13,7 @@ import hupai
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game
+from hupai.serve.app import Settings
 from serve_helpers import int_lists, join, keys, new_table, open_client, play_ws
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
@@ -159,6 +160,9 @@ def test_spectators_per_table_are_capped_and_count_against_the_address(sqlite_ur
             time.sleep(0.01)
         else:
             raise AssertionError("a spectator's place was not freed when it left")
+    for bad in (-1, 100_001, True, "9"):
+        with pytest.raises(hupai.HupaiError, match="max_spectators"):
+            Settings(max_spectators=bad)
     with open_client(sqlite_url, max_connections=1, http_rate=0.01, http_burst=4) as client:
         with client.websocket_connect("/api/ws") as one:
             assert _watch(one, table["id"])["type"] == "state"  # the hello takes one of the address's requests
