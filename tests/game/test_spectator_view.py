@@ -162,3 +162,15 @@ def test_wh9_a_wai_shows_one_card_up_and_a_peng_all_to_spectators() -> None:
             elif group.type in ("peng", "piao", "chi"):
                 assert len(shown["tiles"]) == len(group.cards)
             assert all(shown == game.observation(o).to_dict()["melds"][seat][index] for o in range(3) if o != seat)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_view_matches_the_spectator_schema_and_a_seats_observation_does_not(system: str) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    document = hupai.jsonform.schema("spectator")
+    validator = jsonschema.validators.validator_for(document)(document)
+    for game in _hands(system, (13,))[0]:
+        validator.validate(game.spectator_view())
+    seat = game.observation(0).to_dict()
+    assert not validator.is_valid(seat) and not validator.is_valid({**seat, "seat": None})
+    assert hupai.jsonform.schema("observation")["properties"]["seat"] != document["properties"]["seat"]  # a copy
