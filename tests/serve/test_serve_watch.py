@@ -216,3 +216,17 @@ def test_the_watch_poll_answers_once_the_table_moves_on(client: Any) -> None:
     assert moved["version"] > state["version"] and moved["status"] == "match_over"
     bad = client.get(f"/api/tables/{table['id']}/watch", params={"after": "x"})
     assert bad.status_code == 400 and bad.json()["code"] == "malformed"
+
+
+def test_a_spectators_bad_frames_are_refused_as_a_seats(client: Any) -> None:
+    table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30)
+    with client.websocket_connect("/api/ws") as watcher:
+        _watch(watcher, table["id"])
+        watcher.send_bytes(b"\x00")
+        assert _reply(watcher)["code"] == "binary"
+        watcher.send_text("[1]")
+        assert _reply(watcher)["code"] == "malformed"
+        watcher.send_json({"type": "shout"})
+        assert _reply(watcher)["code"] == "malformed"
+        watcher.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
+        assert _reply(watcher)["code"] == "too_large"
