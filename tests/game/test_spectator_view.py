@@ -7,6 +7,7 @@ phase, for every rule system, across whole hands."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import hupai
 import pytest
@@ -122,3 +123,54 @@ def test_the_event_stream_masks_every_draw_and_shows_what_every_seat_sees(system
     for since in (-1, 1.0, True, "3", None):
         with pytest.raises(hupai.HupaiError):
             game.spectator_events(since=since)  # type: ignore[arg-type]
+
+
+def _until(system: str, found: Any, seeds: range = range(60)) -> Game:
+    """The first game state of ``system`` (GreedyBots, seeds in turn) at which ``found(game)`` holds."""
+    for seed in seeds:
+        game = Game(system, seed=seed, claim_window="all")
+        bots = [GreedyBot(s) for s in range(game.rules.num_players)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+            if found(game):
+                return game
+    raise AssertionError(f"no {system} hand reached the state sought")
+
+
+def test_kw16_a_liangdao_hand_is_shown_to_spectators_as_to_every_seat() -> None:
+    """KW-16: a 亮倒 hand's concealed tiles are shown face up to everyone: the spectator too."""
+    game = _until("kawuxing", lambda g: any(g.table.extras["liangdao"]))
+    view = game.spectator_view()
+    declarer = view["extras"]["liangdao"].index(True)
+    assert view["extras"]["revealed"][declarer]  # the tiles shown
+    for seat in range(3):
+        assert game.observation(seat).to_dict()["extras"] == view["extras"]
+    assert blind_table(game).spectator_view() == view  # the twin keeps the shown hand (nothing else shows)
+
+
+def test_wh9_a_wai_shows_one_card_up_and_a_peng_all_to_spectators() -> None:
+    """WH-9: a 歪 lies one card up, two down; a 碰 all up. The spectator sees what every seat sees."""
+    game = _until("waihuzi", lambda g: any(grp.type == "wai" for groups in g.table.groups for grp in groups))
+    view = game.spectator_view()
+    for seat, groups in enumerate(game.table.groups):
+        for index, group in enumerate(groups):
+            shown = view["melds"][seat][index]
+            assert shown["type"] == group.type
+            if group.type == "wai":
+                assert shown["concealed"] and len(shown["tiles"]) == 1
+            elif group.type in ("peng", "piao", "chi"):
+                assert len(shown["tiles"]) == len(group.cards)
+            assert all(shown == game.observation(o).to_dict()["melds"][seat][index] for o in range(3) if o != seat)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_view_matches_the_spectator_schema_and_a_seats_observation_does_not(system: str) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    document = hupai.jsonform.schema("spectator")
+    validator = jsonschema.validators.validator_for(document)(document)
+    for game in _hands(system, (13,))[0]:
+        validator.validate(game.spectator_view())
+    seat = game.observation(0).to_dict()
+    assert not validator.is_valid(seat) and not validator.is_valid({**seat, "seat": None})
+    assert hupai.jsonform.schema("observation")["properties"]["seat"] != document["properties"]["seat"]  # a copy

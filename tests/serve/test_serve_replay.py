@@ -14,7 +14,7 @@ import hupai
 import pytest
 from hupai.game import Game
 from hupai.jsonform import tile_out
-from serve_helpers import free_port, join, new_table, server
+from serve_helpers import free_port, join, new_table, open_client, server
 from test_serve_browser import chromium
 
 SEED = 2**63 + 9_876_543
@@ -128,3 +128,18 @@ def test_the_replay_page_steps_in_chromium(tmp_path: Path) -> None:
             assert errors == []
         finally:
             browser.close()
+
+
+def test_an_expired_tables_hands_stay_replayable_on_either_database(db_url: str) -> None:
+    with open_client(db_url) as client:
+        table = new_table(client, rules="yunxiao", bots=[0, 1, 2, 3], hands=1, seed=SEED)
+        _match_over(client, table["id"])
+        page = client.get(f"/replay/{table['id']}").text
+    with open_client(db_url, bot_table_minutes=0.0001, sweep_seconds=0.01) as client:  # restarted: it expires
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/tables/{table['id']}").status_code != 410:
+            assert time.monotonic() < deadline, "the table did not expire"
+            time.sleep(0.02)
+        assert client.get(f"/api/tables/{table['id']}/watch").json()["code"] == "expired"
+        assert client.get(f"/replay/{table['id']}").text == page
+        assert [h["hand"] for h in client.get(f"/api/tables/{table['id']}/hands").json()["hands"]] == [0]

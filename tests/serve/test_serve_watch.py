@@ -13,6 +13,7 @@ import hupai
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game
+from hupai.serve.app import Settings
 from hupai.serve.wire import facts_to_wire
 from serve_helpers import int_lists, join, keys, new_table, open_client, play_ws
 
@@ -60,6 +61,27 @@ def _watch(ws: Any, table_id: str) -> dict[str, Any]:
     return first
 
 
+def _settled(client: Any, table_id: str, built: list[int] | None = None) -> dict[str, Any]:
+    """The spectator's state once the table waits for its human seat 0 alone (the bots move at once, so it
+    stays as it is until seat 0 acts or its time runs out); ``built`` is cleared before each poll."""
+    for _ in range(500):
+        if built is not None:
+            built.clear()
+        state: dict[str, Any] = client.get(f"/api/tables/{table_id}/watch").json()
+        if state["timers"] and state["observation"]["to_act"] == [0]:
+            return state
+        time.sleep(0.01)
+    raise AssertionError("the table never waited for seat 0 alone")
+
+
+def _reply(ws: Any) -> dict[str, Any]:
+    """The next message that is not a pushed state (the table may change meanwhile)."""
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] != "state":
+            return message
+
+
 def _drain(ws: Any, until_status: str = "match_over") -> list[dict[str, Any]]:
     """The spectator's messages up to the first state of ``until_status``."""
     messages = []
@@ -84,7 +106,7 @@ def test_every_spectator_message_is_the_view_the_log_gives_and_hides_every_conce
         play_ws(ws, GreedyBot(6), stop="match_over")
         watched = [first, *_drain(watcher)]
         watcher.send_json({"type": "events", "since": 3, "id": 9})
-        events = next(m for m in iter(watcher.receive_json, None) if m["type"] == "events")
+        events = _reply(watcher)
     logs = _logs(sqlite_url, table["id"])
     assert sorted(logs) == [0, 1]
     states = [m for m in watched if m["type"] == "state"]
@@ -106,11 +128,7 @@ def test_every_spectator_message_is_the_view_the_log_gives_and_hides_every_conce
 def test_a_spectator_sees_the_timers_of_whoever_is_to_act_and_cannot_act(client: Any) -> None:
     table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30, turn_seconds=60)
     join(client, table["id"])
-    for _ in range(500):  # the bots move at once: the table waits for the human seat 0
-        state = client.get(f"/api/tables/{table['id']}/watch").json()
-        if 0 in state["observation"]["to_act"]:
-            break
-        time.sleep(0.01)
+    state = _settled(client, table["id"])
     assert state["type"] == "state" and state["seat"] is None and state["decision"] is None
     (timer,) = state["timers"]  # the seat to act's seconds left: its base (a turn's or a claim's) and its bank
     assert timer["seat"] == 0 and timer["bank"] > 0 and 0 < timer["deadline"] <= 60 + timer["bank"]
@@ -120,11 +138,11 @@ def test_a_spectator_sees_the_timers_of_whoever_is_to_act_and_cannot_act(client:
         for message in ({"type": "action", "decision": 0, "action": {"kind": "pass"}}, {"type": "next"},
                         {"type": "back"}):
             watcher.send_json(message)
-            assert watcher.receive_json()["code"] == "forbidden"
+            assert _reply(watcher)["code"] == "forbidden"
         watcher.send_json({"type": "ping", "id": "p"})
-        assert watcher.receive_json() == {"type": "pong", "id": "p"}
+        assert _reply(watcher) == {"type": "pong", "id": "p"}
         watcher.send_json({"type": "events", "since": -1})
-        assert watcher.receive_json()["code"] == "malformed"
+        assert _reply(watcher)["code"] == "malformed"
     # A token that opens no seat is still refused: a watch hello is one without a token.
     with client.websocket_connect("/api/ws") as ws:
         ws.send_json({"type": "hello", "table": table["id"], "watch": True, "token": "nope"})
@@ -153,6 +171,9 @@ def test_spectators_per_table_are_capped_and_count_against_the_address(sqlite_ur
             time.sleep(0.01)
         else:
             raise AssertionError("a spectator's place was not freed when it left")
+    for bad in (-1, 100_001, True, "9"):
+        with pytest.raises(hupai.HupaiError, match="max_spectators"):
+            Settings(max_spectators=bad)
     with open_client(sqlite_url, max_connections=1, http_rate=0.01, http_burst=4) as client:
         with client.websocket_connect("/api/ws") as one:
             assert _watch(one, table["id"])["type"] == "state"  # the hello takes one of the address's requests
@@ -170,12 +191,7 @@ def test_the_view_is_built_once_per_change_however_many_watch(client: Any, monke
     monkeypatch.setattr(Game, "spectator_view", lambda game: built.append(1) or view(game))
     table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30, turn_seconds=60)
     join(client, table["id"])
-    for _ in range(500):
-        built.clear()
-        state = client.get(f"/api/tables/{table['id']}/watch").json()
-        if state["timers"]:
-            break
-        time.sleep(0.01)
+    state = _settled(client, table["id"], built)
     assert built == [1]
     built.clear()
     with client.websocket_connect("/api/ws") as one, client.websocket_connect("/api/ws") as two:
@@ -183,3 +199,36 @@ def test_the_view_is_built_once_per_change_however_many_watch(client: Any, monke
         seen += [client.get(f"/api/tables/{table['id']}/watch").json() for _ in range(3)]
     assert {m["version"] for m in seen} == {state["version"]} and all(m["timers"] for m in seen)
     assert built == []  # built for the first poll at this version, then reused by all five
+
+
+def test_the_watch_poll_answers_once_the_table_moves_on(client: Any) -> None:
+    """``GET .../watch?after=V&wait=S``: at once if the table is past V, else when it changes or S runs out."""
+    table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30, turn_seconds=60)
+    token = join(client, table["id"])
+    state = _settled(client, table["id"])
+    assert client.get(f"/api/tables/{table['id']}/watch", params={"after": state["version"] - 1, "wait": 5}
+                      ).json()["version"] == state["version"]
+    started = time.monotonic()
+    same = client.get(f"/api/tables/{table['id']}/watch", params={"after": state["version"], "wait": 0.3}).json()
+    assert same["version"] == state["version"] and time.monotonic() - started >= 0.25  # nothing moved: waited
+    with client.websocket_connect("/api/ws") as ws:  # the human seat acts: the next poll sees the change
+        ws.send_json({"type": "hello", "table": table["id"], "token": token})
+        play_ws(ws, GreedyBot(3))
+    moved = client.get(f"/api/tables/{table['id']}/watch", params={"after": state["version"], "wait": 5}).json()
+    assert moved["version"] > state["version"] and moved["status"] == "match_over"
+    bad = client.get(f"/api/tables/{table['id']}/watch", params={"after": "x"})
+    assert bad.status_code == 400 and bad.json()["code"] == "malformed"
+
+
+def test_a_spectators_bad_frames_are_refused_as_a_seats(client: Any) -> None:
+    table = new_table(client, bots=[1, 2, 3], seed=None, claim_seconds=30)
+    with client.websocket_connect("/api/ws") as watcher:
+        _watch(watcher, table["id"])
+        watcher.send_bytes(b"\x00")
+        assert _reply(watcher)["code"] == "binary"
+        watcher.send_text("[1]")
+        assert _reply(watcher)["code"] == "malformed"
+        watcher.send_json({"type": "shout"})
+        assert _reply(watcher)["code"] == "malformed"
+        watcher.send_text(json.dumps({"type": "ping", "pad": "x" * 5000}))
+        assert _reply(watcher)["code"] == "too_large"

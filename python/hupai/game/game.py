@@ -129,7 +129,8 @@ class Game:
 
     **Secrets**: the log (:meth:`to_json`) and :meth:`snapshot` hold the seed and every hidden tile (each
     hand, the wall's order); they are for the server's own storage and must never reach a client. Only
-    :meth:`observation` (one seat's view) may be sent to that seat's player.
+    :meth:`observation` (one seat's view) may be sent to that seat's player, and :meth:`spectator_view` (what every
+    seat may know) to anyone.
     """
 
     __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal")

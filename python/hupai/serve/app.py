@@ -54,7 +54,7 @@ from ..errors import HupaiError
 from .limits import AddressLimits, Bucket, address, error_reply
 from .storage import Database, Storage, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
-from .watch import replay_page, table_hands, watch_events, watch_state
+from .watch import poll, replay_page, table_hands, watch_events, watch_state
 from .wire import WireError, pattern_names, tile_faces
 from .ws import websocket_endpoint
 
@@ -337,22 +337,7 @@ async def _join(request: Request, host: Host) -> Response:
 async def _state(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
     seat = _seat(request, table)
-    try:
-        after = int(request.query_params.get("after", "-1"))
-        wait = min(float(request.query_params.get("wait", "0")), host.settings.max_wait)
-    except ValueError:
-        raise WireError("malformed", "after is an int, wait a number of seconds") from None
-    if table.version <= after and wait > 0:
-        client = address(request)
-        host.limits.connect(client)  # a waiting poll is a connection held
-        table.attach(seat)  # and shows the seat is here
-        try:
-            await asyncio.wait_for(table.changed.wait(), wait)
-        except asyncio.TimeoutError:
-            pass
-        finally:
-            table.detach(seat)
-            host.limits.disconnect(client)
+    await poll(request, host, table, seat)
     return Response(await table.message_text(seat), media_type="application/json")
 
 

@@ -1,10 +1,11 @@
 """Spectators and replays of the reference server (issue 24 items 2 and 3).
 
-- ``GET /api/tables/{id}/watch``: the spectator's state (:meth:`.tables.Table.spectator_message`), a message of
-  the same shape as a seat's state (``"type": "state"``) with ``"seat": null``, ``"decision": null``, no token,
-  and the spectator's view as its ``observation`` (:meth:`hupai.Game.spectator_view`: what every seat may know
-  and no more). ``timers`` gives the seconds left of each human seat whose timer runs (whoever is to act, or
-  between hands who has not said ``next``) and its bank; ``deadline`` and ``bank``, a seat's own, are ``null``.
+- ``GET /api/tables/{id}/watch`` (``?after=V&wait=S``: a poll, as a seat's ``/state``): the spectator's state
+  (:meth:`.tables.Table.spectator_message`), a message of the same shape as a seat's state (``"type":
+  "state"``) with ``"seat": null``, ``"decision": null``, no token, and the spectator's view as its
+  ``observation`` (:meth:`hupai.Game.spectator_view`: what every seat may know and no more). ``timers`` gives
+  the seconds left of each human seat whose timer runs (whoever is to act, or between hands who has not said
+  ``next``) and its bank; ``deadline`` and ``bank``, a seat's own, are ``null``.
 - ``GET /api/tables/{id}/watch/events?since=K``: the spectator's event stream (:meth:`hupai.Game.spectator_events`:
   every seat's dealt and drawn tiles masked), as a seat's ``events`` reply.
 - ``WS /api/ws`` with the hello ``{"type": "hello", "table": id, "watch": true}`` (no token): the spectator's
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -31,7 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from ..errors import HupaiError
-from .limits import error_reply
+from .limits import address, error_reply
 from .storage import dumps
 from .tables import SPECTATOR, Listener, Table
 from .wire import WireError
@@ -40,12 +42,35 @@ if TYPE_CHECKING:  # pragma: no cover
     from .app import Host
     from .ws import _Connection
 
-__all__ = ["spectator_text", "watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
+__all__ = ["poll", "spectator_text", "watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
 
 #: The key of the spectator's view's JSON text among a table's published messages (cleared on every change).
 _VIEW = SPECTATOR - 1
 #: Replay pages kept built (per table and finished-hand count): a page replays every hand through the engine.
 _REPLAY_CACHE = 32
+
+
+async def poll(request: Request, host: Host, table: Table, seat: int | None = None) -> None:
+    """The wait of a poll (a seat's ``/state``, a spectator's ``/watch``): with ``after=V&wait=S``, until the
+    table's ``version`` passes V, S seconds (``max_wait`` at most) at the longest. A waiting poll is a connection
+    of its address held; a seat's also shows the seat is here."""
+    try:
+        after = int(request.query_params.get("after", "-1"))
+        wait = min(float(request.query_params.get("wait", "0")), host.settings.max_wait)
+    except ValueError:
+        raise WireError("malformed", "after is an int, wait a number of seconds") from None
+    if table.version <= after and wait > 0:
+        client = address(request)
+        host.limits.connect(client)
+        if seat is not None:
+            table.attach(seat)
+        try:
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(table.changed.wait(), wait)
+        finally:
+            if seat is not None:
+                table.detach(seat)
+            host.limits.disconnect(client)
 
 
 async def spectator_text(table: Table) -> str:
@@ -68,7 +93,10 @@ async def spectator_text(table: Table) -> str:
 
 
 async def watch_state(request: Request, host: Host) -> Response:
+    """The spectator's state; with ``after=V&wait=S``, once the table's ``version`` passes V (waiting at most S
+    seconds, ``max_wait`` at most: a connection of the address held meanwhile), as a seat's poll."""
     table = host.table(request.path_params["table_id"])
+    await poll(request, host, table)
     return Response(await spectator_text(table), media_type="application/json")
 
 
@@ -125,18 +153,6 @@ async def replay_page(request: Request, host: Host) -> Response:
     return HTMLResponse(page)
 
 
-async def _follow(connection: _Connection, table: Table, listener: Listener) -> None:
-    """Send the spectator's state whenever the table publishes a change (changes in between are coalesced: the
-    latest state is what is sent)."""
-    try:
-        while True:
-            await listener.event.wait()
-            listener.event.clear()
-            await connection.send(await spectator_text(table))
-    except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
-        return
-
-
 async def serve_spectator(connection: _Connection, table: Table) -> None:
     """A spectator's WebSocket after its hello: the state now and after every change; ``ping`` and ``events``
     answered, anything else refused."""
@@ -149,7 +165,7 @@ async def serve_spectator(connection: _Connection, table: Table) -> None:
     listener = Listener(SPECTATOR)
     listener.event.set()
     table.listeners.add(listener)
-    follower = asyncio.get_running_loop().create_task(_follow(connection, table, listener))
+    follower = asyncio.get_running_loop().create_task(connection.follow(table, listener))
     try:
         while True:
             try:

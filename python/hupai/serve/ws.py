@@ -19,8 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .limits import Bucket, address, error_reply
 from .storage import is_storage_fault
-from .tables import Listener, Table
-from .watch import serve_spectator
+from .tables import SPECTATOR, Listener, Table
+from .watch import serve_spectator, spectator_text
 from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,7 +98,8 @@ class _Connection:
                     await self.send(json.dumps(error_reply("replaced", "this seat was opened on another connection")))
                     await self.close(4000)
                     return
-                await self.send(await table.message_text(listener.seat))
+                await self.send(await (table.message_text(listener.seat) if listener.seat != SPECTATOR
+                                       else spectator_text(table)))
         except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
             return
 
