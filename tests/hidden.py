@@ -27,3 +27,38 @@ def blind_twin(game: Game, other: int, swaps: int = 3) -> Game:
         table.ready = [None] * twin.rules.num_players
     twin._legal = {}
     return twin
+
+
+def blind_table(game: Game) -> Game:
+    """A copy of ``game`` in which everything a spectator may not see is changed: every seat's concealed tiles, its
+    drawn tile included, exchanged for live wall tiles of other kinds (as many as the live wall allows; a Kawuxing
+    亮倒 hand, which the rule shows, is kept), the rest of the live wall reversed, another seed."""
+    twin = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
+    table = twin.table
+    wall = table.wall
+    tail = getattr(wall, "tail", len(wall.tiles))
+    shown = getattr(table, "extras", {}).get("liangdao") or [False] * twin.rules.num_players
+    drawer = table.turn_seat if getattr(table, "drawn", -1) >= 0 else -1
+    at = wall.head
+    for seat, hand in enumerate(table.hands):
+        if shown[seat]:
+            continue
+        redraw = seat == drawer
+        for kind in [k for k in range(len(hand)) for _ in range(hand[k])]:
+            while at < tail and wall.tiles[at] == kind:
+                at += 1
+            if at >= tail:
+                break
+            new = wall.tiles[at]
+            hand[kind] -= 1
+            hand[new] += 1
+            wall.tiles[at] = kind
+            at += 1
+            if redraw and kind == table.drawn:
+                table.drawn, redraw = new, False
+    wall.tiles[wall.head:tail] = wall.tiles[wall.head:tail][::-1]
+    if hasattr(table, "ready"):
+        table.ready = [None] * twin.rules.num_players
+    twin.setup["seed"] = (twin.setup["seed"] + 1) % 2**64
+    twin._legal = {}
+    return twin

@@ -180,12 +180,29 @@ def loads(text: str | bytes | bytearray, where: str, *, error: type[HupaiError] 
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema shipped with the package: ``"observation"``, ``"action"`` or ``"log"``."""
+    """The JSON Schema shipped with the package: ``"observation"``, ``"action"`` or ``"log"``; or
+    ``"spectator"``, derived from the observation's: :meth:`hupai.Game.spectator_view`'s form."""
+    if name == "spectator":
+        return _spectator_schema(schema("observation"))
     if name not in ("observation", "action", "log"):
-        raise HupaiError(f"unknown schema {name!r} (observation, action, log)")
+        raise HupaiError(f"unknown schema {name!r} (observation, action, log, spectator)")
     text = resources.files("hupai").joinpath("schema", f"{name}.schema.json").read_text(encoding="utf-8")
     found: dict[str, Any] = json.loads(text)
     return found
+
+
+def _spectator_schema(observation: dict[str, Any]) -> dict[str, Any]:
+    """A seat's observation schema made a spectator's view's: no seat, no hand, no drawn tile, no legal actions,
+    no private facts (the rest is what every seat sees alike)."""
+    observation["$id"] = observation["$id"].replace("observation.schema", "spectator.schema")
+    observation["title"] = "hupai spectator view (schema version 2)"
+    observation["description"] = ("What every seat may know, as Game.spectator_view returns it: an observation's "
+                                  "form with no seat, hand, drawn tile, legal actions or private facts.")
+    properties = observation["properties"]
+    properties.update(seat={"type": "null"}, hand={"type": "array", "maxItems": 0}, drawn={"type": "null"},
+                      drawn_from={"const": ""}, legal_actions={"type": "array", "maxItems": 0})
+    del properties["private"]
+    return observation
 
 
 # -- the serialization convention -----------------------------------------------------------------------------

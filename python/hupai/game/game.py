@@ -45,6 +45,7 @@ from .flow import Flow
 from .mahjong import Decision, MahjongFlow
 from .observation import observe
 from .result import HandResult
+from .spectator import spectator_events, spectator_view
 from .state import Table
 from .zipai import ZipaiFlow
 
@@ -128,7 +129,8 @@ class Game:
 
     **Secrets**: the log (:meth:`to_json`) and :meth:`snapshot` hold the seed and every hidden tile (each
     hand, the wall's order); they are for the server's own storage and must never reach a client. Only
-    :meth:`observation` (one seat's view) may be sent to that seat's player.
+    :meth:`observation` (one seat's view) may be sent to that seat's player, and :meth:`spectator_view` (what every
+    seat may know) to anyone.
     """
 
     __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal")
@@ -325,7 +327,10 @@ class Game:
     def visible_events(self, seat: int) -> list[Event]:
         """The event log as ``seat`` sees it: other seats' dealt and drawn tiles masked, and the kind of another
         seat's concealed kong too where the rules lay it face down (``rules.shows_concealed_kongs``)."""
-        self._seat(seat)
+        return self._masked_events(self._seat(seat))
+
+    def _masked_events(self, seat: int) -> list[Event]:
+        """:meth:`visible_events` of ``seat``, or with -1 of a spectator (every seat's draws masked)."""
         events = self.events
         hide_kongs = not self.rules.shows_concealed_kongs
         out = []
@@ -348,6 +353,17 @@ class Game:
             raise HupaiError(f"since must be an int >= 0, got {describe(since)}")
         kinds = len(self._flow.table.hands[0])  # the flow's tile kinds: 34, or Wai Huzi's 20 cards
         return [client_event(event, kinds) for event in self.visible_events(seat)[since:]]
+
+    def spectator_view(self) -> dict[str, Any]:
+        """What a spectator may see now: what every seat may know and no more, as plain JSON data in the form of
+        a seat's observation with ``"seat": null`` and no hand, drawn tile or legal actions
+        (:mod:`hupai.game.spectator`)."""
+        return spectator_view(self)
+
+    def spectator_events(self, since: int = 0) -> list[dict[str, Any]]:
+        """A spectator's event stream from index ``since`` on: :meth:`events_for` with every seat's dealt and
+        drawn tiles masked (:func:`hupai.game.spectator.spectator_events`)."""
+        return spectator_events(self, since)
 
     @property
     def events(self) -> list[Event]:

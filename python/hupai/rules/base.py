@@ -37,6 +37,8 @@ several winners allowed, 补杠 robbable). Every hook, in one place:
 - **Restoring a saved game** (untrusted input): :meth:`~Rules.check_state`, :meth:`~Rules.set_aside`,
   :meth:`~Rules.stand_in`.
 - **Observations** (data): :attr:`~Rules.shows_concealed_kongs`.
+- **Describing a hand to people**: :meth:`~Rules.describe_facts` (the public ``extras`` as labelled
+  :class:`~hupai.rules.facts.Fact` items), :meth:`~Rules.pattern_names` (Chinese and English names of results).
 
 Playing advice for bots lives beside each rule system (``rules/<name>/advice.py``), not here.
 """
@@ -55,6 +57,7 @@ from ..hand import Meld
 from ..scoring import CONTEXT_DEFAULTS, ScoreResult, WinContext
 from ..tiles import STANDARD_TILES, counts_to_kinds
 from .contract import Capabilities, Effects, TableView
+from .facts import Fact
 
 __all__ = ["Rules", "WinSource", "STANDARD_TILES", "COMMON_CONTEXT_FIELDS"]
 
@@ -124,6 +127,9 @@ class Rules(ABC):
     #: features (:data:`hupai.env.features.FACT_KINDS`: ``"tile"``, ``"int"``, ``"seat_bools"``,
     #: ``"seat_tiles"``, ``"choice:a|b"``, ...). Every fact an observation shows must be declared here.
     public_facts: ClassVar[Mapping[str, str]] = {}
+    #: What a pattern's value in a result counts, for people: ``"番"`` (added), ``"×"`` (a factor, multiplied),
+    #: ``""`` (an amount): a client writes 清一色 All One Suit 4 番, 七对 Seven Pairs ×4, 平胡 Plain Win 6.
+    pattern_unit: ClassVar[str] = ""
     private_facts: ClassVar[Mapping[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -421,3 +427,17 @@ class Rules(ABC):
         if next_dealer == first_dealer and dealer != first_dealer:
             return (round_wind + 1, round_wind + 1 >= 4)
         return (round_wind, False)
+
+    # -- describing a hand to people --------------------------------------------------------------------------
+    def describe_facts(self, extras: Mapping[str, Any]) -> list[Fact]:
+        """The public facts of an observation's ``extras`` (:attr:`public_facts`) as labelled items a client
+        shows as they come (:class:`~hupai.rules.facts.Fact`: Chinese and English label, a readable value, the
+        tiles shown, the seat it is about). ``extras`` as an observation holds them (tile kinds as ints); a key
+        missing or malformed is left out, never guessed. By default nothing: plain mahjong keeps no facts."""
+        return []
+
+    def pattern_names(self) -> Mapping[str, tuple[str, str]]:
+        """Every pattern or factor name a result of these rules may report, to its Chinese and English names
+        from the rule package's own tables (``{"qing_yi_se": ("清一色", "All One Suit")}``): a client shows
+        those, never the pinyin id. By default none."""
+        return {}

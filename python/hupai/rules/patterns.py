@@ -22,8 +22,9 @@ Example, in the shape Kawuxing will use::
         \"\"\"七对 (KW-20), ×4: seven pairs, no four identical.\"\"\"
 
     FACTORS: tuple[PatternEntry[Reading, int], ...] = (
-        PatternEntry("qi_dui", "七对", "KW-20", 4, qi_dui, replaces=("an_si_gui_yi",)),
-        PatternEntry("long_qi_dui", "龙七对", "KW-20", 8, long_qi_dui, replaces=("qi_dui", "an_si_gui_yi")),
+        PatternEntry("qi_dui", "七对", "KW-20", 4, qi_dui, replaces=("an_si_gui_yi",), english="Seven Pairs"),
+        PatternEntry("long_qi_dui", "龙七对", "KW-20", 8, long_qi_dui, replaces=("qi_dui", "an_si_gui_yi"),
+                     english="Dragon Seven Pairs"),
         ...
     )
     value = product(counted(FACTORS, reading), reading)
@@ -39,7 +40,7 @@ from typing import Any, Generic, TypeVar
 from ..errors import HupaiError
 from ..scoring import Pattern
 
-__all__ = ["PatternEntry", "counted", "total", "product", "check_table"]
+__all__ = ["PatternEntry", "counted", "total", "product", "check_table", "names_of"]
 
 Subject = TypeVar("Subject")
 Value = TypeVar("Value")
@@ -54,6 +55,8 @@ class PatternEntry(Generic[Subject, Value]):
     - ``holds``: the predicate over the system's subject; its docstring is the definition.
     - ``replaces``: names of entries of the same table that do not count when this one holds.
     - ``value_of``: when the value depends on the subject, computes it (``value`` is then the smallest).
+    - ``english``: the name in English (``"All One Suit"``), the usual mahjong term or a faithful gloss, so that
+      a result can be shown as 清一色 All One Suit (:meth:`hupai.rules.Rules.pattern_names`).
     """
 
     name: str
@@ -63,6 +66,7 @@ class PatternEntry(Generic[Subject, Value]):
     holds: Callable[[Subject], bool]
     replaces: tuple[str, ...] = ()
     value_of: Callable[[Subject], Value] | None = None
+    english: str = ""
 
     def applies(self, subject: Subject) -> bool:
         return self.holds(subject)
@@ -114,3 +118,13 @@ def check_table(*tables: Sequence[PatternEntry[Any, Any]]) -> None:
             unknown = [name for name in entry.replaces if name not in names]
             if unknown:
                 raise HupaiError(f"pattern {entry.name!r} replaces {unknown}, not in its table")
+
+
+def names_of(*tables: Sequence[PatternEntry[Any, Any]]) -> dict[str, tuple[str, str]]:
+    """Every entry's name to its Chinese and English names (what :meth:`hupai.rules.Rules.pattern_names`
+    gives): the first entry of a name wins when tables share one."""
+    out: dict[str, tuple[str, str]] = {}
+    for table in tables:
+        for entry in table:
+            out.setdefault(entry.name, (entry.chinese, entry.english))
+    return out

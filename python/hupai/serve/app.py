@@ -18,7 +18,10 @@ logged; over the WebSocket it is the first message's):
   / ``back`` / ``ping`` / ``events`` (``{"type": "events", "since": K}``) messages; the server pushes the
   seat's ``state`` after every stored change and answers ``ack`` / ``events`` / ``error``;
 - ``/`` and ``/t/{id}``: the browser table (a seat link: ``/t/{id}#seat=..&token=..``, the token in the
-  fragment, which the browser never sends).
+  fragment, which the browser never sends); ``/watch/{id}``: the same page watching the table;
+- spectators and replays (:mod:`.watch`): ``GET /api/tables/{id}/watch`` (``/watch/events?since=K``), the
+  WebSocket hello ``{"type": "hello", "table": id, "watch": true}``, ``GET /api/tables/{id}/hands``,
+  ``/replay/{id}`` (the finished hands in the replay viewer).
 
 Every refusal is ``{"type": "error", "code": ..., "message": ...}`` and changes nothing. Bodies and
 messages are limited to ``max_message`` bytes; each client address (HTTP, and the WebSocket hello) and each
@@ -51,7 +54,8 @@ from ..errors import HupaiError
 from .limits import AddressLimits, Bucket, address, error_reply
 from .storage import Database, Storage, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
-from .wire import WireError, tile_faces
+from .watch import poll, replay_page, table_hands, watch_events, watch_state
+from .wire import WireError, pattern_names, tile_faces
 from .ws import websocket_endpoint
 
 __all__ = ["Settings", "Host", "create_app"]
@@ -62,7 +66,7 @@ STATIC = Path(__file__).parent / "static"
 _STATUS = {"malformed": 400, "binary": 400, "forbidden": 403, "not_found": 404, "expired": 410, "too_large": 413,
            "rate_limited": 429, "connections": 429, "too_many_tables": 429, "stale": 409, "illegal": 409,
            "out_of_turn": 409, "full": 409, "taken": 409, "replaced": 409, "limit": 503, "unavailable": 503,
-           "broken": 503}
+           "broken": 503, "spectators": 429}
 
 #: Each limit of :class:`Settings` and its bounds (a bad value, say from a ``hupai serve`` flag, is refused).
 _BOUNDS: dict[str, tuple[float, float]] = {
@@ -72,6 +76,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
     "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
     "snapshot_every": (1, 100_000),
+    "max_spectators": (0, 100_000),
 }
 
 
@@ -98,6 +103,7 @@ class Settings:
     absent_seconds: float = 20.0  # no connection following a seat for this long: the server's bot plays it
     sweep_seconds: float = 30.0   # how often expired tables are looked for
     snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
+    max_spectators: int = 100     # spectator WebSockets one table holds at once (.watch)
 
     def __post_init__(self) -> None:
         for name, (low, high) in _BOUNDS.items():
@@ -117,6 +123,7 @@ class Host:
         self.buckets: dict[str, Bucket] = {}
         self.limits = AddressLimits(settings, self._live)
         self.expired: dict[str, None] = {}  # the latest expired ids (oldest first), to answer "expired"
+        self.replays: dict[tuple[str, int], str] = {}  # built replay pages by (table, finished hands) (.watch)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -313,7 +320,8 @@ async def _create(request: Request, host: Host) -> Response:
 
 async def _info(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
-    return _reply({**table.public_info(), "faces": tile_faces(table.rules)})
+    return _reply({**table.public_info(), "faces": tile_faces(table.rules), "patterns": pattern_names(table.rules),
+                   "pattern_unit": table.rules.pattern_unit})
 
 
 async def _join(request: Request, host: Host) -> Response:
@@ -329,22 +337,7 @@ async def _join(request: Request, host: Host) -> Response:
 async def _state(request: Request, host: Host) -> Response:
     table = host.table(request.path_params["table_id"])
     seat = _seat(request, table)
-    try:
-        after = int(request.query_params.get("after", "-1"))
-        wait = min(float(request.query_params.get("wait", "0")), host.settings.max_wait)
-    except ValueError:
-        raise WireError("malformed", "after is an int, wait a number of seconds") from None
-    if table.version <= after and wait > 0:
-        client = address(request)
-        host.limits.connect(client)  # a waiting poll is a connection held
-        table.attach(seat)  # and shows the seat is here
-        try:
-            await asyncio.wait_for(table.changed.wait(), wait)
-        except asyncio.TimeoutError:
-            pass
-        finally:
-            table.detach(seat)
-            host.limits.disconnect(client)
+    await poll(request, host, table, seat)
     return Response(await table.message_text(seat), media_type="application/json")
 
 
@@ -383,7 +376,8 @@ async def _back(request: Request, host: Host) -> Response:
 
 async def _index(request: Request) -> Response:
     """The browser table: the lobby at ``/``, a table at ``/t/{id}`` (a seat link adds ``#seat=..&token=..``:
-    the fragment never leaves the browser, so the token is in no request line and no log)."""
+    the fragment never leaves the browser, so the token is in no request line and no log), the same page
+    watching a table at ``/watch/{id}``."""
     return FileResponse(STATIC / "index.html")
 
 
@@ -406,6 +400,8 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
     routes = [
         Route("/", _index),
         Route("/t/{table_id}", _index),
+        Route("/watch/{table_id}", _index),
+        Route("/replay/{table_id}", _endpoint(replay_page)),
         Route("/api/rules", _endpoint(_rules)),
         Route("/api/tables", _endpoint(_list), methods=["GET"]),
         Route("/api/tables", _endpoint(_create), methods=["POST"]),
@@ -416,6 +412,9 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/api/tables/{table_id}/next", _endpoint(_next), methods=["POST"]),
         Route("/api/tables/{table_id}/events", _endpoint(_events)),
         Route("/api/tables/{table_id}/back", _endpoint(_back), methods=["POST"]),
+        Route("/api/tables/{table_id}/watch", _endpoint(watch_state)),
+        Route("/api/tables/{table_id}/watch/events", _endpoint(watch_events)),
+        Route("/api/tables/{table_id}/hands", _endpoint(table_hands)),
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

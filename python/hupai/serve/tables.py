@@ -57,6 +57,7 @@ __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token
 
 log = logging.getLogger("hupai.serve")
 
+SPECTATOR = -1  # the "seat" of spectators' listeners, events and published message (hupai.serve.watch)
 ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
 MAX_EVENTS = 100_000  # no hand has this many events: a larger ``since`` is malformed
 RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
@@ -251,14 +252,29 @@ class Table:
     def _message(self, seat: int) -> dict[str, Any]:
         decision = self.decisions.get(seat)
         due = self._due(seat)
+        observation = self.game.observation(seat)
         return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
                 "status": self.status, "decision": decision, "seat": seat,
                 "deadline": None if due is None else round(max(0.0, due - time.monotonic()), 3),
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
+                "event_count": len(self.game.events), "facts": wire.facts_to_wire(self.rules, observation.extras),
+                "observation": wire.observation_to_wire(observation)}
+
+    def spectator_message(self) -> dict[str, Any]:
+        """A spectator's state (:mod:`.watch`) but its ``observation`` (the spectator's view, which
+        :func:`.watch.spectator_text` adds): a seat's message with no seat and no decision, and ``timers``: each
+        human seat whose timer runs, its seconds left and its bank."""
+        now = time.monotonic()
+        timers = [{"seat": seat, "deadline": round(max(0.0, due - now), 3), "bank": round(self.clock.bank[seat], 3)}
+                  for seat in self.human_seats() if (due := self._due(seat)) is not None]
+        return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
+                "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
+                "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
+                "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
                 "event_count": len(self.game.events),
-                "observation": wire.observation_to_wire(self.game.observation(seat))}
+                "facts": wire.facts_to_wire(self.rules, self.game.observation(0).extras)}  # extras are public
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
@@ -269,7 +285,8 @@ class Table:
         async with self.lock:
             total = len(self.game.events)
             return {"type": "events", "table": self.id, "hand": self.hand, "since": since,
-                    "next": max(since, total), "events": self.game.events_for(seat, since)}
+                    "next": max(since, total), "events": self.game.events_for(seat, since) if seat != SPECTATOR
+                    else self.game.spectator_events(since)}
 
     def _due(self, seat: int) -> float | None:
         """When the human seat's timer runs out: its decision's, or between hands its ``next`` (None: no timer

@@ -26,8 +26,8 @@ from ..rules.base import Rules
 from ..tiles import NUM_KINDS as MAHJONG_KINDS
 from ..zipai.cards import NUM_KINDS as ZIPAI_KINDS
 
-__all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds",
-           "observation_to_wire", "tile_faces"]
+__all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds", "facts_to_wire",
+           "observation_to_wire", "pattern_names", "tile_faces"]
 
 #: Mahjong's tile notation (``1m`` .. ``7z``), as the JSON contract writes it.
 MAHJONG_NAMES = frozenset(str(tile_out(kind)) for kind in range(MAHJONG_KINDS))
@@ -100,6 +100,42 @@ def observation_to_wire(observation: Any) -> dict[str, Any]:
     """An observation (any rule family's: each has ``to_dict``) as plain JSON data."""
     data: dict[str, Any] = observation.to_dict()
     return data
+
+
+def facts_to_wire(rules: Rules, extras: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """An observation's public ``extras`` as the rule system describes them (:meth:`hupai.rules.Rules.describe_facts`:
+    labelled items, tiles in the table's notation): a state message's ``facts``, which a client shows as they come
+    (the observation itself keeps its own JSON form).
+
+    Every seat of a table gets the same facts after a change, and most changes leave them as they were: the
+    described facts of the last extras seen are kept per rule object (the extras of an observation are frozen:
+    tuples, hashable) and given again, read-only, while the extras are equal."""
+    try:
+        key = tuple(extras.items())
+        hash(key)  # frozen values only: a list could change in place under an equal-looking key
+        cached = _FACTS.get(id(rules))
+        if cached is not None and cached[0] is rules and cached[1] == key:
+            return cached[2]
+    except TypeError:  # an unhashable value (a list): described every time
+        key = None
+    kinds = card_kinds(rules)
+    facts = [fact.to_dict(kinds) for fact in rules.describe_facts(extras)]
+    if key is not None:
+        if len(_FACTS) >= _FACTS_KEPT:
+            _FACTS.clear()
+        _FACTS[id(rules)] = (rules, key, facts)
+    return facts
+
+
+#: rule object's id -> (the rule object, the last extras' items, their described facts) for :func:`facts_to_wire`.
+_FACTS: dict[int, tuple[Rules, tuple[tuple[str, Any], ...], list[dict[str, Any]]]] = {}
+_FACTS_KEPT = 4096
+
+
+def pattern_names(rules: Rules) -> dict[str, dict[str, str]]:
+    """The Chinese and English name of every pattern a result of ``rules`` may report (``{"qing_yi_se": {"zh":
+    "清一色", "en": "All One Suit"}}``), from the rule package's own tables: a table's ``patterns``."""
+    return {name: {"zh": zh, "en": en} for name, (zh, en) in rules.pattern_names().items()}
 
 
 def tile_faces(rules: Rules) -> list[list[str]]:

@@ -1,5 +1,6 @@
 """The WebSocket of the reference server (``WS /api/ws``): a hello with the table and the seat's token first, then
 ``action`` / ``next`` / ``back`` / ``ping``; the server pushes the seat's ``state`` after every stored change.
+A spectator's hello says ``"watch": true`` and no token (:mod:`.watch`).
 
 Every frame counts against the connection's rate limit (binary ones are refused: ``binary``); the hello also
 uses the address's HTTP budget (token guesses cost the same over both); the connections one address holds at
@@ -18,7 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .limits import Bucket, address, error_reply
 from .storage import is_storage_fault
-from .tables import Listener, Table
+from .tables import SPECTATOR, Listener, Table
+from .watch import serve_spectator, spectator_text
 from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,13 +74,16 @@ class _Connection:
             raise WireError("malformed", "a message is a JSON object")
         return data
 
-    async def hello(self) -> tuple[Table, int]:
+    async def hello(self) -> tuple[Table, int | None]:
+        """The hello: the table, and the seat its token opens (None: a spectator's hello, ``"watch": true``)."""
         data = await asyncio.wait_for(self.receive(), self.host.settings.hello_seconds)
         if not self.host.bucket(self.address).take():  # hellos share the address's HTTP budget
             raise WireError("rate_limited", "too many requests: slow down")
         if data.get("type") != "hello":
             raise WireError("malformed", "the first message is a hello with the table and the seat's token")
         table = self.host.table(data.get("table"))
+        if data.get("watch") is True and "token" not in data:
+            return table, None
         seat = table.seat_for(data.get("token"))
         if seat is None:
             raise WireError("forbidden", "this token opens no seat at this table")
@@ -93,7 +98,8 @@ class _Connection:
                     await self.send(json.dumps(error_reply("replaced", "this seat was opened on another connection")))
                     await self.close(4000)
                     return
-                await self.send(await table.message_text(listener.seat))
+                await self.send(await (table.message_text(listener.seat) if listener.seat != SPECTATOR
+                                       else spectator_text(table)))
         except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
             return
 
@@ -104,6 +110,9 @@ class _Connection:
             why = error if isinstance(error, WireError) else WireError("malformed", "no hello in time")
             await self.send(json.dumps(error_reply(why.code, str(why))))
             await self.close(1008)
+            return
+        if seat is None:
+            await serve_spectator(self, table)
             return
         listener = table.listener(seat)  # the seat's older connections are told they were replaced
         table.attach(seat)

@@ -164,10 +164,10 @@ def ji_hu(reading: Reading) -> bool:
 
 
 WITHIN_LIMIT: tuple[PatternEntry[Reading, int], ...] = (
-    PatternEntry("ji_hu", "鸡胡", "GD-16", 0, ji_hu),
-    PatternEntry("ping_hu", "平胡", "GD-16", 1, ping_hu),
-    PatternEntry("peng_peng_hu", "碰碰胡", "GD-16", 2, peng_peng_hu),
-    PatternEntry("hun_yi_se", "混一色", "GD-16", 2, hun_yi_se),
+    PatternEntry("ji_hu", "鸡胡", "GD-16", 0, ji_hu, english="Chicken Hand"),
+    PatternEntry("ping_hu", "平胡", "GD-16", 1, ping_hu, english="All Chows"),
+    PatternEntry("peng_peng_hu", "碰碰胡", "GD-16", 2, peng_peng_hu, english="All Pungs"),
+    PatternEntry("hun_yi_se", "混一色", "GD-16", 2, hun_yi_se, english="Mixed One Suit"),
 )
 
 
@@ -204,12 +204,12 @@ def hong_zhong(reading: Reading) -> bool:
 
 
 EXTRAS: tuple[PatternEntry[Reading, int], ...] = (
-    PatternEntry("zi_mo", "自摸", "GD-17", 1, zi_mo),
-    PatternEntry("men_feng", "门风", "GD-17", 1, men_feng),
-    PatternEntry("quan_feng", "圈风", "GD-17", 1, quan_feng),
-    PatternEntry("bai_ban", "白板", "GD-17", 1, bai_ban),
-    PatternEntry("fa_cai", "发财", "GD-17", 1, fa_cai),
-    PatternEntry("hong_zhong", "红中", "GD-17", 1, hong_zhong),
+    PatternEntry("zi_mo", "自摸", "GD-17", 1, zi_mo, english="Self-Drawn"),
+    PatternEntry("men_feng", "门风", "GD-17", 1, men_feng, english="Seat Wind"),
+    PatternEntry("quan_feng", "圈风", "GD-17", 1, quan_feng, english="Prevalent Wind"),
+    PatternEntry("bai_ban", "白板", "GD-17", 1, bai_ban, english="White Dragon"),
+    PatternEntry("fa_cai", "发财", "GD-17", 1, fa_cai, english="Green Dragon"),
+    PatternEntry("hong_zhong", "红中", "GD-17", 1, hong_zhong, english="Red Dragon"),
 )
 
 
@@ -282,18 +282,18 @@ def shi_san_yao(reading: Reading) -> bool:
 
 
 BEYOND_LIMIT: tuple[PatternEntry[Reading, int], ...] = (
-    PatternEntry("qing_yi_se", "清一色", "GD-19", 4, qing_yi_se),
-    PatternEntry("hun_peng", "混碰", "GD-19", 4, hun_peng),
-    PatternEntry("qing_peng", "清碰", "GD-19", 5, qing_peng),
-    PatternEntry("hun_yao_jiu", "混幺九", "GD-19", 5, hun_yao_jiu),
-    PatternEntry("xiao_san_yuan", "小三元", "GD-19", 5, xiao_san_yuan),
-    PatternEntry("xiao_si_xi", "小四喜", "GD-19", 5, xiao_si_xi),
-    PatternEntry("zi_yi_se", "字一色", "GD-19", 6, zi_yi_se),
-    PatternEntry("qing_yao_jiu", "清幺九", "GD-19", 6, qing_yao_jiu),
-    PatternEntry("da_san_yuan", "大三元", "GD-19", 6, da_san_yuan),
-    PatternEntry("da_si_xi", "大四喜", "GD-19", 6, da_si_xi),
-    PatternEntry("jiu_lian_bao_deng", "九莲宝灯", "GD-19", 6, jiu_lian_bao_deng),
-    PatternEntry("shi_san_yao", "十三幺", "GD-19", 6, shi_san_yao),
+    PatternEntry("qing_yi_se", "清一色", "GD-19", 4, qing_yi_se, english="All One Suit"),
+    PatternEntry("hun_peng", "混碰", "GD-19", 4, hun_peng, english="Mixed One Suit, All Pungs"),
+    PatternEntry("qing_peng", "清碰", "GD-19", 5, qing_peng, english="All One Suit, All Pungs"),
+    PatternEntry("hun_yao_jiu", "混幺九", "GD-19", 5, hun_yao_jiu, english="Terminals and Honors"),
+    PatternEntry("xiao_san_yuan", "小三元", "GD-19", 5, xiao_san_yuan, english="Little Three Dragons"),
+    PatternEntry("xiao_si_xi", "小四喜", "GD-19", 5, xiao_si_xi, english="Little Four Winds"),
+    PatternEntry("zi_yi_se", "字一色", "GD-19", 6, zi_yi_se, english="All Honors"),
+    PatternEntry("qing_yao_jiu", "清幺九", "GD-19", 6, qing_yao_jiu, english="All Terminals"),
+    PatternEntry("da_san_yuan", "大三元", "GD-19", 6, da_san_yuan, english="Big Three Dragons"),
+    PatternEntry("da_si_xi", "大四喜", "GD-19", 6, da_si_xi, english="Big Four Winds"),
+    PatternEntry("jiu_lian_bao_deng", "九莲宝灯", "GD-19", 6, jiu_lian_bao_deng, english="Nine Gates"),
+    PatternEntry("shi_san_yao", "十三幺", "GD-19", 6, shi_san_yao, english="Thirteen Orphans"),
 )
 
 
@@ -320,10 +320,10 @@ def yi_pao_san_xiang(context: WinContext) -> bool:
 
 
 MINIMUM_WINS: tuple[PatternEntry[WinContext, int], ...] = (
-    PatternEntry("gang_shang_kai_hua", "杠上开花", "GD-20", 0, gang_shang_kai_hua),
-    PatternEntry("hai_di_lao_yue", "海底捞月", "GD-20", 0, hai_di_lao_yue),
-    PatternEntry("qiang_gang", "抢杠", "GD-20", 0, qiang_gang),
-    PatternEntry("yi_pao_san_xiang", "一炮三响", "GD-20", 0, yi_pao_san_xiang),
+    PatternEntry("gang_shang_kai_hua", "杠上开花", "GD-20", 0, gang_shang_kai_hua, english="Win on a Kong Replacement"),
+    PatternEntry("hai_di_lao_yue", "海底捞月", "GD-20", 0, hai_di_lao_yue, english="Last Tile Self-Drawn"),
+    PatternEntry("qiang_gang", "抢杠", "GD-20", 0, qiang_gang, english="Robbing the Kong"),
+    PatternEntry("yi_pao_san_xiang", "一炮三响", "GD-20", 0, yi_pao_san_xiang, english="One Discard, Three Winners"),
 )
 
 
@@ -346,9 +346,9 @@ def di_hu(context: WinContext) -> bool:
 
 
 FLAT_WINS: tuple[PatternEntry[WinContext, int], ...] = (
-    PatternEntry("tian_hu", "天和", "GD-21", FLAT_FAN, tian_hu),
-    PatternEntry("ren_hu", "人和", "GD-21", FLAT_FAN, ren_hu),
-    PatternEntry("di_hu", "地和", "GD-21", FLAT_FAN, di_hu),
+    PatternEntry("tian_hu", "天和", "GD-21", FLAT_FAN, tian_hu, english="Heavenly Hand"),
+    PatternEntry("ren_hu", "人和", "GD-21", FLAT_FAN, ren_hu, english="Human Hand"),
+    PatternEntry("di_hu", "地和", "GD-21", FLAT_FAN, di_hu, english="Earthly Hand"),
 )
 
 check_table(WITHIN_LIMIT, EXTRAS, BEYOND_LIMIT, MINIMUM_WINS, FLAT_WINS)

@@ -28,7 +28,10 @@ from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
 from ..contract import TableView
+from ..facts import Fact
+from ..patterns import names_of
 from .options import GuangdongOptions
+from .patterns import BEYOND_LIMIT, EXTRAS, FLAT_WINS, MINIMUM_WINS, WITHIN_LIMIT
 from .scoring import score_win
 
 __all__ = ["GuangdongRules"]
@@ -41,6 +44,7 @@ class GuangdongRules(Rules):
     """Guangdong mahjong. Build with ``hupai.rules.get("guangdong", **options)``."""
 
     name: ClassVar[str] = "guangdong"
+    pattern_unit: ClassVar[str] = "番"  # GD-16, GD-17: 番 add
     win_forms = Forms.STANDARD | Forms.THIRTEEN_ORPHANS  # GD-15: no seven pairs
     #: The spec is silent; Cantonese tables lay a 暗杠 with two tiles face up, so its kind is public.
     shows_concealed_kongs = True
@@ -109,9 +113,22 @@ class GuangdongRules(Rules):
                 return feeder
         return None
 
+    def describe_facts(self, extras: Mapping[str, Any]) -> list[Fact]:
+        """Guangdong keeps no public facts in ``extras`` (winds and the wall are the observation's own): what a
+        table shows is its 番 limit (GD-18), the one number that decides what a hand is worth."""
+        cap = self.options.cap_fan
+        return [Fact("封顶", "Fan limit", f"{cap} 番 (beyond-limit hands score more; special wins at least {cap})")]
+
+    def pattern_names(self) -> Mapping[str, tuple[str, str]]:
+        """GD-16..21: the names of every pattern table."""
+        return _NAMES
+
     def score(self, context: WinContext) -> ScoreResult:
         """GD-15..GD-29 (:func:`.scoring.score_win`); ``value`` is the 番 after the limit and minimums."""
         return score_win(self.prepare(context), self.options)
+
+
+_NAMES = names_of(WITHIN_LIMIT, EXTRAS, BEYOND_LIMIT, MINIMUM_WINS, FLAT_WINS)
 
 
 def _first_fed(table: TableView, feeder: int) -> int | None:

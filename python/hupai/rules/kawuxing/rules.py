@@ -39,7 +39,10 @@ from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
 from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, Pay, SetState, TableView
+from ..facts import Fact, seat_label, seat_values
+from ..patterns import names_of
 from .options import KawuxingOptions
+from .patterns import FACTORS
 from .scoring import FORMS, KINDS, PLAYERS, score_win
 from .state import LIANGDAO, check_state
 
@@ -72,10 +75,14 @@ def kong_type(meld: Meld) -> str:
     return "added" if meld.added else "exposed"
 
 
+_NAMES = names_of(FACTORS)
+
+
 class KawuxingRules(Rules):
     """Kawuxing (``rules/kawuxing.md``). Build with ``hupai.rules.get("kawuxing", **options)``."""
 
     name: ClassVar[str] = "kawuxing"
+    pattern_unit: ClassVar[str] = "×"  # KW-20: factors multiply
     capabilities: ClassVar[Capabilities] = Capabilities(
         custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True,
         on_drawn=True)
@@ -118,6 +125,31 @@ class KawuxingRules(Rules):
         n = table.num_players
         return (SetState("liangdao", [False] * n), SetState("revealed", [[] for _ in range(n)]),
                 SetState("chain", [-1, 0, 0]))
+
+    def describe_facts(self, extras: Mapping[str, Any]) -> list[Fact]:
+        """KW-16: each 亮倒 seat and the 13 tiles it shows (its concealed tiles, face up: ``hand``); KW-13: the
+        last kong's place in its 杠上杠 chain, which doubles the kong money."""
+        facts = []
+        revealed = seat_values(extras, "revealed")
+        for seat, declared in enumerate(seat_values(extras, "liangdao")):
+            if declared is True:
+                tiles = revealed[seat] if seat < len(revealed) else ()
+                shown = tuple(tiles) if isinstance(tiles, (list, tuple)) else ()
+                facts.append(Fact("亮倒", "Declared ready", f"{seat_label(seat)} shows its hand: it waits, and may "
+                                  "only draw and discard (摸切)", shown, seat, hand=True))
+        if not facts and seat_values(extras, "liangdao"):
+            facts.append(Fact("亮倒", "Declared ready", "nobody yet"))
+        chain = seat_values(extras, "chain")
+        if len(chain) == 3 and type(chain[0]) is int and chain[0] >= 0 and type(chain[1]) is int and chain[1] > 0:
+            seat, length = chain[0], chain[1]
+            text = f"{seat_label(seat)}'s last kong" + (f" was number {length} of a chain, paid ×{1 << (length - 1)}"
+                                                       if length > 1 else " started no chain (paid ×1)")
+            facts.append(Fact("杠上杠", "Kong chain", text, (), seat))
+        return facts
+
+    def pattern_names(self) -> Mapping[str, tuple[str, str]]:
+        """KW-20..22: the factors' names."""
+        return _NAMES
 
     # -- claims: KW-8, KW-9, KW-17 --------------------------------------------------------------------
     def chow_seats(self, table: TableView, discarder: int) -> tuple[int, ...]:

@@ -178,29 +178,32 @@ _NOT_WITH_BAO_TING = ("bao_ting",)
 
 #: The 名堂 of the layout itself, in the core's order (:data:`hupai.zipai.MINGTANG`).
 LAYOUT_MINGTANG: tuple[PatternEntry[Win, int], ...] = (
-    PatternEntry("dui_zi_xi", "对子息", "WH-35", 8, dui_zi_xi, replaces=("xing_xing_xi",)),
-    PatternEntry("xing_xing_xi", "行行息", "WH-37", 4, xing_xing_xi),
-    PatternEntry("hei_hu_zi", "黑胡子", "WH-35", 8, hei_hu_zi),
-    PatternEntry("hei_dui_zi_hu", "黑对子胡", "WH-36", 32, hei_dui_zi_hu, replaces=("dui_zi_xi", "hei_hu_zi")),
-    PatternEntry("yi_dian_hong", "一点红", "WH-35", 4, yi_dian_hong),
-    PatternEntry("huo_huo_fan", "火火翻", "WH-35", 2, huo_huo_fan, value_of=huo_huo_fan_factor),
-    PatternEntry("da_zi_hu", "大字胡", "WH-35", 8, da_zi_hu),
-    PatternEntry("xiao_zi_hu", "小字胡", "WH-35", 8, xiao_zi_hu),
+    PatternEntry("dui_zi_xi", "对子息", "WH-35", 8, dui_zi_xi, replaces=("xing_xing_xi",),
+                 english="All Same-Card Groups"),
+    PatternEntry("xing_xing_xi", "行行息", "WH-37", 4, xing_xing_xi, english="Every Group Scores"),
+    PatternEntry("hei_hu_zi", "黑胡子", "WH-35", 8, hei_hu_zi, english="No Red Card"),
+    PatternEntry("hei_dui_zi_hu", "黑对子胡", "WH-36", 32, hei_dui_zi_hu, replaces=("dui_zi_xi", "hei_hu_zi"),
+                 english="Same-Card Groups, No Red"),
+    PatternEntry("yi_dian_hong", "一点红", "WH-35", 4, yi_dian_hong, english="One Red Card"),
+    PatternEntry("huo_huo_fan", "火火翻", "WH-35", 2, huo_huo_fan, value_of=huo_huo_fan_factor,
+                 english="Ten or More Reds"),
+    PatternEntry("da_zi_hu", "大字胡", "WH-35", 8, da_zi_hu, english="All Big Cards"),
+    PatternEntry("xiao_zi_hu", "小字胡", "WH-35", 8, xiao_zi_hu, english="All Small Cards"),
 )
 #: The optional pack (WH-41), layout 名堂 too.
 EXTRA_MINGTANG: tuple[PatternEntry[Win, int], ...] = (
-    PatternEntry("dan_piao", "单漂", "WH-41", 2, dan_piao),
-    PatternEntry("shuang_piao", "双漂", "WH-41", 2, shuang_piao),
-    PatternEntry("yin", "印", "WH-41", 2, yin),
-    PatternEntry("hua_hu_zi", "花胡子", "WH-41", 64, hua_hu_zi),
+    PatternEntry("dan_piao", "单漂", "WH-41", 2, dan_piao, english="One All-Red Unit"),
+    PatternEntry("shuang_piao", "双漂", "WH-41", 2, shuang_piao, english="Two All-Red Units"),
+    PatternEntry("yin", "印", "WH-41", 2, yin, english="Red Seal"),
+    PatternEntry("hua_hu_zi", "花胡子", "WH-41", 64, hua_hu_zi, english="Red in Every Unit"),
 )
 #: The 名堂 of how the hand was won.
 CONTEXT_MINGTANG: tuple[PatternEntry[Win, int], ...] = (
-    PatternEntry("tian_hu", "天胡", "WH-40", 4, tian_hu, replaces=_NOT_WITH_BAO_TING),
-    PatternEntry("di_hu", "地胡", "WH-35", 4, di_hu, replaces=_NOT_WITH_BAO_TING),
-    PatternEntry("bao_ting", "报听", "WH-38", 4, bao_ting),
-    PatternEntry("hai_di_lao", "海底捞", "WH-35", 4, hai_di_lao),
-    PatternEntry("shen_yao", "神腰", "WH-39", 2, shen_yao),
+    PatternEntry("tian_hu", "天胡", "WH-40", 4, tian_hu, replaces=_NOT_WITH_BAO_TING, english="Heavenly Hand"),
+    PatternEntry("di_hu", "地胡", "WH-35", 4, di_hu, replaces=_NOT_WITH_BAO_TING, english="Earthly Hand"),
+    PatternEntry("bao_ting", "报听", "WH-38", 4, bao_ting, english="Ready from the Deal"),
+    PatternEntry("hai_di_lao", "海底捞", "WH-35", 4, hai_di_lao, english="Last Card Win"),
+    PatternEntry("shen_yao", "神腰", "WH-39", 2, shen_yao, english="Spirit's Waist"),
 )
 #: Every 名堂, one table (WH-36's exclusions only act within it): what scoring multiplies.
 MINGTANG: tuple[PatternEntry[Win, int], ...] = (*LAYOUT_MINGTANG, *EXTRA_MINGTANG, *CONTEXT_MINGTANG)

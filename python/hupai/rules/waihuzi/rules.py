@@ -22,10 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...scoring import ScoreResult, WinContext
-from ...zipai import ALL_CARDS, Declared
+from ...zipai import ALL_CARDS, Declared, card_name
 from ..base import Rules
+from ..facts import Fact, seat_label, seat_values, tile_of
+from ..patterns import names_of
 from .house import best_house_layout
 from .options import WaihuziOptions
+from .patterns import MINGTANG
 from .scoring import NUM_PLAYERS, USED_FIELDS, best_layout, check_context, score_win
 
 __all__ = ["WaihuziRules", "PRIORITY"]
@@ -34,11 +37,16 @@ __all__ = ["WaihuziRules", "PRIORITY"]
 #: the seat first in turn order (from the drawer for a drawn card, from the discarder's 下家 for a discard).
 PRIORITY: Mapping[str, int] = {"liu": 3, "piao": 3, "wai": 3, "win": 2, "peng": 1, "chi": 0}
 
+_NAMES = names_of(MINGTANG)
+_PARITY = {"odd": "单神 odd (1, 3, 5, 7, 9)", "even": "双神 even (2, 4, 6, 8, 10)"}
+_OFFER = {"draw": "turned up from the stock", "discard": "discarded by a player"}
+
 
 class WaihuziRules(Rules):
     """Wai Huzi (``rules/waihuzi.md``). Build with ``hupai.rules.get("waihuzi", **options)``."""
 
     name: ClassVar[str] = "waihuzi"
+    pattern_unit: ClassVar[str] = "×"  # WH-35: 名堂 multiply
     family: ClassVar[str] = "zipai"
     num_players = NUM_PLAYERS  # WH-3
     hand_size = 19  # WH-4: the others 19, the dealer 20
@@ -88,6 +96,29 @@ class WaihuziRules(Rules):
         short of ``min_huxi`` (WH-28, WH-32), :class:`~hupai.InvalidHand` for malformed cards or groups,
         :class:`~hupai.HupaiError` for a field Wai Huzi does not use, a seat outside 0..2 or contradicting facts."""
         best_layout(check_context(context, self.options), self.options)
+
+    def describe_facts(self, extras: Mapping[str, Any]) -> list[Fact]:
+        """WH-5: the session 神 (a parity) and the card shown to fix it; WH-39: 神腰, what the 神 is for; WH-21..27:
+        each 死手 seat (it may not win this hand); WH-17: where the card on offer came from."""
+        facts = []
+        shen = extras.get("shen")
+        if type(shen) is str and shen in _PARITY:
+            shown = tile_of(extras, "shen_shown", 20)
+            facts.append(Fact("神", "Spirit", _PARITY[shen] + (f", from the card shown, {card_name(shown, 'chinese')}"
+                                                               if shown >= 0 else ""), (shown,) if shown >= 0 else ()))
+            facts.append(Fact("神腰", "Spirit's waist", f"after a win the next stock card is turned up: if it is "
+                              f"{shen} too, the win scores ×2"))
+        for seat, dead in enumerate(seat_values(extras, "dead")):
+            if dead is True:
+                facts.append(Fact("死手", "Dead hand", f"{seat_label(seat)} may not win this hand", (), seat))
+        offer = extras.get("offer")
+        if type(offer) is str and offer in _OFFER:
+            facts.append(Fact("出牌", "Card on offer", _OFFER[offer]))
+        return facts
+
+    def pattern_names(self) -> Mapping[str, tuple[str, str]]:
+        """WH-35..41: the 名堂 names."""
+        return _NAMES
 
     def score(self, context: WinContext) -> ScoreResult:
         """The score of a win (WH-33..43); raises as :meth:`check` does when it is not one."""

@@ -240,12 +240,12 @@ _NOT_PING_HU = ("ping_hu",)  # YX-37: 平胡 only when no other form holds
 
 #: Spec §7, top to bottom. The patterns are facts the scoring rows select by (YX-38), so they carry no value.
 HAND_PATTERNS: tuple[PatternEntry[HandSubject, None], ...] = (
-    PatternEntry("ping_hu", "平胡", "YX-32", None, ping_hu),
-    PatternEntry("dui_dui_hu", "对对胡", "YX-33", None, dui_dui_hu, replaces=_NOT_PING_HU),
-    PatternEntry("yao_jiu", "幺九", "YX-34", None, yao_jiu, replaces=_NOT_PING_HU),
-    PatternEntry("bu_da", "不搭", "YX-35", None, bu_da, replaces=_NOT_PING_HU),
-    PatternEntry("qing_yi_se", "清一色", "YX-36", None, qing_yi_se, replaces=_NOT_PING_HU),
-    PatternEntry("san_jin_dao", "三金倒", "YX-29", None, san_jin_dao),
+    PatternEntry("ping_hu", "平胡", "YX-32", None, ping_hu, english="Plain Win"),
+    PatternEntry("dui_dui_hu", "对对胡", "YX-33", None, dui_dui_hu, replaces=_NOT_PING_HU, english="Seven Pairs"),
+    PatternEntry("yao_jiu", "幺九", "YX-34", None, yao_jiu, replaces=_NOT_PING_HU, english="Terminals and Honors"),
+    PatternEntry("bu_da", "不搭", "YX-35", None, bu_da, replaces=_NOT_PING_HU, english="Knitted Tiles"),
+    PatternEntry("qing_yi_se", "清一色", "YX-36", None, qing_yi_se, replaces=_NOT_PING_HU, english="All One Suit"),
+    PatternEntry("san_jin_dao", "三金倒", "YX-29", None, san_jin_dao, english="Three Golds"),
 )
 check_table(HAND_PATTERNS)
 

@@ -40,8 +40,10 @@ from ...actions import ACTIONS, CHOW_RUNS, Action
 from ...analysis import Forms
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
+from ...tiles import kind_name
 from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, GiveTile, SetState, TableView, TakeFromTail
+from ..facts import Fact, seat_label, seat_values, tile_of
 from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, counts_to_kinds, effective_kind
 from .options import YunxiaoOptions
 from .patterns import (
@@ -54,7 +56,7 @@ from .patterns import (
     you_shape_of,
     you_state_allows,
 )
-from .scoring import score_win
+from .scoring import PATTERN_CHINESE, PATTERN_ENGLISH, score_win
 from .state import check_state
 
 __all__ = ["YunxiaoRules", "YOU_JIN", "QIANG_JIN", "MING_GANG"]
@@ -91,6 +93,10 @@ def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
         counts = bytearray(counts)
         counts[without] -= 1
     return counts_to_kinds(counts)
+
+
+#: YX-26: the 游 levels by number, as a table shows them.
+YOU_LEVELS = {1: "单游 single swim", 2: "双游 double swim", 3: "三游 triple swim"}
 
 
 class YunxiaoRules(Rules):
@@ -448,6 +454,30 @@ class YunxiaoRules(Rules):
             heavenly=event == "tian_hu", earthly=event == "di_hu", winners_on_tile=winners_on_tile,
             gold=gold, event=event, you_level=table.extras["you"][seat] if event == YOU_JIN else 0,
         )
+
+    def describe_facts(self, extras: Mapping[str, Any]) -> list[Fact]:
+        """YX-5..7: the gold (wild) and 白板 playing as the gold's face; the gold tile taken by 抢金 (YX-30);
+        YX-23: kongs made of ``max_kongs``; YX-26: each seat's 游 level."""
+        facts = []
+        gold = tile_of(extras, "gold")
+        if gold >= 0:
+            name = f"{kind_name(gold)} {kind_name(gold, 'chinese')}"
+            facts.append(Fact("金", "Gold", f"{name} is wild: it stands in for any tile", (gold,)))
+            facts.append(Fact("白板", "White Dragon", f"plays as the gold's face, {name}", (WHITE,)))
+            if extras.get("indicator") == -1:
+                facts.append(Fact("抢金", "Gold robbed", "the turned-up gold was taken into a hand (抢金)"))
+        kongs = extras.get("kongs")
+        if type(kongs) is int and kongs > 0:
+            facts.append(Fact("杠", "Kongs", f"{kongs} of {self.options.max_kongs} made (the last ends the hand "
+                              "unless its maker wins on the replacement)"))
+        for seat, level in enumerate(seat_values(extras, "you")):
+            if type(level) is int and level in YOU_LEVELS:
+                facts.append(Fact("游金", "Swimming gold", f"{seat_label(seat)}: {YOU_LEVELS[level]}", (), seat))
+        return facts
+
+    def pattern_names(self) -> Mapping[str, tuple[str, str]]:
+        """YX-29..41: the hand patterns, events and 游金 levels a result reports."""
+        return {name: (chinese, PATTERN_ENGLISH[name]) for name, chinese in PATTERN_CHINESE.items()}
 
     def score(self, context: WinContext) -> ScoreResult:
         """YX-38..YX-43 (:func:`.scoring.score_win`); ``value`` is the total the winner receives."""

@@ -44,7 +44,7 @@ from .patterns import EVENTS, HAND_PATTERNS, hand_patterns, is_complete, three_g
 
 __all__ = [
     "Row", "Payout", "Needs", "row_names", "POINTS_000", "MULTIPLIER_001", "DISCARD_TYPE_EVENTS", "EVENT_PATTERNS",
-    "PATTERN_CHINESE", "win_facts", "select_row", "score_win", "row_name",
+    "PATTERN_CHINESE", "PATTERN_ENGLISH", "win_facts", "select_row", "score_win", "row_name",
 ]
 
 #: Discard-type wins (YX-38): the discarder pays the first amount, the other two the second. All else is
@@ -64,6 +64,17 @@ PATTERN_CHINESE: Mapping[str, str] = {
     "dian_pao": "点炮", "zi_mo": "自摸", "qiang_gang_hu": "抢杠胡", "qiang_jin_hu": "抢金胡",
     "an_gang_hu": "暗杠胡", "ming_gang_hu": "明杠胡", "tian_hu": "天胡", "di_hu": "地胡",
     "dan_you_jin": "单游金", "shuang_you_jin": "双游金", "san_you_jin": "三游金", "san_pu": "三铺",
+}
+
+#: The English of every name a Yunxiao result reports (:data:`PATTERN_CHINESE`'s): the hand patterns' own,
+#: the events' and the 游金 levels' (游金 "swimming gold": waiting with a gold as the floating half-pair, YX-25).
+PATTERN_ENGLISH: Mapping[str, str] = {
+    **{p.name: p.english for p in HAND_PATTERNS},
+    "dian_pao": "Win on a Discard", "zi_mo": "Self-Drawn", "qiang_gang_hu": "Robbing the Kong",
+    "qiang_jin_hu": "Robbing the Gold", "an_gang_hu": "Win on a Concealed Kong",
+    "ming_gang_hu": "Win on an Exposed Kong", "tian_hu": "Heavenly Hand", "di_hu": "Earthly Hand",
+    "dan_you_jin": "Single Swimming Gold", "shuang_you_jin": "Double Swimming Gold",
+    "san_you_jin": "Triple Swimming Gold", "san_pu": "Three Exposed Melds",
 }
 
 
@@ -117,8 +128,11 @@ Row = PatternEntry[frozenset[str], Payout]
 
 def _row(row: int, name: str, chinese: str, *, all_of: tuple[str, ...] = (), any_of: tuple[str, ...] = (),
          discard: tuple[int, int] | None = None, self_draw: int | None = None, rule: str = "YX-38") -> Row:
+    # A row's English is its facts': "All One Suit, Single Swimming Gold"; "Plain Win / Seven Pairs / ...".
+    english = ", ".join([*(PATTERN_ENGLISH[fact] for fact in all_of),
+                         *([" / ".join(PATTERN_ENGLISH[fact] for fact in any_of)] if any_of else [])])
     return PatternEntry(name, chinese, rule, Payout(row, discard, self_draw),
-                        Needs(frozenset(all_of), frozenset(any_of)))
+                        Needs(frozenset(all_of), frozenset(any_of)), english=english)
 
 
 def row_names(row: Row) -> frozenset[str]:

@@ -1,28 +1,49 @@
 // The hupai browser table: plain JavaScript, no build step. It shows one seat's state as the server sends it
-// (the seat's observation: nothing of the other hands) and sends the seat's chosen action.
+// (the seat's observation: nothing of the other hands) and sends the seat's chosen action; at /watch/{id} it
+// shows a spectator's state (no seat: every hand face down) and sends nothing.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const make = (tag, props = {}, ...children) => {
+  const element = Object.assign(document.createElement(tag), props);
+  for (const child of children) if (child !== null && child !== undefined) element.append(child);
+  return element;
+};
 const WINDS = ["东", "南", "西", "北"];
-let faces = [];         // the tile face of each kind, for the table's rules
-let session = null;     // {table, seat, token}
+const NUMBERS = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十"];
+const BIG = ["壹", "贰", "叁", "肆", "伍", "陆", "柒", "捌", "玖", "拾"];
+const SUITS = { m: "万", p: "筒", s: "条" };
+const HONORS = ["东", "南", "西", "北", "白", "发", "中"];
+// Action kinds as a player reads them; the flags of declarations (亮倒, 游金, ...) as the rule systems name them.
+const KINDS = { discard: "打 discard", chow: "吃 chow", pung: "碰 pung", kong: "杠 kong", win: "胡 win",
+  pass: "过 pass", declare: "declare", liu: "溜 liu", piao: "飘 piao", wai: "歪 wai" };
+const FLAGS = { liangdao: "亮倒 declare ready", you_jin: "游金 swimming gold", qiang_jin: "抢金 rob the gold",
+  ming_gang: "明杠 exposed kong", tianhu: "天胡 heavenly hand", concealed: "暗杠 concealed kong",
+  added: "补杠 added kong", exposed: "明杠 exposed kong" };
+const POSITIONS = { 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+
+let faces = [];         // faces[kind] = [glyph, notation], for the table's rules
+let names = {};         // pattern name -> {zh, en}, from the rule package's tables
+let unit = "";          // what a pattern's value counts: "番", "×" (a factor) or "" (an amount)
+let session = null;     // {table, seat, token}; a spectator has {table, watch: true}
 let socket = null;
 let state = null;       // the latest state message
+let previous = null;    // the one before: who discarded last
+let lastDiscard = null; // {seat, index}
 let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
 let timerEnd = 0;
+let timerBank = 0;
+let timerSeat = null;
 let replaced = false;   // another device took the seat over: no reconnecting until asked
 
-// faces[kind] = [glyph, notation]: the glyph drawn large, the notation small beneath it.
-function face(kind) { return kind >= 0 && kind < faces.length ? faces[kind][0] : "?"; }
-function label(kind) { return kind >= 0 && kind < faces.length ? faces[kind][1] : "?"; }
+const label = (kind) => (kind >= 0 && kind < faces.length ? faces[kind][1] : "?");
 
-// The JSON contract (schema version 2) writes tiles in notation ("5m") and null for none; the page works on kinds
-// (faces[kind]), so an observation is turned into kinds once, as it arrives. The server accepts kinds back.
+// The JSON contract (schema version 2) writes tiles in notation ("5m", "d3") and null for none; the page works
+// on kinds (faces[kind]), so an observation is turned into kinds once, as it arrives. The server accepts both.
 function kindOf(value) {
   if (value === null || value === undefined) return -1;
   if (typeof value === "number") return value;
-  const kind = faces.findIndex((f) => f[1] === value);
-  return kind;
+  return faces.findIndex((f) => f[1] === value);
 }
 
 function meldKinds(meld) {
@@ -46,47 +67,72 @@ function observationKinds(obs) {
       patterns: win.patterns.map((p) => (Array.isArray(p) ? p : [p.name, p.value]))})),
   };
   return {
-    ...obs, tile: kindOf(obs.tile), drawn: kindOf(obs.drawn), source: obs.source ?? -1, hand: obs.hand.map(kindOf),
-    melds: obs.melds.map((melds) => melds.map(meldKinds)), discards: obs.discards.map((d) => d.map(kindOf)),
-    legal_actions: obs.legal_actions.map(actionKinds), result,
+    ...obs, seat: obs.seat ?? null, tile: kindOf(obs.tile), drawn: kindOf(obs.drawn), source: obs.source ?? -1,
+    hand: (obs.hand || []).map(kindOf), melds: obs.melds.map((melds) => melds.map(meldKinds)),
+    discards: obs.discards.map((d) => d.map(kindOf)), legal_actions: (obs.legal_actions || []).map(actionKinds), result,
   };
 }
 
+// A tile as a card in styled text: 五 over 万, 东, 中 in red, a Wai Huzi card 七 over 小 (its red cards red), with
+// the notation beneath for the hand's tiles.
+function faceOf(kind) {
+  const text = label(kind);
+  const mahjong = /^([1-9])([mpsz])$/.exec(text);
+  if (mahjong) {
+    const n = +mahjong[1];
+    if (mahjong[2] === "z") return { top: HONORS[n - 1] || "?", bottom: "", cls: "z z" + n };
+    return { top: NUMBERS[n - 1], bottom: SUITS[mahjong[2]], cls: mahjong[2] };
+  }
+  const card = /^([xd])(10|[1-9])$/.exec(text);
+  if (card) {
+    const n = +card[2];
+    return { top: (card[1] === "x" ? NUMBERS : BIG)[n - 1], bottom: card[1] === "x" ? "小" : "大",
+      cls: card[1] + ([2, 7, 10].includes(n) ? " red" : "") };
+  }
+  return { top: "?", bottom: "", cls: "" };
+}
+
 function dress(element, kind) {
-  element.replaceChildren(Object.assign(document.createElement("span"), { className: "glyph", textContent: face(kind) }),
-    Object.assign(document.createElement("small"), { textContent: label(kind) }));
-  element.title = label(kind);
+  const f = faceOf(kind);
+  element.replaceChildren(make("b", { textContent: f.top }), make("i", { textContent: f.bottom }),
+    make("small", { textContent: label(kind) }));
+  element.className += " " + f.cls;
+  element.title = label(kind) + " " + f.top + f.bottom;
+  element.setAttribute("aria-label", element.title);
   element.dataset.kind = kind;
+  element.dataset.tile = label(kind);
   return element;
 }
 
-function tile(kind, cls = "") {
-  return dress(Object.assign(document.createElement("span"), { className: "tile " + cls }), kind);
-}
+function tile(kind, cls = "") { return dress(make("span", { className: "tile " + cls }), kind); }
 
-function backs(count) {
-  const box = document.createElement("span");
-  for (let i = 0; i < count; i++) box.appendChild(Object.assign(document.createElement("span"),
-    { className: "tile small back", title: "a hidden tile" }));
+function backs(count, cls = "small") {
+  const box = make("span", { className: "backs" });
+  for (let i = 0; i < count; i++) box.append(make("span", { className: "tile back " + cls, title: "a hidden tile" }));
   return box;
 }
 
-function meldView(meld) {
-  const [type, tiles, concealed] = meld;
-  const box = document.createElement("span");
-  box.className = "meld";
-  box.title = type + (concealed ? " (concealed)" : "");
-  if (!tiles.length) { box.appendChild(backs(4)); return box; }
+function meldView(meld, cls = "small") {
+  const [type, tiles, concealed, from, , claimed] = meld;
+  const box = make("span", { className: "meld", title: type + (concealed ? " (concealed)" : "") });
+  if (!tiles.length) { box.append(backs(4, cls)); return box; }
   const shown = type === "kong" ? [tiles[0], tiles[0], tiles[0], tiles[0]] : type === "pung" ? [tiles[0], tiles[0], tiles[0]] : tiles;
-  for (const kind of shown) box.appendChild(tile(kind, "small"));
+  let marked = false;
+  for (const kind of shown) {
+    const t = tile(kind, cls);
+    if (!marked && from >= 0 && kind === claimed) { t.classList.add("claimed"); marked = true; }
+    box.append(t);
+  }
   return box;
 }
 
 function describe(action) {
-  const parts = [action.kind];
-  if (action.flag) parts.push(action.flag);
-  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(face).join("") + " " + action.tiles.map(label).join(" "));
-  else if (action.tile !== undefined && action.tile >= 0) parts.push(face(action.tile) + " " + label(action.tile));
+  const parts = [];
+  if (action.flag && FLAGS[action.flag] && !(action.kind === "kong" && action.flag === "exposed")) {
+    parts.push(action.kind === "discard" ? FLAGS[action.flag] + " · 打" : FLAGS[action.flag]);
+  } else parts.push(KINDS[action.kind] || action.kind);
+  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(label).join(" "));
+  else if (action.tile !== undefined && action.tile >= 0) parts.push(label(action.tile));
   return parts.join(" ");
 }
 
@@ -100,16 +146,14 @@ async function api(path, options = {}) {
 async function lobby() {
   const { rules } = await api("/api/rules");
   const select = $("rules");
-  for (const r of rules.filter((r) => r.playable)) select.appendChild(Object.assign(document.createElement("option"),
-    { value: r.name, textContent: `${r.name} (${r.num_players} seats)` }));
+  for (const r of rules.filter((r) => r.playable)) select.append(make("option", { value: r.name, textContent: `${r.name} (${r.num_players} seats)` }));
   const { tables } = await api("/api/tables");
   for (const t of tables) {
+    if (t.status === "broken" || t.status === "match_over") continue;
     const free = t.seats.filter((s) => !s.bot && !s.taken).map((s) => s.seat);
-    if (!free.length || t.status === "match_over") continue;
-    const item = document.createElement("li");
-    const link = Object.assign(document.createElement("a"), { href: `/t/${t.id}`, textContent: `${t.config.rules} table ${t.id}` });
-    item.appendChild(link);
-    $("tables").appendChild(item);
+    const item = make("li", {}, make("a", { href: free.length ? `/t/${t.id}` : `/watch/${t.id}`,
+      textContent: `${t.config.rules} table ${t.id}` + (free.length ? "" : " (watch)") }));
+    $("tables").append(item);
   }
   $("create").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -131,17 +175,22 @@ function fromLink(tableId) {
   return { table: tableId, seat: +fragment.get("seat"), token: fragment.get("token") };
 }
 
-function seatLink() {
-  return `${location.origin}/t/${session.table}#seat=${session.seat}&token=${encodeURIComponent(session.token)}`;
-}
-
 async function copySeatLink() {
   const box = $("seat-link");
-  box.value = seatLink();
+  box.value = `${location.origin}/t/${session.table}#seat=${session.seat}&token=${encodeURIComponent(session.token)}`;
   box.hidden = false;
   box.select();
   try { await navigator.clipboard.writeText(box.value); $("message").textContent = "Seat link copied: open it on your other device (keep it secret: it opens your seat)."; }
   catch (e) { $("message").textContent = "Copy the seat link shown (keep it secret: it opens your seat)."; }
+}
+
+async function open(tableId) {
+  const info = await api(`/api/tables/${tableId}`);
+  faces = info.faces;
+  names = info.patterns || {};
+  unit = info.pattern_unit || "";
+  $("lobby").hidden = true;
+  $("table").hidden = false;
 }
 
 async function sit(tableId, seat) {
@@ -153,19 +202,38 @@ async function sit(tableId, seat) {
     session = { table: tableId, seat: joined.seat, token: joined.token };
     sessionStorage.setItem(key, JSON.stringify(session));
   }
-  faces = (await api(`/api/tables/${tableId}`)).faces;
-  $("lobby").hidden = true;
-  $("table").hidden = false;
+  await open(tableId);
+  $("autopass").checked = sessionStorage.getItem(key + ":autopass") === "1";
+  $("autopass").onchange = () => { sessionStorage.setItem(key + ":autopass", $("autopass").checked ? "1" : "0"); if (state) render(); };
   connect();
+}
+
+async function watch(tableId) {
+  session = { table: tableId, watch: true };
+  document.body.classList.add("watching");
+  await open(tableId);
+  $("links").hidden = true;
+  $("mine").hidden = true;
+  try { receive(await api(`/api/tables/${tableId}/watch`)); } catch (e) { $("message").textContent = e.message; }
+  connect();
+}
+
+function receive(message) {
+  if (message.type !== "state") return;
+  if (state && state.hand === message.hand) previous = state;
+  else { previous = null; lastDiscard = null; }
+  state = { ...message, observation: observationKinds(message.observation) };
+  render();
 }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/api/ws`);
-  socket.onopen = () => socket.send(JSON.stringify({ type: "hello", table: session.table, token: session.token }));
+  socket.onopen = () => socket.send(JSON.stringify(session.watch ? { type: "hello", table: session.table, watch: true }
+    : { type: "hello", table: session.table, token: session.token }));
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { state = { ...message, observation: observationKinds(message.observation) }; render(); }
+    if (message.type === "state") receive(message);
     else if (message.type === "error") {
       if (message.code === "replaced") { replaced = true; $("here").hidden = false; }
       $("message").textContent = message.message; sent = null; if (state) render();
@@ -180,107 +248,161 @@ function connect() {
 function playHere() { replaced = false; $("here").hidden = true; $("message").textContent = ""; connect(); }
 
 function send(action) {
+  if (session.watch) return;
   sent = state.decision;
   $("message").textContent = "";
   socket.send(JSON.stringify({ type: "action", decision: state.decision, action }));
   render();
 }
 
-function renderIndicators(obs) {
-  const box = $("indicators");
-  box.replaceChildren();
-  const extras = obs.extras || {};
-  const add = (label, content) => {
-    const span = Object.assign(document.createElement("span"), { className: "indicator" });
-    span.append(label + " ");
-    if (content instanceof Node) span.appendChild(content); else span.append(content);
-    box.appendChild(span);
-  };
-  const zipai = obs.kinds === 20;  // Wai Huzi: no winds or rounds (WH-6), a session 神 instead
-  if (!zipai) add("round", WINDS[obs.round_wind] + " · seat wind " + WINDS[obs.seat_winds[obs.seat]]);
-  add("wall", String(obs.wall_left));
-  for (const [key, value] of Object.entries(extras)) {
-    if (key === "gold" && value >= 0) add("金 gold", tile(value, "small gold"));
-    else if (key === "shen" || key === "神") add("神", Array.isArray(value) ? value.join(" ") : String(value));
-    else if (key === "liangdao") { /* shown per seat */ }
-    else if (key === "you") { /* shown per seat */ }
-    else if (key === "indicator" && value >= 0) add("indicator", tile(value, "small"));
-    else if (key === "shen_shown" && value >= 0) add("神 shown", tile(value, "small"));
-    else if (key === "shen_shown" || key === "dead") { /* none shown / a badge per seat */ }
-    else if (key === "revealed" || key === "last_kong" || key === "chow_turn") { /* per seat or internal */ }
-    else add(key, JSON.stringify(value));
-  }
+// The seat at the bottom: one's own, or seat 0 for a spectator; the others around the square in turn order.
+function bottomSeat(obs) { return obs.seat === null || obs.seat === undefined ? 0 : obs.seat; }
+function seatName(seat) {
+  const obs = state.observation;
+  if (seat === obs.seat) return "You";
+  return `Seat ${seat}` + (state.bots.includes(seat) ? " (bot)" : "");
 }
 
-function renderSeats(obs) {
+// The discard made last: the tile on offer, else the seat whose discards grew since the previous state.
+function findLastDiscard(obs) {
+  if (obs.tile >= 0 && obs.source >= 0 && obs.discards[obs.source] && obs.discards[obs.source].at(-1) === obs.tile) {
+    return { seat: obs.source, index: obs.discards[obs.source].length - 1 };
+  }
+  if (previous) {
+    const before = previous.observation.discards;
+    for (let seat = 0; seat < obs.discards.length; seat++) {
+      if (obs.discards[seat].length > (before[seat] || []).length) return { seat, index: obs.discards[seat].length - 1 };
+    }
+  }
+  if (lastDiscard && obs.discards[lastDiscard.seat] && obs.discards[lastDiscard.seat].length === lastDiscard.index + 1) return lastDiscard;
+  return null;
+}
+
+function badge(text, cls = "", title = "") { return make("span", { className: "badge " + cls, textContent: text, title }); }
+
+function renderSeats(obs, facts) {
   const box = $("seats");
   box.replaceChildren();
-  const extras = obs.extras || {};
-  for (let seat = 0; seat < obs.hand_sizes.length; seat++) {
-    const div = Object.assign(document.createElement("div"), { className: "seat" + (obs.to_act.includes(seat) ? " acting" : "") });
+  const n = obs.hand_sizes.length;
+  const bottom = bottomSeat(obs);
+  const zipai = obs.kinds === 20;
+  box.className = "seats-" + n;
+  for (let seat = 0; seat < n; seat++) {
+    const position = POSITIONS[n] ? POSITIONS[n][(seat - bottom + n) % n] : "top";
+    const acting = obs.to_act.includes(seat) && state.status === "playing";
+    const div = make("div", { className: `seat ${position}` + (acting ? " acting" : "") });
     div.dataset.seat = seat;
-    const title = document.createElement("h3");
-    const wind = obs.kinds === 20 ? "" : " " + WINDS[obs.seat_winds[seat]];
-    title.textContent = `Seat ${seat}${wind}` + (seat === obs.seat ? " (you)" : state.bots.includes(seat) ? " (bot)" : "")
-      + (seat === obs.dealer ? " · dealer" : "") + ` · score ${state.scores[seat]}`;
-    if ((state.auto || []).includes(seat)) title.appendChild(Object.assign(document.createElement("span"), { className: "badge auto", textContent: "auto", title: "away: the server's bot plays this seat until it comes back" }));
-    if (extras.liangdao && extras.liangdao[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "亮倒" }));
-    if (extras.dead && extras.dead[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: "死手" }));
-    if (extras.you && extras.you[seat]) title.appendChild(Object.assign(document.createElement("span"), { className: "badge", textContent: `游 ${extras.you[seat]}` }));
-    div.appendChild(title);
+    div.dataset.position = position;
+    const head = make("div", { className: "seat-head" },
+      make("strong", { textContent: seatName(seat) }),
+      zipai ? null : make("span", { className: "wind", textContent: WINDS[obs.seat_winds[seat]], title: "seat wind" }),
+      seat === obs.dealer ? badge("庄 dealer", "dealer") : null,
+      make("span", { className: "score", textContent: String(state.scores[seat]), title: "match score" }));
+    if (acting) head.append(badge(obs.phase === "claim" || obs.phase === "rob" ? "claim?" : "to play", "turn"));
+    if ((state.auto || []).includes(seat)) head.append(badge("auto", "auto", "away: the server's bot plays this seat until it comes back"));
+    const own = facts.filter((f) => f.seat === seat);
+    for (const fact of own) head.append(badge(fact.zh, "fact", `${fact.en}: ${fact.text}`));
+    div.append(head);
     if (seat !== obs.seat) {
-      div.appendChild(backs(obs.hand_sizes[seat]));
-      if (extras.revealed && extras.revealed[seat] && extras.revealed[seat].length) {
-        const shown = document.createElement("span");
-        for (const kind of extras.revealed[seat]) shown.appendChild(tile(kind, "small"));
-        div.appendChild(shown);
-      }
+      // Another seat's hand: face down, except the tiles a rule shows face up (亮倒), drawn once.
+      const shown = own.filter((f) => f.hand).flatMap((f) => f.tiles.map(kindOf));
+      const hand = make("div", { className: "hand-row" });
+      for (const kind of shown) hand.append(tile(kind, "small shown"));
+      hand.append(backs(Math.max(0, obs.hand_sizes[seat] - shown.length)));
+      hand.dataset.count = obs.hand_sizes[seat];
+      div.append(hand);
     }
-    const melds = document.createElement("div");
-    for (const meld of obs.melds[seat]) melds.appendChild(meldView(meld));
-    div.appendChild(melds);
-    const discards = document.createElement("div");
-    discards.className = "discards";
-    for (const kind of obs.discards[seat]) discards.appendChild(tile(kind, "small"));
-    div.appendChild(discards);
-    box.appendChild(div);
+    const melds = make("div", { className: "melds" });
+    for (const meld of obs.melds[seat]) melds.append(meldView(meld));
+    div.append(melds);
+    const discards = make("div", { className: "discards" });
+    obs.discards[seat].forEach((kind, index) => {
+      const t = tile(kind, "small");
+      if (lastDiscard && lastDiscard.seat === seat && lastDiscard.index === index) { t.classList.add("last"); t.title += " (last discard)"; }
+      discards.append(t);
+    });
+    div.append(discards);
+    box.append(div);
   }
 }
 
-function renderMine(obs, legal, live) {
+function renderCenter(obs, facts, mine) {
+  const turn = $("turn");
+  const who = obs.to_act.map((s) => (s === obs.seat ? "you" : `seat ${s}`)).join(", ");
+  turn.textContent = state.status === "playing" ? (mine ? "Your move" : `Waiting for ${who}`) + ` · ${obs.phase}`
+    : state.status === "hand_over" ? "Hand over" : state.status === "match_over" ? "Match over" : state.status;
+  const offer = $("offer");
+  offer.replaceChildren();
+  if (obs.tile >= 0 && state.status === "playing") offer.append("On offer ", tile(obs.tile), obs.source >= 0 ? ` from seat ${obs.source}` : "");
+  const list = $("facts");
+  list.replaceChildren();
+  for (const fact of facts) {
+    const value = make("dd", {});
+    // A shown hand (亮倒) is drawn once, in front of its seat; here only its words.
+    if (!fact.hand) for (const kind of fact.tiles.map(kindOf)) value.append(tile(kind, "small"));
+    value.append(" " + fact.text);
+    list.append(make("dt", { title: fact.en }, make("span", { className: "zh", textContent: fact.zh }), " ",
+      make("span", { className: "en", textContent: fact.en })), value);
+  }
+}
+
+function renderIndicators(obs) {
+  const box = $("indicators");
+  const hand = `hand ${state.hand + 1}/${state.hands}`;
+  const round = obs.kinds === 20 ? "" : ` · ${WINDS[obs.round_wind]} round`;
+  box.replaceChildren(make("span", { className: "indicator", textContent: `${obs.rules} · ${hand}${round}` }),
+    make("span", { className: "indicator wall", textContent: `wall ${obs.wall_left}`, title: "tiles left to draw" }));
+}
+
+function renderMine(obs, live) {
   const hand = $("hand");
   hand.replaceChildren();
+  const legal = obs.legal_actions;
   const discards = new Map();
   legal.forEach((a) => { if (a.kind === "discard" && !a.flag && !discards.has(a.tile)) discards.set(a.tile, a); });
-  let drawnShown = false;
-  const kinds = [...obs.hand];
-  if (obs.drawn >= 0) kinds.splice(kinds.indexOf(obs.drawn), 1);
-  const order = obs.drawn >= 0 ? [...kinds, obs.drawn] : kinds;
+  const kinds = [...obs.hand].sort((a, b) => a - b);
+  if (obs.drawn >= 0 && kinds.includes(obs.drawn)) kinds.splice(kinds.indexOf(obs.drawn), 1);
+  const order = obs.drawn >= 0 && obs.hand.includes(obs.drawn) ? [...kinds, obs.drawn] : kinds;
+  const golds = new Set(((state.facts || []).find((f) => f.zh === "金") || { tiles: [] }).tiles.map(kindOf));
   order.forEach((kind, index) => {
-    const button = dress(Object.assign(document.createElement("button"), { className: "tile" }), kind);
-    if (obs.drawn >= 0 && index === order.length - 1 && !drawnShown) { button.classList.add("drawn"); drawnShown = true; }
-    if (obs.extras && obs.extras.gold === kind) button.classList.add("gold");
+    const button = dress(make("button", { className: "tile", type: "button" }), kind);
+    if (obs.drawn >= 0 && index === order.length - 1 && order.length !== kinds.length) button.classList.add("drawn");
+    if (golds.has(kind)) button.classList.add("gold");
     const action = discards.get(kind);
     button.disabled = !(live && action);
     if (action) { button.classList.add("playable"); button.onclick = () => send(action); }
-    hand.appendChild(button);
+    hand.append(button);
   });
-  const melds = $("my-melds");
-  melds.replaceChildren();
-  for (const meld of obs.melds[obs.seat]) melds.appendChild(meldView(meld));
 }
 
-function renderActions(legal, live) {
+function renderActions(obs, live) {
   const box = $("actions");
   box.replaceChildren();
-  legal.forEach((action, index) => {
-    const button = Object.assign(document.createElement("button"), { textContent: describe(action) });
+  obs.legal_actions.forEach((action, index) => {
+    if (action.kind === "discard" && !action.flag) return;  // a plain discard: click the tile
+    const button = make("button", { type: "button", textContent: describe(action), className: "action " + action.kind });
     button.dataset.index = index;
     button.dataset.kind = action.kind;
+    if (action.flag) button.dataset.flag = action.flag;
     button.disabled = !live;
     button.onclick = () => send(action);
-    box.appendChild(button);
+    box.append(button);
   });
+}
+
+// Auto-pass: a claim offer (every legal action a claim or pass, a pass among them) is answered pass at once.
+function autoPass(obs, live) {
+  if (!live || !$("autopass").checked) return false;
+  const pass = obs.legal_actions.find((a) => a.kind === "pass");
+  // Never a 胡 (a win is the player's own call) nor a turn's choice (a discard, a declaration).
+  if (!pass || obs.legal_actions.some((a) => ["discard", "declare", "win"].includes(a.kind))) return false;
+  send(pass);
+  return true;
+}
+
+function patternName(name) {
+  const entry = names[name];
+  return entry ? `${entry.zh} ${entry.en}` : name;
 }
 
 function renderResult(obs) {
@@ -289,56 +411,65 @@ function renderResult(obs) {
   box.hidden = false;
   box.replaceChildren();
   const r = obs.result;
-  const head = document.createElement("h2");
-  head.textContent = r.drawn ? "Drawn hand (流局)" : `Won by seat ${r.winners.join(", ")}`;
-  box.appendChild(head);
+  box.append(make("h2", { textContent: r.drawn ? "流局 Drawn hand" : `胡 Won by ${r.winners.map(seatName).join(", ")}` }));
   for (const win of r.wins) {
-    const p = document.createElement("div");
-    p.append(`Seat ${win.seat} wins on `);
-    p.appendChild(tile(win.tile, "small"));
-    p.append(` (${win.source}${win.discarder >= 0 ? " from seat " + win.discarder : ""}): ` +
-      win.patterns.map(([name, value]) => `${name} ${value}`).join(", ") + ` = ${win.value}`);
-    const hand = document.createElement("div");
-    for (const kind of win.hand) hand.appendChild(tile(kind, "small"));
-    for (const meld of win.melds) hand.appendChild(meldView(meld));
-    p.appendChild(hand);
-    box.appendChild(p);
+    const p = make("div", { className: "win" });
+    p.append(`${seatName(win.seat)} won on `, tile(win.tile, "small"),
+      ` (${win.source}${win.discarder >= 0 ? " from seat " + win.discarder : ""})`);
+    const list = make("ul", { className: "patterns" });
+    for (const [name, value] of win.patterns) {
+      list.append(make("li", { textContent: `${patternName(name)} ` + (unit === "×" ? `×${value}` : unit ? `${value} ${unit}` : `${value}`) }));
+    }
+    p.append(list, make("div", { textContent: `Value ${win.value}` }));
+    const hand = make("div", { className: "hand-row" });
+    for (const kind of win.hand) hand.append(tile(kind, "small"));
+    for (const meld of win.melds) hand.append(meldView(meld));
+    p.append(hand);
+    box.append(p);
   }
-  box.appendChild(Object.assign(document.createElement("div"), { textContent: "Payments: " + r.payments.map((v, s) => `seat ${s} ${v > 0 ? "+" : ""}${v}`).join(", ") }));
-  if (state.status === "hand_over") {
-    const next = Object.assign(document.createElement("button"), { id: "next", textContent: state.ready.includes(obs.seat) ? "Waiting for the others" : "Next hand" });
+  box.append(make("div", { textContent: "Payments: " + r.payments.map((v, s) => `${seatName(s)} ${v > 0 ? "+" : ""}${v}`).join(", ") }));
+  if (state.status === "hand_over" && !session.watch) {
+    const next = make("button", { id: "next", type: "button", textContent: state.ready.includes(obs.seat) ? "Waiting for the others" : "Next hand" });
     next.disabled = state.ready.includes(obs.seat);
     next.onclick = () => socket.send(JSON.stringify({ type: "next" }));
-    box.appendChild(next);
+    box.append(next);
   } else if (state.status === "match_over") {
-    box.appendChild(Object.assign(document.createElement("strong"), { id: "match-over", textContent: "Match over" }));
+    box.append(make("strong", { id: "match-over", textContent: "Match over" }));
   }
 }
 
 function renderScores() {
-  const table = Object.assign(document.createElement("table"), { className: "scores" });
-  const row = (cells, tag) => { const tr = document.createElement("tr"); for (const c of cells) tr.appendChild(Object.assign(document.createElement(tag), { textContent: c })); return tr; };
-  table.appendChild(row(["", ...state.scores.map((_, s) => `seat ${s}`)], "th"));
-  table.appendChild(row(["match score", ...state.scores.map(String)], "td"));
+  const table = make("table", { className: "scores" });
+  const row = (cells, tag) => { const tr = make("tr"); for (const c of cells) tr.append(make(tag, { textContent: c })); return tr; };
+  table.append(row(["", ...state.scores.map((_, s) => seatName(s))], "th"));
+  table.append(row(["match score", ...state.scores.map(String)], "td"));
   $("scores").replaceChildren(table);
 }
 
 function render() {
   const obs = state.observation;
-  const mine = state.decision !== null && state.decision !== undefined;
+  const facts = (state.facts || []).map((f) => ({ ...f, tiles: f.tiles || [] }));
+  const mine = !session.watch && state.decision !== null && state.decision !== undefined;
   const live = mine && sent !== state.decision && state.status === "playing";
-  $("status").textContent = `${obs.rules} · table ${state.table} · hand ${state.hand + 1}/${state.hands} · ${state.status}` +
-    (state.status === "playing" ? ` · ${obs.phase}` + (mine ? " · your move" : "") : "");
-  $("info").textContent = `You are seat ${obs.seat}. Dealer: seat ${obs.dealer}.`;
+  lastDiscard = findLastDiscard(obs);
+  $("status").textContent = (session.watch ? "watching · " : "") + `${obs.rules} · table ${state.table} · ${state.status}` +
+    (mine && state.status === "playing" ? " · your move" : "");
   renderIndicators(obs);
-  renderSeats(obs);
-  renderMine(obs, live ? obs.legal_actions : obs.legal_actions, live);
-  renderActions(obs.legal_actions, live);
+  renderSeats(obs, facts);
+  renderCenter(obs, facts, mine);
+  if (!session.watch) {
+    if (autoPass(obs, live)) return;
+    renderMine(obs, live);
+    renderActions(obs, live);
+  }
   renderResult(obs);
   renderScores();
-  const onAuto = (state.auto || []).includes(obs.seat);
-  $("auto").hidden = !onAuto;
-  timerEnd = state.deadline !== null && state.deadline !== undefined ? performance.now() + state.deadline * 1000 : 0;
+  $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
+  // A seat's timer (deadline and bank), or for a spectator the first running timer among the seats'.
+  const timer = session.watch ? (state.timers || [])[0] : { deadline: state.deadline, bank: state.bank };
+  timerEnd = timer && timer.deadline !== null && timer.deadline !== undefined ? performance.now() + timer.deadline * 1000 : 0;
+  timerBank = timer && timer.bank ? timer.bank : 0;
+  timerSeat = timer && timer.seat !== undefined ? timer.seat : null;
   tick();
 }
 
@@ -346,12 +477,14 @@ function tick() {
   const box = $("timer");
   if (!timerEnd || !state) { box.hidden = true; return; }
   const left = Math.max(0, (timerEnd - performance.now()) / 1000);
-  const bank = state.bank || 0;
+  const bank = timerBank;
   box.hidden = false;
   if (state.status === "hand_over") { box.textContent = `Next hand in ${left.toFixed(0)} s`; return; }
-  const kind = ["claim", "rob"].includes(state.observation.phase) ? "Claim window" : "Your move";
-  box.textContent = left > bank ? `${kind}: ${(left - bank).toFixed(0)} s (+ ${bank.toFixed(0)} s bank)`
-    : `${kind}: ${left.toFixed(0)} s of your bank left (then the server's bot plays for you)`;
+  const claim = ["claim", "rob"].includes(state.observation.phase);
+  const kind = session.watch ? `Seat ${timerSeat}` : claim ? "Claim window" : "Your move";
+  box.classList.toggle("bank", left <= bank);
+  box.textContent = left > bank ? `${kind}: ${(left - bank).toFixed(0)} s` + (bank ? ` (+ ${bank.toFixed(0)} s bank)` : "")
+    : `${kind}: ${left.toFixed(0)} s of the bank left (then the server's bot plays)`;
 }
 setInterval(tick, 250);
 
@@ -359,7 +492,9 @@ $("copy-link").onclick = copySeatLink;
 $("take-back").onclick = () => socket.send(JSON.stringify({ type: "back" }));
 $("here").onclick = playHere;
 const params = new URLSearchParams(location.search);
-const path = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
-const tableId = path ? path[1] : params.get("table");
-if (tableId) sit(tableId, params.has("seat") ? +params.get("seat") : null).catch((e) => { $("message").textContent = e.message; });
-else lobby().catch((e) => { $("message").textContent = e.message; });
+const seatPath = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
+const watchPath = location.pathname.match(/^\/watch\/([A-Za-z0-9_-]+)$/);
+const failed = (e) => { $("message").textContent = e.message; };
+if (watchPath || params.has("watch")) watch(watchPath ? watchPath[1] : params.get("watch")).catch(failed);
+else if (seatPath || params.get("table")) sit(seatPath ? seatPath[1] : params.get("table"), params.has("seat") ? +params.get("seat") : null).catch(failed);
+else lobby().catch(failed);
