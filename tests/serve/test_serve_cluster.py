@@ -224,3 +224,36 @@ def test_a_cluster_needs_postgresql(tmp_path: Path) -> None:
                            "--cluster", "--port", str(free_port())], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--cluster" in done.stderr and "PostgreSQL" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_process_that_loses_its_lock_connection_drops_its_tables(cluster_db: str, tmp_path: Path) -> None:
+    """A's lock connection is cut (its locks go with it) while A lives on: B takes A's table over, A drops it
+    on its next heartbeat (a write of A's meanwhile fails the version check: never two writers), and the stored
+    table stays whole."""
+    port_a, port_b = free_port(), free_port()
+    with server(cluster_db, port_a, tmp_path / "a.log", FLAGS) as process_a, \
+            server(cluster_db, port_b, tmp_path / "b.log", FLAGS):
+        created = httpx.post(f"http://127.0.0.1:{port_a}/api/tables",
+                             json={"rules": "guangdong", "bots": [0, 1, 2, 3], "think_ms": 20, "hands": 1})
+        assert created.status_code == 201, created.text
+        table = created.json()["id"]
+        deadline = time.monotonic() + 60
+        while _stored_version(cluster_db, table)[0] < 3:
+            assert time.monotonic() < deadline, "the bots did not start on A"
+            time.sleep(0.1)
+        with psycopg.connect(cluster_db, autocommit=True) as conn:
+            (cut,) = conn.execute("SELECT pg_terminate_backend(backend_pid::int) FROM hupai_processes WHERE address = %s",
+                                  (f"http://127.0.0.1:{port_a}",)).fetchone()
+        assert cut
+        deadline = time.monotonic() + DEADLINE
+        while _stored_version(cluster_db, table)[1] != "match_over":
+            assert time.monotonic() < deadline, "the table did not finish"
+            time.sleep(0.2)
+        a_log = (tmp_path / "a.log").read_text()
+        assert "lock connection failed" in a_log and "dropping 1 table(s)" in a_log, a_log[-3000:]
+        assert f"table {table}: taken over by this process" in (tmp_path / "b.log").read_text()
+        assert process_a.poll() is None  # A lives on, with a new session (it serves again what it takes)
+    with open_client(cluster_db, drive=False) as local:
+        from test_serve_storage import check_stored_table
+
+        check_stored_table(local, table)

@@ -100,7 +100,7 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
             pushing.cancel()
             await asyncio.gather(pushing, return_exceptions=True)
     code = upstream.close_code
-    if code in (None, 1001, 1006, 1011, MOVED_CLOSE):  # the owner went away (died, stopped): connect again
+    if code in (None, 1001, 1006, 1011):  # the owner went away (died, stopped): connect again
         await _moved(connection)
     else:  # the owner closed it (replaced, refused): as it said
         await connection.close(1000 if code == 1005 else code)
