@@ -193,19 +193,25 @@ def _stored_version(db: str, table_id: str) -> tuple[int, str]:
     return int(version), json.loads(runtime)["status"]
 
 
+def _bot_table(db: str, port: int, **config: Any) -> str:
+    """A table of four bots created on the process at ``port``, once its bots have stored a few actions."""
+    created = httpx.post(f"http://127.0.0.1:{port}/api/tables",
+                         json={"rules": "guangdong", "bots": [0, 1, 2, 3], **config})
+    assert created.status_code == 201, created.text
+    table: str = created.json()["id"]
+    deadline = time.monotonic() + 60
+    while _stored_version(db, table)[0] < 3:
+        assert time.monotonic() < deadline, "the bots did not start"
+        time.sleep(0.1)
+    return table
+
+
 def test_an_orphaned_bot_table_goes_on_without_a_request(cluster_db: str, tmp_path: Path) -> None:
     """Nobody asks for the table after its owner dies: the survivor's scan takes it over and its bots play on."""
     port_a, port_b = free_port(), free_port()
     with server(cluster_db, port_a, tmp_path / "a.log", FLAGS) as process_a, \
             server(cluster_db, port_b, tmp_path / "b.log", FLAGS):
-        created = httpx.post(f"http://127.0.0.1:{port_a}/api/tables",
-                             json={"rules": "guangdong", "bots": [0, 1, 2, 3], "think_ms": 100, "hands": 2})
-        assert created.status_code == 201, created.text
-        table = created.json()["id"]
-        deadline = time.monotonic() + 60
-        while _stored_version(cluster_db, table)[0] < 3:
-            assert time.monotonic() < deadline, "the bots did not start on A"
-            time.sleep(0.1)
+        table = _bot_table(cluster_db, port_a, think_ms=100, hands=2)
         process_a.send_signal(signal.SIGKILL)
         process_a.wait()
         killed_at, _ = _stored_version(cluster_db, table)
@@ -233,17 +239,10 @@ def test_a_process_that_loses_its_lock_connection_drops_its_tables(cluster_db: s
     port_a, port_b = free_port(), free_port()
     with server(cluster_db, port_a, tmp_path / "a.log", FLAGS) as process_a, \
             server(cluster_db, port_b, tmp_path / "b.log", FLAGS):
-        created = httpx.post(f"http://127.0.0.1:{port_a}/api/tables",
-                             json={"rules": "guangdong", "bots": [0, 1, 2, 3], "think_ms": 20, "hands": 1})
-        assert created.status_code == 201, created.text
-        table = created.json()["id"]
-        deadline = time.monotonic() + 60
-        while _stored_version(cluster_db, table)[0] < 3:
-            assert time.monotonic() < deadline, "the bots did not start on A"
-            time.sleep(0.1)
+        table = _bot_table(cluster_db, port_a, think_ms=20, hands=1)
         with psycopg.connect(cluster_db, autocommit=True) as conn:
-            (cut,) = conn.execute("SELECT pg_terminate_backend(backend_pid::int) FROM hupai_processes WHERE address = %s",
-                                  (f"http://127.0.0.1:{port_a}",)).fetchone()
+            (cut,) = conn.execute("SELECT pg_terminate_backend(backend_pid::int) FROM hupai_processes "
+                                  "WHERE address = %s", (f"http://127.0.0.1:{port_a}",)).fetchone()
         assert cut
         deadline = time.monotonic() + DEADLINE
         while _stored_version(cluster_db, table)[1] != "match_over":
