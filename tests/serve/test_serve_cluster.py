@@ -160,6 +160,7 @@ def test_create_on_a_play_on_b_kill_a_play_on(cluster_db: str, tmp_path: Path) -
             assert joined.status_code == 201, joined.text
             tokens.append(joined.json()["token"])
         assert httpx.get(f"{base_b}/api/tables/{table}").json()["seats"][0]["taken"]
+        assert [t["id"] for t in httpx.get(f"{base_b}/api/tables").json()["tables"]] == [table]  # B's lobby: A's too
         ws_seat, http_seat = Seat(base_b, table, tokens[0], 1), Seat(base_b, table, tokens[1], 2)
 
         async def play() -> int:

@@ -348,7 +348,11 @@ async def _rules(request: Request, host: Host) -> Response:
 
 
 async def _list(request: Request, host: Host) -> Response:
-    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]})
+    tables = [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]
+    if host.cluster is not None and not host.cluster.peer(request):  # and those the other processes run
+        here = {table["id"] for table in tables}
+        tables += [table for table in await host.cluster.peer_tables(address(request)) if table["id"] not in here]
+    return _reply({"tables": tables})
 
 
 async def _create(request: Request, host: Host) -> Response:

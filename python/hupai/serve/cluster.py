@@ -261,6 +261,24 @@ class Cluster:
     def peer_headers(self, client: str) -> dict[str, str]:
         return {PEER_HEADER: self.secret, CLIENT_HEADER: client}
 
+    async def peer_tables(self, client: str) -> list[dict[str, Any]]:
+        """The lobby's listing of every other live process of the cluster (each lists the tables it runs); a
+        process that does not answer within two seconds is left out of this listing."""
+        rows = await self._query("SELECT address FROM hupai_processes WHERE id <> %s AND backend_pid IN "
+                                 "(SELECT pid FROM pg_stat_activity)", (self.id,))
+
+        async def listing(owner: str) -> list[dict[str, Any]]:
+            try:
+                reply = await self.http().get(f"{owner}/api/tables", headers=self.peer_headers(client), timeout=2.0)
+                tables: list[dict[str, Any]] = reply.json()["tables"] if reply.status_code == 200 else []
+            except Exception as error:  # noqa: BLE001  (a process dying, say: its tables show once taken over)
+                log.info("listing the tables of %s failed: %s", owner, error)
+                return []
+            return tables
+
+        found = await asyncio.gather(*(listing(str(row[0])) for row in rows))
+        return [table for tables in found for table in tables]
+
     def http(self) -> Any:
         if self._http is None:
             import httpx
