@@ -51,6 +51,7 @@ CLIENT_HEADER = "x-hupai-client"  # ... for this client address
 HEARTBEAT_TIMEOUT = 5.0  # seconds the lock connection may take to answer before the process drops its tables
 SESSION_TIMEOUT = "15s"  # PostgreSQL ends a lock connection silent this long (a process cut off): its locks go
 RETRY_SECONDS = 8.0      # how long a request waits for a table whose owner just died to be free
+OWNER_SECONDS = 2.0      # how long a table's owner, once looked up, is forwarded to without asking again
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hupai_processes (id TEXT PRIMARY KEY, address TEXT NOT NULL, "
     "backend_pid BIGINT NOT NULL, started BIGINT NOT NULL)",
@@ -91,9 +92,16 @@ class Cluster:
         self._loading: dict[str, asyncio.Future[bool]] = {}
         self._task: asyncio.Task[None] | None = None
         self._http: Any = None  # the forwarding client (httpx), made on first use
+        self._owners: dict[str, tuple[str, float]] = {}  # table id -> (its owner's address, when looked up)
 
     # -- the lock connection ---------------------------------------------------------------------------------
     async def start(self, host: Host) -> None:
+        try:
+            import httpx  # noqa: F401  (a forwarded request)
+            import psycopg  # noqa: F401  (the lock connection)
+        except ImportError as error:
+            raise HupaiError(f"hupai serve --cluster needs the postgres extra (pip install 'hupai[server,postgres]'): "
+                             f"{error}") from None
         self._host = host
         await self._connect()
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="hupai-cluster")
@@ -234,14 +242,28 @@ class Cluster:
         whose owner just died is waited for (its lock goes with its session) for up to ``RETRY_SECONDS``."""
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 64:
             raise WireError("not_found", "no such table")
+        host = self._host
+        assert host is not None
+        if table_id in host.tables:
+            return None
+        if table_id in host.broken:
+            raise WireError("broken", "this table's stored state could not be restored: it is out of play until "
+                                      "the server's operator repairs it")
+        cached = self._owners.get(table_id)
+        if cached is not None and time.monotonic() - cached[1] < OWNER_SECONDS and not forwarded:
+            return cached[0]  # (a busy relayed table asks the database once in a while, not per request)
         deadline = time.monotonic() + RETRY_SECONDS
         while True:
             if await self.acquire(table_id):
+                self._owners.pop(table_id, None)
                 return None
             address = await self.owner(table_id)
             if address is not None:
                 if forwarded:  # a peer thought this process held it: no second hop
                     raise WireError("unavailable", "the table is moving between server processes: try again")
+                if len(self._owners) > 10_000:
+                    self._owners.clear()
+                self._owners[table_id] = (address, time.monotonic())
                 return address
             if time.monotonic() > deadline:
                 raise WireError("unavailable", "the table's server process is not answering: try again")
@@ -257,6 +279,10 @@ class Cluster:
         client = connection.headers.get(CLIENT_HEADER, "?")[:64]
         connection.scope["client"] = (client, 0)
         return True
+
+    def unreachable(self, table_id: str) -> None:
+        """Forwarding the table's request failed: look its owner up again next time."""
+        self._owners.pop(table_id, None)
 
     def peer_headers(self, client: str) -> dict[str, str]:
         return {PEER_HEADER: self.secret, CLIENT_HEADER: client}
@@ -284,7 +310,7 @@ class Cluster:
             import httpx
 
             self._http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=3.0),
-                                           limits=httpx.Limits(max_connections=256, max_keepalive_connections=64))
+                                           limits=httpx.Limits(max_connections=None, max_keepalive_connections=64))
         return self._http
 
     # -- the watch: heartbeat and orphans ----------------------------------------------------------------------

@@ -46,6 +46,7 @@ async def forward_http(cluster: Cluster, request: Request, owner: str, body: byt
                                              params=list(request.query_params.multi_items()), content=body,
                                              headers=headers)
     except httpx.HTTPError as error:
+        cluster.unreachable(request.path_params["table_id"])
         log.warning("forwarding %s %s to %s failed: %s: %s", request.method, request.url.path, owner,
                     type(error).__name__, str(error)[:200])
         raise WireError("unavailable", "the table's server process did not answer: try again") from None
@@ -66,6 +67,7 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
                                  open_timeout=3)
     except (OSError, WebSocketException, asyncio.TimeoutError) as error:
         log.warning("relaying a WebSocket to %s failed: %s: %s", owner, type(error).__name__, str(error)[:200])
+        cluster.unreachable(str(hello.get("table")))
         return False
     async with upstream:
         await upstream.send(json.dumps(hello))
@@ -101,6 +103,7 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
             await asyncio.gather(pushing, return_exceptions=True)
     code = upstream.close_code
     if code in (None, 1001, 1006, 1011):  # the owner went away (died, stopped): connect again
+        cluster.unreachable(str(hello.get("table")))
         await _moved(connection)
     else:  # the owner closed it (replaced, refused): as it said
         await connection.close(1000 if code == 1005 else code)
