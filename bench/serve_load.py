@@ -59,6 +59,7 @@ class Player:
         async with websockets.connect(self.url, max_size=1 << 20) as ws:
             await ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
             answered: tuple[int, int] | None = None
+            readied = -1
             sent_at = 0.0
             pending: dict[str, Any] | None = None
             while not stop.is_set() and len(self.acked) < max_actions:
@@ -78,7 +79,9 @@ class Player:
                     pending = None
                 elif kind == "state":
                     if message["status"] == "hand_over":
-                        await ws.send(json.dumps({"type": "next"}))
+                        if message["hand"] != readied:  # once a hand: a second `next` may find it dealt
+                            readied = message["hand"]
+                            await ws.send(json.dumps({"type": "next"}))
                         continue
                     if message["status"] != "playing" or message["decision"] is None:
                         continue
