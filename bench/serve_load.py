@@ -56,17 +56,28 @@ class Player:
         self.errors: list[dict[str, Any]] = []
 
     async def play(self, stop: asyncio.Event, max_actions: int) -> None:
-        async with websockets.connect(self.url, max_size=1 << 20) as ws:
+        while True:  # a hundred hellos at once from one address go past its burst: hello again shortly
+            ws = await websockets.connect(self.url, max_size=1 << 20)
             await ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
+            first = await ws.recv()
+            if json.loads(first).get("code") != "rate_limited":
+                break
+            await ws.close()
+            await asyncio.sleep(0.5 + self.rng.random())
+        async with ws:
             answered: tuple[int, int] | None = None
             readied = -1
             sent_at = 0.0
             pending: dict[str, Any] | None = None
+            pending_first: Any = first
             while not stop.is_set() and len(self.acked) < max_actions:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 1.0)
-                except asyncio.TimeoutError:
-                    continue
+                if pending_first is not None:
+                    raw, pending_first = pending_first, None
+                else:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 1.0)
+                    except asyncio.TimeoutError:
+                        continue
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "ack":

@@ -150,8 +150,14 @@ class Cluster:
     async def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if self._conn is None:
             raise WireError("unavailable", "this server lost its database connection: try again")
-        cursor = await asyncio.wait_for(self._conn.execute(sql, params or None), HEARTBEAT_TIMEOUT)
-        return [tuple(row) for row in await cursor.fetchall()] if cursor.description else []
+        try:
+            cursor = await asyncio.wait_for(self._conn.execute(sql, params or None), HEARTBEAT_TIMEOUT)
+            return [tuple(row) for row in await cursor.fetchall()] if cursor.description else []
+        except Exception as error:  # the database is away: refused as unavailable (the heartbeat drops all)
+            if isinstance(error, WireError):
+                raise
+            raise WireError("unavailable", f"the cluster's database did not answer ({type(error).__name__}): "
+                                           "try again") from error
 
     # -- owning tables ---------------------------------------------------------------------------------------
     async def claim_new(self, table_id: str) -> None:
@@ -354,8 +360,9 @@ class Cluster:
         told to reconnect); then a new session, and the scan takes back whatever is still free."""
         host = self._host
         assert host is not None
+        cause = error.__cause__ or error
         log.error("hupai serve: the cluster's lock connection failed (%s: %s): dropping %d table(s)",
-                  type(error).__name__, str(error)[:200], len(host.tables))
+                  type(cause).__name__, str(cause)[:200], len(host.tables))
         conn, self._conn = self._conn, None
         for table_id in list(host.tables):
             await host.drop(table_id)

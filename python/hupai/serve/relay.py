@@ -94,7 +94,7 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
                         return True
                     continue
                 await upstream.send(json.dumps(data))
-        except WebSocketDisconnect:  # the client left: so does the relay
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the client left: so does the relay
             return True
         except ConnectionClosed:
             pass
@@ -102,18 +102,14 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
             pushing.cancel()
             await asyncio.gather(pushing, return_exceptions=True)
     code = upstream.close_code
-    if code in (None, 1001, 1006, 1011):  # the owner went away (died, stopped): connect again
-        cluster.unreachable(str(hello.get("table")))
-        await _moved(connection)
-    else:  # the owner closed it (replaced, refused): as it said
-        await connection.close(1000 if code == 1005 else code)
-    return True
-
-
-async def _moved(connection: _Connection) -> None:
     try:
-        await connection.send(json.dumps(error_reply("moved", "the table moved to another server process: "
-                                                              "connect again")))
-        await connection.close(MOVED_CLOSE)
-    except (WebSocketDisconnect, RuntimeError, OSError):
+        if code in (None, 1001, 1006, 1011):  # the owner went away (died, stopped): connect again
+            cluster.unreachable(str(hello.get("table")))
+            await connection.send(json.dumps(error_reply("moved", "the table moved to another server process: "
+                                                                  "connect again")))
+            await connection.close(MOVED_CLOSE)
+        else:  # the owner closed it (replaced, refused): as it said
+            await connection.close(1000 if code == 1005 else code)
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the client is gone too
         pass
+    return True
