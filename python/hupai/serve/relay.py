@@ -50,6 +50,8 @@ async def forward_http(cluster: Cluster, request: Request, owner: str, body: byt
         log.warning("forwarding %s %s to %s failed: %s: %s", request.method, request.url.path, owner,
                     type(error).__name__, str(error)[:200])
         raise WireError("unavailable", "the table's server process did not answer: try again") from None
+    if reply.status_code == 503:  # it no longer runs the table, say: look its owner up again next time
+        cluster.unreachable(request.path_params["table_id"])
     return Response(reply.content, status_code=reply.status_code,
                     media_type=reply.headers.get("content-type", "application/json"))
 
