@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +26,6 @@ websockets = pytest.importorskip("websockets")
 
 FLAGS = (*ONE_ADDRESS, "--cluster")
 DEADLINE = 180.0  # seconds a whole hand may take on a loaded machine
-
-
-@pytest.fixture
-def cluster_db(pg_url: str) -> Iterator[str]:
-    """A database of its own on the throwaway server (the other tests' tables are not this cluster's)."""
-    name = f"hupai_cluster_{secrets.token_hex(4)}"
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield pg_url.rsplit("/", 1)[0] + "/" + name
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def _action(state: dict[str, Any], bot: RandomBot) -> dict[str, Any]:
