@@ -51,6 +51,7 @@ CLIENT_HEADER = "x-hupai-client"  # ... for this client address
 HEARTBEAT_TIMEOUT = 5.0  # seconds the lock connection may take to answer before the process drops its tables
 SESSION_TIMEOUT = "15s"  # PostgreSQL ends a lock connection silent this long (a process cut off): its locks go
 RETRY_SECONDS = 8.0      # how long a request waits for a table whose owner just died to be free
+LOAD_TRIES = 100         # reads of a table its previous owner is still writing (50 ms apart) before giving up
 OWNER_SECONDS = 2.0      # how long a table's owner, once looked up, is forwarded to without asking again
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hupai_processes (id TEXT PRIMARY KEY, address TEXT NOT NULL, "
@@ -201,31 +202,15 @@ class Cluster:
             del self._loading[table_id]
 
     async def _take(self, table_id: str) -> bool:
-        from .tables import Table
-
         host = self._host
         assert host is not None
-        if table_id in self.owned:  # held, but not in memory (it failed to load, or was dropped)
-            got = True
-        else:
+        if table_id not in self.owned:  # (one held but not in memory failed to load, or was dropped: load it)
             (got,) = (await self._query("SELECT pg_try_advisory_lock(%s)", (table_key(table_id),)))[0]
             if not got:
                 return False
             self.owned.add(table_id)
         try:
-            stored = await host.storage.load_tables(table_id)
-            if not stored:
-                raise WireError("not_found", "no such table")
-            if stored[0].runtime.get("status") == "expired":
-                raise WireError("expired", "this table expired (nothing happened at it for a while)")
-            try:
-                table: Table = await Table.restore(stored[0], host.storage)
-            except Exception as error:
-                host.broken[table_id] = f"{type(error).__name__}: {str(error)[:300]}"
-                log.error("table %s could not be restored and is left out of play: %s", table_id,
-                          host.broken[table_id])
-                raise WireError("broken", "this table's stored state could not be restored: it is out of play "
-                                          "until the server's operator repairs it") from None
+            table = await self._load(table_id)
         except BaseException:
             await self.release(table_id)
             raise
@@ -233,6 +218,37 @@ class Cluster:
         host._adopt(table)
         log.warning("table %s: taken over by this process (version %d)", table_id, table.version)
         return True
+
+    async def _load(self, table_id: str) -> Table:
+        """The table as stored, read whole between two writes: its previous owner may still be writing for a
+        moment (it has not noticed it lost the lock yet), so the row and the action rows are read again until
+        the table's version is the same after the action rows as before them (every write bumps it)."""
+        from .tables import Table
+
+        host = self._host
+        assert host is not None
+        for _ in range(LOAD_TRIES):
+            stored = await host.storage.load_tables(table_id)
+            if not stored:
+                raise WireError("not_found", "no such table")
+            if stored[0].runtime.get("status") == "expired":
+                raise WireError("expired", "this table expired (nothing happened at it for a while)")
+            hand = stored[0].runtime.get("hand", 0) if isinstance(stored[0].runtime, dict) else 0
+            rows = await host.storage.actions(table_id, hand)
+            if await self._query("SELECT version FROM hupai_tables WHERE id = %s", (table_id,)) == \
+                    [(stored[0].version,)]:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise WireError("unavailable", "the table is still being written by the server process that had it: "
+                                           "try again")
+        try:
+            return Table.rebuild(stored[0], rows, host.storage)
+        except Exception as error:
+            host.broken[table_id] = f"{type(error).__name__}: {str(error)[:300]}"
+            log.error("table %s could not be restored and is left out of play: %s", table_id, host.broken[table_id])
+            raise WireError("broken", "this table's stored state could not be restored: it is out of play until the "
+                                      "server's operator repairs it") from None
 
     async def owner(self, table_id: str) -> str | None:
         """The address of the live process holding the table (None: nobody holds it now)."""
