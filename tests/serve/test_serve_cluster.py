@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from hupai.bots import RandomBot
+from hupai.errors import HupaiError
 from hupai.observation import Observation
 from serve_helpers import ONE_ADDRESS, free_port, open_client, server
 
@@ -244,3 +245,28 @@ def test_a_process_that_loses_its_lock_connection_drops_its_tables(cluster_db: s
         from test_serve_storage import check_stored_table
 
         check_stored_table(local, table)
+
+
+def test_only_a_peer_with_the_clusters_secret_names_the_client_address() -> None:
+    """A forwarded request's client address is taken from its header only with the cluster's secret: anyone
+    else's header is ignored (it could dodge the limits per address), and the wrong secret is not a peer."""
+    from hupai.serve.cluster import CLIENT_HEADER, PEER_HEADER, Cluster
+    from starlette.requests import Request
+
+    cluster = Cluster("postgresql://unused", "http://127.0.0.1:1")
+    cluster.secret = "s3cret"
+
+    def request(secret: str | None) -> Request:
+        headers = [(CLIENT_HEADER.encode(), b"203.0.113.9")]
+        if secret is not None:
+            headers.append((PEER_HEADER.encode(), secret.encode()))
+        return Request({"type": "http", "method": "GET", "path": "/", "headers": headers,
+                        "client": ("127.0.0.1", 5000)})
+
+    for secret in (None, "", "wrong", "s3cret "):
+        forged = request(secret)
+        assert not cluster.peer(forged) and forged.client is not None and forged.client.host == "127.0.0.1"
+    forwarded = request("s3cret")
+    assert cluster.peer(forwarded) and forwarded.client is not None and forwarded.client.host == "203.0.113.9"
+    with pytest.raises(HupaiError, match="advertises"):
+        Cluster("postgresql://unused", "127.0.0.1:8000")
