@@ -270,3 +270,40 @@ def test_only_a_peer_with_the_clusters_secret_names_the_client_address() -> None
     assert cluster.peer(forwarded) and forwarded.client is not None and forwarded.client.host == "203.0.113.9"
     with pytest.raises(HupaiError, match="advertises"):
         Cluster("postgresql://unused", "127.0.0.1:8000")
+
+
+def test_a_stopped_process_hands_its_tables_over(cluster_db: str, tmp_path: Path) -> None:
+    """A is stopped (SIGTERM) under a WebSocket relayed by B: the client is told ``moved`` once, the socket
+    closes with 1012, and its hello again (to B) finds the table, now B's."""
+    port_a, port_b = free_port(), free_port()
+    with server(cluster_db, port_a, tmp_path / "a.log", FLAGS) as process_a, \
+            server(cluster_db, port_b, tmp_path / "b.log", FLAGS):
+        created = httpx.post(f"http://127.0.0.1:{port_a}/api/tables",
+                             json={"rules": "guangdong", "bots": [1, 2, 3], "hands": 1, "turn_seconds": 0})
+        assert created.status_code == 201, created.text
+        table = created.json()["id"]
+        token = httpx.post(f"http://127.0.0.1:{port_b}/api/tables/{table}/join", json={}).json()["token"]
+        hello = json.dumps({"type": "hello", "table": table, "token": token})
+
+        async def follow() -> tuple[list[dict[str, Any]], int | None, dict[str, Any]]:
+            url = f"ws://127.0.0.1:{port_b}/api/ws"
+            async with websockets.connect(url) as ws:
+                await ws.send(hello)
+                assert json.loads(await ws.recv())["type"] == "state"
+                process_a.send_signal(signal.SIGTERM)
+                told = []
+                try:
+                    async for raw in ws:
+                        told.append(json.loads(raw))
+                except websockets.exceptions.ConnectionClosed:
+                    pass
+                code = ws.close_code
+            async with websockets.connect(url) as ws:
+                await ws.send(hello)
+                return told, code, json.loads(await ws.recv())
+
+        told, code, again = asyncio.run(follow())
+        assert [m for m in told if m["type"] == "error"] == [told[-1]] and told[-1]["code"] == "moved", told
+        assert code == 1012
+        assert again["type"] == "state" and again["table"] == table
+        assert f"table {table}: taken over by this process" in (tmp_path / "b.log").read_text()

@@ -74,9 +74,14 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
     async with upstream:
         await upstream.send(json.dumps(hello))
 
+        told: list[bool] = []  # whether the owner itself said "moved" (it dropped the table)
+
         async def down() -> None:  # the owner's messages to the client, as they come
             async for message in upstream:
-                await connection.send(message if isinstance(message, str) else message.decode())
+                text = message if isinstance(message, str) else message.decode()
+                if '"code":"moved"' in text.replace(" ", ""):
+                    told.append(True)
+                await connection.send(text)
 
         pushing = asyncio.get_running_loop().create_task(down())
         try:
@@ -105,13 +110,13 @@ async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, A
             await asyncio.gather(pushing, return_exceptions=True)
     code = upstream.close_code
     try:
-        if code in (None, 1001, 1006, 1011):  # the owner went away (died, stopped): connect again
+        if code in (None, 1001, 1006, 1011, MOVED_CLOSE) and not told:  # the owner went away: connect again
             cluster.unreachable(str(hello.get("table")))
             await connection.send(json.dumps(error_reply("moved", "the table moved to another server process: "
                                                                   "connect again")))
             await connection.close(MOVED_CLOSE)
-        else:  # the owner closed it (replaced, refused): as it said
-            await connection.close(1000 if code == 1005 else code)
+        else:  # the owner closed it (replaced, refused, moved): as it said
+            await connection.close(1000 if code in (None, 1005) else code)
     except (WebSocketDisconnect, RuntimeError, OSError):  # the client is gone too
         pass
     return True
