@@ -49,7 +49,8 @@ log = logging.getLogger("hupai.serve")
 PEER_HEADER = "x-hupai-peer"      # the cluster's secret: the request was forwarded by another process
 CLIENT_HEADER = "x-hupai-client"  # ... for this client address
 HEARTBEAT_TIMEOUT = 5.0  # seconds the lock connection may take to answer before the process drops its tables
-SESSION_TIMEOUT = "15s"  # PostgreSQL ends a lock connection silent this long (a process cut off): its locks go
+SESSION_TIMEOUT = 15.0   # PostgreSQL ends a lock connection silent this long (a process cut off): its locks go
+#                          (at least three heartbeats: every ``scan_seconds``)
 RETRY_SECONDS = 8.0      # how long a request waits for a table whose owner just died to be free
 LOAD_TRIES = 100         # reads of a table its previous owner is still writing (50 ms apart) before giving up
 OWNER_SECONDS = 2.0      # how long a table's owner, once looked up, is forwarded to without asking again
@@ -112,7 +113,8 @@ class Cluster:
 
         conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         try:
-            await conn.execute(f"SET idle_session_timeout = '{SESSION_TIMEOUT}'")
+            timeout = max(SESSION_TIMEOUT, 3 * self.scan_seconds)
+            await conn.execute(f"SET idle_session_timeout = '{int(timeout * 1000)}ms'")
         except psycopg.Error:  # before PostgreSQL 14: TCP keepalives alone end a lost session
             pass
         for sql in SCHEMA:
