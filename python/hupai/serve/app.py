@@ -311,8 +311,9 @@ def _host(request: Request | WebSocket) -> Host:
     return host
 
 
-def _endpoint(handler: Any) -> Any:
-    """Rate limit, then run ``handler``; refusals become error replies."""
+def _endpoint(handler: Any, forward: bool = True) -> Any:
+    """Rate limit, then run ``handler``; refusals become error replies. In a cluster, a request for a table
+    another process runs is forwarded there (``forward=False``: what any process reads from the storage)."""
     async def wrapped(request: Request) -> Response:
         host = _host(request)
         peer = host.cluster is not None and host.cluster.peer(request)  # charged where the client came in
@@ -320,7 +321,7 @@ def _endpoint(handler: Any) -> Any:
         if not peer and not bucket.take():
             return _refusal(WireError("rate_limited", "too many requests: slow down"))
         try:
-            if host.cluster is not None and "table_id" in request.path_params:
+            if forward and host.cluster is not None and "table_id" in request.path_params:
                 owner = await host.cluster.where(request.path_params["table_id"], peer)
                 if owner is not None:  # another process runs the table: it answers
                     return await forward_http(host.cluster, request, owner,
@@ -450,7 +451,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/", _index),
         Route("/t/{table_id}", _index),
         Route("/watch/{table_id}", _index),
-        Route("/replay/{table_id}", _endpoint(replay_page)),
+        Route("/replay/{table_id}", _endpoint(replay_page, forward=False)),
         Route("/api/rules", _endpoint(_rules)),
         Route("/api/tables", _endpoint(_list), methods=["GET"]),
         Route("/api/tables", _endpoint(_create), methods=["POST"]),
@@ -463,7 +464,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/api/tables/{table_id}/back", _endpoint(_back), methods=["POST"]),
         Route("/api/tables/{table_id}/watch", _endpoint(watch_state)),
         Route("/api/tables/{table_id}/watch/events", _endpoint(watch_events)),
-        Route("/api/tables/{table_id}/hands", _endpoint(table_hands)),
+        Route("/api/tables/{table_id}/hands", _endpoint(table_hands, forward=False)),
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
