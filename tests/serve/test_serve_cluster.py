@@ -149,6 +149,17 @@ def test_create_on_a_play_on_b_kill_a_play_on(cluster_db: str, tmp_path: Path) -
             tokens.append(joined.json()["token"])
         assert httpx.get(f"{base_b}/api/tables/{table}").json()["seats"][0]["taken"]
         assert [t["id"] for t in httpx.get(f"{base_b}/api/tables").json()["tables"]] == [table]  # B's lobby: A's too
+        watched = httpx.get(f"{base_b}/api/tables/{table}/watch")  # a spectator's poll, forwarded to A
+        assert watched.status_code == 200 and watched.json()["table"] == table, watched.text
+
+        async def spectate() -> dict[str, Any]:  # a spectator's WebSocket, relayed to A
+            async with websockets.connect(base_b.replace("http", "ws") + "/api/ws") as ws:
+                await ws.send(json.dumps({"type": "hello", "table": table, "watch": True}))
+                seen: dict[str, Any] = json.loads(await ws.recv())
+                return seen
+
+        spectated = asyncio.run(spectate())
+        assert spectated["type"] == "state" and spectated["table"] == table, spectated
         ws_seat, http_seat = Seat(base_b, table, tokens[0], 1), Seat(base_b, table, tokens[1], 2)
 
         async def play() -> int:
