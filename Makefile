@@ -50,12 +50,13 @@ serve: $(SERVE_STAMP)
 	$(VENV)/bin/hupai serve --db sqlite:///hupai.db
 
 # The chaos test at length: a real `hupai serve` killed with SIGKILL CHAOS_KILLS times at random moments over every
-# rule system, with a read-only outage, on SQLite and on a throwaway PostgreSQL (`make test` runs 3 kills).
+# rule system, with a read-only outage, on SQLite and on a throwaway PostgreSQL (`make test` runs 3 kills); and two
+# `hupai serve --cluster` processes killed in turn.
 CHAOS_KILLS ?= 12
 chaos: $(STAMP)
 	./.ci/system-deps
 	HUPAI_CHAOS_KILLS=$(CHAOS_KILLS) HUPAI_CHAOS_SEED=$${HUPAI_CHAOS_SEED:-$$RANDOM} \
-		$(PY) -m pytest -q -p no:cacheprovider tests/serve/test_serve_chaos.py
+		$(PY) -m pytest -q -p no:cacheprovider tests/serve/test_serve_chaos.py tests/serve/test_serve_cluster_chaos.py
 
 # Every benchmark, its pytest-benchmark JSON in build/bench.json, then the rates (hands/s, calls/s).
 bench: $(STAMP)

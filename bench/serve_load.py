@@ -5,6 +5,13 @@ player in this process) and three server-side bots, all playing at once; bounded
     .venv/bin/python bench/serve_load.py --tables 1000 --seconds 30 --db postgresql://...
 
     .venv/bin/python bench/serve_load.py --per-action        # only the cost of one action's write, in-process
+    .venv/bin/python bench/serve_load.py --db pg --processes 2  # two `hupai serve --cluster` on one PostgreSQL
+
+``--db pg`` starts a throwaway PostgreSQL (tests/serve's fixture: initdb, fsync off); a ``postgresql://`` URL
+gets a fresh database of its own on that server, dropped afterwards. ``--processes N`` (PostgreSQL only) runs N
+``hupai serve --cluster`` processes over it: table i is created on process i mod N and its client connects to
+that process too, or with ``--cross`` to the next one (its every message relayed to the owner); ``--cluster``
+runs a single process in cluster mode (to compare one process with two on the same footing).
 
 The server runs as its own process (``hupai serve``, uvicorn) on a fresh SQLite file unless ``--db`` names
 another database. Reported: the clients' actions acknowledged per second and their latency (send to ack:
@@ -28,6 +35,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,16 +56,28 @@ class Player:
         self.errors: list[dict[str, Any]] = []
 
     async def play(self, stop: asyncio.Event, max_actions: int) -> None:
-        async with websockets.connect(self.url, max_size=1 << 20) as ws:
+        while True:  # a hundred hellos at once from one address go past its burst: hello again shortly
+            ws = await websockets.connect(self.url, max_size=1 << 20)
             await ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
+            first = await ws.recv()
+            if json.loads(first).get("code") != "rate_limited":
+                break
+            await ws.close()
+            await asyncio.sleep(0.5 + self.rng.random())
+        async with ws:
             answered: tuple[int, int] | None = None
+            readied = -1
             sent_at = 0.0
             pending: dict[str, Any] | None = None
+            pending_first: Any = first
             while not stop.is_set() and len(self.acked) < max_actions:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 1.0)
-                except asyncio.TimeoutError:
-                    continue
+                if pending_first is not None:
+                    raw, pending_first = pending_first, None
+                else:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 1.0)
+                    except asyncio.TimeoutError:
+                        continue
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "ack":
@@ -69,7 +90,9 @@ class Player:
                     pending = None
                 elif kind == "state":
                     if message["status"] == "hand_over":
-                        await ws.send(json.dumps({"type": "next"}))
+                        if message["hand"] != readied:  # once a hand: a second `next` may find it dealt
+                            readied = message["hand"]
+                            await ws.send(json.dumps({"type": "next"}))
                         continue
                     if message["status"] != "playing" or message["decision"] is None:
                         continue
@@ -82,11 +105,11 @@ class Player:
                     await ws.send(json.dumps({"type": "action", "decision": message["decision"], "action": action}))
 
 
-async def run_clients(base: str, tables: int, seconds: float, max_actions: int, seed: int,
-                      think_ms: int, server_pid: int) -> tuple[list[Player], float, float]:
+async def run_clients(bases: list[str], tables: int, seconds: float, max_actions: int, seed: int,
+                      think_ms: int, server_pids: list[int], cross: bool = False) -> tuple[list[Player], float, float]:
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=32)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         async def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
             while True:  # the server limits each address's request rate: wait for it
                 reply = await client.post(path, json=body)
@@ -98,18 +121,20 @@ async def run_clients(base: str, tables: int, seconds: float, max_actions: int, 
 
         players = []
         for index in range(tables):
-            table = (await post("/api/tables", {"rules": "guangdong", "bots": [1, 2, 3], "bot": "random",
-                                                "think_ms": think_ms, "claim_seconds": 0, "hands": 64,
-                                                "seed": seed * 100_000 + index}))["id"]
-            token = (await post(f"/api/tables/{table}/join", {"seat": 0}))["token"]
-            players.append(Player(base.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
+            base = bases[index % len(bases)]  # the process that creates the table holds it
+            table = (await post(f"{base}/api/tables", {"rules": "guangdong", "bots": [1, 2, 3], "bot": "random",
+                                                       "think_ms": think_ms, "claim_seconds": 0, "hands": 64,
+                                                       "seed": seed * 100_000 + index}))["id"]
+            token = (await post(f"{base}/api/tables/{table}/join", {"seat": 0}))["token"]
+            entry = bases[(index + cross) % len(bases)]
+            players.append(Player(entry.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
     stop = asyncio.Event()
     started = time.perf_counter()
-    cpu = cpu_seconds(server_pid)
+    cpu = sum(cpu_seconds(pid) for pid in server_pids)
     tasks = [asyncio.create_task(p.play(stop, max_actions)) for p in players]
     await asyncio.wait(tasks, timeout=seconds)
     stop.set()
-    cpu = cpu_seconds(server_pid) - cpu
+    cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu
     await asyncio.gather(*tasks, return_exceptions=True)
     return players, time.perf_counter() - started, cpu
 
@@ -214,7 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the clients play (a bound)")
     parser.add_argument("--max-actions", type=int, default=10_000, help="per client (a bound)")
     parser.add_argument("--think-ms", type=int, default=0, help="the server bots' think time")
-    parser.add_argument("--db", default=None, help="default: a fresh SQLite file in a temp dir")
+    parser.add_argument("--db", default=None, help="default: a fresh SQLite file in a temp dir; 'pg': a throwaway "
+                        "PostgreSQL; a postgresql:// URL: a fresh database on that server")
+    parser.add_argument("--processes", type=int, default=1, help="hupai serve --cluster processes (PostgreSQL)")
+    parser.add_argument("--cluster", action="store_true", help="cluster mode even for one process")
+    parser.add_argument("--cross", action="store_true", help="each client connects to another process than the "
+                        "table's (relayed)")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-action", action="store_true", help="only the per-action cost, in this process")
@@ -223,28 +253,63 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_action:
         return 0
     sys.path.insert(0, str(TESTS))
-    from serve_helpers import free_port, server
+    from serve_helpers import ONE_ADDRESS, free_port, postgres_server, server
 
     workdir = Path(tempfile.mkdtemp(prefix="hupai-load-"))
-    db = args.db or f"sqlite:///{workdir / 'load.db'}"
-    port = args.port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    with server(db, port, workdir / "server.log") as process:
-        players, elapsed, cpu = asyncio.run(run_clients(base, args.tables, args.seconds, args.max_actions,
-                                                        args.seed, args.think_ms, process.pid))
-    stored, lost, duplicated = verify(db, players)
+    with ExitStack() as stack:
+        db = args.db or f"sqlite:///{workdir / 'load.db'}"
+        if db == "pg":
+            db = stack.enter_context(postgres_server())
+        if db.startswith(("postgresql:", "postgres:")):
+            db = stack.enter_context(fresh_database(db))
+        elif args.processes > 1 or args.cluster:
+            parser.error("--processes and --cluster need PostgreSQL (--db pg or a postgresql:// URL)")
+        flags = (*ONE_ADDRESS, "--cluster") if args.processes > 1 or args.cluster else ONE_ADDRESS
+        ports = [args.port + k if args.port else free_port() for k in range(args.processes)]
+        processes = [stack.enter_context(server(db, port, workdir / f"server{k}.log", flags))
+                     for k, port in enumerate(ports)]
+        players, elapsed, cpu = asyncio.run(run_clients([f"http://127.0.0.1:{port}" for port in ports], args.tables,
+                                                        args.seconds, args.max_actions, args.seed, args.think_ms,
+                                                        [p.pid for p in processes], args.cross))
+        for process in processes:
+            process.kill()
+            process.wait()
+        result = verify(db, players)
+    report(args, players, elapsed, cpu, *result)
+    return 0 if result[1] == result[2] == 0 and not any(p.errors for p in players) else 1
+
+
+@contextmanager
+def fresh_database(url: str) -> Iterator[str]:
+    """A new database on the PostgreSQL server of ``url``, dropped afterwards (a cluster run finds no table of
+    an earlier run to take over)."""
+    import psycopg
+
+    name = f"hupai_load_{os.getpid()}_{random.randrange(1 << 30)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def report(args: argparse.Namespace, players: list[Player], elapsed: float, cpu: float, stored: int, lost: int,
+           duplicated: int) -> None:
     latencies = [x for p in players for x in p.latencies]
     acked = sum(len(p.acked) for p in players)
     errors = [e for p in players for e in p.errors]
-    print(f"{args.tables} tables, {elapsed:.1f} s: {acked} client actions acknowledged ({acked / elapsed:.0f}/s), "
-          f"{stored} actions stored in all ({stored / elapsed:.0f}/s, bots included)")
+    print(f"{args.processes} process(es){' (cluster)' if args.processes > 1 or args.cluster else ''}"
+          f"{', clients relayed' if args.cross else ''}: {args.tables} tables, {elapsed:.1f} s: {acked} client "
+          f"actions acknowledged ({acked / elapsed:.0f}/s), {stored} actions stored in all ({stored / elapsed:.0f}/s, "
+          "bots included)")
     print(f"ack latency: p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} "
           f"ms, mean {statistics.fmean(latencies) * 1000 if latencies else float('nan'):.1f} ms")
     print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s of play, {cpu / max(stored, 1) * 1000:.2f} ms per stored action "
           "(stored counts every hand the tables played, a few actions before the clients started)")
     print(f"lost {lost}, duplicated {duplicated}, refused {len(errors)}"
           + (f" (first: {errors[0]})" if errors else ""))
-    return 0 if lost == duplicated == 0 and not errors else 1
 
 
 if __name__ == "__main__":

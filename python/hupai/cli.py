@@ -231,6 +231,12 @@ def _build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--cluster", action="store_true",
+                           help="share a PostgreSQL database's tables with other `hupai serve --cluster` processes "
+                                "(see docs/server.md)")
+    serve_cmd.add_argument("--advertise", default="", metavar="URL",
+                           help="with --cluster: this process's address as the others reach it (default "
+                                "http://HOST:PORT)")
     limits = serve_cmd.add_argument_group("limits (per client address or per table; see the README)")
     limits.add_argument("--idle-minutes", type=float, default=60.0,
                         help="a table where no human seat acted for this long expires (default 60)")
@@ -512,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run(args.db, args.host, args.port, idle_minutes=args.idle_minutes, absent_seconds=args.absent_seconds,
                 max_connections=args.max_connections, max_live_tables=args.max_live_tables,
                 tables_per_window=args.tables_per_window, max_bot_tables=args.max_bot_tables,
-                max_spectators=args.max_spectators)
+                max_spectators=args.max_spectators, cluster=args.cluster, advertise=args.advertise)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)

@@ -34,7 +34,8 @@ def test_server_is_sqlite_only_and_postgres_brings_psycopg() -> None:
     extras = _extras()
     assert not any(name.startswith("psycopg") for name in extras["server"])
     assert {"starlette", "uvicorn[standard]", "websockets"} <= extras["server"]
-    assert extras["postgres"] == {"psycopg[binary]"}
+    # httpx: a `hupai serve --cluster` process (PostgreSQL only) forwards requests to its peers (issue 24 item 4).
+    assert extras["postgres"] == {"psycopg[binary]", "httpx"}
     assert "hupai[postgres,server]" in extras["server-test"]  # the PostgreSQL tests still run
 
 

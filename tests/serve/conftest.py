@@ -31,6 +31,22 @@ def pg_url() -> Iterator[str]:
 
 
 @pytest.fixture
+def cluster_db(pg_url: str) -> Iterator[str]:
+    """A database of its own on the throwaway PostgreSQL, for a cluster of ``hupai serve --cluster`` processes
+    (which would take over the other tests' live tables in a shared one)."""
+    import secrets
+
+    import psycopg
+
+    name = f"hupai_cluster_{secrets.token_hex(4)}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield pg_url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'hupai.db'}"
 

@@ -196,6 +196,11 @@ def test_kill_9_at_random_moments_and_a_read_only_outage(tmp_path: Path, db_url:
     # (The database may hold other tests' tables, broken on purpose: only this test's must all restore.)
     assert not [line for line in text.splitlines() if "could not be restored" in line
                 and any(table_id in line for table_id in tables)]
+    check_stored(db_url, tables, seats)
+
+
+def check_stored(db_url: str, tables: list[str], seats: list[Seat]) -> None:
+    """Every table stored whole, every match's hands stored, every acknowledged action stored once at its place."""
     with open_client(db_url, drive=False) as local:
         for table_id in tables:
             check_stored_table(local, table_id)

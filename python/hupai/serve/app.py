@@ -38,7 +38,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +51,10 @@ from starlette.websockets import WebSocket
 
 from .. import rules as rules_module
 from ..errors import HupaiError
+from .cluster import Cluster
 from .limits import AddressLimits, Bucket, address, error_reply
-from .storage import Database, Storage, is_storage_fault, open_database
+from .relay import forward_http
+from .storage import Database, PostgresDatabase, Storage, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
 from .watch import poll, replay_page, table_hands, watch_events, watch_state
 from .wire import WireError, pattern_names, tile_faces
@@ -75,7 +77,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "max_connections": (1, 100_000), "tables_per_window": (1, 1_000_000), "table_window": (1, 86_400),
     "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
     "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
-    "snapshot_every": (1, 100_000),
+    "snapshot_every": (1, 100_000), "scan_seconds": (0.05, 600),
     "max_spectators": (0, 100_000),
 }
 
@@ -104,6 +106,10 @@ class Settings:
     sweep_seconds: float = 30.0   # how often expired tables are looked for
     snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
     max_spectators: int = 100     # spectator WebSockets one table holds at once (.watch)
+    # Several processes over one PostgreSQL (see .cluster):
+    cluster: bool = False         # share the database's tables with other `hupai serve --cluster` processes
+    advertise: str = ""           # this process's address as its peers reach it (http://host:port)
+    scan_seconds: float = 1.0     # how often tables whose process died are looked for (and the lock checked)
 
     def __post_init__(self) -> None:
         for name, (low, high) in _BOUNDS.items():
@@ -115,8 +121,9 @@ class Settings:
 class Host:
     """The tables of one server process and their storage (kept on ``app.state.host``)."""
 
-    def __init__(self, storage: Storage, settings: Settings) -> None:
+    def __init__(self, storage: Storage, settings: Settings, cluster: Cluster | None = None) -> None:
         self.storage = storage
+        self.cluster = cluster  # None: this process alone serves the database's tables
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}  # table id -> why it could not be restored (left out of play)
@@ -131,6 +138,9 @@ class Host:
         action row, rules this build does not know) is logged in one line, listed as broken and left out of
         play; the others are served. A storage that cannot be read at all stops the start."""
         await self.storage.init()
+        if self.cluster is not None:  # tables are taken when asked for, or found orphaned (the first scan)
+            await self.cluster.start(self)
+            return
         for table_id in await self.storage.table_ids():
             try:
                 (stored,) = await self.storage.load_tables(table_id)
@@ -160,7 +170,16 @@ class Host:
             self._sweeper = None
         for table in self.tables.values():
             await table.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.storage.close()
+
+    async def drop(self, table_id: str) -> None:
+        """Stop serving the table here (this process lost its lock): its connections are told it moved."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            await table.stop()
+            table.moved()
 
     # -- expiry ----------------------------------------------------------------------------------------------
     def _live(self, table_id: str) -> bool:
@@ -196,6 +215,8 @@ class Host:
                 log.warning("table %s: could not be stored as expired: %s", table.id, error)
                 continue
             del self.tables[table.id]
+            if self.cluster is not None:
+                await self.cluster.release(table.id)
             self._forget(table.id)
             log.info("table %s: expired", table.id)
             done.append(table.id)
@@ -216,7 +237,14 @@ class Host:
         bot_only = len(config.bots) == rules.num_players
         self.limits.check_create(address, bot_only)
         table_id = secrets.token_urlsafe(9)
-        table = await Table.create(table_id, config, rules, seed, self.storage)
+        if self.cluster is not None:
+            await self.cluster.claim_new(table_id)
+        try:
+            table = await Table.create(table_id, config, rules, seed, self.storage)
+        except BaseException:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            raise
         self.tables[table_id] = table
         self.limits.created_table(address, table_id, bot_only)
         self._adopt(table)
@@ -248,6 +276,16 @@ def _refusal(error: WireError) -> JSONResponse:
 
 async def _body(request: Request, limit: int) -> Any:
     """The request's JSON body, read no further than ``limit`` bytes."""
+    raw = await _raw_body(request, limit)
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise WireError("malformed", "the body is not JSON") from None
+
+
+async def _raw_body(request: Request, limit: int) -> bytes:
     chunks = []
     size = 0
     async for chunk in request.stream():
@@ -255,13 +293,7 @@ async def _body(request: Request, limit: int) -> Any:
         if size > limit:
             raise WireError("too_large", f"a request body may hold at most {limit} bytes")
         chunks.append(chunk)
-    raw = b"".join(chunks)
-    if not raw:
-        return {}
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        raise WireError("malformed", "the body is not JSON") from None
+    return b"".join(chunks)
 
 
 def _seat(request: Request, table: Table) -> int:
@@ -279,14 +311,21 @@ def _host(request: Request | WebSocket) -> Host:
     return host
 
 
-def _endpoint(handler: Any) -> Any:
-    """Rate limit, then run ``handler``; refusals become error replies."""
+def _endpoint(handler: Any, forward: bool = True) -> Any:
+    """Rate limit, then run ``handler``; refusals become error replies. In a cluster, a request for a table
+    another process runs is forwarded there (``forward=False``: what any process reads from the storage)."""
     async def wrapped(request: Request) -> Response:
         host = _host(request)
+        peer = host.cluster is not None and host.cluster.peer(request)  # charged where the client came in
         bucket = host.bucket(address(request))
-        if not bucket.take():
+        if not peer and not bucket.take():
             return _refusal(WireError("rate_limited", "too many requests: slow down"))
         try:
+            if forward and host.cluster is not None and "table_id" in request.path_params:
+                owner = await host.cluster.where(request.path_params["table_id"], peer)
+                if owner is not None:  # another process runs the table: it answers
+                    return await forward_http(host.cluster, request, owner,
+                                              await _raw_body(request, host.settings.max_message))
             response: Response = await handler(request, host)
             if handler is _action:
                 bucket.refund()
@@ -310,7 +349,11 @@ async def _rules(request: Request, host: Host) -> Response:
 
 
 async def _list(request: Request, host: Host) -> Response:
-    return _reply({"tables": [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]})
+    tables = [t.public_info() for t in list(host.tables.values())[-200:]] + host.broken_info()[-200:]
+    if host.cluster is not None and not host.cluster.peer(request):  # and those the other processes run
+        here = {table["id"] for table in tables}
+        tables += [table for table in await host.cluster.peer_tables(address(request)) if table["id"] not in here]
+    return _reply({"tables": tables})
 
 
 async def _create(request: Request, host: Host) -> Response:
@@ -387,9 +430,16 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
     settings = settings or Settings()
     database = open_database(db) if isinstance(db, str) else db  # an unknown URL is refused now
 
+    cluster = None
+    if settings.cluster:
+        if not isinstance(database, PostgresDatabase):
+            raise HupaiError("several server processes (--cluster) share a PostgreSQL database, not SQLite "
+                             "(which serves one process)")
+        cluster = Cluster(database.url, settings.advertise, settings.scan_seconds)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        host = Host(Storage(database, settings.snapshot_every), settings)
+        host = Host(Storage(database, settings.snapshot_every), settings, cluster)
         await host.start()
         app.state.host = host
         try:
@@ -401,7 +451,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/", _index),
         Route("/t/{table_id}", _index),
         Route("/watch/{table_id}", _index),
-        Route("/replay/{table_id}", _endpoint(replay_page)),
+        Route("/replay/{table_id}", _endpoint(replay_page, forward=False)),
         Route("/api/rules", _endpoint(_rules)),
         Route("/api/tables", _endpoint(_list), methods=["GET"]),
         Route("/api/tables", _endpoint(_create), methods=["POST"]),
@@ -414,7 +464,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/api/tables/{table_id}/back", _endpoint(_back), methods=["POST"]),
         Route("/api/tables/{table_id}/watch", _endpoint(watch_state)),
         Route("/api/tables/{table_id}/watch/events", _endpoint(watch_events)),
-        Route("/api/tables/{table_id}/hands", _endpoint(table_hands)),
+        Route("/api/tables/{table_id}/hands", _endpoint(table_hands, forward=False)),
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -428,6 +478,11 @@ def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings |
     except ImportError as error:
         raise HupaiError("hupai serve needs the server extra: pip install 'hupai[server]'") from error
     settings = settings or Settings()
+    if settings.cluster and not settings.advertise:
+        if host in ("0.0.0.0", "::", ""):
+            raise HupaiError("--cluster on every interface needs --advertise http://ADDRESS:PORT (the address "
+                             "the other processes reach this one at)")
+        settings = replace(settings, advertise=f"http://{host}:{port}")
     # No per-message compression: a state message is ~2 KB and compressing each one cost the server a fifth
     # of its time under load (bench/serve_load.py).
     uvicorn.run(create_app(db, settings), host=host, port=port, ws_max_size=settings.max_message * 4,

@@ -218,6 +218,7 @@ class PostgresDatabase:
 
     def __init__(self, url: str, size: int = 4) -> None:
         self._url = url
+        self.url = url  # a cluster's lock connection (see .cluster) opens its own session with it
         self._size = size
         self._pool: asyncio.Queue[Any] | None = None
         self._all: list[Any] = []

@@ -107,6 +107,7 @@ class Listener:
     seat: int
     event: asyncio.Event = field(default_factory=asyncio.Event)
     replaced: bool = False  # another connection took the seat over
+    moved: bool = False  # the table left this process (see .cluster): the client connects again
 
 
 class Table:
@@ -433,6 +434,14 @@ class Table:
         """It stopped following: the seat is away once ``absent_seconds`` pass without another."""
         self.clock.detach(seat, time.monotonic())
         self._wake.set()
+
+    def moved(self) -> None:
+        """This process no longer serves the table (see .cluster): its connections are told to connect again,
+        its waiting polls answered now."""
+        for listener in self.listeners:
+            listener.moved = True
+            listener.event.set()
+        self._publish()
 
     def listener(self, seat: int) -> Listener:
         """A new WebSocket's listener for the seat; the seat's older WebSockets are told they were replaced

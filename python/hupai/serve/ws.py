@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .cluster import RETRY_SECONDS
 from .limits import Bucket, address, error_reply
+from .relay import MOVED_CLOSE, relay_ws
 from .storage import is_storage_fault
 from .tables import SPECTATOR, Listener, Table
 from .watch import serve_spectator, spectator_text
@@ -37,10 +39,12 @@ class _Connection:
     def __init__(self, websocket: WebSocket, host: Host) -> None:
         self.ws = websocket
         self.host = host
-        self.address = address(websocket)
         self.bucket = Bucket(host.settings.ws_rate, host.settings.ws_burst)
         self.send_lock = asyncio.Lock()
         self.closed = False
+        # Relayed by another process of the cluster, which charged the client's budget already (see .cluster).
+        self.peer = host.cluster is not None and host.cluster.peer(websocket)
+        self.address = address(websocket)
 
     async def send(self, text: str) -> None:
         async with self.send_lock:
@@ -74,13 +78,26 @@ class _Connection:
             raise WireError("malformed", "a message is a JSON object")
         return data
 
-    async def hello(self) -> tuple[Table, int | None]:
-        """The hello: the table, and the seat its token opens (None: a spectator's hello, ``"watch": true``)."""
+    async def hello(self) -> tuple[Table, int | None] | None:
+        """The hello: the table, and the seat its token opens (None: a spectator's hello, ``"watch": true``).
+        None: another process of the cluster runs the table, and the connection was relayed there until it
+        closed."""
         data = await asyncio.wait_for(self.receive(), self.host.settings.hello_seconds)
-        if not self.host.bucket(self.address).take():  # hellos share the address's HTTP budget
+        if not self.peer and not self.host.bucket(self.address).take():  # hellos share the address's HTTP budget
             raise WireError("rate_limited", "too many requests: slow down")
         if data.get("type") != "hello":
             raise WireError("malformed", "the first message is a hello with the table and the seat's token")
+        cluster = self.host.cluster
+        deadline = asyncio.get_running_loop().time() + RETRY_SECONDS
+        while cluster is not None:
+            owner = await cluster.where(data.get("table"), self.peer)
+            if owner is None:  # served here
+                break
+            if await relay_ws(cluster, self, data, owner):
+                return None
+            if asyncio.get_running_loop().time() > deadline:  # its owner died and still holds its lock
+                raise WireError("unavailable", "the table's server process is not answering: try again")
+            await asyncio.sleep(0.2)
         table = self.host.table(data.get("table"))
         if data.get("watch") is True and "token" not in data:
             return table, None
@@ -98,6 +115,11 @@ class _Connection:
                     await self.send(json.dumps(error_reply("replaced", "this seat was opened on another connection")))
                     await self.close(4000)
                     return
+                if listener.moved:
+                    await self.send(json.dumps(error_reply("moved", "the table moved to another server process: "
+                                                                    "connect again")))
+                    await self.close(MOVED_CLOSE)
+                    return
                 await self.send(await (table.message_text(listener.seat) if listener.seat != SPECTATOR
                                        else spectator_text(table)))
         except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
@@ -105,7 +127,10 @@ class _Connection:
 
     async def serve(self) -> None:
         try:
-            table, seat = await self.hello()
+            opened = await self.hello()
+            if opened is None:  # relayed to the table's process, and over
+                return
+            table, seat = opened
         except (WireError, asyncio.TimeoutError) as error:
             why = error if isinstance(error, WireError) else WireError("malformed", "no hello in time")
             await self.send(json.dumps(error_reply(why.code, str(why))))
@@ -140,7 +165,7 @@ class _Connection:
                     log.warning("table %s: a message failed: %s: %s", table.id, type(error).__name__,
                                 str(error)[:200], exc_info=not is_storage_fault(error))
                     reply = error_reply("unavailable", "the server could not store the change: try again")
-                if listener.replaced:
+                if listener.replaced or listener.moved:
                     return
                 await self.send(json.dumps(reply))
         finally:
@@ -175,6 +200,8 @@ class _Connection:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     host: Host = websocket.app.state.host
+    if host.cluster is not None:
+        host.cluster.peer(websocket)  # a relayed connection counts against its client's address
     client = address(websocket)
     try:
         try:
