@@ -12,6 +12,7 @@ import hupai
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game, play
+from hupai.serve.wire import facts_to_wire
 from hupai.viewer import frames, replay_html
 
 SEED = 2**63 + 424242
@@ -114,3 +115,20 @@ def test_the_viewer_steps_in_chromium(tmp_path: Path) -> None:
         page.click("#last")
         page.screenshot(path=str(artifacts / "replay_viewer.png"), full_page=True)
         browser.close()
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_facts_are_described_and_patterns_named_by_the_rule_package(system: str) -> None:
+    """No raw JSON nor pattern ids for people: the facts as the rule system describes them, each pattern's
+    Chinese and English name from the rule package's own table."""
+    log = _log(system)
+    data = frames(log)
+    final = Game.replay(log)
+    names = final.rules.pattern_names()
+    for frame in data["frames"]:
+        assert all(set(fact) >= {"zh", "en", "text"} for fact in frame["facts"])
+    assert data["frames"][-1]["facts"] == facts_to_wire(final.rules, final.observation(0).extras)
+    for win in data["result"]["wins"]:
+        for pattern in win["patterns"]:
+            assert (pattern["chinese"], pattern["english"]) == names[pattern["name"]]
+    assert data["result"]["unit"] == final.rules.pattern_unit

@@ -264,9 +264,10 @@ class Table:
                 "observation": wire.observation_to_wire(observation)}
 
     def spectator_message(self) -> dict[str, Any]:
-        """A spectator's state (:mod:`.watch`) but its ``observation`` (the spectator's view, which
-        :func:`.watch.spectator_text` adds): a seat's message with no seat and no decision, and ``timers``: each
-        human seat whose timer runs, its seconds left and its bank."""
+        """A spectator's state (:mod:`.watch`) but its ``facts`` and ``observation`` (the spectator's view and its
+        described facts, which :func:`.watch.spectator_text` adds, built once per change): a seat's message with
+        no seat and no decision, and ``timers``: each human seat whose timer runs, its seconds left and its
+        bank."""
         now = time.monotonic()
         timers = [{"seat": seat, "deadline": round(max(0.0, due - now), 3), "bank": round(self.clock.bank[seat], 3)}
                   for seat in self.human_seats() if (due := self._due(seat)) is not None]
@@ -274,8 +275,7 @@ class Table:
                 "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
                 "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
                 "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events),
-                "facts": wire.facts_to_wire(self.rules, self.game.observation(0).extras)}  # extras are public
+                "event_count": len(self.game.events)}
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:

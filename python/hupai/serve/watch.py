@@ -36,7 +36,7 @@ from ..errors import HupaiError
 from .limits import address, error_reply
 from .storage import dumps
 from .tables import SPECTATOR, Listener, Table
-from .wire import WireError
+from .wire import WireError, facts_to_wire
 
 if TYPE_CHECKING:  # pragma: no cover
     from .app import Host
@@ -44,7 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["poll", "spectator_text", "watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
 
-#: The key of the spectator's view's JSON text among a table's published messages (cleared on every change).
+#: The key of the spectator's facts and view as JSON text among a table's published messages (cleared on every
+#: change).
 _VIEW = SPECTATOR - 1
 #: Replay pages kept built (per table and finished-hand count): a page replays every hand through the engine.
 _REPLAY_CACHE = 32
@@ -75,18 +76,21 @@ async def poll(request: Request, host: Host, table: Table, seat: int | None = No
 
 async def spectator_text(table: Table) -> str:
     """The spectator's latest stored state as JSON text, built under the table's lock (a change being written is
-    never shown). The view is built once per change, whoever asks: only the timers' seconds left are counted per
-    message while a timer runs."""
+    never shown). The view and its described facts (:func:`.wire.facts_to_wire` of its public ``extras``, as a
+    seat's message has them) are built once per change, whoever asks: only the timers' seconds left are counted
+    per message while a timer runs."""
     text = table.published.get(SPECTATOR)
     if text is None:
         async with table.lock:
             text = table.published.get(SPECTATOR)
             if text is None:
-                view = table.published.get(_VIEW)
-                if view is None:
-                    view = table.published[_VIEW] = dumps(table.game.spectator_view())
+                tail = table.published.get(_VIEW)
+                if tail is None:
+                    view = table.game.spectator_view()
+                    facts = facts_to_wire(table.rules, view["extras"])
+                    tail = table.published[_VIEW] = f'"facts":{dumps(facts)},"observation":{dumps(view)}'
                 message = table.spectator_message()
-                text = f'{dumps(message)[:-1]},"observation":{view}}}'  # the observation last, as in a seat's
+                text = f"{dumps(message)[:-1]},{tail}}}"  # the facts and the observation last, as in a seat's
                 if not message["timers"]:
                     table.published[SPECTATOR] = text
     return text

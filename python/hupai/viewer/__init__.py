@@ -3,7 +3,9 @@
 :func:`frames` replays a finished hand's log through the engine (so a tampered log is refused with
 :class:`hupai.InvalidState`, as :meth:`hupai.Game.replay` refuses it) and records the table after every action:
 every seat's hand face up (the hand is over: the viewer shows what each seat held at each step), melds, discards,
-the live wall's size, who was to act, the rule system's public facts and the result. It never holds the seed or
+the live wall's size, who was to act, the rule system's public facts as it describes them
+(:func:`hupai.serve.wire.facts_to_wire`) and the result, its patterns named in Chinese and English from the rule
+package's own tables (:meth:`hupai.rules.Rules.pattern_names`). It never holds the seed or
 the order of the wall's undrawn tiles. :func:`replay_html` writes the viewer, with the frames of one or more
 hands inside it: forwards, backwards, jump to an action, plain HTML/CSS/JS with no outside file.
 """
@@ -18,8 +20,7 @@ from typing import Any
 from ..errors import HupaiError
 from ..game import Game
 from ..jsonform import tile_out
-from ..observation import thaw
-from ..serve.wire import tile_faces
+from ..serve.wire import facts_to_wire, tile_faces
 
 __all__ = ["frames", "replay_html"]
 
@@ -37,7 +38,7 @@ def _table(game: Game, kinds: int) -> dict[str, Any]:
                    for meld in views[seat].melds[seat]] for seat in range(n)],
         "discards": [[tile_out(t, kinds) for t in pile] for pile in public.discards],
         "wall": public.wall_left, "phase": public.phase, "to_act": list(public.to_act),
-        "tile": tile_out(public.tile, kinds), "facts": thaw(public.extras),
+        "tile": tile_out(public.tile, kinds), "facts": facts_to_wire(game.rules, public.extras),
     }
 
 
@@ -59,14 +60,17 @@ def frames(log: str | Mapping[str, Any]) -> dict[str, Any]:
         out.append({"action": _describe(action, kinds), **_table(game, kinds)})
     result = final.result
     assert result is not None
+    names = final.rules.pattern_names()
     setup = data.get("setup", {})
     return {
         "rules": final.rules.name, "options": final.rules.options_dict(), "dealer": setup.get("dealer"),
         "num_players": final.rules.num_players,
         "faces": {label: glyph for glyph, label in tile_faces(final.rules)}, "frames": out,
         "result": {"winners": list(result.winners), "payments": list(result.payments), "drawn": result.drawn,
+                   "unit": final.rules.pattern_unit,
                    "wins": [{"seat": win.seat, "tile": tile_out(win.tile, kinds), "value": win.score.value,
-                             "patterns": [{"name": p.name, "chinese": p.chinese, "value": p.value}
+                             "patterns": [{"name": p.name, "chinese": names.get(p.name, (p.chinese, ""))[0],
+                                           "english": names.get(p.name, ("", p.name))[1], "value": p.value}
                                           for p in win.score.patterns]}
                             for win in result.wins]},
     }
