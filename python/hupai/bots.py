@@ -12,8 +12,7 @@ import random
 import warnings
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
-from operator import attrgetter
+from operator import add, attrgetter
 from typing import Any
 
 import numpy as np
@@ -208,43 +207,76 @@ def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | No
             for name, tile, menzi in offers]
 
 
+#: The last public facts read, as (every seat's melds, the piles, the copies they show): an observer hands
+#: out the same frozen melds and piles objects until they change, so most decisions find them here. Holding
+#: the objects keeps them alive, so their identity cannot be reused by others. One tuple, replaced whole.
+_PUBLIC: list[tuple[Any, Any, bytes]] = [((), (), bytes(ZIPAI_KINDS))]
+#: Per seat, its last melds object and the groups read from it.
+_OWN: dict[int, tuple[Any, list[Declared]]] = {}
+
+
+def _public_seen(melds: Any, piles: Any) -> bytes:
+    """The copies of each card every seat's groups and the piles show (a 歪 or 溜 holds three or four)."""
+    last = _PUBLIC[0]
+    if last[0] is melds and last[1] is piles:
+        return last[2]
+    seen = bytearray(ZIPAI_KINDS)
+    for seat_melds in melds:
+        for meld in seat_melds:
+            size = _GROUP_SIZES.get(meld.type)
+            if size:
+                seen[meld.tiles[0]] += size
+            else:
+                for card in meld.tiles:
+                    seen[card] += 1
+    for pile in piles:
+        for card in pile:
+            seen[card] += 1
+    _PUBLIC[0] = (melds, piles, bytes(seen))
+    return _PUBLIC[0][2]
+
+
+def _own_groups(seat: int, melds: Any) -> list[Declared]:
+    """The seat's declared groups as the advice reads them."""
+    last = _OWN.get(seat)
+    if last is not None and last[0] is melds:
+        return last[1]
+    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in melds]
+    _OWN[seat] = (melds, groups)
+    return groups
+
+
 def _zipai_act(observation: Observation, advice: Any) -> Action:
     """GreedyBot in Wai Huzi, from its observation and the rule system's advice (``rules/waihuzi/advice.py``:
     waits worth unseen copies × score from the core, then shape, then 息): win when it can; declare a 溜 or 飘 in
     a discard state; take an offered card when the advice says the hand is better for it, but never a 碰 or 歪
     that would make the seat 死手 (WH-27); discard what the advice ranks best among the unlocked cards."""
     legal = observation.legal_actions
-    kinds = [a.kind for a in legal]
+    kinds = list(map(_KIND, legal))
     if "win" in kinds:
         return legal[kinds.index("win")]
     private = observation.private
-    peng_ban = private.get("peng_ban", ())
     turn = observation.phase == "turn"
     offered = []
-    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
-        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
-            continue
-        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
-            return action
-        offered.append(action)
-    if not turn and not offered:
-        return legal[kinds.index("pass")]
+    if not (turn and kinds.count("discard") == len(kinds)):  # a turn of plain discards offers nothing else
+        peng_ban = private.get("peng_ban", ())
+        for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
+            if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
+                continue
+            if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
+                return action
+            offered.append(action)
+        if not turn and not offered:
+            return legal[kinds.index("pass")]
     seat = observation.seat
-    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
-    seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
-    for melds in observation.melds:
-        for meld in melds:
-            if meld.type in _GROUP_SIZES:
-                seen[meld.tiles[0]] += _GROUP_SIZES[meld.type]
-            else:
-                for card in meld.tiles:
-                    seen[card] += 1
-    for card in chain.from_iterable(observation.discards):
-        seen[card] += 1
+    groups = _own_groups(seat, observation.melds[seat])
+    counts = observation.counts
+    # copies this seat knows of: its hand, every group, every pile (and the offered card)
+    seen = bytes(map(add, counts, _public_seen(observation.melds, observation.discards)))
     if not turn and observation.tile >= 0:
+        seen = bytearray(seen)
         seen[observation.tile] += 1
     unseen = bytes(seen).translate(_UNSEEN)
-    counts = observation.counts
     if offered:  # the first claim the advice takes, every offer judged in one call
         offers = [(_CLAIM_NAMES[a.kind], a.tile,
                    tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
@@ -252,8 +284,11 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
         if True in taken:
             return offered[taken.index(True)]
         return legal[kinds.index("pass")]
-    discards = [a for a in legal if a.kind == "discard"]
-    allowed = {a.tile for a in discards}
-    card = advice.discard(counts, groups, forbidden=[c for c, n in enumerate(counts) if n and c not in allowed],
-                          unseen=unseen)
+    discards = legal if kinds.count("discard") == len(kinds) else [a for a in legal if a.kind == "discard"]
+    # the held cards it may not discard (locked, WH-26): none unless the discards are fewer than the held kinds
+    forbidden: Any = ()
+    if len(discards) != ZIPAI_KINDS - bytes(counts).count(0):
+        allowed = {a.tile for a in discards}
+        forbidden = [c for c, n in enumerate(counts) if n and c not in allowed]
+    card = advice.discard(counts, groups, forbidden=forbidden, unseen=unseen)
     return next(a for a in discards if a.tile == card)

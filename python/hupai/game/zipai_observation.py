@@ -23,6 +23,7 @@ same value; the layout shows them whole once the hand is won).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,11 @@ def group_view(seat: int, group: Group, whole: bool = False) -> MeldView:
     down = group.type in ("wai", "liu") and not whole
     return MeldView(group.type, group.cards[:1] if down else group.cards, down,
                     -1 if group.source in (-1, seat) else group.source, False, group.taken)
+
+
+@lru_cache(maxsize=4096)  # a memo of a pure function of small immutable values: a group is seen the same way
+def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the views are rebuilt at every group made
+    return group_view(seat, group)
 
 
 class ZipaiObserver(Observer):
@@ -79,8 +85,8 @@ class ZipaiObserver(Observer):
         phase, to_act, tile, source = game.current
         if self._table is not table:
             self._forget(table)
-        if self._groups_at != table.calls:
-            self._groups = tuple(tuple(group_view(s, g) for g in groups) for s, groups in enumerate(table.groups))
+        if self._groups_at != table.calls:  # a group made: each seat's views, each group's view made once
+            self._groups = tuple(tuple(_seen_group(s, g) for g in groups) for s, groups in enumerate(table.groups))
             self._groups_at = table.calls
         if self._public_at != (table.offer_kind, table.calls):
             self._public = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown,

@@ -9,6 +9,7 @@ loser pays the score, capped at ``cap`` (WH-42, WH-43); the winner receives both
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any, TypedDict
 
 from ... import zipai
@@ -203,9 +204,14 @@ def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
 
 
 def _part_data(part: zipai.Part) -> dict[str, Any]:
-    return {"type": part.type.name.lower(), "chinese": str(part).split()[0].lstrip("["),
-            "cards": zipai.format_cards(list(part.cards)), "xi": part.xi, "declared": part.declared,
-            "unit": part.is_unit}
+    return dict(_part_items(part))
+
+
+@lru_cache(maxsize=4096)  # a memo of a pure function of a small frozen value: a win writes each part out
+def _part_items(part: zipai.Part) -> tuple[tuple[str, Any], ...]:
+    return (("type", part.type.name.lower()), ("chinese", str(part).split()[0].lstrip("[")),
+            ("cards", zipai.format_cards(list(part.cards))), ("xi", part.xi), ("declared", part.declared),
+            ("unit", part.is_unit))
 
 
 def score_win(context: WinContext, options: WaihuziOptions) -> ScoreResult:
