@@ -197,7 +197,7 @@ def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: boo
 
 
 def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
-                  groups: list[Declared], locked: set[int], unseen: Any) -> list[bool]:
+                  groups: Sequence[Declared], locked: set[int], unseen: Any) -> list[bool]:
     """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
     if hasattr(advice, "claims"):
         answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
@@ -212,7 +212,7 @@ def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | No
 #: the objects keeps them alive, so their identity cannot be reused by others. One tuple, replaced whole.
 _PUBLIC: list[tuple[Any, Any, bytes]] = [((), (), bytes(ZIPAI_KINDS))]
 #: Per seat, its last melds object and the groups read from it.
-_OWN: dict[int, tuple[Any, list[Declared]]] = {}
+_OWN: dict[int, tuple[Any, tuple[Declared, ...]]] = {}
 
 
 def _public_seen(melds: Any, piles: Any) -> bytes:
@@ -236,12 +236,12 @@ def _public_seen(melds: Any, piles: Any) -> bytes:
     return _PUBLIC[0][2]
 
 
-def _own_groups(seat: int, melds: Any) -> list[Declared]:
-    """The seat's declared groups as the advice reads them."""
+def _own_groups(seat: int, melds: Any) -> tuple[Declared, ...]:
+    """The seat's declared groups as the advice reads them (a tuple: the advice keeps its reading of it)."""
     last = _OWN.get(seat)
     if last is not None and last[0] is melds:
         return last[1]
-    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in melds]
+    groups = tuple([_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in melds])
     _OWN[seat] = (melds, groups)
     return groups
 

@@ -340,13 +340,14 @@ class ZipaiFlow:
 
     # -- applying a legal action ------------------------------------------------------------------------
     def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
-        """Apply a legal action; returns the legal actions known for the new state (none: the shell asks)."""
+        """Apply a legal action; returns the legal actions known for the new state (the seats to act; the shell
+        asks for any other)."""
         table = self.table
         if table.phase == "claim":
             table.answers[action.seat] = action
             if len(table.answers) == len(table.pending):
                 self._resolve()
-            return {}
+            return self._known()
         kind, seat, card = action.kind, action.seat, action.tile
         opening = table.opening
         table.opening = False
@@ -355,7 +356,7 @@ class ZipaiFlow:
             return {}
         if kind == "discard":
             self._discard(seat, card, opening)
-            return {}
+            return self._known()
         hand = table.hands[seat]
         if kind == "liu":  # four held (WH-12)
             hand[card] -= 4
@@ -366,7 +367,20 @@ class ZipaiFlow:
         if opening:
             self._dealer_moved()
         self._turn_up((seat + 1) % 3)
-        return {}
+        return self._known()
+
+    def _known(self) -> dict[int, tuple[Action, ...]]:
+        """The legal actions of the seats to act now, as :meth:`legal_actions` gives them (a new dict: the shell
+        fills it with what it asks later)."""
+        table = self.table
+        if table.phase == "turn":
+            return {table.turn_seat: self._turn_actions(table.turn_seat)}
+        if table.phase != "claim":
+            return {}
+        answers = table.answers
+        if not answers:
+            return dict(table.pending)
+        return {seat: options for seat, options in table.pending.items() if seat not in answers}
 
     def _dealer_moved(self) -> None:
         """WH-38: the dealer's 报听 moment is right after its first discard or the 溜 that replaced it."""
@@ -453,17 +467,22 @@ class ZipaiFlow:
         table = self.table
         card = table.offer
         bar = -1 if taken is None else RANK[taken.kind]
+        chows_count = RANK["chow"] > bar
         for seat, options in table.pending.items():
+            if len(options) == 1:  # a lone pass (the "all" window): nothing was passed up
+                continue
             chosen = table.answers[seat].kind
-            chows = [a for a in options if a.kind == "chow"]
-            if chows and chosen != "chow" and RANK["chow"] > bar:
-                table.chi_ban[seat].add(card)
-                for action in chows:
-                    _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
-                    table.menzi_ban[seat].update((low, high, other) for other in others)
-            pengs = [RANK[a.kind] for a in options if a.kind in ("pung", "wai")]
-            if pengs and chosen not in ("pung", "wai") and max(pengs) > bar:
-                table.peng_ban[seat].add(card)
+            if chows_count and chosen != "chow":
+                chows = [a for a in options if a.kind == "chow"]
+                if chows:
+                    table.chi_ban[seat].add(card)
+                    for action in chows:
+                        _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
+                        table.menzi_ban[seat].update((low, high, other) for other in others)
+            if chosen != "pung" and chosen != "wai":
+                pengs = [RANK[a.kind] for a in options if a.kind == "pung" or a.kind == "wai"]
+                if pengs and max(pengs) > bar:
+                    table.peng_ban[seat].add(card)
 
     def _unclaimed(self) -> None:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
