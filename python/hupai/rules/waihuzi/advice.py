@@ -46,6 +46,7 @@ _CLAIM_CODES = {"piao": 0, "peng": 1, "chi": 2}  # the core's claim kinds
 _CHI = _CLAIM_CODES["chi"]
 _GROUPS_IN_A_WIN = 6  # WH-28: six groups (declared or in the hand) and one 2-card unit
 _AT_REST = 20         # the core's row of the hand at rest
+_NOT_AT_REST = "discards are ranked for a hand in a discard state (3m+2 cards), not one at rest"
 
 
 @dataclass(frozen=True, order=True)
@@ -153,8 +154,8 @@ class WaihuziAdvice(Advice):
         out: np.ndarray = np.clip(zipai.COPIES - seen, 0, zipai.COPIES).astype(np.uint8)
         return out
 
-    def _advise(self, counts: Any, groups: Sequence[Declared], unseen: Any, forbidden: int = 0,
-                claims: Sequence[tuple[int, int, int, int]] = ()) -> tuple[np.ndarray, np.ndarray, int]:
+    def _arguments(self, counts: Any, groups: Sequence[Declared], unseen: Any) -> tuple[Any, Any, Any]:
+        """The core's hand, declared groups and unseen counts."""
         hand = _counts(counts)
         last = self._last_groups  # a player asks about the same groups decision after decision
         if groups is last[0] and type(groups) is tuple:  # noqa: E721 (only an immutable tuple can be kept)
@@ -163,8 +164,11 @@ class WaihuziAdvice(Advice):
             declared = _declared(groups)
             if type(groups) is tuple:  # noqa: E721
                 self._last_groups = (groups, declared)  # one tuple, replaced whole
-        return _core.zipai_advise(hand, declared, self._unseen(hand, groups, unseen), forbidden,
-                                  self._core_options, claims)
+        return hand, declared, self._unseen(hand, groups, unseen)
+
+    def _advise(self, counts: Any, groups: Sequence[Declared], unseen: Any, forbidden: int = 0,
+                claims: Sequence[tuple[int, int, int, int]] = ()) -> tuple[np.ndarray, np.ndarray, int]:
+        return _core.zipai_advise(*self._arguments(counts, groups, unseen), forbidden, self._core_options, claims)
 
     def judge(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> Judgement:
         """How good a hand at rest (3m+1 cards with its groups) is (see the module docstring)."""
@@ -185,14 +189,18 @@ class WaihuziAdvice(Advice):
                        unseen: Any) -> tuple[np.ndarray, np.ndarray, int]:
         found = self._advise(counts, groups, unseen, _mask_of(forbidden))
         if found[0][_AT_REST, 0]:
-            raise InvalidHand("discards are ranked for a hand in a discard state (3m+2 cards), not one at rest")
+            raise InvalidHand(_NOT_AT_REST)
         return found
 
     def discard(self, counts: Any, groups: Sequence[Declared] = (), forbidden: Iterable[int] = (),
                 unseen: Any = None) -> int:
         """The discard that leaves the best hand at rest; ties go to the lower card. :class:`HupaiError` when
         every card is forbidden (WH-18 makes the flow refuse such a claim)."""
-        _, _, best = self._discard_state(counts, groups, forbidden, unseen)
+        # the core's best discard alone (zipai_advise's judgement of every discard, without its arrays)
+        best = _core.zipai_advise_discard(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                          self._core_options)
+        if best == -2:
+            raise InvalidHand(_NOT_AT_REST)
         if best < 0:
             raise HupaiError("no card may be discarded: every card in the hand is locked (WH-18, WH-26)")
         return best
@@ -223,8 +231,8 @@ class WaihuziAdvice(Advice):
                 codes.append((code, card, _held(low), _held(high)))
         if not codes:
             return [True] * len(offers)
-        _, verdicts, _ = self._advise(counts, groups, unseen, _mask_of(forbidden), codes)
-        answers = iter(verdicts[:, 0].tolist())
+        answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                                 self._core_options, codes))
         out = []
         for action, card, menzi in offers:
             verdict = 1 if action in _ALWAYS else next(answers)
