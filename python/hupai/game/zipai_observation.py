@@ -53,7 +53,7 @@ def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the vie
 class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
-    __slots__ = ("_groups", "_groups_at", "_table", "_public", "_public_at", "_private", "_private_at", "_piles",
+    __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at", "_piles",
                  "_piles_at")
 
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
@@ -66,8 +66,9 @@ class ZipaiObserver(Observer):
         (sets that only grow in a hand, so their sizes say when), the piles (lists that only grow). ``table``:
         the table they are read from (a game given another table starts them afresh)."""
         self._table = table
-        self._groups: tuple[tuple[MeldView, ...], ...] = ()
+        self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
+        self._made: list[list[Group]] = [[], [], []]  # the groups each seat's views show
         self._public: Any = None
         self._public_at: tuple[str, int] = ("", -1)
         self._private: list[Any] = [None] * 3
@@ -85,8 +86,14 @@ class ZipaiObserver(Observer):
         phase, to_act, tile, source = game.current
         if self._table is not table:
             self._forget(table)
-        if self._groups_at != table.calls:  # a group made: each seat's views, each group's view made once
-            self._groups = tuple(tuple(_seen_group(s, g) for g in groups) for s, groups in enumerate(table.groups))
+        if self._groups_at != table.calls:  # a group made: the views of the seats whose groups changed
+            made = self._made
+            views = list(self._groups)
+            for s, groups in enumerate(table.groups):
+                if made[s] != groups:  # a seat's views stay the same objects while its groups do
+                    views[s] = tuple([_seen_group(s, g) for g in groups])
+                    made[s] = list(groups)
+            self._groups = tuple(views)
             self._groups_at = table.calls
         if self._public_at != (table.offer_kind, table.calls):
             self._public = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown,
