@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from operator import add, attrgetter
 from typing import Any
@@ -197,7 +197,7 @@ def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: boo
 
 
 def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
-                  groups: Sequence[Declared], locked: set[int], unseen: Any) -> list[bool]:
+                  groups: Sequence[Declared], locked: Collection[int], unseen: Any) -> list[bool]:
     """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
     if hasattr(advice, "claims"):
         answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
@@ -280,7 +280,7 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     if offered:  # the first claim the advice takes, every offer judged in one call
         offers = [(_CLAIM_NAMES[a.kind], a.tile,
                    tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
-        taken = _zipai_claims(advice, offers, counts, groups, set(private.get("locked", ())), unseen)
+        taken = _zipai_claims(advice, offers, counts, groups, private.get("locked", ()), unseen)
         if True in taken:
             return offered[taken.index(True)]
         return legal[kinds.index("pass")]

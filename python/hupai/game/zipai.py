@@ -468,21 +468,29 @@ class ZipaiFlow:
         card = table.offer
         bar = -1 if taken is None else RANK[taken.kind]
         chows_count = RANK["chow"] > bar
+        answers = table.answers
         for seat, options in table.pending.items():
             if len(options) == 1:  # a lone pass (the "all" window): nothing was passed up
                 continue
-            chosen = table.answers[seat].kind
-            if chows_count and chosen != "chow":
-                chows = [a for a in options if a.kind == "chow"]
-                if chows:
-                    table.chi_ban[seat].add(card)
-                    for action in chows:
-                        _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
-                        table.menzi_ban[seat].update((low, high, other) for other in others)
-            if chosen != "pung" and chosen != "wai":
-                pengs = [RANK[a.kind] for a in options if a.kind == "pung" or a.kind == "wai"]
-                if pengs and max(pengs) > bar:
-                    table.peng_ban[seat].add(card)
+            chosen = answers[seat].kind
+            peng_rank = -1
+            chows = None
+            for action in options:  # one loop, no comprehension frames: this runs at every offer
+                kind = action.kind
+                if kind == "chow":
+                    if chows is None:
+                        chows = [action]
+                    else:
+                        chows.append(action)
+                elif (kind == "pung" or kind == "wai") and RANK[kind] > peng_rank:
+                    peng_rank = RANK[kind]
+            if chows and chows_count and chosen != "chow":
+                table.chi_ban[seat].add(card)
+                for action in chows:
+                    _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
+                    table.menzi_ban[seat].update((low, high, other) for other in others)
+            if peng_rank > bar and chosen != "pung" and chosen != "wai":
+                table.peng_ban[seat].add(card)
 
     def _unclaimed(self) -> None:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""

@@ -72,7 +72,7 @@ class ZipaiObserver(Observer):
         self._public: Any = None
         self._public_at: tuple[str, int] = ("", -1)
         self._private: list[Any] = [None] * 3
-        self._private_at: list[tuple[int, ...]] = [()] * 3
+        self._private_at: list[int] = [-1] * 3
         self._piles: tuple[tuple[int, ...], ...] = ()
         self._piles_at = -1
 
@@ -83,7 +83,7 @@ class ZipaiObserver(Observer):
             from ..errors import HupaiError
 
             raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
-        phase, to_act, tile, source = game.current
+        phase, to_act, tile, source = game._flow.current  # Game.current without the property's hop
         if self._table is not table:
             self._forget(table)
         if self._groups_at != table.calls:  # a group made: the views of the seats whose groups changed
@@ -101,7 +101,7 @@ class ZipaiObserver(Observer):
             self._public_at = (table.offer_kind, table.calls)
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
-        sizes = (len(chi_ban), len(peng_ban), len(menzi_ban), len(locked))
+        sizes = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
         private = self._private[seat]
         if self._private_at[seat] != sizes:
             # freeze() of the sorted lists, built frozen (tuples of ints) at once
