@@ -216,7 +216,8 @@ class ZipaiFlow:
             return (table.turn_seat,)
         if table.phase == "over":
             return ()
-        return tuple(s for s in table.pending if s not in table.answers)
+        answers = table.answers
+        return tuple(table.pending) if not answers else tuple([s for s in table.pending if s not in answers])
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         table = self.table
