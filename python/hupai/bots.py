@@ -207,10 +207,12 @@ def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | No
             for name, tile, menzi in offers]
 
 
-#: The last public facts read, as (every seat's melds, the piles, the copies they show): an observer hands
-#: out the same frozen melds and piles objects until they change, so most decisions find them here. Holding
+#: The last public facts read, as (every seat's melds, the piles, the copies both show, the copies the melds
+#: show, the copies the piles show): an observer hands out the same frozen melds object until a group is made,
+#: and each seat's pile as the same tuple until it grows, so most decisions count only the new cards. Holding
 #: the objects keeps them alive, so their identity cannot be reused by others. One tuple, replaced whole.
-_PUBLIC: list[tuple[Any, Any, bytes]] = [((), (), bytes(ZIPAI_KINDS))]
+_PUBLIC: list[tuple[Any, Any, bytes, bytes, bytes]] = [((), (), bytes(ZIPAI_KINDS), bytes(ZIPAI_KINDS),
+                                                        bytes(ZIPAI_KINDS))]
 #: Per seat, its last melds object and the groups read from it.
 _OWN: dict[int, tuple[Any, tuple[Declared, ...]]] = {}
 
@@ -220,19 +222,44 @@ def _public_seen(melds: Any, piles: Any) -> bytes:
     last = _PUBLIC[0]
     if last[0] is melds and last[1] is piles:
         return last[2]
-    seen = bytearray(ZIPAI_KINDS)
-    for seat_melds in melds:
-        for meld in seat_melds:
-            size = _GROUP_SIZES.get(meld.type)
-            if size:
-                seen[meld.tiles[0]] += size
-            else:
-                for card in meld.tiles:
-                    seen[card] += 1
+    if last[0] is melds:
+        in_melds = last[3]
+    else:
+        counted = bytearray(ZIPAI_KINDS)
+        for seat_melds in melds:
+            for meld in seat_melds:
+                size = _GROUP_SIZES.get(meld.type)
+                if size:
+                    counted[meld.tiles[0]] += size
+                else:
+                    for card in meld.tiles:
+                        counted[card] += 1
+        in_melds = bytes(counted)
+    counted = bytearray(last[4])
+    before = last[1]
+    if len(before) != len(piles):
+        before = ((),) * len(piles)
+        counted = bytearray(ZIPAI_KINDS)
+    for pile, old in zip(piles, before, strict=True):
+        if pile is old:
+            continue
+        size = len(old)
+        if len(pile) < size or pile[:size] != old:  # not the same pile grown: count it all again
+            return _recount(melds, piles, in_melds)
+        for card in pile[size:]:
+            counted[card] += 1
+    in_piles = bytes(counted)
+    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
+    return _PUBLIC[0][2]
+
+
+def _recount(melds: Any, piles: Any, in_melds: bytes) -> bytes:
+    counted = bytearray(ZIPAI_KINDS)
     for pile in piles:
         for card in pile:
-            seen[card] += 1
-    _PUBLIC[0] = (melds, piles, bytes(seen))
+            counted[card] += 1
+    in_piles = bytes(counted)
+    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
     return _PUBLIC[0][2]
 
 
@@ -272,9 +299,8 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     groups = _own_groups(seat, observation.melds[seat])
     counts = observation.counts
     # copies this seat knows of: its hand, every group, every pile (and the offered card)
-    seen = bytes(map(add, counts, _public_seen(observation.melds, observation.discards)))
+    seen = bytearray(map(add, counts, _public_seen(observation.melds, observation.discards)))
     if not turn and observation.tile >= 0:
-        seen = bytearray(seen)
         seen[observation.tile] += 1
     unseen = bytes(seen).translate(_UNSEEN)
     if offered:  # the first claim the advice takes, every offer judged in one call

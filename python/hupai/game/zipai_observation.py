@@ -53,8 +53,8 @@ def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the vie
 class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
-    __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at", "_piles",
-                 "_piles_at")
+    __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at",
+                 "_piles", "_piles_at")
 
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
@@ -73,7 +73,7 @@ class ZipaiObserver(Observer):
         self._public_at: tuple[str, int] = ("", -1)
         self._private: list[Any] = [None] * 3
         self._private_at: list[int] = [-1] * 3
-        self._piles: tuple[tuple[int, ...], ...] = ()
+        self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
         self._piles_at = -1
 
     def observe(self, seat: int) -> Observation:
@@ -111,8 +111,9 @@ class ZipaiObserver(Observer):
             self._private_at[seat] = sizes
         discards = table.discards
         piled = len(discards[0]) + len(discards[1]) + len(discards[2])
-        if self._piles_at != piled:
-            self._piles = tuple(map(tuple, discards))
+        if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
+            self._piles = tuple([old if len(old) == len(pile) else tuple(pile)
+                                 for old, pile in zip(self._piles, discards, strict=True)])
             self._piles_at = piled
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,

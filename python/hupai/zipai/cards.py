@@ -168,7 +168,8 @@ def to_counts(cards: Cards) -> np.ndarray:
             pass
         else:
             if max(counted) <= COPIES:
-                return numpy().frombuffer(counted, dtype=numpy().uint8)
+                fast: np.ndarray = numpy().frombuffer(counted, dtype=numpy().uint8)
+                return fast
     counts = _counts_array(cards)
     if counts is not None:
         return counts
