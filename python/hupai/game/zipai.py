@@ -263,12 +263,16 @@ class ZipaiFlow:
             own = drawn and seat == source
             options: list[Action] = []
             if own:
-                groups = table.groups[seat]
-                if held == 3 or any(g.type == "wai" and g.cards[0] == card for g in groups):
+                wai = peng = False  # its own 歪 or 碰 of the card (one loop: this runs at every turn-up)
+                for group in table.groups[seat]:
+                    if group.cards[0] == card:
+                        wai = wai or group.type == "wai"
+                        peng = peng or group.type == "peng"
+                if held == 3 or wai:
                     options.append(_ACT["liu"][seat][card])
                 if held >= 2 and self._keeps_discard(seat, (card, card)):
                     options.append(_ACT["wai"][seat][card])
-                if any(g.type == "peng" and g.cards[0] == card for g in groups):
+                if peng:
                     options.append(_ACT["piao"][seat][card])
             elif held >= 2:
                 if held == 3:
