@@ -62,13 +62,15 @@ def _card(name: str, value: Any) -> int:
     return int(value)
 
 
+#: Each WinContext field Wai Huzi does not use, with its default (made once: every win is checked against them).
+_UNUSED = tuple((spec.name, spec.default_factory() if callable(spec.default_factory) else spec.default)
+                for spec in fields(WinContext) if spec.name not in USED_FIELDS)
+
+
 def _check_unused(context: WinContext) -> None:
-    for spec in fields(context):
-        if spec.name in USED_FIELDS:
-            continue
-        default = spec.default_factory() if callable(spec.default_factory) else spec.default
-        if getattr(context, spec.name) != default:
-            raise HupaiError(f"Wai Huzi does not use WinContext.{spec.name} (got {getattr(context, spec.name)!r}); "
+    for name, default in _UNUSED:
+        if getattr(context, name) != default:
+            raise HupaiError(f"Wai Huzi does not use WinContext.{name} (got {getattr(context, name)!r}); "
                              f"leave it at its default {default!r}")
 
 
