@@ -9,6 +9,7 @@ The wall-clock rates come from compare_builds' alternating batches over the roun
 median of the per-pair ratios and their middle half). Then, per round and build, one process plays the
 round's hands after a warm-up and reports the CPU seconds they took (``time.process_time``): on a shared
 machine a process waiting for a core is not charged, so the CPU rate is closer to what a quiet machine gives.
+``--ev`` adds 3 ``EVBot``s (``hupai.ev``) to the CPU-time part, for two builds that both have it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, play
 name, bot, start, stop = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rules = hupai.rules.get(name)
-bots = [(RandomBot if bot == "RandomBot" else GreedyBot)(start + i) for i in range(rules.num_players)]
+if bot == "EVBot":
+    from hupai.ev import EVBot as chosen
+else:
+    chosen = RandomBot if bot == "RandomBot" else GreedyBot
+bots = [chosen(start + i) for i in range(rules.num_players)]
 for seed in range(10_000, 10_020):  # warm-up: tables, caches
     play(Game(rules, seed=seed, dealer=seed % rules.num_players), bots)
 began = time.process_time()
@@ -53,12 +58,14 @@ def main() -> None:
     parser.add_argument("new", help="the Python of the build under test")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--pairs", type=int, default=10, help="alternating batch pairs per round (default 10)")
+    parser.add_argument("--ev", action="store_true", help="also EVBot, in CPU seconds only (both builds need it: "
+                        "not 606392f)")
     args = parser.parse_args()
     print("hands/s, wall clock (alternating batches)", flush=True)
     compare_builds._wall_clock(args.old, args.new, args.pairs, args.rounds,
                                [(name, bot, batch, 0) for name, bot, batch, _ in WORKLOADS])
     print("hands per CPU second (the same hands, builds alternating)")
-    for name, bot, _, hands in WORKLOADS:
+    for name, bot, _, hands in WORKLOADS + ([("waihuzi", "EVBot", 0, 200)] if args.ev else []):
         rates: dict[str, list[float]] = {"old": [], "new": []}
         for round_ in range(args.rounds):
             start = 50_000 + round_ * hands

@@ -126,6 +126,37 @@ void write_judgement(std::int64_t* row, const Judgement& judged) {
     row[2] = judged.xi;
 }
 
+// An advice query from the binding's arguments, checked (InvalidHand for anything malformed).
+AdviceQuery read_advice(const py::handle& hand, const std::vector<DeclaredTuple>& declared, const py::handle& unseen,
+                        long long forbidden, const OptionsTuple& options, const std::vector<ClaimTuple>& claims) {
+    AdviceQuery advice;
+    advice.query.hand = read_counts20(hand, "hand");
+    advice.query.declared = read_declared(declared);
+    advice.query.declared.reserve(std::size_t(kMaxGroups) + 1);  // room for a claimed group
+    advice.query.options = read_options(options);
+    advice.unseen = read_counts20(unseen, "unseen");
+    if (forbidden < 0 || forbidden >= (1LL << kKinds)) invalid("forbidden cards must be a mask of cards 0..19");
+    advice.forbidden = KindMask(forbidden);
+    for (const auto& [kind, card, low, high] : claims) {
+        if (kind < 0 || kind > kClaimChi) invalid("a claim is 0 (飘), 1 (碰) or 2 (吃)");
+        if (low < -1 || low >= kKinds || high < -1 || high >= kKinds)
+            invalid("a 吃's held cards must be in 0..19 (or -1 for none)");
+        advice.claims.push_back(Claim{ClaimKind(kind), card, low, high});
+    }
+    const std::string problem = check_advice(advice);
+    if (!problem.empty()) invalid(problem);
+    return advice;
+}
+
+// Judges a checked query with the GIL released.
+AdviceResult run_advice(AdviceQuery& advice) {
+    AdviceResult result;
+    result.claims.resize(advice.claims.size());
+    py::gil_scoped_release release;
+    advise(advice, result);
+    return result;
+}
+
 struct BatchOut {
     std::int16_t* xi;        // 息 of the best layout, -1 when no layout reaches min_huxi
     std::int64_t* score;     // its score, 0 when none
@@ -236,28 +267,8 @@ void register_zipai(py::module_& m) {
         "zipai_advise",
         [](const py::handle& hand, const std::vector<DeclaredTuple>& declared, const py::handle& unseen,
            long long forbidden, const OptionsTuple& options, const std::vector<ClaimTuple>& claims) {
-            AdviceQuery advice;
-            advice.query.hand = read_counts20(hand, "hand");
-            advice.query.declared = read_declared(declared);
-            advice.query.declared.reserve(std::size_t(kMaxGroups) + 1);  // room for a claimed group
-            advice.query.options = read_options(options);
-            advice.unseen = read_counts20(unseen, "unseen");
-            if (forbidden < 0 || forbidden >= (1LL << kKinds)) invalid("forbidden cards must be a mask of cards 0..19");
-            advice.forbidden = KindMask(forbidden);
-            for (const auto& [kind, card, low, high] : claims) {
-                if (kind < 0 || kind > kClaimChi) invalid("a claim is 0 (飘), 1 (碰) or 2 (吃)");
-                if (low < -1 || low >= kKinds || high < -1 || high >= kKinds)
-                    invalid("a 吃's held cards must be in 0..19 (or -1 for none)");
-                advice.claims.push_back(Claim{ClaimKind(kind), card, low, high});
-            }
-            const std::string problem = check_advice(advice);
-            if (!problem.empty()) invalid(problem);
-            AdviceResult result;
-            result.claims.resize(advice.claims.size());
-            {
-                py::gil_scoped_release release;
-                advise(advice, result);
-            }
+            AdviceQuery advice = read_advice(hand, declared, unseen, forbidden, options, claims);
+            const AdviceResult result = run_advice(advice);
             py::array_t<std::int64_t> judged({kKinds + 1, 4});
             std::int64_t* rows = judged.mutable_data();
             std::fill(rows, rows + (kKinds + 1) * 4, 0);
@@ -288,6 +299,33 @@ void register_zipai(py::module_& m) {
         "closeness, 息) for each card k it may discard; a hand at rest (3m+1) fills row 20 with its own judgement\n"
         "and one claims row per offered (kind, card, low, high): (verdict: 1 take, 0 decline, -1 the hand lacks\n"
         "the cards, -2 no run, -3 a fifth copy; before ×3; 1 if judged after; after ×3). Releases the GIL.");
+
+    m.def(
+        "zipai_advise_discard",
+        [](const py::handle& hand, const std::vector<DeclaredTuple>& declared, const py::handle& unseen,
+           long long forbidden, const OptionsTuple& options) {
+            AdviceQuery advice = read_advice(hand, declared, unseen, forbidden, options, {});
+            const AdviceResult result = run_advice(advice);
+            return result.at_rest ? -2 : result.best_discard;
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("unseen"), py::arg("forbidden"), py::arg("options"),
+        "zipai_advise's best discard alone, without its arrays: the card (ties to the lower), -1 if every card is\n"
+        "forbidden, -2 if the hand is at rest (3m+1 cards) rather than in a discard state. Releases the GIL.");
+
+    m.def(
+        "zipai_advise_claims",
+        [](const py::handle& hand, const std::vector<DeclaredTuple>& declared, const py::handle& unseen,
+           long long forbidden, const OptionsTuple& options, const std::vector<ClaimTuple>& claims) {
+            AdviceQuery advice = read_advice(hand, declared, unseen, forbidden, options, claims);
+            const AdviceResult result = run_advice(advice);
+            py::list verdicts(result.claims.size());
+            for (std::size_t i = 0; i < result.claims.size(); ++i) verdicts[i] = int(result.claims[i].verdict);
+            return verdicts;
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("unseen"), py::arg("forbidden"), py::arg("options"),
+        py::arg("claims"),
+        "zipai_advise's claim verdicts alone, without its arrays: one int per claim (1 take, 0 decline, -1 the\n"
+        "hand lacks the cards, -2 no run, -3 a fifth copy). Releases the GIL.");
 
     m.def(
         "zipai_suit_shape",

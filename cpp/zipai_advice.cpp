@@ -1,11 +1,13 @@
 // Wai Huzi advice: the shape estimate from a table built once, the waits from the core's best layout.
 //
 // The shape of one size is a pure function of its ten counts (each 0..4): a table of all 5^10 of them (one
-// uint16 each, 19.5 MB, built on first use in about 0.1 s) replaces the per-call search and its memo. The waits
+// uint16 each, 19.5 MB, each entry worked out the first time it is asked for) replaces the per-call search. The waits
 // cost most: for a hand ready by shape, each card with an unseen copy is tried self-drawn and from another player.
 #include "zipai_advice.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 namespace hupai::zipai {
 namespace {
@@ -82,34 +84,49 @@ constexpr std::uint32_t unpack(std::uint16_t entry) {
     return worth((entry >> 5) & 0xf, entry & 0x1f, entry >> 9);
 }
 
-// Every code in increasing order: each option at the lowest value (leave its cards single, or take a block
-// starting there) leads to a smaller code, already filled.
-std::vector<std::uint16_t> build_shape_table() {
-    std::vector<std::uint16_t> table(kShapeCodes, 0);
-    std::array<std::uint8_t, kValues> digits{};
-    for (std::uint32_t code = 1; code < kShapeCodes; ++code) {
-        for (int d = 0; d < kValues; ++d) {  // count up in base 5
-            if (++digits[d] < 5) break;
-            digits[d] = 0;
-        }
+// The table, filled on demand: an entry is worked out the first time a hand asks for it (from the entries of
+// the smaller codes its options lead to: leave the lowest value's cards single, or take a block starting
+// there), and kept. A hand reaches only a small part of the 5^10 codes, so this costs a few microseconds where
+// filling the whole table in increasing order cost 0.1 s of every process's first advice. Entries are atomic
+// (relaxed): threads that race on one store the same value. A filled entry has its top bit set.
+class ShapeTable {
+public:
+    ShapeTable() : entries_(std::make_unique<std::atomic<std::uint16_t>[]>(kShapeCodes)) {
+        entries_[0].store(kFilled, std::memory_order_relaxed);  // no cards: nothing made
+    }
+
+    std::uint16_t operator[](std::uint32_t code) const {
+        const std::uint16_t entry = entries_[code].load(std::memory_order_relaxed);
+        return entry & kFilled ? std::uint16_t(entry & ~kFilled) : fill(code);
+    }
+
+private:
+    static constexpr std::uint16_t kFilled = 0x8000;  // pack() uses 15 bits
+
+    std::uint16_t fill(std::uint32_t code) const {
+        std::array<std::uint8_t, kValues> digits{};
+        for (std::uint32_t rest = code, d = 0; d < std::uint32_t(kValues); ++d, rest /= 5) digits[d] = std::uint8_t(rest % 5);
         int low = 0;
         while (digits[low] == 0) ++low;
-        std::uint32_t best = unpack(table[code - digits[low] * kPow5[low]]);
+        std::uint32_t best = unpack((*this)[code - digits[low] * kPow5[low]]);
         const BlockList& list = kBlocks[low];
         for (int b = 0; b < list.count; ++b) {
             const Block& block = list.blocks[b];
             bool fits = true;
             for (int c = 0; c < block.cards; ++c) fits = fits && digits[low + block.offsets[c]] >= block.amounts[c];
             if (!fits) continue;
-            best = std::max(best, unpack(table[code - block.delta]) + block.value);
+            best = std::max(best, unpack((*this)[code - block.delta]) + block.value);
         }
-        table[code] = pack(best);
+        const std::uint16_t entry = pack(best);
+        entries_[code].store(std::uint16_t(entry | kFilled), std::memory_order_relaxed);
+        return entry;
     }
-    return table;
-}
 
-const std::vector<std::uint16_t>& shape_table() {
-    static const std::vector<std::uint16_t> table = build_shape_table();  // built once, thread-safe
+    std::unique_ptr<std::atomic<std::uint16_t>[]> entries_;
+};
+
+const ShapeTable& shape_table() {
+    static const ShapeTable table;  // made once, thread-safe; its entries fill as hands ask for them
     return table;
 }
 
@@ -119,7 +136,7 @@ std::uint32_t size_code(const std::uint8_t* values) {
     return code;
 }
 
-SuitShape shape_of_code(const std::vector<std::uint16_t>& table, std::uint32_t code) {
+SuitShape shape_of_code(const ShapeTable& table, std::uint32_t code) {
     const std::uint16_t entry = table[code];
     return SuitShape{(entry >> 5) & 0xf, entry & 0x1f, entry >> 9};
 }
@@ -142,7 +159,7 @@ ShapeEstimate estimate(const SuitShape& small, const SuitShape& big, int groups_
 // into groups alone iff its best grouping has 2 × groups + partials = 2k (k groups, nothing else fits in 3k
 // cards), and one of 3k + 2 cards into groups and the 2-card unit iff it has 2k + 1 (k groups and a pair or 门子,
 // the units WH-28 allows, which are the table's partials). Only those cards are split and scored.
-bool splits(const std::vector<std::uint16_t>& table, std::uint32_t code, int cards) {
+bool splits(const ShapeTable& table, std::uint32_t code, int cards) {
     if (cards % 3 == 1) return false;
     const SuitShape found = shape_of_code(table, code);
     return 2 * found.groups + found.partials == 2 * (cards / 3) + (cards % 3 == 2 ? 1 : 0);

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
-from itertools import chain
-from operator import attrgetter
+from operator import add, attrgetter
 from typing import Any
 
 import numpy as np
@@ -198,7 +197,7 @@ def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: boo
 
 
 def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
-                  groups: list[Declared], locked: set[int], unseen: Any) -> list[bool]:
+                  groups: Sequence[Declared], locked: Collection[int], unseen: Any) -> list[bool]:
     """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
     if hasattr(advice, "claims"):
         answers: list[bool] = advice.claims(offers, counts, groups, forbidden=locked, unseen=unseen)
@@ -208,52 +207,114 @@ def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | No
             for name, tile, menzi in offers]
 
 
+#: The last public facts read, as (every seat's melds, the piles, the copies both show, the copies the melds
+#: show, the copies the piles show): an observer hands out the same frozen melds object until a group is made,
+#: and each seat's pile as the same tuple until it grows, so most decisions count only the new cards. Holding
+#: the objects keeps them alive, so their identity cannot be reused by others. One tuple, replaced whole.
+_PUBLIC: list[tuple[Any, Any, bytes, bytes, bytes]] = [((), (), bytes(ZIPAI_KINDS), bytes(ZIPAI_KINDS),
+                                                        bytes(ZIPAI_KINDS))]
+#: Per seat, its last melds object and the groups read from it.
+_OWN: dict[int, tuple[Any, tuple[Declared, ...]]] = {}
+
+
+def _public_seen(melds: Any, piles: Any) -> bytes:
+    """The copies of each card every seat's groups and the piles show (a 歪 or 溜 holds three or four)."""
+    last = _PUBLIC[0]
+    if last[0] is melds and last[1] is piles:
+        return last[2]
+    if last[0] is melds:
+        in_melds = last[3]
+    else:
+        counted = bytearray(ZIPAI_KINDS)
+        for seat_melds in melds:
+            for meld in seat_melds:
+                size = _GROUP_SIZES.get(meld.type)
+                if size:
+                    counted[meld.tiles[0]] += size
+                else:
+                    for card in meld.tiles:
+                        counted[card] += 1
+        in_melds = bytes(counted)
+    counted = bytearray(last[4])
+    before = last[1]
+    if len(before) != len(piles):
+        before = ((),) * len(piles)
+        counted = bytearray(ZIPAI_KINDS)
+    for pile, old in zip(piles, before, strict=True):
+        if pile is old:
+            continue
+        size = len(old)
+        if len(pile) < size or pile[:size] != old:  # not the same pile grown: count it all again
+            return _recount(melds, piles, in_melds)
+        for card in pile[size:]:
+            counted[card] += 1
+    in_piles = bytes(counted)
+    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
+    return _PUBLIC[0][2]
+
+
+def _recount(melds: Any, piles: Any, in_melds: bytes) -> bytes:
+    counted = bytearray(ZIPAI_KINDS)
+    for pile in piles:
+        for card in pile:
+            counted[card] += 1
+    in_piles = bytes(counted)
+    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
+    return _PUBLIC[0][2]
+
+
+def _own_groups(seat: int, melds: Any) -> tuple[Declared, ...]:
+    """The seat's declared groups as the advice reads them (a tuple: the advice keeps its reading of it)."""
+    last = _OWN.get(seat)
+    if last is not None and last[0] is melds:
+        return last[1]
+    groups = tuple([_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in melds])
+    _OWN[seat] = (melds, groups)
+    return groups
+
+
 def _zipai_act(observation: Observation, advice: Any) -> Action:
     """GreedyBot in Wai Huzi, from its observation and the rule system's advice (``rules/waihuzi/advice.py``:
     waits worth unseen copies × score from the core, then shape, then 息): win when it can; declare a 溜 or 飘 in
     a discard state; take an offered card when the advice says the hand is better for it, but never a 碰 or 歪
     that would make the seat 死手 (WH-27); discard what the advice ranks best among the unlocked cards."""
     legal = observation.legal_actions
-    kinds = [a.kind for a in legal]
+    kinds = list(map(_KIND, legal))
     if "win" in kinds:
         return legal[kinds.index("win")]
     private = observation.private
-    peng_ban = private.get("peng_ban", ())
     turn = observation.phase == "turn"
     offered = []
-    for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
-        if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
-            continue
-        if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
-            return action
-        offered.append(action)
-    if not turn and not offered:
-        return legal[kinds.index("pass")]
+    if not (turn and kinds.count("discard") == len(kinds)):  # a turn of plain discards offers nothing else
+        peng_ban = private.get("peng_ban", ())
+        for action in legal:  # in the flow's order: 溜 飘 歪 first, then 碰, then 吃
+            if action.kind not in _CLAIM_NAMES or (action.kind in ("wai", "pung") and action.tile in peng_ban):
+                continue
+            if turn:  # a 溜 of four held or a 飘 onto its 碰: 息 and 元 at no cost, in place of a discard
+                return action
+            offered.append(action)
+        if not turn and not offered:
+            return legal[kinds.index("pass")]
     seat = observation.seat
-    groups = [_declared_group(m.type, m.tiles, m.claimed_tile, m.claimed_from < 0) for m in observation.melds[seat]]
-    seen = bytearray(observation.counts)  # copies this seat knows of: its hand, every group, every pile
-    for melds in observation.melds:
-        for meld in melds:
-            if meld.type in _GROUP_SIZES:
-                seen[meld.tiles[0]] += _GROUP_SIZES[meld.type]
-            else:
-                for card in meld.tiles:
-                    seen[card] += 1
-    for card in chain.from_iterable(observation.discards):
-        seen[card] += 1
+    groups = _own_groups(seat, observation.melds[seat])
+    counts = observation.counts
+    # copies this seat knows of: its hand, every group, every pile (and the offered card)
+    seen = bytearray(map(add, counts, _public_seen(observation.melds, observation.discards)))
     if not turn and observation.tile >= 0:
         seen[observation.tile] += 1
     unseen = bytes(seen).translate(_UNSEEN)
-    counts = observation.counts
     if offered:  # the first claim the advice takes, every offer judged in one call
         offers = [(_CLAIM_NAMES[a.kind], a.tile,
                    tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
-        taken = _zipai_claims(advice, offers, counts, groups, set(private.get("locked", ())), unseen)
+        taken = _zipai_claims(advice, offers, counts, groups, private.get("locked", ()), unseen)
         if True in taken:
             return offered[taken.index(True)]
         return legal[kinds.index("pass")]
-    discards = [a for a in legal if a.kind == "discard"]
-    allowed = {a.tile for a in discards}
-    card = advice.discard(counts, groups, forbidden=[c for c, n in enumerate(counts) if n and c not in allowed],
-                          unseen=unseen)
+    discards = legal if kinds.count("discard") == len(kinds) else [a for a in legal if a.kind == "discard"]
+    # the held cards it may not discard (locked, WH-26): none unless the discards are fewer than the held kinds
+    forbidden: Any = ()
+    if len(discards) != ZIPAI_KINDS - bytes(counts).count(0):
+        allowed = {a.tile for a in discards}
+        forbidden = [c for c, n in enumerate(counts) if n and c not in allowed]
+    card = advice.discard(counts, groups, forbidden=forbidden, unseen=unseen)
     return next(a for a in discards if a.tile == card)

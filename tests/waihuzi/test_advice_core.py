@@ -237,9 +237,9 @@ def test_the_core_refuses_hostile_hands_and_unseen_counts(hand: Any) -> None:
         _core.zipai_advise(_rest(), [], hand, 0, OPTIONS, [])
 
 
-def test_the_core_refuses_hostile_arguments() -> None:
+def _hostile_arguments() -> list[tuple[Any, ...]]:
     rest, discard_state = _rest(), np.array(zipai.to_counts(E3_HAND + " x3"), dtype=np.uint8)
-    bad: list[tuple[Any, ...]] = [
+    return [
         (rest, [], rest, -1, OPTIONS, []), (rest, [], rest, 1 << 20, OPTIONS, []),
         (rest, [], rest, 0, OPTIONS, [(3, 0, -1, -1)]), (rest, [], rest, 0, OPTIONS, [(1, 20, -1, -1)]),
         (rest, [], rest, 0, OPTIONS, [(2, 0, 30, 1)]), (rest, [], rest, 0, OPTIONS, [(-1, 0, -1, -1)]),
@@ -249,13 +249,48 @@ def test_the_core_refuses_hostile_arguments() -> None:
         (rest, [(7, 0, 0, 0, 0)], rest, 0, OPTIONS, []),           # x1: 2 held + 碰 + ... = 5 copies
         (rest, [(11, 3, 3, 3, -1)], rest, 0, OPTIONS, []),         # not a group type
     ]
-    for args in bad:
+
+
+def test_the_core_refuses_hostile_arguments() -> None:
+    rest = _rest()
+    for args in _hostile_arguments():
         with pytest.raises(InvalidHand):
             _core.zipai_advise(*args)
     strided = np.zeros(40, dtype=np.uint8)
     strided[::2] = rest
     judged, _, _ = _core.zipai_advise(strided[::2], [], rest, 0, OPTIONS, [])
     assert judged[20].tolist() == _core.zipai_advise(rest, [], rest, 0, OPTIONS, [])[0][20].tolist()
+
+
+def test_the_lean_calls_check_and_answer_as_zipai_advise() -> None:
+    """zipai_advise_discard and zipai_advise_claims (what the advice calls: no arrays built) refuse what
+    zipai_advise refuses, and give its best discard and its claim verdicts."""
+    for args in _hostile_arguments():
+        with pytest.raises(InvalidHand):
+            _core.zipai_advise_claims(*args)
+        if not args[5]:
+            with pytest.raises(InvalidHand):
+                _core.zipai_advise_discard(*args[:5])
+    assert _core.zipai_advise_discard(_rest(), [], _rest(), 0, OPTIONS) == -2  # at rest: no discard state
+    compared = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        counts, groups, unseen, deck = _deal(rng, discard_state=seed % 2 == 0)
+        declared = [group.as_core() for group in groups]
+        forbidden = sum(1 << k for k in range(20) if rng.random() < 0.1)
+        if seed % 2 == 0:
+            _, _, best = _core.zipai_advise(counts, declared, unseen, forbidden, OPTIONS, [])
+            assert _core.zipai_advise_discard(counts, declared, unseen, forbidden, OPTIONS) == best
+            continue
+        claims = [(kind, card, -1, -1) for card in rng.sample(deck, 2) for kind in (0, 1)]
+        held = [k for k in range(20) if counts[k]]
+        claims += [(2, card, low, high) for low, high in itertools.combinations(held, 2)
+                   for card in zipai.completing_cards(low, high)][:4]
+        _, verdicts, _ = _core.zipai_advise(counts, declared, unseen, forbidden, OPTIONS, claims)
+        lean = _core.zipai_advise_claims(counts, declared, unseen, forbidden, OPTIONS, claims)
+        assert lean == verdicts[:, 0].tolist()
+        compared += len(claims)
+    assert compared > 500
 
 
 def test_the_advice_refuses_hostile_arguments_with_hupai_errors() -> None:

@@ -303,3 +303,15 @@ def test_the_core_names_and_factors_are_the_tables() -> None:
     table = [(e.name, e.chinese, e.value) for e in (*LAYOUT_MINGTANG, *EXTRA_MINGTANG)]
     assert core == table
     assert all(e.rule in e.doc for e in MINGTANG)  # every predicate's definition names its rule
+
+
+@pytest.mark.parametrize(("field", "value"), [("round_wind", 1), ("jokers", 2), ("gold", 3), ("liable", 0),
+                                              ("declared_ready", True), ("you_level", 1)])
+def test_a_mahjong_only_context_field_is_refused_by_name(field: str, value: Any) -> None:
+    """A WinContext field Wai Huzi does not read must keep its default: a set one is refused, naming it."""
+    import dataclasses
+
+    ctx = dataclasses.replace(context(E1_HAND, "x1", E1_GROUPS, discarder=2), **{field: value})
+    with pytest.raises(hupai.HupaiError, match=f"does not use WinContext.{field} "):
+        score(ctx)
+    assert score(context(E1_HAND, "x1", E1_GROUPS, discarder=2)).value == 480

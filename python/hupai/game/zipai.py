@@ -38,6 +38,7 @@ its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (W
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 from .._core import zipai_best, zipai_waits
@@ -64,6 +65,16 @@ _RUNS_OF = tuple(
     tuple((run, low, high, tuple(c for c in completing_cards(low, high) if c != card))
           for run in RUNS if card in run for low, high in [tuple(c for c in run if c != card)])
     for card in range(20))
+#: Every action a seat may be offered on one card, built once (an Action is an immutable NamedTuple, so the legal
+#: actions of every decision share these objects): ``_ACT[kind][seat][card]``, ``_PASS[seat]``.
+_ACT = {kind: tuple(tuple(Action(kind, seat, card) for card in range(20)) for seat in range(3))
+        for kind in ("discard", "liu", "piao", "wai", "pung", "win")}
+_DISCARD = _ACT["discard"]
+_PASS = tuple(Action("pass", seat) for seat in range(3))
+#: Per seat and card, each 吃 of it as (the 门子's low and high cards, the 门子's other completing cards, the
+#: action): what :meth:`ZipaiFlow._chows` offers, from :data:`_RUNS_OF`.
+_CHOWS = tuple(tuple(tuple((low, high, (card, *others), Action("chow", seat, card, run))
+                           for run, low, high, others in _RUNS_OF[card]) for card in range(20)) for seat in range(3))
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
@@ -180,14 +191,14 @@ class ZipaiFlow:
                    for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
                                                     self._options))
 
-    def _keeps_discard(self, seat: int, taken: tuple[int, ...], locks: tuple[int, ...] = ()) -> bool:
-        """WH-18: after giving up ``taken`` from its hand (and locking ``locks``), the seat still holds a card
-        it may discard."""
-        hand = bytearray(self.table.hands[seat])
-        for card in taken:
-            hand[card] -= 1
+    def _keeps_discard(self, seat: int, taken: tuple[int, int], locks: tuple[int, ...] = ()) -> bool:
+        """WH-18: after giving up the two cards ``taken`` from its hand (and locking ``locks``), the seat still
+        holds a card it may discard."""
         locked = self.table.locked[seat]
-        return any(count and card not in locked and card not in locks for card, count in enumerate(hand))
+        for card, count in enumerate(self.table.hands[seat]):
+            if count and card not in locked and card not in locks and count > taken.count(card):
+                return True
+        return False
 
     # -- decisions --------------------------------------------------------------------------------------
     @property
@@ -205,7 +216,8 @@ class ZipaiFlow:
             return (table.turn_seat,)
         if table.phase == "over":
             return ()
-        return tuple(s for s in table.pending if s not in table.answers)
+        answers = table.answers
+        return tuple(table.pending) if not answers else tuple([s for s in table.pending if s not in answers])
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         table = self.table
@@ -219,16 +231,18 @@ class ZipaiFlow:
         """WH-12 (a discard state), WH-13 and WH-40 (the dealer's first move)."""
         table = self.table
         hand = table.hands[seat]
-        out: list[Action] = []
-        if table.opening and self._heavenly():
-            out.append(Action("win", seat, table.wall.tiles[19], (), "tianhu"))
+        heavenly = table.opening and self._heavenly()
         locked = table.locked[seat]
-        held = [card for card in range(20) if hand[card]]
-        discards = [card for card in held if card not in locked] or held  # WH-18 keeps this from being empty
-        out.extend(Action("discard", seat, card) for card in discards)
+        # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false)
+        out = list(compress(_DISCARD[seat], hand))
+        if locked:
+            out = [a for a in out if a.tile not in locked] or out  # WH-18 keeps this from being empty
+        if heavenly:
+            out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
         if not table.dead[seat]:  # WH-27: a 死手 seat is offered no declaration
-            out.extend(Action("liu", seat, card) for card in held if hand[card] == 4)
-            out.extend(Action("piao", seat, g.cards[0]) for g in table.groups[seat]
+            if 4 in hand:
+                out.extend(_ACT["liu"][seat][card] for card in range(20) if hand[card] == 4)
+            out.extend(_ACT["piao"][seat][g.cards[0]] for g in table.groups[seat]
                        if g.type == "peng" and hand[g.cards[0]])
         return tuple(out)
 
@@ -241,29 +255,34 @@ class ZipaiFlow:
         order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
+        hands = table.hands
         for seat in order:
             if table.dead[seat]:
                 continue
-            held = table.hands[seat][card]
+            held = hands[seat][card]
             own = drawn and seat == source
             options: list[Action] = []
             if own:
-                groups = table.groups[seat]
-                if held == 3 or any(g.type == "wai" and g.cards[0] == card for g in groups):
-                    options.append(Action("liu", seat, card))
+                wai = peng = False  # its own 歪 or 碰 of the card (one loop: this runs at every turn-up)
+                for group in table.groups[seat]:
+                    if group.cards[0] == card:
+                        wai = wai or group.type == "wai"
+                        peng = peng or group.type == "peng"
+                if held == 3 or wai:
+                    options.append(_ACT["liu"][seat][card])
                 if held >= 2 and self._keeps_discard(seat, (card, card)):
-                    options.append(Action("wai", seat, card))
-                if any(g.type == "peng" and g.cards[0] == card for g in groups):
-                    options.append(Action("piao", seat, card))
-            else:
+                    options.append(_ACT["wai"][seat][card])
+                if peng:
+                    options.append(_ACT["piao"][seat][card])
+            elif held >= 2:
                 if held == 3:
-                    options.append(Action("piao", seat, card))
-                if held >= 2 and self._keeps_discard(seat, (card, card)):
-                    options.append(Action("pung", seat, card))
+                    options.append(_ACT["piao"][seat][card])
+                if self._keeps_discard(seat, (card, card)):
+                    options.append(_ACT["pung"][seat][card])
             if (own or seat == chower) and card not in table.chi_ban[seat]:
                 options.extend(self._chows(seat, card))
             if self._wins(seat, card, own):
-                options.append(Action("win", seat, card))
+                options.append(_ACT["win"][seat][card])
             if options:
                 out[seat] = options
         return out
@@ -282,11 +301,11 @@ class ZipaiFlow:
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
-        for run, low, high, others in _RUNS_OF[card]:
+        for low, high, locks, action in _CHOWS[seat][card]:
             if not (hand[low] and hand[high]) or (low, high, card) in banned:
                 continue
-            if self._keeps_discard(seat, (low, high), (card, *others)):
-                out.append(Action("chow", seat, card, run))
+            if self._keeps_discard(seat, (low, high), locks):
+                out.append(action)
         return out
 
     def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
@@ -326,13 +345,14 @@ class ZipaiFlow:
 
     # -- applying a legal action ------------------------------------------------------------------------
     def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
-        """Apply a legal action; returns the legal actions known for the new state (none: the shell asks)."""
+        """Apply a legal action; returns the legal actions known for the new state (the seats to act; the shell
+        asks for any other)."""
         table = self.table
         if table.phase == "claim":
             table.answers[action.seat] = action
             if len(table.answers) == len(table.pending):
                 self._resolve()
-            return {}
+            return self._known()
         kind, seat, card = action.kind, action.seat, action.tile
         opening = table.opening
         table.opening = False
@@ -341,7 +361,7 @@ class ZipaiFlow:
             return {}
         if kind == "discard":
             self._discard(seat, card, opening)
-            return {}
+            return self._known()
         hand = table.hands[seat]
         if kind == "liu":  # four held (WH-12)
             hand[card] -= 4
@@ -352,7 +372,20 @@ class ZipaiFlow:
         if opening:
             self._dealer_moved()
         self._turn_up((seat + 1) % 3)
-        return {}
+        return self._known()
+
+    def _known(self) -> dict[int, tuple[Action, ...]]:
+        """The legal actions of the seats to act now, as :meth:`legal_actions` gives them (a new dict: the shell
+        fills it with what it asks later)."""
+        table = self.table
+        if table.phase == "turn":
+            return {table.turn_seat: self._turn_actions(table.turn_seat)}
+        if table.phase != "claim":
+            return {}
+        answers = table.answers
+        if not answers:
+            return dict(table.pending)
+        return {seat: options for seat, options in table.pending.items() if seat not in answers}
 
     def _dealer_moved(self) -> None:
         """WH-38: the dealer's 报听 moment is right after its first discard or the 溜 that replaced it."""
@@ -406,7 +439,7 @@ class ZipaiFlow:
             asked = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
         else:
             asked = tuple(options)
-        table.pending = {seat: (*options.get(seat, ()), Action("pass", seat)) for seat in asked}
+        table.pending = {seat: (*options.get(seat, ()), _PASS[seat]) for seat in asked}
         table.answers = {}
         if not asked:
             self._unclaimed()
@@ -439,16 +472,29 @@ class ZipaiFlow:
         table = self.table
         card = table.offer
         bar = -1 if taken is None else RANK[taken.kind]
+        chows_count = RANK["chow"] > bar
+        answers = table.answers
         for seat, options in table.pending.items():
-            chosen = table.answers[seat].kind
-            chows = [a for a in options if a.kind == "chow"]
-            if chows and chosen != "chow" and RANK["chow"] > bar:
+            if len(options) == 1:  # a lone pass (the "all" window): nothing was passed up
+                continue
+            chosen = answers[seat].kind
+            peng_rank = -1
+            chows = None
+            for action in options:  # one loop, no comprehension frames: this runs at every offer
+                kind = action.kind
+                if kind == "chow":
+                    if chows is None:
+                        chows = [action]
+                    else:
+                        chows.append(action)
+                elif (kind == "pung" or kind == "wai") and RANK[kind] > peng_rank:
+                    peng_rank = RANK[kind]
+            if chows and chows_count and chosen != "chow":
                 table.chi_ban[seat].add(card)
                 for action in chows:
                     _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
                     table.menzi_ban[seat].update((low, high, other) for other in others)
-            pengs = [RANK[a.kind] for a in options if a.kind in ("pung", "wai")]
-            if pengs and chosen not in ("pung", "wai") and max(pengs) > bar:
+            if peng_rank > bar and chosen != "pung" and chosen != "wai":
                 table.peng_ban[seat].add(card)
 
     def _unclaimed(self) -> None:

@@ -23,6 +23,7 @@ same value; the layout shows them whole once the hand is won).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -44,15 +45,36 @@ def group_view(seat: int, group: Group, whole: bool = False) -> MeldView:
                     -1 if group.source in (-1, seat) else group.source, False, group.taken)
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function of small immutable values: a group is seen the same way
+def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the views are rebuilt at every group made
+    return group_view(seat, group)
+
+
 class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
-    __slots__ = ("_groups", "_groups_at")
+    __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at",
+                 "_piles", "_piles_at")
 
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
-        self._groups: tuple[tuple[MeldView, ...], ...] = ()
+        self._forget(None)
+
+    def _forget(self, table: Any) -> None:
+        """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
+        is made), the public extras (the 死手 flags change only with a group made), each seat's bans and locks
+        (sets that only grow in a hand, so their sizes say when), the piles (lists that only grow). ``table``:
+        the table they are read from (a game given another table starts them afresh)."""
+        self._table = table
+        self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
+        self._made: list[list[Group]] = [[], [], []]  # the groups each seat's views show
+        self._public: Any = None
+        self._public_at: tuple[str, int] = ("", -1)
+        self._private: list[Any] = [None] * 3
+        self._private_at: list[int] = [-1] * 3
+        self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
+        self._piles_at = -1
 
     def observe(self, seat: int) -> Observation:
         game = self._game
@@ -61,21 +83,42 @@ class ZipaiObserver(Observer):
             from ..errors import HupaiError
 
             raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
-        phase, to_act, tile, source = game.current
-        if self._groups_at != table.calls:
-            self._groups = tuple(tuple(group_view(s, g) for g in groups) for s, groups in enumerate(table.groups))
+        phase, to_act, tile, source = game._flow.current  # Game.current without the property's hop
+        if self._table is not table:
+            self._forget(table)
+        if self._groups_at != table.calls:  # a group made: the views of the seats whose groups changed
+            made = self._made
+            views = list(self._groups)
+            for s, groups in enumerate(table.groups):
+                if made[s] != groups:  # a seat's views stay the same objects while its groups do
+                    views[s] = tuple([_seen_group(s, g) for g in groups])
+                    made[s] = list(groups)
+            self._groups = tuple(views)
             self._groups_at = table.calls
-        extras = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
-                                   "offer": table.offer_kind})
-        # freeze() of the sorted lists, built frozen (tuples of ints) at once: this runs at every decision
-        private = MappingProxyType({"chi_ban": tuple(sorted(table.chi_ban[seat])),
-                                    "peng_ban": tuple(sorted(table.peng_ban[seat])),
-                                    "menzi_ban": tuple(sorted(table.menzi_ban[seat])),
-                                    "locked": tuple(sorted(table.locked[seat]))})
+        if self._public_at != (table.offer_kind, table.calls):
+            self._public = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown,
+                                             "dead": tuple(table.dead), "offer": table.offer_kind})
+            self._public_at = (table.offer_kind, table.calls)
+        chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
+                                                table.locked[seat])
+        sizes = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
+        private = self._private[seat]
+        if self._private_at[seat] != sizes:
+            # freeze() of the sorted lists, built frozen (tuples of ints) at once
+            private = self._private[seat] = MappingProxyType({
+                "chi_ban": tuple(sorted(chi_ban)), "peng_ban": tuple(sorted(peng_ban)),
+                "menzi_ban": tuple(sorted(menzi_ban)), "locked": tuple(sorted(locked))})
+            self._private_at[seat] = sizes
+        discards = table.discards
+        piled = len(discards[0]) + len(discards[1]) + len(discards[2])
+        if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
+            self._piles = tuple([old if len(old) == len(pile) else tuple(pile)
+                                 for old, pile in zip(self._piles, discards, strict=True)])
+            self._piles_at = piled
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
             self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(map(sum, table.hands)), self._groups,
-            tuple(map(tuple, table.discards)), len(table.wall.tiles) - table.wall.head, extras,
+            self._piles, len(table.wall.tiles) - table.wall.head, self._public,
             game.legal_actions(seat), None if phase != "over" else self._result or self._zipai_result(game),
             private)
         obs.__class__ = Observation

@@ -157,6 +157,19 @@ def to_kinds(cards: Cards) -> list[int]:
 
 def to_counts(cards: Cards) -> np.ndarray:
     """Any card form as a ``uint8[20]`` counts vector; more than four of a card raises :class:`InvalidHand`."""
+    if type(cards) is list or type(cards) is tuple:  # noqa: E721 (plain ints 0..19: counted here, the common case)
+        counted = bytearray(NUM_KINDS)
+        try:
+            for kind in cards:
+                if type(kind) is not int or kind < 0:  # noqa: E721 (a bool or another int type: checked below)
+                    raise IndexError
+                counted[kind] += 1
+        except (IndexError, ValueError):  # not a plain int 0..19, or a fifth copy (ValueError: a byte past 255)
+            pass
+        else:
+            if max(counted) <= COPIES:
+                fast: np.ndarray = numpy().frombuffer(counted, dtype=numpy().uint8)
+                return fast
     counts = _counts_array(cards)
     if counts is not None:
         return counts

@@ -43,8 +43,10 @@ __all__ = ["ADVICE", "WaihuziAdvice", "Judgement", "CLAIMS"]
 CLAIMS = ("win", "liu", "wai", "piao", "peng", "chi")
 _ALWAYS = frozenset(("win", "liu", "wai"))  # a win ends the hand; 溜 and 歪 are 4 息 each and never break a group
 _CLAIM_CODES = {"piao": 0, "peng": 1, "chi": 2}  # the core's claim kinds
+_CHI = _CLAIM_CODES["chi"]
 _GROUPS_IN_A_WIN = 6  # WH-28: six groups (declared or in the hand) and one 2-card unit
 _AT_REST = 20         # the core's row of the hand at rest
+_NOT_AT_REST = "discards are ranked for a hand in a discard state (3m+2 cards), not one at rest"
 
 
 @dataclass(frozen=True, order=True)
@@ -88,6 +90,14 @@ def _mask(cards: Iterable[int]) -> int:
     return mask
 
 
+def _mask_of(cards: Iterable[int]) -> int:
+    """:func:`_mask`, at once for the usual empty set."""
+    return 0 if type(cards) in _PLAIN and not cards else _mask(cards)
+
+
+_PLAIN = (set, frozenset, tuple, list)
+
+
 def suit_shape(values: bytes) -> tuple[int, int, int]:
     """For one size's counts (10 bytes): (groups, partials, 息) of the grouping with the most 2 × groups +
     partials, then the most 息 (a pair or 门子 is one card from a group or the unit; a lone card two)."""
@@ -121,6 +131,7 @@ class WaihuziAdvice(Advice):
         self.core: CoreOptions = {"xingxingxi": xingxingxi, "daxiaozihu": daxiaozihu,
                                   "extra_mingtang": extra_mingtang}
         self._core_options = _options(min_huxi, xingxingxi, daxiaozihu, extra_mingtang)
+        self._last_groups: tuple[Any, list[tuple[int, int, int, int, int]]] = (None, [])
 
     @property
     def options(self) -> dict[str, Any]:
@@ -143,12 +154,21 @@ class WaihuziAdvice(Advice):
         out: np.ndarray = np.clip(zipai.COPIES - seen, 0, zipai.COPIES).astype(np.uint8)
         return out
 
+    def _arguments(self, counts: Any, groups: Sequence[Declared], unseen: Any) -> tuple[Any, Any, Any]:
+        """The core's hand, declared groups and unseen counts."""
+        hand = _counts(counts)
+        last = self._last_groups  # a player asks about the same groups decision after decision
+        if groups is last[0] and type(groups) is tuple:  # noqa: E721 (only an immutable tuple can be kept)
+            declared = last[1]
+        else:
+            declared = _declared(groups)
+            if type(groups) is tuple:  # noqa: E721
+                self._last_groups = (groups, declared)  # one tuple, replaced whole
+        return hand, declared, self._unseen(hand, groups, unseen)
+
     def _advise(self, counts: Any, groups: Sequence[Declared], unseen: Any, forbidden: int = 0,
                 claims: Sequence[tuple[int, int, int, int]] = ()) -> tuple[np.ndarray, np.ndarray, int]:
-        hand = _counts(counts)
-        declared = _declared(groups)
-        return _core.zipai_advise(hand, declared, self._unseen(hand, groups, unseen), forbidden,
-                                  self._core_options, claims)
+        return _core.zipai_advise(*self._arguments(counts, groups, unseen), forbidden, self._core_options, claims)
 
     def judge(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> Judgement:
         """How good a hand at rest (3m+1 cards with its groups) is (see the module docstring)."""
@@ -167,16 +187,20 @@ class WaihuziAdvice(Advice):
 
     def _discard_state(self, counts: Any, groups: Sequence[Declared], forbidden: Iterable[int],
                        unseen: Any) -> tuple[np.ndarray, np.ndarray, int]:
-        found = self._advise(counts, groups, unseen, _mask(forbidden))
+        found = self._advise(counts, groups, unseen, _mask_of(forbidden))
         if found[0][_AT_REST, 0]:
-            raise InvalidHand("discards are ranked for a hand in a discard state (3m+2 cards), not one at rest")
+            raise InvalidHand(_NOT_AT_REST)
         return found
 
     def discard(self, counts: Any, groups: Sequence[Declared] = (), forbidden: Iterable[int] = (),
                 unseen: Any = None) -> int:
         """The discard that leaves the best hand at rest; ties go to the lower card. :class:`HupaiError` when
         every card is forbidden (WH-18 makes the flow refuse such a claim)."""
-        _, _, best = self._discard_state(counts, groups, forbidden, unseen)
+        # the core's best discard alone (zipai_advise's judgement of every discard, without its arrays)
+        best = _core.zipai_advise_discard(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                          self._core_options)
+        if best == -2:
+            raise InvalidHand(_NOT_AT_REST)
         if best < 0:
             raise HupaiError("no card may be discarded: every card in the hand is locked (WH-18, WH-26)")
         return best
@@ -193,16 +217,22 @@ class WaihuziAdvice(Advice):
         the core (the hand as it is once per offered card)."""
         codes: list[tuple[int, int, int, int]] = []
         for action, card, menzi in offers:
-            if action not in CLAIMS:
-                raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
-            if action in _ALWAYS:
-                continue
-            low, high = (-1, -1) if menzi is None or action != "chi" else menzi
-            codes.append((_CLAIM_CODES[action], _card(card, "the offered card"), _held(low), _held(high)))
+            code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
+            if code is None:
+                if action not in CLAIMS:
+                    raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
+                continue  # one of _ALWAYS
+            if not (type(card) is int and 0 <= card < zipai.NUM_KINDS):  # noqa: E721 (the common case passes)
+                card = _card(card, "the offered card")
+            if menzi is None or code != _CHI:
+                codes.append((code, card, -1, -1))
+            else:
+                low, high = menzi
+                codes.append((code, card, _held(low), _held(high)))
         if not codes:
             return [True] * len(offers)
-        _, verdicts, _ = self._advise(counts, groups, unseen, _mask(forbidden), codes)
-        answers = iter(verdicts[:, 0].tolist())
+        answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                                 self._core_options, codes))
         out = []
         for action, card, menzi in offers:
             verdict = 1 if action in _ALWAYS else next(answers)

@@ -70,7 +70,11 @@ class Win:
 
     def red_units(self) -> list[Part]:
         """The units made of red cards only (WH-41)."""
-        return [part for part in self.parts if all(is_red(card) for card in part.cards)]
+        return list(self._red_units)
+
+    @cached_property
+    def _red_units(self) -> tuple[Part, ...]:  # three 名堂 ask: found once per win
+        return tuple(part for part in self.parts if all(is_red(card) for card in part.cards))
 
 
 # -- the layout's 名堂 (WH-35, WH-37): the core computes these too, to choose the layout ----------------------

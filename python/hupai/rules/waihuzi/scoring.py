@@ -9,6 +9,7 @@ loser pays the score, capped at ``cap`` (WH-42, WH-43); the winner receives both
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any, TypedDict
 
 from ... import zipai
@@ -61,13 +62,15 @@ def _card(name: str, value: Any) -> int:
     return int(value)
 
 
+#: Each WinContext field Wai Huzi does not use, with its default (made once: every win is checked against them).
+_UNUSED = tuple((spec.name, spec.default_factory() if callable(spec.default_factory) else spec.default)
+                for spec in fields(WinContext) if spec.name not in USED_FIELDS)
+
+
 def _check_unused(context: WinContext) -> None:
-    for spec in fields(context):
-        if spec.name in USED_FIELDS:
-            continue
-        default = spec.default_factory() if callable(spec.default_factory) else spec.default
-        if getattr(context, spec.name) != default:
-            raise HupaiError(f"Wai Huzi does not use WinContext.{spec.name} (got {getattr(context, spec.name)!r}); "
+    for name, default in _UNUSED:
+        if getattr(context, name) != default:
+            raise HupaiError(f"Wai Huzi does not use WinContext.{name} (got {getattr(context, name)!r}); "
                              f"leave it at its default {default!r}")
 
 
@@ -203,9 +206,14 @@ def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
 
 
 def _part_data(part: zipai.Part) -> dict[str, Any]:
-    return {"type": part.type.name.lower(), "chinese": str(part).split()[0].lstrip("["),
-            "cards": zipai.format_cards(list(part.cards)), "xi": part.xi, "declared": part.declared,
-            "unit": part.is_unit}
+    return dict(_part_items(part))
+
+
+@lru_cache(maxsize=4096)  # a memo of a pure function of a small frozen value: a win writes each part out
+def _part_items(part: zipai.Part) -> tuple[tuple[str, Any], ...]:
+    return (("type", part.type.name.lower()), ("chinese", str(part).split()[0].lstrip("[")),
+            ("cards", zipai.format_cards(list(part.cards))), ("xi", part.xi), ("declared", part.declared),
+            ("unit", part.is_unit))
 
 
 def score_win(context: WinContext, options: WaihuziOptions) -> ScoreResult:
