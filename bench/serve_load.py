@@ -186,6 +186,7 @@ class CountingDatabase:
 async def per_action_costs(hands: int, windows: tuple[range, ...]) -> list[tuple[float, float, int]]:
     """``(bytes, CPU µs, count)`` per action in each window of action numbers, over ``hands`` hands of bots."""
     from hupai.bots import RandomBot
+    from hupai.serve.commit import commit
     from hupai.serve.storage import Storage
     from hupai.serve.tables import Table, parse_config
 
@@ -201,7 +202,7 @@ async def per_action_costs(hands: int, windows: tuple[range, ...]) -> list[tuple
             seat = next(iter(table.decisions))
             action = bot.act(table.game.observation(seat))
             before, started = db.bytes, time.process_time()
-            await table._commit(seat, action)
+            await commit(table, seat, action)
             cpu, written = time.process_time() - started, db.bytes - before
             for index, window in enumerate(windows):
                 if table.seq - 1 in window:
