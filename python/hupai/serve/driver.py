@@ -122,7 +122,7 @@ class Driver:
             table.clock.auto.add(seat)
             log.info("table %s: seat %d is on auto (%s)", table.id, seat, kind)
             bot = table.stand_ins[seat]
-        await commit(table, seat, bot.act(table.game.observation(seat)))
+        await commit(table, seat, bot.act(table.observation(seat)))
 
     async def _between_hands(self, kind: str, seat: int) -> None:
         """A seat that does not say ``next`` in time is counted ready; one that is away goes on auto."""

@@ -44,6 +44,8 @@ from ..bots import GreedyBot, RandomBot
 from ..errors import InvalidState
 from ..game import Game, Match
 from ..game.match import MATCH_FORMAT
+from ..game.observation import Observer
+from ..observation import Observation
 from ..rules.base import Rules
 from . import wire
 from .commit import commit, deal, resync, store_runtime, store_state
@@ -142,6 +144,7 @@ class Table:
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
         self.stand_ins = {seat: bot_class(secrets.randbits(32)) for seat in self.human_seats()}  # auto seats
         self.driver = Driver(self)
+        self._observer, self._observed = Observer(game), game
 
     # -- creating and restoring ---------------------------------------------------------------------------
     @classmethod
@@ -223,6 +226,13 @@ class Table:
             return seat, token
 
     # -- what each seat is shown ---------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        """The seat's observation now (its bot's, its state message's), by one :class:`Observer` per hand, which
+        keeps what does not change within the hand instead of rebuilding it for every seat at every action."""
+        if self._observed is not self.game:
+            self._observer, self._observed = Observer(self.game), self.game
+        return self._observer.observe(seat)
+
     def public_info(self) -> dict[str, Any]:
         """What anyone may know about the table (the lobby's listing)."""
         return {"id": self.id, "config": self.config.to_dict(), "num_players": self.num_players,
@@ -234,14 +244,14 @@ class Table:
     def _message(self, seat: int) -> dict[str, Any]:
         decision = self.decisions.get(seat)
         due = self._due(seat)
-        observation = self.game.observation(seat)
+        observation = self.observation(seat)
         return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
                 "status": self.status, "decision": decision, "seat": seat,
                 "deadline": None if due is None else round(max(0.0, due - time.monotonic()), 3),
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events), "facts": wire.facts_to_wire(self.rules, observation.extras),
+                "event_count": self.game.event_count, "facts": wire.facts_to_wire(self.rules, observation.extras),
                 "observation": wire.observation_to_wire(observation)}
 
     def spectator_message(self) -> dict[str, Any]:
@@ -255,8 +265,8 @@ class Table:
                 "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
                 "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
                 "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events),
-                "facts": wire.facts_to_wire(self.rules, self.game.observation(0).extras)}  # extras are public
+                "event_count": self.game.event_count,
+                "facts": wire.facts_to_wire(self.rules, self.observation(0).extras)}  # extras are public
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
