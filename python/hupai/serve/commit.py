@@ -84,7 +84,7 @@ async def commit(table: Table, seat: int, action: Any) -> int:
     else:
         table._stored, table._tail = state, []
     table.version += 1
-    table._publish()
+    table._publish(coalesce=True)
     return seq
 
 

@@ -55,6 +55,15 @@ class Driver:
             self._task = None
 
     # -- what to do next ---------------------------------------------------------------------------------------
+    def moves_at_once(self) -> bool:
+        """Whether the driver is running and its next job is a bot seat's move due now (no think time): the
+        table changes again at once (or, if that move fails, publishes as it was put back). Never while a human
+        seat is on auto: every change is shown then, so that its player sees the table go on and comes back."""
+        if self._task is None or self._stopping or self.table.clock.auto:
+            return False
+        job, due = self.next_job()
+        return job is not None and job[0] == "bot" and job[1] in self.table.bots and due <= time.monotonic()
+
     def next_job(self) -> tuple[Job | None, float]:
         """The next thing the driver must do unasked, and when: a bot's (or an auto seat's) move, a timer that
         runs out, a seat found away, the next hand."""
@@ -163,6 +172,7 @@ class Driver:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # a storage outage, say: the table was put back; try again shortly
+                table._publish()  # the listeners a coalesced change left waiting for this move see the table
                 await asyncio.sleep(self.backoff.failed(job[0], error))
             else:
                 self.backoff.succeeded()

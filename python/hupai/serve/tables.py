@@ -302,19 +302,37 @@ class Table:
         text = self.published.get(seat)
         if text is None:
             async with self.lock:
-                text = self.published.get(seat)
-                if text is None:
-                    message = self._message(seat)
-                    text = dumps(message)
-                    if message["deadline"] is None:  # a running timer's seconds left are counted per message
-                        self.published[seat] = text
+                text = self._text(seat)
         return text
 
-    def _publish(self) -> None:
-        """After a stored change: drop the old messages, wake the listeners, the pollers and the driver."""
+    async def push(self, seat: int, sent: int) -> tuple[int, str | None]:
+        """For a connection following the seat that was last pushed version ``sent``: ``(version, its state as
+        JSON text)``, or ``(sent, None)`` when there is nothing to push: the same version, or one the driver's
+        next move supersedes at once (see :meth:`_publish`). Under the lock: a change being written is waited
+        for, and the state it leaves is the one pushed."""
+        async with self.lock:
+            if self.version == sent or self.driver.moves_at_once():
+                return sent, None
+            return self.version, self._text(seat)
+
+    def _text(self, seat: int) -> str:
+        text = self.published.get(seat)
+        if text is None:
+            message = self._message(seat)
+            text = dumps(message)
+            if message["deadline"] is None:  # a running timer's seconds left are counted per message
+                self.published[seat] = text
+        return text
+
+    def _publish(self, coalesce: bool = False) -> None:
+        """After a stored change: drop the old messages, wake the listeners, the pollers and the driver. With
+        ``coalesce`` (an action stored), the listeners are not woken while the driver moves again at once (a
+        bot with no think time): the state that move leaves is pushed then, so that no connection is sent a
+        state already superseded. The pollers always are."""
         self.published.clear()
-        for listener in self.listeners:
-            listener.event.set()
+        if not (coalesce and self.driver.moves_at_once()):
+            for listener in self.listeners:
+                listener.event.set()
         self.changed.set()
         self.changed = asyncio.Event()
         self.driver.wake.set()
