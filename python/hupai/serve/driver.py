@@ -58,8 +58,9 @@ class Driver:
     def moves_at_once(self) -> bool:
         """Whether the driver is running and its next job is a bot seat's move due now (no think time): the
         table changes again at once (or, if that move fails, publishes as it was put back). Never while a human
-        seat is on auto: every change is shown then, so that its player sees the table go on and comes back."""
-        if self._task is None or self._stopping or self.table.clock.auto:
+        seat is on auto (every change is shown then, so that its player sees the table go on and comes back),
+        nor while the driver's jobs fail (a storage outage: the next move is not coming at once)."""
+        if self._task is None or self._stopping or self.table.clock.auto or self.backoff.failures:
             return False
         job, due = self.next_job()
         return job is not None and job[0] == "bot" and job[1] in self.table.bots and due <= time.monotonic()
