@@ -31,10 +31,12 @@ import asyncio
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -45,22 +47,40 @@ import websockets
 
 TESTS = Path(__file__).resolve().parent.parent / "tests" / "serve"
 
+try:  # the client is a measuring tool: the cheapest JSON at hand (orjson comes with the server extra)
+    import orjson
+
+    _loads: Any = orjson.loads
+
+    def _dumps(data: Any) -> str:
+        return orjson.dumps(data).decode()
+except ImportError:  # pragma: no cover
+    _loads, _dumps = json.loads, json.dumps
+
+#: A state message's head, as the server writes it (compact, its keys in this order).
+_STATE = re.compile(r'\{"type":"state","table":"[^"]*","version":\d+,"hand":(\d+),"seq":\d+,"status":"(\w+)",'
+                    r'"decision":(null|\d+)')
+
 
 class Player:
-    """One table's client seat: plays a random legal action at each decision and times each ack."""
+    """One table's client seat: plays a random legal action at each decision and times each ack. A measuring
+    tool, kept cheap: it reads only the head of each state (orjson where installed) and the legal actions of
+    the ones it answers, and sends a legal action as the wire's list has it, building no engine object."""
 
     def __init__(self, url: str, table: str, token: str, rng: random.Random) -> None:
         self.url, self.table, self.token, self.rng = url, table, token, rng
         self.latencies: list[float] = []
         self.acked: list[tuple[int, int, dict[str, Any]]] = []
         self.errors: list[dict[str, Any]] = []
+        self.states = 0  # state messages received
 
-    async def play(self, stop: asyncio.Event, max_actions: int) -> None:
-        while True:  # a hundred hellos at once from one address go past its burst: hello again shortly
-            ws = await websockets.connect(self.url, max_size=1 << 20)
-            await ws.send(json.dumps({"type": "hello", "table": self.table, "token": self.token}))
+    async def play(self, max_actions: int) -> None:
+        """Play until ``max_actions`` are acknowledged (or the task is cancelled: the run's time is up)."""
+        while True:  # a hundred hellos at once from one address may go past its burst: hello again shortly
+            ws = await websockets.connect(self.url, max_size=1 << 20, compression=None)
+            await ws.send(_dumps({"type": "hello", "table": self.table, "token": self.token}))
             first = await ws.recv()
-            if json.loads(first).get("code") != "rate_limited":
+            if _STATE.match(first) or _loads(first).get("code") != "rate_limited":
                 break
             await ws.close()
             await asyncio.sleep(0.5 + self.rng.random())
@@ -69,40 +89,41 @@ class Player:
             readied = -1
             sent_at = 0.0
             pending: dict[str, Any] | None = None
-            pending_first: Any = first
-            while not stop.is_set() and len(self.acked) < max_actions:
-                if pending_first is not None:
-                    raw, pending_first = pending_first, None
-                else:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), 1.0)
-                    except asyncio.TimeoutError:
-                        continue
-                message = json.loads(raw)
-                kind = message["type"]
-                if kind == "ack":
-                    self.latencies.append(time.perf_counter() - sent_at)
-                    assert pending is not None
-                    self.acked.append((message["hand"], message["seq"], pending))
+            raw: Any = first
+            while len(self.acked) < max_actions:
+                if raw is None:
+                    raw = await ws.recv()
+                assert isinstance(raw, str)
+                text, raw = raw, None
+                head = _STATE.match(text)
+                if head is None:  # an ack or an error: small
+                    message = _loads(text)
+                    if message["type"] == "ack":
+                        self.latencies.append(time.perf_counter() - sent_at)
+                        assert pending is not None
+                        self.acked.append((message["hand"], message["seq"], pending))
+                    elif message["type"] == "error":
+                        self.errors.append(message)
                     pending = None
-                elif kind == "error":
-                    self.errors.append(message)
-                    pending = None
-                elif kind == "state":
-                    if message["status"] == "hand_over":
-                        if message["hand"] != readied:  # once a hand: a second `next` may find it dealt
-                            readied = message["hand"]
-                            await ws.send(json.dumps({"type": "next"}))
-                        continue
-                    if message["status"] != "playing" or message["decision"] is None:
-                        continue
-                    key = (message["hand"], message["decision"])
-                    if key == answered or pending is not None:
-                        continue
-                    legal = message["observation"]["legal_actions"]
-                    action = legal[int(self.rng.random() * len(legal))]
-                    answered, pending, sent_at = key, action, time.perf_counter()
-                    await ws.send(json.dumps({"type": "action", "decision": message["decision"], "action": action}))
+                    continue
+                # A state: only its head is read, and its legal actions when the seat has a new decision.
+                self.states += 1
+                hand, status, decision = int(head[1]), head[2], head[3]
+                if status == "hand_over":
+                    if hand != readied:  # once a hand: a second `next` may find it dealt
+                        readied = hand
+                        await ws.send('{"type":"next"}')
+                    continue
+                if status != "playing" or decision == "null" or pending is not None:
+                    continue
+                key = (hand, int(decision))
+                if key == answered:
+                    continue
+                start = text.index('"legal_actions":', head.end()) + 16
+                legal = _loads(text[start:text.index(',"result":', start)])
+                action = legal[int(self.rng.random() * len(legal))]
+                answered, pending, sent_at = key, action, time.perf_counter()
+                await ws.send(_dumps({"type": "action", "decision": key[1], "action": action}))
 
 
 async def run_clients(bases: list[str], tables: int, seconds: float, max_actions: int, seed: int,
@@ -128,14 +149,17 @@ async def run_clients(bases: list[str], tables: int, seconds: float, max_actions
             token = (await post(f"{base}/api/tables/{table}/join", {"seat": 0}))["token"]
             entry = bases[(index + cross) % len(bases)]
             players.append(Player(entry.replace("http", "ws") + "/api/ws", table, token, random.Random(rng.random())))
-    stop = asyncio.Event()
     started = time.perf_counter()
     cpu = sum(cpu_seconds(pid) for pid in server_pids)
-    tasks = [asyncio.create_task(p.play(stop, max_actions)) for p in players]
+    tasks = [asyncio.create_task(p.play(max_actions)) for p in players]
     await asyncio.wait(tasks, timeout=seconds)
-    stop.set()
     cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in tasks:
+        task.cancel()  # an action sent and not yet acknowledged is not counted (it may be stored: verify allows)
+    failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+              if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+    if failed:
+        raise failed[0]
     return players, time.perf_counter() - started, cpu
 
 
@@ -186,6 +210,7 @@ class CountingDatabase:
 async def per_action_costs(hands: int, windows: tuple[range, ...]) -> list[tuple[float, float, int]]:
     """``(bytes, CPU µs, count)`` per action in each window of action numbers, over ``hands`` hands of bots."""
     from hupai.bots import RandomBot
+    from hupai.serve.commit import commit
     from hupai.serve.storage import Storage
     from hupai.serve.tables import Table, parse_config
 
@@ -201,7 +226,7 @@ async def per_action_costs(hands: int, windows: tuple[range, ...]) -> list[tuple
             seat = next(iter(table.decisions))
             action = bot.act(table.game.observation(seat))
             before, started = db.bytes, time.process_time()
-            await table._commit(seat, action)
+            await commit(table, seat, action)
             cpu, written = time.process_time() - started, db.bytes - before
             for index, window in enumerate(windows):
                 if table.seq - 1 in window:
@@ -264,7 +289,12 @@ def main(argv: list[str] | None = None) -> int:
             db = stack.enter_context(fresh_database(db))
         elif args.processes > 1 or args.cluster:
             parser.error("--processes and --cluster need PostgreSQL (--db pg or a postgresql:// URL)")
-        flags = (*ONE_ADDRESS, "--cluster") if args.processes > 1 or args.cluster else ONE_ADDRESS
+        # Every client shares 127.0.0.1: the per-address limits (tables, connections, the HTTP budget the
+        # hellos share) are raised for it, as behind a proxy; each WebSocket keeps its own message rate limit.
+        # A seat is not counted away while the tables are made (a thousand take a while, and a seat away is
+        # played by the server's bot: its table would play on alone before its client connects).
+        flags = (*ONE_ADDRESS, "--http-rate", "1000000", "--http-burst", "1000000", "--absent-seconds", "3600",
+                 *(("--cluster",) if args.processes > 1 or args.cluster else ()))
         ports = [args.port + k if args.port else free_port() for k in range(args.processes)]
         processes = [stack.enter_context(server(db, port, workdir / f"server{k}.log", flags))
                      for k, port in enumerate(ports)]
@@ -305,11 +335,14 @@ def report(args: argparse.Namespace, players: list[Player], elapsed: float, cpu:
           f"actions acknowledged ({acked / elapsed:.0f}/s), {stored} actions stored in all ({stored / elapsed:.0f}/s, "
           "bots included)")
     print(f"ack latency: p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} "
-          f"ms, mean {statistics.fmean(latencies) * 1000 if latencies else float('nan'):.1f} ms")
+          f"ms, mean {statistics.fmean(latencies) * 1000 if latencies else float('nan'):.1f} ms; "
+          f"{sum(p.states for p in players) / max(acked, 1):.1f} state messages per client action")
     print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s of play, {cpu / max(stored, 1) * 1000:.2f} ms per stored action "
           "(stored counts every hand the tables played, a few actions before the clients started)")
+    codes = Counter(str(e.get("code")) for e in errors)
     print(f"lost {lost}, duplicated {duplicated}, refused {len(errors)}"
-          + (f" (first: {errors[0]})" if errors else ""))
+          + (f" ({', '.join(f'{code}: {n}' for code, n in codes.most_common())}; first: {errors[0]})"
+             if errors else ""))
 
 
 if __name__ == "__main__":

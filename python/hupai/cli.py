@@ -252,6 +252,10 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="live tables without a human seat per address (default 3)")
     limits.add_argument("--max-spectators", type=int, default=100,
                         help="spectator WebSockets per table at once (default 100)")
+    limits.add_argument("--http-rate", type=float, default=50.0,
+                        help="requests (and WebSocket hellos) per second per address (default 50)")
+    limits.add_argument("--http-burst", type=float, default=100.0,
+                        help="... with this burst (default 100)")
     replay = commands.add_parser("replay", help="step through a logged hand (from --jsonl-logs or Game.to_json)")
     replay.add_argument("log", help="a JSON log, or a JSONL file of logs (one per line)")
     replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
@@ -518,7 +522,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             run(args.db, args.host, args.port, idle_minutes=args.idle_minutes, absent_seconds=args.absent_seconds,
                 max_connections=args.max_connections, max_live_tables=args.max_live_tables,
                 tables_per_window=args.tables_per_window, max_bot_tables=args.max_bot_tables,
-                max_spectators=args.max_spectators, cluster=args.cluster, advertise=args.advertise)
+                max_spectators=args.max_spectators, cluster=args.cluster, advertise=args.advertise,
+                http_rate=args.http_rate, http_burst=args.http_burst)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)

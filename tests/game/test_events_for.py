@@ -73,3 +73,20 @@ def test_client_events_follow_the_contracts_tile_notation() -> None:
     game = Game("guangdong", seed=3)
     for event in game.events_for(0):
         jsonschema.validate(event, schema)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_event_count_is_the_number_of_events_restored_games_included(system: str) -> None:
+    """``Game.event_count`` (what a server's state message says, without building the events) is
+    ``len(game.events)`` after every action, and in a game restored from a snapshot mid-hand (its events are
+    rebuilt from the setup and actions first)."""
+    game = Game(system, seed=7)
+    bots = [RandomBot(seat) for seat in range(game.rules.num_players)]
+    while not game.over:
+        assert game.event_count == len(game.events)
+        if len(game.actions) == 12:
+            restored = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
+            assert restored.event_count == len(game.events) > 0
+        seat = game.seats_to_act[0]
+        game.apply(bots[seat].act(game.observation(seat)))
+    assert game.event_count == len(game.events)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from faulty_db import FaultyDatabase
 from hupai.bots import GreedyBot, RandomBot
-from hupai.serve import tables
+from hupai.serve import commit
 from hupai.serve.app import Settings, create_app
 from hupai.serve.storage import open_database
 from serve_helpers import auth, join, new_table, wire_action
@@ -33,8 +33,8 @@ PLAYERS = {"guangdong": 4, "yunxiao": 4, "kawuxing": 3, "waihuzi": 3}
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver's back-off, shortened so that an outage of a second is over in a second."""
-    monkeypatch.setattr(tables, "RETRY_FIRST", 0.02)
-    monkeypatch.setattr(tables, "RETRY_MAX", 0.2)
+    monkeypatch.setattr(commit, "RETRY_FIRST", 0.02)
+    monkeypatch.setattr(commit, "RETRY_MAX", 0.2)
 
 
 def faulty_client(url: str, **settings: Any) -> tuple[TestClient, FaultyDatabase]:
@@ -129,8 +129,8 @@ def test_a_match_finishes_through_every_kind_of_failed_write(db_url: str, rules:
 
 @pytest.mark.parametrize("rules", RULES)
 def test_a_failed_write_keeps_every_pending_decision_answerable(sqlite_url: str, rules: str) -> None:
-    """Table._revert used to renumber the pending decisions without publishing them: a seat asked before the
-    last action (what is left of a claim window that asked several seats) kept answering the old number and
+    """commit.revert (Table._revert) used to renumber the pending decisions without publishing them: a seat asked
+    before the last action (what is left of a claim window that asked several seats) kept answering the old number and
     was refused as stale for ever. Now the numbers stay what the seats were shown."""
     client, db = faulty_client(sqlite_url)
     with client:

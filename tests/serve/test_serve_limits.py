@@ -152,3 +152,7 @@ def test_every_limit_is_a_bounded_setting_and_a_serve_flag(capsys: Any) -> None:
     assert "idle_minutes must be in" in capsys.readouterr().err
     assert main(["serve", "--max-connections", "-3"]) == 2
     assert "max_connections" in capsys.readouterr().err
+    assert main(["serve", "--http-rate", "0"]) == 2  # the HTTP budget (and the hellos'), raised by the load bench
+    assert "http_rate must be in" in capsys.readouterr().err
+    assert main(["serve", "--http-burst", "0.5"]) == 2
+    assert "http_burst must be in" in capsys.readouterr().err

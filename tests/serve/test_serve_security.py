@@ -232,7 +232,9 @@ def test_http_and_websocket_rate_limits(sqlite_url: str) -> None:
 @pytest.mark.parametrize("rules", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
 def test_no_message_shows_another_seats_tiles_the_wall_or_the_seed(client: Any, sqlite_url: str,
                                                                     rules: str) -> None:
-    table = new_table(client, rules=rules, bots=list(range(1, hupai.rules.get(rules).num_players)), seed=21)
+    # A think time: every bot move's state is pushed too (with none, those a next move supersedes at once are not).
+    table = new_table(client, rules=rules, bots=list(range(1, hupai.rules.get(rules).num_players)), seed=21,
+                      think_ms=30)
     token = join(client, table["id"])
     with client.websocket_connect("/api/ws") as ws:
         ws.send_json({"type": "hello", "table": table["id"], "token": token})

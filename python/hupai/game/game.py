@@ -371,6 +371,13 @@ class Game:
             self._rebuild_history()
         return as_events(self._flow.events)
 
+    @property
+    def event_count(self) -> int:
+        """``len(game.events)``, without building the events (a server says it in every state message)."""
+        if self._event_prefix is not None:
+            self._rebuild_history()
+        return len(self._flow.events)
+
     # -- log, replay, snapshot --------------------------------------------------------------------------
     def log(self) -> dict[str, Any]:
         """The full log as plain data (see :meth:`to_json`)."""

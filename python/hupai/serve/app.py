@@ -16,7 +16,8 @@ logged; over the WebSocket it is the first message's):
   :meth:`hupai.Game.events_for`; every state message says ``event_count``);
 - ``WS /api/ws`` (:mod:`.ws`): ``{"type": "hello", "table": id, "token": t}`` first, then ``action`` / ``next``
   / ``back`` / ``ping`` / ``events`` (``{"type": "events", "since": K}``) messages; the server pushes the
-  seat's ``state`` after every stored change and answers ``ack`` / ``events`` / ``error``;
+  seat's ``state`` after every stored change (not one a bot's move with no think time supersedes at once) and
+  answers ``ack`` / ``events`` / ``error``;
 - ``/`` and ``/t/{id}``: the browser table (a seat link: ``/t/{id}#seat=..&token=..``, the token in the
   fragment, which the browser never sends); ``/watch/{id}``: the same page watching the table;
 - spectators and replays (:mod:`.watch`): ``GET /api/tables/{id}/watch`` (``/watch/events?since=K``), the

@@ -4,7 +4,8 @@ A :class:`Table` keeps the live :class:`hupai.Game` and :class:`hupai.Match` in 
 change behind its lock: an action is checked (the seat's token opened it, the decision it answers is the
 seat's current one), applied by the engine (which refuses anything illegal and changes nothing), written to
 the storage with the new snapshot in one transaction, and only then acknowledged and shown. If the write
-fails, the table is put back as it was stored.
+fails, the table is put back as it was stored (:mod:`.commit`: every change and its fault handling). Its
+bots, timers and the next hand are run by its driver (:mod:`.driver`).
 
 Decisions the specs leave open, taken here:
 
@@ -28,10 +29,8 @@ Decisions the specs leave open, taken here:
 from __future__ import annotations
 
 import asyncio
-import copy
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -42,15 +41,19 @@ from typing import Any
 from .. import rules as rules_module
 from ..actions import Action
 from ..bots import GreedyBot, RandomBot
-from ..errors import IllegalAction, InvalidState
+from ..errors import InvalidState
 from ..game import Game, Match
 from ..game.match import MATCH_FORMAT
+from ..game.observation import Observer
+from ..observation import Observation
 from ..rules.base import Rules
 from . import wire
+from .commit import commit, deal, resync, store_runtime, store_state
 from .config import TableConfig, parse_config, playable
+from .driver import Driver
 from .restore import restored_hand
 from .seats import SeatClock
-from .storage import Storage, StorageConflict, StoredTable, dumps, is_storage_fault
+from .storage import Storage, StorageConflict, StoredTable, dumps
 from .wire import WireError
 
 __all__ = ["Table", "TableConfig", "parse_config", "new_token_hash", "hash_token", "playable"]
@@ -60,8 +63,6 @@ log = logging.getLogger("hupai.serve")
 SPECTATOR = -1  # the "seat" of spectators' listeners, events and published message (hupai.serve.watch)
 ABSENT_SECONDS = 20.0  # a seat no connection follows for this long is away (Settings.absent_seconds)
 MAX_EVENTS = 100_000  # no hand has this many events: a larger ``since`` is malformed
-RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doubling ...
-RETRY_MAX = 8.0     # ... up to this
 
 
 def hash_token(token: str) -> str:
@@ -71,11 +72,6 @@ def hash_token(token: str) -> str:
 def new_token_hash() -> tuple[str, str]:
     token = secrets.token_urlsafe(32)
     return token, hash_token(token)
-
-
-def _match_json(match: Match) -> dict[str, Any]:
-    """The match as stored: everything it carries between hands (:meth:`Match.to_dict`)."""
-    return match.to_dict()
 
 
 def _restore_match(rules: Rules, data: Mapping[str, Any], snapshot: Mapping[str, Any] | None = None) -> Match:
@@ -140,17 +136,15 @@ class Table:
         self.listeners: set[Listener] = set()
         self.published: dict[int, str] = {}
         self.changed = asyncio.Event()  # replaced on every change: pollers wait on the one they saw
-        self._wake = asyncio.Event()
-        self._driver: asyncio.Task[None] | None = None
-        self._stopping = False
         # What the storage holds: the last snapshot (with the match) and the actions appended after it. A failed
         # write puts the table back to exactly that (see _revert).
-        self._stored = (_match_json(match), game.snapshot())
+        self._stored = (match.to_dict(), game.snapshot())
         self._tail: list[Action] = []
-        self._failures = 0  # the driver's consecutive failed jobs (a storage outage): it backs off
         bot_class = GreedyBot if config.bot == "greedy" else RandomBot
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
         self.stand_ins = {seat: bot_class(secrets.randbits(32)) for seat in self.human_seats()}  # auto seats
+        self.driver = Driver(self)
+        self._observer, self._observed = Observer(game), game
 
     # -- creating and restoring ---------------------------------------------------------------------------
     @classmethod
@@ -161,7 +155,7 @@ class Table:
         runtime = {"hand": 0, "seq": 0, "status": "playing", "decisions": {}, "ready": []}
         table = cls(table_id, config, rules, match, game, runtime, 0, {}, storage)
         table._open_decisions(set(), None)
-        await storage.create_table(table_id, int(time.time() * 1000), config.to_dict(), _match_json(match),
+        await storage.create_table(table_id, int(time.time() * 1000), config.to_dict(), match.to_dict(),
                                    table._runtime(), table._stored[1])
         table._publish()
         return table
@@ -191,21 +185,11 @@ class Table:
         return table
 
     def start(self) -> None:
-        if self._driver is None:
-            self._stopping = False
-            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.id}")
+        """Start the table's driver (its bots, timers and the next hand, :mod:`.driver`)."""
+        self.driver.start()
 
     async def stop(self) -> None:
-        if self._driver is not None:
-            # Told twice: before 3.12, wait_for swallows a cancellation that meets its wake-up (bpo-42130).
-            self._stopping = True
-            self._wake.set()
-            self._driver.cancel()
-            try:
-                await self._driver
-            except asyncio.CancelledError:
-                pass
-            self._driver = None
+        await self.driver.stop()
 
     # -- seats ----------------------------------------------------------------------------------------------
     @property
@@ -242,6 +226,13 @@ class Table:
             return seat, token
 
     # -- what each seat is shown ---------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        """The seat's observation now (its bot's, its state message's), by one :class:`Observer` per hand, which
+        keeps what does not change within the hand instead of rebuilding it for every seat at every action."""
+        if self._observed is not self.game:
+            self._observer, self._observed = Observer(self.game), self.game
+        return self._observer.observe(seat)
+
     def public_info(self) -> dict[str, Any]:
         """What anyone may know about the table (the lobby's listing)."""
         return {"id": self.id, "config": self.config.to_dict(), "num_players": self.num_players,
@@ -253,14 +244,14 @@ class Table:
     def _message(self, seat: int) -> dict[str, Any]:
         decision = self.decisions.get(seat)
         due = self._due(seat)
-        observation = self.game.observation(seat)
+        observation = self.observation(seat)
         return {"type": "state", "table": self.id, "version": self.version, "hand": self.hand, "seq": self.seq,
                 "status": self.status, "decision": decision, "seat": seat,
                 "deadline": None if due is None else round(max(0.0, due - time.monotonic()), 3),
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events), "facts": wire.facts_to_wire(self.rules, observation.extras),
+                "event_count": self.game.event_count, "facts": wire.facts_to_wire(self.rules, observation.extras),
                 "observation": wire.observation_to_wire(observation)}
 
     def spectator_message(self) -> dict[str, Any]:
@@ -275,7 +266,7 @@ class Table:
                 "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
                 "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
                 "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": len(self.game.events)}
+                "event_count": self.game.event_count}
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
@@ -311,22 +302,40 @@ class Table:
         text = self.published.get(seat)
         if text is None:
             async with self.lock:
-                text = self.published.get(seat)
-                if text is None:
-                    message = self._message(seat)
-                    text = dumps(message)
-                    if message["deadline"] is None:  # a running timer's seconds left are counted per message
-                        self.published[seat] = text
+                text = self._text(seat)
         return text
 
-    def _publish(self) -> None:
-        """After a stored change: drop the old messages, wake the listeners, the pollers and the driver."""
+    async def push(self, seat: int, sent: int) -> tuple[int, str | None]:
+        """For a connection following the seat that was last pushed version ``sent``: ``(version, its state as
+        JSON text)``, or ``(sent, None)`` when there is nothing to push: the same version, or one the driver's
+        next move supersedes at once (see :meth:`_publish`). Under the lock: a change being written is waited
+        for, and the state it leaves is the one pushed."""
+        async with self.lock:
+            if self.version == sent or self.driver.moves_at_once():
+                return sent, None
+            return self.version, self._text(seat)
+
+    def _text(self, seat: int) -> str:
+        text = self.published.get(seat)
+        if text is None:
+            message = self._message(seat)
+            text = dumps(message)
+            if message["deadline"] is None:  # a running timer's seconds left are counted per message
+                self.published[seat] = text
+        return text
+
+    def _publish(self, coalesce: bool = False) -> None:
+        """After a stored change: drop the old messages, wake the listeners, the pollers and the driver. With
+        ``coalesce`` (an action stored), the listeners are not woken while the driver moves again at once (a
+        bot with no think time): the state that move leaves is pushed then, so that no connection is sent a
+        state already superseded. The pollers always are."""
         self.published.clear()
-        for listener in self.listeners:
-            listener.event.set()
+        if not (coalesce and self.driver.moves_at_once()):
+            for listener in self.listeners:
+                listener.event.set()
         self.changed.set()
         self.changed = asyncio.Event()
-        self._wake.set()
+        self.driver.wake.set()
 
     def _timed(self, seat: int) -> bool:
         """Whether the seat's decision has the claim timer's base: it is asked in a claim or rob window (where
@@ -373,11 +382,11 @@ class Table:
                                              "a replayed or outdated message")
                 action = wire.action_from_wire(data, seat, self.rules)
                 self.clock.spend(seat, self.opened_at[seat], self._timed(seat), time.monotonic())
-                return await self._commit(seat, action)
+                return await commit(self, seat, action)
             except BaseException as error:
                 self.clock.bank = bank  # refused or not stored: nothing changed, the bank neither
                 if back and isinstance(error, WireError):
-                    await self._store_runtime()
+                    await store_runtime(self)
                 raise
 
     # -- time and absence (see .seats) -----------------------------------------------------------------------
@@ -394,16 +403,12 @@ class Table:
             self.opened_at[seat] = now  # its own time runs from now on
         return True
 
-    async def _store_runtime(self) -> None:
-        """Store a change of the runtime facts alone (a seat back from auto, or put on it)."""
-        await self._store_state()
-
     async def back(self, seat: int) -> None:
         """The seat is back (a WebSocket hello, or its ``back`` message): the server's bot stops playing it."""
         async with self.lock:
             if self._back(seat):
                 try:
-                    await self._store_runtime()
+                    await store_runtime(self)
                 except BaseException:
                     self.clock.auto.add(seat)
                     raise
@@ -419,7 +424,7 @@ class Table:
             old = (self.status, self.decisions)
             self.status, self.decisions = "expired", {}
             try:
-                await self._store_runtime()
+                await store_runtime(self)
             except BaseException:
                 self.status, self.decisions = old
                 raise
@@ -428,12 +433,12 @@ class Table:
     def attach(self, seat: int) -> None:
         """A WebSocket (or a waiting poll) follows the seat: it is here."""
         self.clock.attach(seat, time.monotonic())
-        self._wake.set()
+        self.driver.wake.set()
 
     def detach(self, seat: int) -> None:
         """It stopped following: the seat is away once ``absent_seconds`` pass without another."""
         self.clock.detach(seat, time.monotonic())
-        self._wake.set()
+        self.driver.wake.set()
 
     def moved(self) -> None:
         """This process no longer serves the table (see .cluster): its connections are told to connect again,
@@ -455,257 +460,34 @@ class Table:
         self.listeners.add(listener)
         return listener
 
-    async def _commit(self, seat: int, action: Any) -> int:
-        before = set(self.game.seats_to_act)
-        try:
-            self.game.apply(action)  # an illegal action raises here and changes nothing
-        except IllegalAction as error:
-            raise WireError("illegal", str(error)) from None
-        saved = self._saved()
-        seq = self.seq
-        finished_log = result = None
-        state: tuple[dict[str, Any], dict[str, Any]] | None = None
-        try:
-            self.seq += 1
-            if self.game.over:
-                saved = (*saved, copy.deepcopy(self.match))  # once a hand: what record() changes, to put back
-                self.match.record(self.game)
-                over = self.match.over or self.match.hand_index >= self.config.hands
-                self.status = "match_over" if over else "hand_over"
-                self.ready = set()
-                self.ended_at = time.monotonic()
-                finished_log = self.game.to_json()
-                assert self.game.result is not None
-                result = self.game.result.to_dict()
-            self._open_decisions(before, seat)
-            if self.game.over or len(self._tail) + 1 >= self.storage.snapshot_every:
-                state = (_match_json(self.match), self.game.snapshot())
-            await self.storage.record_action(self.id, self.version, self.hand, seq, seat,
-                                             wire.action_to_wire(action, self.rules), self._runtime(), state,
-                                             finished_log, result)
-        except BaseException as error:
-            self._revert(saved)
-            if isinstance(error, StorageConflict):
-                await self._resync()
-            raise
-        if state is None:
-            self._tail.append(action)
-        else:
-            self._stored, self._tail = state, []
-        self.version += 1
-        self._publish()
-        return seq
-
-    def _saved(self) -> tuple[Any, ...]:
-        """The table's own facts (not the game's), to put back if a write fails."""
-        return (self.hand, self.seq, self.status, set(self.ready), dict(self.decisions), dict(self.opened_at),
-                self.ended_at)
-
-    def _revert(self, saved: tuple[Any, ...]) -> None:
-        """Put the table back as the storage holds it (a write failed: nothing after it happened). Each seat's
-        pending decision keeps its number, so a seat that saw it can answer it again; a new state is
-        published all the same (the listeners and the driver look again)."""
-        (self.hand, self.seq, self.status, self.ready, self.decisions, self.opened_at, self.ended_at) = saved[:7]
-        if len(saved) > 7:  # the hand had ended: the match recorded it
-            self.match = saved[7]
-        # As stored: JSON's lists (the snapshot in memory may hold tuples, which the check refuses).
-        game = Game.from_snapshot(json.loads(json.dumps(self._stored[1])))
-        for action in self._tail:
-            game.apply(action)
-        self.game = game
-        self._publish()
-
-    async def _resync(self) -> None:
-        """The stored table is not what this process last wrote (a write whose answer was lost did commit, say):
-        take the stored one. If it cannot be read now, the next write finds the conflict again."""
-        try:
-            (stored,) = await self.storage.load_tables(self.id)
-            fresh = await Table.restore(stored, self.storage)
-        except Exception as error:  # the storage is still away: stay as reverted
-            log.warning("table %s: could not reread the stored table: %s: %s", self.id, type(error).__name__,
-                        str(error)[:200])
-            return
-        for name in ("match", "game", "version", "hand", "seq", "status", "decisions", "ready", "opened_at",
-                     "_stored", "_tail"):
-            setattr(self, name, getattr(fresh, name))
-        log.warning("table %s: the stored table had moved on (version %d): taken as stored", self.id, self.version)
-        self._publish()
-
     async def next_hand(self, seat: int) -> None:
         """A human seat is ready for the next hand (dealt once every human seat is)."""
         async with self.lock:
             back = self._back(seat)
             if self.status != "hand_over":
                 if back:
-                    await self._store_runtime()
+                    await store_runtime(self)
                 raise WireError("out_of_turn", "no hand to move on from")
             if seat in self.ready:
                 if back:
-                    await self._store_runtime()
+                    await store_runtime(self)
                 return
             self.ready.add(seat)
             if self._all_ready():
                 try:
-                    await self._deal()
+                    await deal(self)
                 except BaseException:
                     self.ready.discard(seat)  # not stored: not ready (the seat's next `next` tries again)
                     raise
                 return
             try:
-                await self._store_state()
+                await store_state(self)
             except BaseException as error:
                 self.ready.discard(seat)
                 if isinstance(error, StorageConflict):
-                    await self._resync()
+                    await resync(self)
                 raise
 
     def _all_ready(self) -> bool:
         """Every human seat said ``next`` (a seat the server's bot plays is ready)."""
         return all(seat in self.ready or seat in self.clock.auto for seat in self.human_seats())
-
-    async def _deal(self) -> None:
-        game = self.match.new_game()
-        old = (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank, self._stored,
-               self._tail)
-        self.game, self.hand, self.seq, self.status, self.ready = game, self.match.hand_index, 0, "playing", set()
-        self.clock.refill()
-        self._open_decisions(set(), None)
-        try:
-            await self._store_state((self._stored[0], game.snapshot()))
-        except BaseException as error:
-            (self.game, self.hand, self.seq, self.status, self.ready, self.decisions, self.clock.bank, self._stored,
-             self._tail) = old
-            if isinstance(error, StorageConflict):
-                await self._resync()
-            raise
-
-    async def _store_state(self, state: tuple[dict[str, Any], dict[str, Any]] | None = None) -> None:
-        """Store the table's runtime facts (and ``state``, a new snapshot with the match, if given)."""
-        await self.storage.update_state(self.id, self.version, self._runtime(), state)
-        if state is not None:
-            self._stored, self._tail = state, []
-        self.version += 1
-        self._publish()
-
-    def _failed(self, job: tuple[Any, ...], error: Exception) -> float:
-        """The driver's job failed (a storage outage, say: the table was put back as stored): one line in the
-        log (a traceback only for what is not a storage error, once), then a back-off that doubles up to
-        ``RETRY_MAX`` seconds; returns the delay."""
-        self._failures += 1
-        delay: float = min(RETRY_MAX, RETRY_FIRST * 2 ** (self._failures - 1))
-        if self._failures == 1:
-            log.warning("table %s: %s failed, retrying with back-off: %s: %s", self.id, job[0],
-                        type(error).__name__, str(error)[:200], exc_info=not is_storage_fault(error))
-        elif self._failures in (5, 20) or self._failures % 100 == 0:
-            log.warning("table %s: %s still failing (%d tries): %s: %s", self.id, job[0], self._failures,
-                        type(error).__name__, str(error)[:200])
-        return delay
-
-    def _succeeded(self) -> None:
-        if self._failures:
-            log.warning("table %s: recovered after %d failed tries", self.id, self._failures)
-            self._failures = 0
-
-    # -- the driver: bots, timers, absence, the next hand -------------------------------------------------
-    def _next_job(self) -> tuple[tuple[Any, ...] | None, float]:
-        """The next thing the driver must do unasked, and when: a bot's (or an auto seat's) move, a timer that
-        runs out, a seat found away, the next hand."""
-        think = self.config.think_ms / 1000
-        jobs: list[tuple[float, tuple[Any, ...]]] = []
-        if self.status == "hand_over":
-            if self._all_ready():
-                return ("deal",), self.ended_at + (think if not self.human_seats() else 0.0)
-            for seat in self.human_seats():
-                if seat not in self.ready and seat not in self.clock.auto:
-                    self._human_jobs(jobs, seat, "hand_over")
-        elif self.status == "playing":
-            for seat, decision in self.decisions.items():
-                if seat in self.bots or seat in self.clock.auto:
-                    jobs.append((self.opened_at[seat] + think, ("bot", seat, decision)))
-                else:
-                    self._human_jobs(jobs, seat, decision)
-        if not jobs:
-            return None, 0.0
-        due, job = min(jobs, key=lambda item: item[0])
-        return job, due
-
-    def _human_jobs(self, jobs: list[tuple[float, tuple[Any, ...]]], seat: int, decision: Any) -> None:
-        due = self._due(seat)
-        if due is not None:
-            jobs.append((due, ("timeout", seat, decision)))
-        away = self.clock.away_at(seat, self.absent_seconds) if seat in self.token_hashes else None
-        if away is not None:
-            jobs.append((away, ("away", seat, decision)))
-
-    async def _run_job(self, job: tuple[Any, ...]) -> None:
-        if job[0] == "deal":
-            if self.status == "hand_over" and self._all_ready():
-                await self._deal()
-            return
-        kind, seat, decision = job
-        if decision == "hand_over":
-            await self._between_hands(kind, seat)
-            return
-        if self.status != "playing" or self.decisions.get(seat) != decision or not self._still(kind, seat):
-            return  # the table moved on meanwhile
-        if kind == "bot":
-            bot = self.bots.get(seat) or self.stand_ins[seat]
-        else:  # a timeout, or the seat is away: the server's bot plays it from now on
-            if kind == "timeout":
-                self.clock.bank[seat] = 0.0
-            self.clock.auto.add(seat)
-            log.info("table %s: seat %d is on auto (%s)", self.id, seat, kind)
-            bot = self.stand_ins[seat]
-        await self._commit(seat, bot.act(self.game.observation(seat)))
-
-    def _still(self, kind: str, seat: int) -> bool:
-        """Whether a timeout or an absence found earlier still holds (the seat may have acted, polled or come
-        back since: nothing of that wakes the driver)."""
-        now = time.monotonic()
-        if kind == "timeout":
-            due = self._due(seat)
-            return due is not None and due <= now
-        if kind == "away":
-            away = self.clock.away_at(seat, self.absent_seconds)
-            return away is not None and away <= now
-        return seat in self.bots or seat in self.clock.auto  # a bot's move: the seat may be back meanwhile
-
-    async def _between_hands(self, kind: str, seat: int) -> None:
-        """A seat that does not say ``next`` in time is counted ready; one that is away goes on auto."""
-        if self.status != "hand_over" or seat in self.ready or seat in self.clock.auto or not self._still(kind, seat):
-            return
-        group = self.clock.auto if kind == "away" else self.ready
-        group.add(seat)
-        try:
-            if self._all_ready():
-                await self._deal()
-            else:
-                await self._store_runtime()
-        except BaseException:
-            group.discard(seat)
-            raise
-
-    async def _drive(self) -> None:
-        while not self._stopping:
-            async with self.lock:
-                self._wake.clear()
-                job, due = self._next_job()
-            if job is None:
-                await self._wake.wait()
-                continue
-            delay = due - time.monotonic()
-            if delay > 0:
-                try:
-                    await asyncio.wait_for(self._wake.wait(), delay)
-                    continue  # something changed: look again
-                except asyncio.TimeoutError:
-                    pass
-            try:
-                async with self.lock:
-                    await self._run_job(job)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # a storage outage, say: the table was put back; try again shortly
-                await asyncio.sleep(self._failed(job, error))
-            else:
-                self._succeeded()

@@ -1,5 +1,6 @@
 """The WebSocket of the reference server (``WS /api/ws``): a hello with the table and the seat's token first, then
-``action`` / ``next`` / ``back`` / ``ping``; the server pushes the seat's ``state`` after every stored change.
+``action`` / ``next`` / ``back`` / ``ping``; the server pushes the seat's ``state`` after every stored change
+(its newest: one that a bot's move with no think time supersedes at once is skipped, see ``Table.push``).
 A spectator's hello says ``"watch": true`` and no token (:mod:`.watch`).
 
 Every frame counts against the connection's rate limit (binary ones are refused: ``binary``); the hello also
@@ -107,6 +108,7 @@ class _Connection:
         return table, seat
 
     async def follow(self, table: Table, listener: Listener) -> None:
+        sent = -1  # the version last pushed
         try:
             while True:
                 await listener.event.wait()
@@ -120,8 +122,12 @@ class _Connection:
                                                                     "connect again")))
                     await self.close(MOVED_CLOSE)
                     return
-                await self.send(await (table.message_text(listener.seat) if listener.seat != SPECTATOR
-                                       else spectator_text(table)))
+                if listener.seat == SPECTATOR:
+                    await self.send(await spectator_text(table))
+                    continue
+                sent, text = await table.push(listener.seat, sent)
+                if text is not None:
+                    await self.send(text)
         except (WebSocketDisconnect, RuntimeError, OSError):  # the socket went away meanwhile
             return
 
