@@ -87,6 +87,23 @@ class Advice:
         default."""
         return {}
 
+    def worth_kong(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """One of ``kongs`` (legal kongs of the seat: declared in its turn, or claimed on a discard) worth making
+        now, or None (the default: GreedyBot's play, which never makes one)."""
+        return None
+
+    def kong_keeps_shape(self, observation: Observation, kong: Action) -> bool:
+        """Whether the hand after ``kong`` is as near a win (shanten) as the hand without it: then the kong gives
+        a replacement draw for nothing (in the turn, against the best discard; on a discard, against passing)."""
+        counts = bytearray(observation.counts)
+        melds = len(observation.melds[observation.seat])
+        after = bytearray(counts)
+        after[kong.tile] -= 1 if kong.flag == "added" else 3 if kong.flag == "exposed" else 4
+        rows = np.frombuffer(bytes(counts + after), dtype=np.uint8).reshape(2, 34)
+        more = 0 if kong.flag == "added" else 1
+        before, then = self.shanten(observation, rows, np.array([melds, melds + more], dtype=np.int32)).tolist()
+        return bool(then <= before)
+
     def declare(self, observation: Observation, chosen: Action) -> Action:
         """The plain discard ``chosen``, or a legal declaration made with it that is worth making (Kawuxing's
         亮倒 with the same discard); ``chosen`` itself by default."""
