@@ -61,6 +61,16 @@ def test_guangdong_adds_a_kong_only_of_an_honor() -> None:
     assert advice("yunxiao").worth_kong(observation, [honor]) is None  # other systems: GreedyBot's play
 
 
+def test_kawuxing_evbot_declares_a_kong_that_is_paid_at_once() -> None:
+    """KW-12, KW-15: a 暗杠 is paid 2 by each other seat at once and kept whatever follows; with the hand's shanten
+    kept, EVBot declares it (GreedyBot never kongs)."""
+    game = stacked_game(["7z7z7z7z123p456p789s1s", "2345678p234567s"], dealer=0, rules="kawuxing")
+    observation = game.observation(0)
+    kong = hupai.Action("kong", 0, RED_DRAGON, (), "concealed")
+    assert EVBot(0).act(observation) == kong
+    assert GreedyBot(0).act(observation).kind == "discard"
+
+
 def test_passed_reads_the_discards_made_after_each_seat_moved() -> None:
     """A seat offered a win takes it: after seat 0 drew from the wall, seat 1 (its 下家) has let pass the last
     discards of seats 2 and 3, seat 2 that of seat 3; seat 3 (the 上家) moved last. On any other draw nothing is

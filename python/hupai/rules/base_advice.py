@@ -27,6 +27,8 @@ __all__ = ["Advice", "ANY_KIND", "PLAIN"]
 
 _TILE = attrgetter("tile")
 
+_HONORS = 27  # the first honor kind (东)
+
 #: The core's ``joker_kinds`` mask: a joker may stand for any kind.
 ANY_KIND = (1 << 34) - 1
 
@@ -90,6 +92,15 @@ class Advice:
     def worth_kong(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
         """One of ``kongs`` (legal kongs of the seat: declared in its turn, or claimed on a discard) worth making
         now, or None (the default: GreedyBot's play, which never makes one)."""
+        return None
+
+    def kong_for_free(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """The first of ``kongs`` that keeps the hand's shanten (:meth:`kong_keeps_shape`) and cannot be robbed
+        from a wait nobody shows: not a 补杠 of a suit tile (a run may wait on it; an honor's four copies are all
+        this seat's). For the systems whose kongs pay (a replacement draw, 杠上开花, kong money)."""
+        for kong in kongs:
+            if (kong.flag != "added" or kong.tile >= _HONORS) and self.kong_keeps_shape(observation, kong):
+                return kong
         return None
 
     def kong_keeps_shape(self, observation: Observation, kong: Action) -> bool:

@@ -65,10 +65,7 @@ class GuangdongAdvice(Advice):
         suit tile: another seat may be waiting on it in a run, and a robbed kong costs three shares of at least
         3 番 (GD-27), where discarding the tile would cost one. An honor's 补杠 cannot be robbed: this seat holds
         all four copies."""
-        for kong in kongs:
-            if (kong.flag != "added" or kong.tile >= _WINDS) and self.kong_keeps_shape(observation, kong):
-                return kong
-        return None
+        return self.kong_for_free(observation, kongs)
 
     def discard_values(self, observation: Observation, discards: Sequence[Action]) -> list[float]:
         """GD-16..18: a share doubles per 番 up to the cap. Each discard's hand is worth 2^番 of what it holds
