@@ -226,9 +226,11 @@ class EVBot(GreedyBot):
         best = min(shanten)
         if shanten.count(best) > 1 and type(advice).rank_discards is Advice.rank_discards:
             scores = self._weigh(observation, advice, discards, scores, shanten, best)
+        top = max(scores)
         known = advice.known_waits(observation)
-        if shanten.count(best) == 1 and not known:
-            return discards[shanten.index(best)]  # one discard keeps the best shanten and no shown hand to avoid
+        tied = [i for i, score in enumerate(scores) if score == top]
+        if len(tied) == 1 and not known:
+            return discards[tied[0]]  # one best discard and no shown hand to keep out of: the common case
         seat = observation.seat
         unseen = [max(0, 4 - count) for count in _seen(observation)]
         passed = _passed(observation)
@@ -245,7 +247,7 @@ class EVBot(GreedyBot):
                 offence = -KNOWN_WAIT + 1.0  # a step back is worth it only to stay out of a shown hand
             else:
                 offence = -100.0 * (steps - best)
-            if offence - known_risk < 0.0:
+            if offence - known_risk < 0.0 or score != top:
                 values.append((offence - known_risk, float(score), 0.0))
                 continue
             danger = dangers.get(kind)
