@@ -153,7 +153,7 @@ class EVBot(GreedyBot):
             if any(a.kind == "win" for a in legal) and self.expects_more_from_own_draw(observation):
                 return next(a for a in legal if a.kind == "pass")
             chosen = super().act(observation)
-            if chosen.kind in ("pass", "pung") and any(a.kind == "kong" for a in legal):
+            if chosen.kind == "pass" and any(a.kind == "kong" for a in legal):  # a pung it takes lowers its shanten
                 kong = self._advice_of(observation).worth_kong(observation, [a for a in legal if a.kind == "kong"])
                 if kong is not None:
                     return kong
