@@ -18,20 +18,29 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   it gives up a step of shanten rather than deal into a shown hand. Otherwise the danger of dealing in breaks
   ties: how many waiting shapes the tile could complete given the copies this seat has not seen, weighted by
   how ready each other seat looks (its melds, discards and concealed tiles).
+- **Kongs** (Guangdong): GreedyBot never makes one. EVBot declares a 暗杠, and claims a 明杠 on a discard, whenever
+  the hand keeps its shanten: the replacement is a free draw, and a self-draw on it is 杠上开花 (at least 3 番,
+  GD-20). It adds a 补杠 only of an honor (all four copies are its own, so nobody can rob it; a robbed suit tile
+  would cost three shares of at least 3 番, GD-27). The advice's ``worth_kong`` says which kong is worth it.
+- **Danger ties** also read which kinds each other seat has let pass since it last moved: a seat offered a win takes
+  it, so the last discards after its own are not among its waits.
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
-  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for one thing: while its hand has made no group
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for two things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
-  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``).
+  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); and it keeps
+  its red cards where the shape does not mind, for 火火翻's ×2 per red card past nine (WH-35, :class:`_RedKeeping`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .actions import Action
 from .bots import GreedyBot, _zipai_act, _zipai_advice
 from .observation import Observation
 from .rules.base_advice import Advice
+from .zipai import RED_KINDS
 
 __all__ = ["EVBot"]
 
@@ -68,12 +77,61 @@ def _shape_danger(kind: int, unseen: Sequence[int]) -> float:
     return danger
 
 
+def _passed(observation: Observation) -> list[frozenset[int]]:
+    """Per seat, the kinds it has let pass since its hand last changed: a seat offered a win takes it, so a
+    discard it did not win on is not among its waits (until it draws again). Read, on this seat's own draw from
+    the wall, from the last discard of each seat that moved after it; empty otherwise."""
+    n = observation.num_players
+    out = [frozenset[int]()] * n
+    if observation.drawn_from != "wall":
+        return out
+    seat = observation.seat
+    piles = observation.discards
+    for step in range(1, n - 1):  # the seat after this one, then the next...: the last moves before this draw
+        other = (seat + step) % n
+        out[other] = frozenset(piles[(seat + later) % n][-1] for later in range(step + 1, n)
+                               if piles[(seat + later) % n])
+    return out
+
+
 def _readiness(observation: Observation, other: int) -> float:
     """A rough chance that ``other`` is ready, from what everyone sees of it."""
     chance = 0.04 + 0.12 * len(observation.melds[other]) + 0.035 * len(observation.discards[other])
     if observation.hand_sizes[other] <= 4:
         chance += 0.3
     return min(chance, 0.95)
+
+
+
+
+class _RedKeeping:
+    """A zipai advice (Wai Huzi's) whose discard keeps the red cards (二七十) where the shape does not mind.
+
+    火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
+    wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
+    its ties by. While the hand is not ready and the advice's discard is red, a black discard that leaves the shape
+    as close to a win (the most 息 first, then the lower card) is played instead. A ready hand's waits are worth
+    their full score, 火火翻 included, so there the advice's choice stands; so do its claims."""
+
+    def __init__(self, advice: Any) -> None:
+        self._advice = advice
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._advice, name)
+
+    def discard(self, counts: Any, groups: Sequence[Any] = (), forbidden: Any = (), unseen: Any = None) -> int:
+        ranked: dict[int, Any] = self._advice.rank_discards(counts, groups, forbidden, unseen)
+        if not ranked:
+            return int(self._advice.discard(counts, groups, forbidden, unseen))  # the advice's own error
+        best = max(ranked.values())
+        greedy: int = min(card for card, judged in ranked.items() if judged == best)
+        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
+            return greedy
+        if greedy not in RED_KINDS:
+            return greedy
+        black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
+                 if card not in RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
+        return -max(black)[1] if black else greedy
 
 
 class EVBot(GreedyBot):
@@ -94,9 +152,18 @@ class EVBot(GreedyBot):
         if phase == "claim" or phase == "rob":
             if any(a.kind == "win" for a in legal) and self.expects_more_from_own_draw(observation):
                 return next(a for a in legal if a.kind == "pass")
-            return super().act(observation)
+            chosen = super().act(observation)
+            if chosen.kind == "pass" and any(a.kind == "kong" for a in legal):  # a pung it takes lowers its shanten
+                kong = self._advice_of(observation).worth_kong(observation, [a for a in legal if a.kind == "kong"])
+                if kong is not None:
+                    return kong
+            return chosen
         if phase != "turn" or any(a.kind == "win" for a in legal):
             return super().act(observation)  # a win on offer, or a declaration before the draw: GreedyBot's
+        if any(a.kind == "kong" for a in legal):
+            kong = self._advice_of(observation).worth_kong(observation, [a for a in legal if a.kind == "kong"])
+            if kong is not None:
+                return kong
         discards = [a for a in legal if a.kind == "discard" and not a.flag]
         if len(discards) < 2:
             return super().act(observation)
@@ -117,7 +184,7 @@ class EVBot(GreedyBot):
             holds = getattr(advice, "holds_ready_bonus", None)
             if holds is not None and holds(bytes(observation.counts)):
                 return legal[kinds.index("pass")]
-        return _zipai_act(observation, advice)
+        return _zipai_act(observation, _RedKeeping(advice))
 
     def _advice_of(self, observation: Observation) -> Advice:
         return self._advice.get(observation.rules) or self._advice_for(observation.rules)
@@ -166,24 +233,31 @@ class EVBot(GreedyBot):
             return discards[tied[0]]  # one best discard and no shown hand to keep out of: the common case
         seat = observation.seat
         unseen = [max(0, 4 - count) for count in _seen(observation)]
-        threats = [(known.get(other), 1.0 if other in known else _readiness(observation, other))
+        passed = _passed(observation)
+        threats = [(known.get(other), 1.0 if other in known else _readiness(observation, other), passed[other])
                    for other in range(observation.num_players) if other != seat]
-        readiness = sum(chance for waits, chance in threats if waits is None)  # the shape danger's weight
+        dangers: dict[int, float] = {}
         values = []
         for action, score, steps in zip(discards, scores, shanten, strict=True):
-            known_risk = sum(KNOWN_WAIT for waits, _ in threats if waits is not None and action.tile in waits)
+            kind = action.tile
+            known_risk = sum(KNOWN_WAIT for waits, _, _ in threats if waits is not None and kind in waits)
             if steps == best:
                 offence = 0.0
             elif steps == best + 1 and best >= 2 and known_risk == 0.0:
                 offence = -KNOWN_WAIT + 1.0  # a step back is worth it only to stay out of a shown hand
             else:
                 offence = -100.0 * (steps - best)
-            if offence - known_risk < 0.0 and score != top:
-                values.append((offence - known_risk, score, 0.0))
+            if offence - known_risk < 0.0 or score != top:
+                values.append((offence - known_risk, float(score), 0.0))
                 continue
+            danger = dangers.get(kind)
+            if danger is None:
+                shape = _shape_danger(kind, unseen)
+                danger = dangers[kind] = sum(chance * shape for waits, chance, let_pass in threats
+                                             if waits is None and kind not in let_pass)
             # Offence first (shanten, then improving copies), the known waits over a step back when far, and the
             # shape danger only to break what is left of a tie.
-            values.append((offence - known_risk, score, -readiness * _shape_danger(action.tile, unseen)))
+            values.append((offence - known_risk, score, -danger))
         return discards[values.index(max(values))]
 
     @staticmethod

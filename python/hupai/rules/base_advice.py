@@ -27,6 +27,8 @@ __all__ = ["Advice", "ANY_KIND", "PLAIN"]
 
 _TILE = attrgetter("tile")
 
+_HONORS = 27  # the first honor kind (东)
+
 #: The core's ``joker_kinds`` mask: a joker may stand for any kind.
 ANY_KIND = (1 << 34) - 1
 
@@ -86,6 +88,32 @@ class Advice:
         """The winning kinds of every other seat whose waits the table shows (a shown hand), by seat; none by
         default."""
         return {}
+
+    def worth_kong(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """One of ``kongs`` (legal kongs of the seat: declared in its turn, or claimed on a discard) worth making
+        now, or None (the default: GreedyBot's play, which never makes one)."""
+        return None
+
+    def kong_for_free(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """The first of ``kongs`` that keeps the hand's shanten (:meth:`kong_keeps_shape`) and cannot be robbed
+        from a wait nobody shows: not a 补杠 of a suit tile (a run may wait on it; an honor's four copies are all
+        this seat's). For the systems whose kongs pay (a replacement draw, 杠上开花, kong money)."""
+        for kong in kongs:
+            if (kong.flag != "added" or kong.tile >= _HONORS) and self.kong_keeps_shape(observation, kong):
+                return kong
+        return None
+
+    def kong_keeps_shape(self, observation: Observation, kong: Action) -> bool:
+        """Whether the hand after ``kong`` is as near a win (shanten) as the hand without it: then the kong gives
+        a replacement draw for nothing (in the turn, against the best discard; on a discard, against passing)."""
+        counts = bytearray(observation.counts)
+        melds = len(observation.melds[observation.seat])
+        after = bytearray(counts)
+        after[kong.tile] -= 1 if kong.flag == "added" else 3 if kong.flag == "exposed" else 4
+        rows = np.frombuffer(bytes(counts + after), dtype=np.uint8).reshape(2, 34)
+        more = 0 if kong.flag == "added" else 1
+        before, then = self.shanten(observation, rows, np.array([melds, melds + more], dtype=np.int32)).tolist()
+        return bool(then <= before)
 
     def declare(self, observation: Observation, chosen: Action) -> Action:
         """The plain discard ``chosen``, or a legal declaration made with it that is worth making (Kawuxing's

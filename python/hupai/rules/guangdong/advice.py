@@ -59,6 +59,14 @@ class GuangdongAdvice(Advice):
         shares against the discarder's 1, or against 3 with ``discard_pays="all_three"``."""
         return 6.0 if observation.options.get("discard_pays", "one") == "one" else 2.0
 
+    def worth_kong(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """A kong that keeps the hand's shanten: its replacement draw is a free draw, and a self-draw on it is
+        杠上开花 (GD-20: at least 3 番; on a kong claimed from a discard the discarder pays it, GD-26). No 补杠 of a
+        suit tile: another seat may be waiting on it in a run, and a robbed kong costs three shares of at least
+        3 番 (GD-27), where discarding the tile would cost one. An honor's 补杠 cannot be robbed: this seat holds
+        all four copies."""
+        return self.kong_for_free(observation, kongs)
+
     def discard_values(self, observation: Observation, discards: Sequence[Action]) -> list[float]:
         """GD-16..18: a share doubles per 番 up to the cap. Each discard's hand is worth 2^番 of what it holds
         toward the within-limit 番: pungs (and, part way, pairs) of dragons and of the seat and round winds

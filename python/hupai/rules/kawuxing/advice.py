@@ -39,6 +39,12 @@ class KawuxingAdvice(Advice):
         """KW-25: on a self-draw both others pay V, on a discard win the discarder alone pays V."""
         return 2.0
 
+    def worth_kong(self, observation: Observation, kongs: Sequence[Action]) -> Action | None:
+        """A kong that keeps the hand's shanten: it is paid at once (KW-12: 4 for a 暗杠, 2 for a 直杠 or 补杠, kept
+        whatever follows, KW-15) and its replacement is a free draw (杠上开花 ×2, KW-20). No 补杠 of a suit tile,
+        which a wait may rob (KW-14) for a whole hand's value; an honor's cannot be."""
+        return self.kong_for_free(observation, kongs)
+
     def known_waits(self, observation: Observation) -> dict[int, frozenset[int]]:
         """KW-16: a 亮倒 hand lies face up, so its waits are everyone's to read."""
         out: dict[int, frozenset[int]] = {}

@@ -1,0 +1,104 @@
+"""EVBot's edges over GreedyBot (issue 22 item 4), each in a situation where the two choose differently for the
+stated reason: Guangdong's kongs (GD-12, GD-20, GD-27), the kinds a seat has let pass, Wai Huzi's red cards
+(火火翻, WH-35)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import hupai
+from hupai.bots import GreedyBot
+from hupai.ev import EVBot, _passed
+from hupai.game import Game
+from hupai.game.scripted import stacked_game
+from hupai.rules import advice
+from hupai.zipai import RED_KINDS
+
+RED_DRAGON = 33  # 7z 中
+
+
+def test_guangdong_evbot_declares_a_concealed_kong_that_keeps_its_shanten() -> None:
+    """GD-12, GD-20: a 暗杠 of four 中 held as a pung and a spare keeps the hand ready and adds a replacement draw
+    (a self-draw on it is 杠上开花, at least 3 番); GreedyBot discards instead. A kong whose fourth tile the hand
+    uses in a run (1111m23m) would cost a step of shanten: EVBot discards then."""
+    game = stacked_game(["7z7z7z7z123m456p789s1s", "123456m2345678p"], dealer=0)
+    observation = game.observation(0)
+    kong = hupai.Action("kong", 0, RED_DRAGON, (), "concealed")
+    assert kong in observation.legal_actions
+    assert EVBot(0).act(observation) == kong
+    assert GreedyBot(0).act(observation).kind == "discard"
+    game.apply(kong)  # legal: the replacement is drawn and the seat discards
+    assert game.seats_to_act == (0,) and game.observation(0).drawn_from == "replacement"
+
+    breaks = stacked_game(["1111m23m456p789s15z", "456789m2345678p"], dealer=0).observation(0)
+    assert hupai.Action("kong", 0, 0, (), "concealed") in breaks.legal_actions
+    assert EVBot(0).act(breaks).kind == "discard"
+
+
+def test_guangdong_evbot_claims_a_kong_on_a_discard_that_keeps_its_shanten() -> None:
+    """GD-12, GD-26: seat 1 holds a concealed 中 triplet and is ready; on a discarded 中 the kong keeps it ready
+    with a replacement draw (杠上开花 on it is paid by the discarder). GreedyBot claims only what lowers its
+    shanten, and a pung or kong here does not."""
+    game = stacked_game(["7z1z2z3z4z5z6z1s4s7s1p4p7p2m", "7z7z7z123m456p789s1s"], dealer=0)
+    game.apply(hupai.Action("discard", 0, RED_DRAGON))
+    observation = game.observation(1)
+    kinds = {a.kind for a in observation.legal_actions}
+    assert {"kong", "pung", "pass"} <= kinds
+    assert EVBot(1).act(observation).kind == "kong"
+    assert GreedyBot(1).act(observation).kind == "pass"
+
+
+def test_guangdong_adds_a_kong_only_of_an_honor() -> None:
+    """GD-27: a 补杠 can be robbed, and the robbed seat pays three shares of at least 3 番, where discarding the
+    tile would cost one. Nobody can wait on an honor whose four copies are this seat's, so only that one is
+    added."""
+    observation = stacked_game(["7z7z7z7z123m456p789s1s", "123456m2345678p"], dealer=0).observation(0)
+    guangdong = advice("guangdong")
+    honor = hupai.Action("kong", 0, RED_DRAGON, (), "added")
+    suit = hupai.Action("kong", 0, 0, (), "added")  # 1m
+    assert guangdong.worth_kong(observation, [suit]) is None
+    assert guangdong.worth_kong(observation, [suit, honor]) == honor
+    assert advice("yunxiao").worth_kong(observation, [honor]) is None  # other systems: GreedyBot's play
+
+
+def test_kawuxing_evbot_declares_a_kong_that_is_paid_at_once() -> None:
+    """KW-12, KW-15: a 暗杠 is paid 2 by each other seat at once and kept whatever follows; with the hand's shanten
+    kept, EVBot declares it (GreedyBot never kongs)."""
+    game = stacked_game(["7z7z7z7z123p456p789s1s", "2345678p234567s"], dealer=0, rules="kawuxing")
+    observation = game.observation(0)
+    kong = hupai.Action("kong", 0, RED_DRAGON, (), "concealed")
+    assert EVBot(0).act(observation) == kong
+    assert GreedyBot(0).act(observation).kind == "discard"
+
+
+def test_passed_reads_the_discards_made_after_each_seat_moved() -> None:
+    """A seat offered a win takes it: after seat 0 drew from the wall, seat 1 (its 下家) has let pass the last
+    discards of seats 2 and 3, seat 2 that of seat 3; seat 3 (the 上家) moved last. On any other draw nothing is
+    known."""
+    game = stacked_game(["123456m2345678p", "123456m2345678p"], dealer=0)
+    base = game.observation(0)
+    piles = ((1,), (2, 3), (4, 5), (6,))
+    observation = dataclasses.replace(base, discards=piles, drawn_from="wall")
+    assert _passed(observation) == [frozenset(), frozenset({5, 6}), frozenset({6}), frozenset()]
+    assert _passed(dataclasses.replace(observation, drawn_from="replacement")) == [frozenset()] * 4
+
+
+def test_waihuzi_evbot_keeps_its_red_cards_where_the_shape_does_not_mind() -> None:
+    """WH-35 火火翻: a win with r >= 10 red cards is worth 2^(r-9) times as much. Where GreedyBot's discard is a red
+    card and the hand is not ready, EVBot discards a black card that leaves the shape as close to a win."""
+    differ = 0
+    for seed in range(30):
+        game = Game("waihuzi", seed=seed)
+        bots = [GreedyBot(s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            greedy = bots[seat].act(observation)
+            kinds = [a.kind for a in observation.legal_actions]
+            if observation.phase == "turn" and greedy.kind == "discard" and "win" not in kinds:
+                ev = EVBot(seat).act(observation)
+                if ev != greedy:
+                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS
+                    differ += 1
+            game.apply(greedy)
+    assert differ > 0
