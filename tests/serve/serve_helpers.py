@@ -140,8 +140,10 @@ def assert_no_leak(message: dict[str, Any], log: str) -> None:
     assert str(seed) not in text
     observation = message["observation"]
     ended = observation["result"] is not None
+    # A hand its seat has laid open by rule (Kawuxing's 亮倒, KW-16: ``extras.revealed``) is public, not a leak.
+    shown = [sorted(kinds) for kinds in int_lists(observation["extras"].get("revealed", []))]
     for kinds in int_lists(message):
-        for hand in others:
+        for hand in (hand for hand in others if hand not in shown):
             if len(hand) >= 4 and sorted(kinds) == hand:
                 # Only a winner's hand laid open in the result may show another seat's tiles.
                 assert ended, f"seat {seat} was shown another seat's concealed tiles {hand}"
