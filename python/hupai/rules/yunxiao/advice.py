@@ -104,6 +104,8 @@ class YunxiaoAdvice(Advice):
         # A discard leaves the 游 shape only if the hand it leaves, with one more gold, is complete: then that hand
         # is ready (shanten <= 0; a tile lowers shanten by one at most). Only those discards get the exact test.
         after = self._after_discards(observation)
+        if min(after) > 0:  # no discard leaves a ready hand: the common case
+            return ()
         index = _AFTER_INDEX[gold]
         own_melds = observation.own_melds
         left = bytearray(counts)
