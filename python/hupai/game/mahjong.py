@@ -248,8 +248,10 @@ class MahjongFlow:
         table = self.table
         phase = table.phase
         if self._lean and kind == "discard" and phase == "turn" and not flag:
-            return self._lean_turn(seat, tile)
-        if phase == "turn" and kind == "discard":
+            known = self._lean_turn(seat, tile)
+            if known is not None:
+                return known
+        elif phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
                 self._apply_effects(effects)
@@ -270,15 +272,10 @@ class MahjongFlow:
                 self._declare(action)
         else:  # a claim or rob window
             self._answer(action)
-        return self._known()
-
-    def _known(self) -> dict[int, tuple[Action, ...]]:
-        """What :meth:`apply` returns: the turn an action gave, if it is plain, with its discards alone, found by
-        one core call (no complete hand, not looked for if the hand before the draw was known not to be ready; no
-        kong possible). The common turn, answered for the shell's cache (legal_actions makes the same call
-        otherwise)."""
-        table = self.table
         if table.phase == "turn" and self._plain_turns:
+            # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
+            # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
+            # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
             seat = table.turn_seat
             discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                   table.drawn if table.ready[seat] is not False else -1, self._forms,
@@ -301,13 +298,13 @@ class MahjongFlow:
             self._settle([(action.seat, action.tile, source, None)])
 
     # -- turn mechanics ---------------------------------------------------------------------------------
-    def _lean_turn(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]]:
+    def _lean_turn(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
         """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (no declaration),
         the core's scan finds nobody able to claim it, and the next seat draws from the wall and gets a turn of
         discards alone: what :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that
         case, with the same state and events at the end (``drawn``, ``drawn_from`` and ``phase`` are written
-        once, with their final values). Anything else (a claim is possible, the wall ends, the next turn is not
-        plain) leaves by the general path at the point where the two part. Most actions of a simulated
+        once, with their final values). Anything else (a claim is possible, the wall ends) leaves by the general
+        path at the point where the two part, and returns None for apply() to finish. Most actions of a simulated
         Guangdong hand are this one."""
         table = self.table
         hands = table.hands
@@ -331,11 +328,15 @@ class MahjongFlow:
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
-            if shapes:
-                self._claim_window(seat, tile, shapes)
-            else:
-                self._next_turn(seat)
-            return self._known()
+            if shapes:  # _discard's claim window, for rules without discard hooks or claims of their own
+                options = claims.standard_options(self.rules, table, tile, seat, shapes)
+                if options:
+                    pending = claims.collect(self.rules, table, tile, options, seat, self.window)
+                    if pending:
+                        table.pending = pending
+                        return None
+            self._next_turn(seat)
+            return None  # apply() finishes: the legal actions it knows of the state this led to
         seat = self._next_seat[seat]
         table.kong_from = -1
         table.turn_seat = seat
@@ -398,12 +399,6 @@ class MahjongFlow:
             if not shapes:
                 self._next_turn(seat)
                 return
-        self._claim_window(seat, tile, shapes)
-
-    def _claim_window(self, seat: int, tile: int, shapes: int | None) -> None:
-        """After ``seat``'s discard of ``tile`` (``shapes``: the core's scan, if made): the rules' discard hook,
-        the claims on offer, and a claim window if anyone is asked, else the next turn."""
-        table = self.table
         rules = self.rules
         caps = self._caps
         if caps.on_discard:
