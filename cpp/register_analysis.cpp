@@ -312,6 +312,37 @@ void register_analysis(py::module_& m) {
         "34 ints, per kind: copies - 256 * shanten after discarding it (the discard_analysis entry as one\n"
         "comparable int), or -2**20 for a kind not held.");
     m.def(
+        "discard_shanten",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+            Counts counts;
+            HandQuery query = plain_query(hand, jokers, melds, forms, joker_kinds, counts);
+            require_valid(query, SizeRule::kAny);
+            // The shanten of every hand one discard leaves, each from hand_cost as shanten_batch finds it, with
+            // no rows built: the natural kinds in place, then one joker fewer.
+            std::uint8_t* held = counts.data();
+            py::tuple out(kNumKinds + 1);
+            for (int kind = 0; kind < kNumKinds; ++kind) {
+                int after = 127;
+                if (held[kind] != 0) {
+                    --held[kind];
+                    after = hand_cost(query) - 1;
+                    ++held[kind];
+                }
+                out[kind] = py::int_(after);
+            }
+            int after = 127;
+            if (query.jokers > 0) {
+                --query.jokers;
+                after = hand_cost(query) - 1;
+                ++query.jokers;
+            }
+            out[kNumKinds] = py::int_(after);
+            return out;
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        "35 ints: per kind the shanten after discarding one natural tile of it (127 if none is held), then the\n"
+        "shanten after discarding a joker (127 if none). The same values as shanten_batch on those rows.");
+    m.def(
         "decompositions",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
             Counts counts;

@@ -32,6 +32,9 @@ def discard_analysis(
 def discard_scores(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> tuple[int, ...]: ...
+def discard_shanten(
+    counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
+) -> tuple[int, ...]: ...
 def decompositions(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]]: ...

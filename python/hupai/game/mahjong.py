@@ -55,7 +55,7 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall")
+                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat")
 
     rules: Rules
     table: Table
@@ -80,6 +80,10 @@ class MahjongFlow:
         self._chowers = _CHOWERS[n]
         self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
                               and not caps.chow_seats and not caps.on_discard)
+        # The lean turn (see apply): claims decided by the core alone, a declared wall end, no pre-draw window,
+        # plain turns. Guangdong in a simulation.
+        self._lean = self._quick_claims and self._plain_turns and self._pre_draw is None and self._dead_wall >= 0
+        self._next_seat = tuple((seat + 1) % n for seat in range(n))
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -243,7 +247,11 @@ class MahjongFlow:
         kind, seat, tile, _, flag = action
         table = self.table
         phase = table.phase
-        if phase == "turn" and kind == "discard":
+        if self._lean and kind == "discard" and phase == "turn" and not flag:
+            known = self._lean_turn(seat, tile)
+            if known is not None:
+                return known
+        elif phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
                 self._apply_effects(effects)
@@ -290,6 +298,63 @@ class MahjongFlow:
             self._settle([(action.seat, action.tile, source, None)])
 
     # -- turn mechanics ---------------------------------------------------------------------------------
+    def _lean_turn(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (no declaration),
+        the core's scan finds nobody able to claim it, and the next seat draws from the wall and gets a turn of
+        discards alone: what :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that
+        case, with the same state and events at the end (``drawn``, ``drawn_from`` and ``phase`` are written
+        once, with their final values). Anything else (a claim is possible, the wall ends) leaves by the general
+        path at the point where the two part, and returns None for apply() to finish. Most actions of a simulated
+        Guangdong hand are this one."""
+        table = self.table
+        hands = table.hands
+        hands[seat][tile] -= 1
+        cache = table.ready
+        if tile != table.drawn:
+            cache[seat] = None  # a 摸切 discard leaves the waiting hand as it was
+        table.discards[seat].append(tile)
+        table.discards_made[seat] += 1
+        table.last_discard = tile
+        table.discarder = seat
+        events = self.events
+        events.append(("discard", seat, tile, (), ""))  # a raw Event (see Game.events)
+        melds = table.melds
+        shapes, ready = claim_scan(hands, melds, cache, tile, seat, self._forms,
+                                   0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
+        if ready is not None:
+            cache[:] = ready
+        wall = table.wall
+        if shapes or wall.tail - wall.head <= self._dead_wall:  # a claim window, or the wall's end: as _discard
+            table.drawn = -1
+            table.drawn_from = ""
+            table.phase = "claim"
+            if shapes:  # _discard's claim window, for rules without discard hooks or claims of their own
+                options = claims.standard_options(self.rules, table, tile, seat, shapes)
+                if options:
+                    pending = claims.collect(self.rules, table, tile, options, seat, self.window)
+                    if pending:
+                        table.pending = pending
+                        return None
+            self._next_turn(seat)
+            return None  # apply() finishes: the legal actions it knows of the state this led to
+        seat = self._next_seat[seat]
+        table.kong_from = -1
+        table.turn_seat = seat
+        tile = wall.tiles[wall.head]
+        wall.head += 1
+        hand = hands[seat]
+        hand[tile] += 1
+        table.drawn = tile
+        table.drawn_from = "wall"
+        table.draws[seat] += 1
+        if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
+            table.missed[seat].clear()
+            table.missed_all[seat] = False
+        events.append(("draw", seat, tile, (), "wall"))
+        discards = plain_turn(hand, melds[seat], self._pungs[seat], tile if cache[seat] is not False else -1,
+                              self._forms, ACTIONS.discard[seat])
+        return {} if discards is None else {seat: discards}
+
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
         wall = table.wall

@@ -102,7 +102,7 @@ class Observer:
             tile = table.drawn if own else -1  # the drawn tile is its drawer's
             source = turn_seat
         else:
-            phase, to_act, tile, source = game.current
+            phase, to_act, tile, source = game._flow.current  # Game.current, without the property's call
         drawn = table.drawn if own else -1
         if self._melds_at != table.calls:
             self._table_melds(table.melds, table.calls)
@@ -113,13 +113,16 @@ class Observer:
             frozen = freeze(table.extras)
             extras = self._extras = (thaw(frozen), frozen)
         hands = table.hands
+        wall = table.wall
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
             self._seat_winds, bytes(hands[seat]), drawn, table.drawn_from if drawn >= 0 else "",
             # Hand sizes: Adler-32's low half is 1 + the sum of the bytes mod 65521 (RFC 1950), so one C call
             # per hand counts its tiles; sum() iterates the 34 counts in Python objects, at twice the cost.
             tuple([(adler32(hand) & 0xFFFF) - 1 for hand in hands]), melds, tuple(map(tuple, table.discards)),
-            table.wall.live, extras[1], game.legal_actions(seat),
+            # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play()
+            # does (a busy game's cache refuses, as legal_actions does).
+            wall.tail - wall.head, extras[1], game._legal.get(seat) or game.legal_actions(seat),
             None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
         obs.__class__ = Observation
         built: Observation = obs

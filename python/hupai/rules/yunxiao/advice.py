@@ -9,15 +9,18 @@ the seat's own tiles and melds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter, neg
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ... import _core
+from ...analysis import Forms
+from ...tiles import NUM_KINDS
 from ..base_advice import ANY_KIND, Advice
-from .hand import WHITE
+from .hand import WHITE, natural_counts
 from .options import YunxiaoOptions
-from .patterns import you_shape_discards_of
+from .patterns import you_shape_of
 from .rules import YunxiaoRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,6 +30,20 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ADVICE", "YunxiaoAdvice"]
 
 
+def _after_index(gold: int) -> tuple[int, ...]:
+    """Where a physical tile's discard stands in ``_core.discard_shanten``'s answer for natural counts (白板 in
+    G's place, YX-7): a gold at 34 (one joker fewer), 白板 at G, any other kind at itself."""
+    index = list(range(NUM_KINDS))
+    index[gold] = NUM_KINDS
+    if gold != WHITE:
+        index[WHITE] = gold
+    return tuple(index)
+
+
+_TILE = attrgetter("tile")
+_AFTER_INDEX = tuple(_after_index(gold) for gold in range(NUM_KINDS))
+
+
 class YunxiaoAdvice(Advice):
     """Yunxiao: shanten with the golds as jokers and 白板 as the gold's face; 游 discards before a plain
     self-draw win; a gold holder lets discard wins pass while the wall is long."""
@@ -34,6 +51,10 @@ class YunxiaoAdvice(Advice):
     #: A gold holder keeps drawing, passing discard wins, while more than this many live tiles lie beyond the
     #: reserve: a self-draw pays 2 each and a 游金 4 or more each, against 2 + 1 + 1 for a discard win.
     own_draw_patience = 12
+
+    def __init__(self, forms: Forms | int) -> None:
+        super().__init__(forms)
+        self._last: tuple[bytes, int, int, tuple[int, ...]] | None = None
 
     def shanten(self, observation: Observation, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
         """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
@@ -49,26 +70,25 @@ class YunxiaoAdvice(Advice):
 
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """The shanten after each discard, golds as jokers (lower first); no count of improving tiles."""
-        # As shanten() counts them, built as bytes (cheaper than numpy for a dozen rows): the natural tiles
-        # with 白板 moved to G's place, and the golds held as jokers, one fewer after a gold's discard.
+        # One core call gives the shanten after each discard as shanten() counts it (the natural tiles with 白板
+        # in G's place, one gold fewer after a gold's discard); each discard reads its entry.
+        after = self._after_discards(observation)
+        index = _AFTER_INDEX[observation.extras["gold"]]
+        return list(map(neg, map(after.__getitem__, map(index.__getitem__, map(_TILE, discards)))))
+
+    def _after_discards(self, observation: Observation) -> tuple[int, ...]:
+        """``_core.discard_shanten`` of the seat's hand (golds as jokers), remembered for the last hand asked: a
+        turn asks it for the 游 discards and then for the ranking."""
+        counts = observation.counts
         gold = observation.extras["gold"]
-        natural = bytearray(observation.counts)
-        held = natural[gold]
-        natural[gold] = natural[WHITE] if gold != WHITE else 0
-        if gold != WHITE:
-            natural[WHITE] = 0
-        rows = natural * len(discards)
-        jokers = [held] * len(discards)
-        for row, action in enumerate(discards):
-            tile = action.tile
-            if tile == gold:
-                jokers[row] -= 1
-            else:
-                rows[34 * row + (gold if tile == WHITE else tile)] -= 1
         melds = len(observation.melds[observation.seat])
-        shanten = _core.shanten_batch(np.frombuffer(rows, dtype=np.uint8).reshape(-1, 34),
-                                      np.array(jokers, dtype=np.int32), melds, self._forms, ANY_KIND, 1)
-        return [-value for value in shanten.tolist()]
+        last = self._last
+        if last is not None and last[0] == counts and last[1] == gold and last[2] == melds:
+            return last[3]
+        natural, golds = natural_counts(counts, gold)
+        after: tuple[int, ...] = _core.discard_shanten(natural, golds, melds, self._forms, ANY_KIND)
+        self._last = (counts, gold, melds, after)
+        return after
 
     def premium_discards(self, observation: Observation) -> tuple[int, ...]:
         """YX-25..YX-27: the discards into the 游 shape, a gold first (双游/三游 pay more, YX-26). None on the
@@ -81,7 +101,21 @@ class YunxiaoAdvice(Advice):
         # YX-25: only a winning-size hand holding a gold can discard into the 游 shape.
         if not counts[gold] or sum(counts) != 14 - 3 * len(melds):
             return ()
-        kinds = you_shape_discards_of(bytes(counts), gold, observation.own_melds)
+        # A discard leaves the 游 shape only if the hand it leaves, with one more gold, is complete: then that hand
+        # is ready (shanten <= 0; a tile lowers shanten by one at most). Only those discards get the exact test.
+        after = self._after_discards(observation)
+        if min(after) > 0:  # no discard leaves a ready hand: the common case
+            return ()
+        index = _AFTER_INDEX[gold]
+        own_melds = observation.own_melds
+        left = bytearray(counts)
+        kinds = []
+        for kind in range(NUM_KINDS):
+            if counts[kind] and after[index[kind]] <= 0:
+                left[kind] -= 1
+                if you_shape_of(bytes(left), gold, own_melds):
+                    kinds.append(kind)
+                left[kind] += 1
         return tuple(sorted(kinds, key=lambda kind: kind != gold))
 
     def prefers_own_draw(self, observation: Observation) -> bool:

@@ -275,11 +275,13 @@ class YunxiaoRules(Rules):
         chower = (discarder + 1) % n
         face = effective_kind(tile, gold)
         out: dict[int, list[Action]] = {}
+        ready = table.ready  # the engine's cache, filled before it asks: a seat known not ready is not asked
         for step in range(1, n):
             seat = (discarder + step) % n
             hand = table.hands[seat]
             options: list[Action] = []
-            if self.completes(table, seat, tile, False) and self.may_win(table, seat, tile, "discard"):
+            if (ready[seat] is not False and self.completes(table, seat, tile, False)
+                    and self.may_win(table, seat, tile, "discard")):
                 options.append(ACTIONS.win[seat][tile])
             # A pung or kong is always of one physical kind: the only tiles playing as G are the 白板.
             if hand[tile] >= 2:
