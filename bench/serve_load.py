@@ -274,6 +274,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-action", action="store_true", help="only the per-action cost, in this process")
     args = parser.parse_args(argv)
+    # Bounds on what a user types: each table is a client task and a socket, each process a server.
+    if not 1 <= args.tables <= 10_000:
+        parser.error(f"--tables must be in 1..10000, got {args.tables}")
+    if not 1 <= args.processes <= 16:
+        parser.error(f"--processes must be in 1..16, got {args.processes}")
+    if not 0 < args.seconds <= 3600:
+        parser.error(f"--seconds must be in (0, 3600], got {args.seconds}")
     report_per_action()
     if args.per_action:
         return 0
