@@ -28,19 +28,17 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for two things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
   and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); and it keeps
-  its red cards where the shape does not mind, for 火火翻's ×2 per red card past nine (WH-35, :class:`_RedKeeping`).
+  its red cards where the shape does not mind, for 火火翻's ×2 per red card past nine (WH-35, the advice's ``for_ev``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .actions import Action
 from .bots import GreedyBot, _zipai_act, _zipai_advice
 from .observation import Observation
 from .rules.base_advice import Advice
-from .zipai import RED_KINDS
 
 __all__ = ["EVBot"]
 
@@ -102,38 +100,6 @@ def _readiness(observation: Observation, other: int) -> float:
     return min(chance, 0.95)
 
 
-
-
-class _RedKeeping:
-    """A zipai advice (Wai Huzi's) whose discard keeps the red cards (二七十) where the shape does not mind.
-
-    火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
-    wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
-    its ties by. While the hand is not ready and the advice's discard is red, a black discard that leaves the shape
-    as close to a win (the most 息 first, then the lower card) is played instead. A ready hand's waits are worth
-    their full score, 火火翻 included, so there the advice's choice stands; so do its claims."""
-
-    def __init__(self, advice: Any) -> None:
-        self._advice = advice
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._advice, name)
-
-    def discard(self, counts: Any, groups: Sequence[Any] = (), forbidden: Any = (), unseen: Any = None) -> int:
-        ranked: dict[int, Any] = self._advice.rank_discards(counts, groups, forbidden, unseen)
-        if not ranked:
-            return int(self._advice.discard(counts, groups, forbidden, unseen))  # the advice's own error
-        best = max(ranked.values())
-        greedy: int = min(card for card, judged in ranked.items() if judged == best)
-        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
-            return greedy
-        if greedy not in RED_KINDS:
-            return greedy
-        black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
-                 if card not in RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
-        return -max(black)[1] if black else greedy
-
-
 class EVBot(GreedyBot):
     """GreedyBot's shape play with expected-value decisions (see the module docstring). ``hazard``: the chance
     per go-around that another seat ends the hand before any looks ready (it grows with their readiness)."""
@@ -184,7 +150,9 @@ class EVBot(GreedyBot):
             holds = getattr(advice, "holds_ready_bonus", None)
             if holds is not None and holds(bytes(observation.counts)):
                 return legal[kinds.index("pass")]
-        return _zipai_act(observation, _RedKeeping(advice))
+        # The rule package's own choice of discard for expected value, where it has one (Wai Huzi's red cards).
+        for_ev = getattr(advice, "for_ev", None)
+        return _zipai_act(observation, for_ev() if for_ev is not None else advice)
 
     def _advice_of(self, observation: Observation) -> Advice:
         return self._advice.get(observation.rules) or self._advice_for(observation.rules)

@@ -241,6 +241,11 @@ class WaihuziAdvice(Advice):
             out.append(verdict == 1)
         return out
 
+    def for_ev(self) -> RedKeeping:
+        """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
+        mind (:class:`RedKeeping`, WH-35's 火火翻)."""
+        return RedKeeping(self)
+
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
         """Whether a hand at rest (3m+1 cards) with these declared ``groups`` would be paid 报听's ×4 if it won as
         it stands (WH-35, WH-38): it has made no group, so it holds the cards it was ready with at the deal (a
@@ -263,3 +268,34 @@ def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None
 #: GreedyBot's advice under the default options (:func:`hupai.rules.advice`); build one per option set with
 #: :meth:`WaihuziAdvice.for_rules`.
 ADVICE = WaihuziAdvice()
+
+
+class RedKeeping:
+    """Wai Huzi's advice as EVBot plays it (:meth:`WaihuziAdvice.for_ev`): its discard keeps the red cards (二七十)
+    where the shape does not mind.
+
+    火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
+    wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
+    its ties by. While the hand is not ready and the advice's discard is red, a black discard that leaves the shape
+    as close to a win (the most 息 first, then the lower card) is played instead. A ready hand's waits are worth
+    their full score, 火火翻 included, so there the advice's choice stands; so do its claims."""
+
+    def __init__(self, advice: Any) -> None:
+        self._advice = advice
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._advice, name)
+
+    def discard(self, counts: Any, groups: Sequence[Any] = (), forbidden: Any = (), unseen: Any = None) -> int:
+        ranked: dict[int, Any] = self._advice.rank_discards(counts, groups, forbidden, unseen)
+        if not ranked:
+            return int(self._advice.discard(counts, groups, forbidden, unseen))  # the advice's own error
+        best = max(ranked.values())
+        greedy: int = min(card for card, judged in ranked.items() if judged == best)
+        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
+            return greedy
+        if greedy not in zipai.RED_KINDS:
+            return greedy
+        black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
+                 if card not in zipai.RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
+        return -max(black)[1] if black else greedy
