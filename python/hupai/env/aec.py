@@ -121,19 +121,20 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         return self._observer[1].observe(seat)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._check_live()
+        if not self.agents:
+            self._refuse()
         return super().last(observe)  # type: ignore[no-any-return]
 
-    def _check_live(self) -> None:
-        """HupaiError before reset() and once every agent is done (PettingZoo's own step or last would fail
-        with an AttributeError or a KeyError there)."""
+    def _refuse(self) -> None:
+        """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
+        or last would fail with an AttributeError or a KeyError there)."""
         if self.game is None or self.match is None:
             raise HupaiError("reset() the environment first")
-        if not self.agents:
-            raise HupaiError("the episode is over (every agent is done): reset() the environment")
+        raise HupaiError("the episode is over (every agent is done): reset() the environment")
 
     def step(self, action: Any) -> None:
-        self._check_live()
+        if not self.agents:  # before reset(), or after the end
+            self._refuse()
         assert self.game is not None and self.match is not None
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
@@ -175,3 +176,4 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def close(self) -> None:
         self.game = None
         self.match = None
+        self.agents = []
