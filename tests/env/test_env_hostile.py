@@ -217,11 +217,12 @@ def test_every_observation_of_every_seat_is_in_its_space(system: str) -> None:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_checkers_pass_with_every_seat_asked_and_longer_episodes(system: str) -> None:
     from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test
+    from pettingzoo.test import api_test, seed_test
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # by design: int8 boxes, say
         api_test(aec_env(system, claim_window="all", hands=2), num_cycles=200)
+        seed_test(lambda **kwargs: aec_env(system, claim_window="all", **kwargs), num_cycles=200)
         check_env(HupaiGym(system, opponents="greedy", seat=1, hands=2), skip_render_check=True)
     assert hupai.rules.get(system).num_players in (3, 4)
 
@@ -237,3 +238,23 @@ def test_the_readmes_env_blocks_run() -> None:
     assert blocks, "the README's Agents section has no ```py block"
     for index, block in enumerate(blocks):
         exec(compile(block, f"README.md py block {index}", "exec"), {})
+
+
+def test_render_modes_follow_the_libraries(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test (it asks for "human" first): "human" prints a line per step and render() returns
+    None, "ansi" returns the line and prints nothing; an unknown mode is refused in both forms."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: aec_env("kawuxing", render_mode=render_mode))
+    capsys.readouterr()
+    quiet = gym_env("guangdong", opponents="random", render_mode="ansi")
+    observation, _ = quiet.reset(seed=1)
+    quiet.step(_first_legal(observation))
+    assert capsys.readouterr().out == "" and quiet.render().startswith("guangdong hand")
+    loud = gym_env("guangdong", opponents="random", render_mode="human")
+    observation, _ = loud.reset(seed=1)
+    loud.step(_first_legal(observation))
+    assert loud.render() is None and "to act" in capsys.readouterr().out
+    for make in (aec_env, gym_env):
+        with pytest.raises(HupaiError, match="render_mode"):
+            make("guangdong", render_mode="rgb_array")

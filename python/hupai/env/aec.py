@@ -25,7 +25,10 @@ from ..rules.base import Rules
 from .actions import ActionSpace
 from .features import Features
 
-__all__ = ["HupaiAEC", "MAX_HANDS", "check_seed"]
+__all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
+
+#: ``"human"`` prints a line after every step (render() returns None), ``"ansi"`` returns the line from render().
+RENDER_MODES = (None, "human", "ansi")
 
 #: The longest match an episode may be (a bound on what a caller can ask for).
 MAX_HANDS = 10_000
@@ -43,7 +46,7 @@ def check_seed(seed: Any) -> int | None:
 class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """A match of ``rules`` as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
                  claim_window: str = "all", render_mode: str | None = None) -> None:
@@ -51,8 +54,8 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
         if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
             raise HupaiError(f"hands must be an int in 1..{MAX_HANDS}, got {hands!r}")
-        if render_mode not in (None, "ansi"):
-            raise HupaiError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in RENDER_MODES:
+            raise HupaiError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.hands = hands
         self.claim_window = claim_window
         self.render_mode = render_mode
@@ -163,15 +166,21 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.infos = {name: {} for name in self.agents}
             self._select()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
+        """A line saying where the hand stands: printed with ``render_mode="human"`` (None returned), else
+        returned."""
         if self.game is None:
             return None
         seats = self.game.current.seats
-        return (f"{self.rules.name} hand {self.match.hand_index if self.match else 0}: {self.game.current.phase}, "
+        text = (f"{self.rules.name} hand {self.match.hand_index if self.match else 0}: {self.game.current.phase}, "
                 f"seat(s) {list(seats)} to act, {len(self.game.events)} events")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         self.game = None

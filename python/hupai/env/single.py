@@ -65,7 +65,7 @@ class HupaiGym(gymnasium.Env):
     first draw and nobody else is asked anything) is skipped at ``reset()``, and the next match of the seed's
     sequence dealt (``info["skipped_matches"]`` counts them; the same seed skips the same)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *,
                  opponents: Any = "greedy", seat: int = 0, hands: int = 1, claim_window: str = "all",
@@ -74,7 +74,7 @@ class HupaiGym(gymnasium.Env):
                 illegal_penalty, (int, float, np.integer, np.floating)) or not np.isfinite(illegal_penalty)):
             raise HupaiError(f"illegal_penalty must be a finite number or None, got {illegal_penalty!r}")
         self.illegal_penalty = illegal_penalty
-        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window)
+        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window, render_mode=render_mode)
         n = self.aec.rules.num_players
         if isinstance(seat, np.integer):
             seat = int(seat)
