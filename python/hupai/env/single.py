@@ -4,8 +4,8 @@
 learner's action, then lets the opponents act until the learner must decide again or the match ends; the
 reward is the learner's payments of the hands that ended meanwhile. The opponents are seeded from the episode's
 seed, so ``reset(seed=s)`` and the same actions replay the same game. :class:`HupaiVectorEnv` steps N such
-tables at once (``gymnasium.vector.VectorEnv``) and adds, for all N in one batched core call, the
-``discard_shanten`` feature: the learner's shanten after each discard.
+tables at once (``gymnasium.vector.VectorEnv``) and adds, from batched core calls, the ``discard_shanten``
+feature: the learner's shanten after each discard, as the rule system counts it (Yunxiao's golds as jokers).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..analysis import shanten_batch
+from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
 from ..game.match import Player
 from ..rules.base import Rules
+from ..rules.base_advice import Advice
 from .aec import HupaiAEC, check_seed
 
 __all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS", "MAX_SKIPPED"]
@@ -84,6 +85,7 @@ class HupaiGym(gymnasium.Env):
         self.agent = self.aec.possible_agents[seat]
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
+        self.last_observation: Any = None  # the Observation of the features last returned
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = render_mode
@@ -105,7 +107,7 @@ class HupaiGym(gymnasium.Env):
             if skipped > MAX_SKIPPED:
                 raise HupaiError(f"{MAX_SKIPPED} matches in a row ended before {self.agent} could act")
             self.aec.reset()
-        return self.aec.observe(self.agent), {"reward_before_first_decision": reward, "skipped_matches": skipped}
+        return self._observe(), {"reward_before_first_decision": reward, "skipped_matches": skipped}
 
     def _deal_opponents(self) -> None:
         assert self.aec.match is not None
@@ -145,11 +147,19 @@ class HupaiGym(gymnasium.Env):
         if self.illegal_penalty is not None and not self.is_legal(index):
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
-            return aec.observe(self.agent), float(self.illegal_penalty), False, False, {"illegal_action": True}
+            return self._observe(), float(self.illegal_penalty), False, False, {"illegal_action": True}
         aec.step(index)
         reward = aec.rewards.get(self.agent, 0.0) + self._advance()
         terminated = aec.terminations.get(self.agent, True)
-        return aec.observe(self.agent), reward, terminated, False, {}
+        return self._observe(), reward, terminated, False, {}
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        """The learner's features, keeping the :class:`~hupai.observation.Observation` they encode
+        (:attr:`last_observation`: what the vector form's rule-counted shanten reads, without building it again)."""
+        aec = self.aec
+        assert aec.match is not None
+        self.last_observation = aec.observation(self.agent)
+        return aec.features.encode(self.last_observation, aec.match.scores)
 
     def is_legal(self, index: int) -> bool:
         """Whether action ``index`` is legal for the learner now."""
@@ -166,8 +176,9 @@ class HupaiGym(gymnasium.Env):
 class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` :class:`HupaiGym` tables stepped together; an ended table resets itself (the next seed of
     its sequence). Observations are stacked per key, plus ``discard_shanten`` (mahjong family: ``int8[N,
-    34]``, the learner's shanten after discarding each kind it holds, 99 elsewhere; computed for all tables in
-    one core call)."""
+    34]``, the learner's shanten after discarding each kind it holds as the rule system counts it, 99
+    elsewhere; one core call for all tables, or one per table where the count reads the table (Yunxiao's
+    gold))."""
 
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
@@ -184,7 +195,11 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
-        self._forms = int(first.aec.rules.win_forms)
+        # The shanten as the rule system counts it (Yunxiao: the golds as jokers and 白板 as the gold's face,
+        # YX-6, YX-7), from its playing advice. Advice that reads nothing of the observation (the plain count) is
+        # asked once for every table's rows; advice that reads it (the gold) once per table.
+        self._advice = rules_module.advice(first.aec.rules.name)
+        self._per_table = type(self._advice).shanten is not Advice.shanten
 
     def _stack(self, observations: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         out = {key: np.stack([obs[key] for obs in observations]) for key in observations[0]}
@@ -199,8 +214,15 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if len(tables):
                 rows = hands[tables].astype(np.uint8)
                 rows[np.arange(len(tables)), held] -= 1
-                melds = (14 - sizes[tables]) // 3
-                shanten[tables, held] = shanten_batch(rows, melds=melds, forms=self._forms)
+                melds = ((14 - sizes[tables]) // 3).astype(np.int32)
+                if not self._per_table:
+                    # One call for every table (the observation is not read by this advice).
+                    shanten[tables, held] = self._advice.shanten(self.envs[0].last_observation, rows, melds)
+                else:
+                    for table in np.unique(tables):
+                        env, mine = self.envs[table], tables == table
+                        shanten[table, held[mine]] = self._advice.shanten(
+                            env.last_observation, np.ascontiguousarray(rows[mine]), melds[mine])
         out["discard_shanten"] = shanten
         return out
 
