@@ -191,9 +191,10 @@ def test_a_refused_vector_step_moves_no_table() -> None:
         with pytest.raises(IllegalAction):
             tables.step(bad)
         assert [env.aec.game.snapshot() for env in tables.envs] == before
-    for bad_seed in ([1, 2], -1, "7", 2**64 - 2):
+    for bad_seed in ([1, 2], -1, "7", 2**64 - 2, [1, 2, -3]):
         with pytest.raises(HupaiError, match="seed"):
             tables.reset(seed=bad_seed)
+        assert [env.aec.game.snapshot() for env in tables.envs] == before  # no table dealt again
 
 
 @pytest.mark.parametrize("system", SYSTEMS)

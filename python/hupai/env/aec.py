@@ -11,7 +11,7 @@ faster). A seat's reward is its payments when a hand ends (kong money included),
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -128,7 +128,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self._refuse()
         return super().last(observe)  # type: ignore[no-any-return]
 
-    def _refuse(self) -> None:
+    def _refuse(self) -> NoReturn:
         """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
         or last would fail with an AttributeError or a KeyError there)."""
         if self.game is None or self.match is None:

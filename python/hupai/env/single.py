@@ -239,6 +239,7 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
                 raise HupaiError(f"seed: one per table ({self.num_envs}), got {len(seeds)}")
         else:
             raise HupaiError(f"seed must be an int, a list of one per table or None, got {seed!r}")
+        seeds = [check_seed(table_seed) for table_seed in seeds]  # every one before any table is dealt
         observations: list[dict[str, np.ndarray]] = []
         infos: dict[str, Any] = {}
         for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
