@@ -259,3 +259,14 @@ def test_render_modes_follow_the_libraries(capsys: pytest.CaptureFixture[str]) -
     for make in (aec_env, gym_env):
         with pytest.raises(HupaiError, match="render_mode"):
             make("guangdong", render_mode="rgb_array")
+
+
+def test_a_features_layout_needs_room_for_a_discard() -> None:
+    """max_discards=0 kept every discard (``pile[-0:]``) in a row of width 0: a ValueError at the first encode."""
+    from hupai.env import Features
+
+    rules = hupai.rules.get("guangdong")
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(HupaiError, match="max_discards"):
+            Features(rules, max_discards=bad)
+    assert Features(rules, max_discards=1).shapes()["discards"][0] == (4, 1)
