@@ -162,7 +162,10 @@ def _non_negative(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    value = _non_negative(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
@@ -301,9 +304,22 @@ def _run_analyze(args: argparse.Namespace) -> None:
 
 
 def _writable(path: str, what: str) -> None:
+    """Refuse before any hand is played an output file that could not be written after the run."""
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise HupaiError(f"{what}: no directory {directory}")
+    if os.path.isdir(path):
+        raise HupaiError(f"{what}: {path} is a directory, not a file")
+    if not os.access(path if os.path.exists(path) else directory, os.W_OK):
+        raise HupaiError(f"{what}: cannot write {path}: permission denied")
+
+
+def _write(path: str, what: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise HupaiError(f"{what}: cannot write {path}: {error.strerror or error}") from None
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
@@ -320,8 +336,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
         if path not in (None, "-"):
             _writable(path, what)
     if args.plot is not None:
-        from .simulate.plot import require_matplotlib
-        require_matplotlib()
+        from .simulate.plot import check_format
+
+        check_format(args.plot)
     if args.backend == "ray":
         try:
             import ray  # noqa: F401
@@ -346,13 +363,12 @@ def _run_simulate(args: argparse.Namespace) -> int:
     machine_out = "-" in (args.json, args.csv)
     if not machine_out:
         print(result.summary())
-    for path, text in ((args.json, result.to_json() if args.json else ""),
-                       (args.csv, result.to_csv() if args.csv else "")):
+    for path, what, text in ((args.json, "--json", result.to_json() if args.json else ""),
+                             (args.csv, "--csv", result.to_csv() if args.csv else "")):
         if path == "-":
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
         elif path is not None:
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
+            _write(path, what, text)
     if args.plot is not None:
         from .simulate.plot import plot
 

@@ -245,3 +245,16 @@ def test_chunks_are_made_as_they_are_handed_out() -> None:
     with pytest.raises(KeyboardInterrupt):
         backends._stream(spec, window, submit, next_done, lambda pending: None, on_result)
     assert len(made) <= 100 + window and made[0] == (0, 50) and made[-1][1] <= 50 * (100 + window)
+
+
+def test_a_worker_killed_mid_run_is_a_clear_error_and_stops_the_others() -> None:
+    """kill -9 of one worker (the out-of-memory killer does the same): one line naming what happened, exit 2,
+    no traceback, the other workers stopped."""
+    with _started("-c", CLI, "simulate", "--hands", "100000000", "--bots", "random", "--workers", "2",
+                  "--no-progress") as process:
+        workers = {pid for pid in _wait_for_workers(process, 2) if not _helper(pid, process.pid)}
+        os.kill(min(workers), signal.SIGKILL)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 2, err
+        assert err.startswith("hupai: a worker process ended abruptly") and "Traceback" not in err, err
+        assert _gone_within(workers, 5.0) == set()

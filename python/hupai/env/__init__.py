@@ -2,8 +2,8 @@
 
 - :func:`aec_env` (``rules``, ``**options``): a PettingZoo AEC environment of every rule system, the seats as
   agents (:class:`~hupai.env.aec.HupaiAEC`);
-- :func:`gym_env` (``rules``, ``opponents="greedy"``): a Gymnasium single-agent environment, one seat against
-  bots (:class:`~hupai.env.single.HupaiGym`);
+- :func:`gym_env` (``rules``, ``opponents="greedy"``, ``illegal_penalty=-1.0``): a Gymnasium single-agent
+  environment, one seat against bots (:class:`~hupai.env.single.HupaiGym`);
 - :func:`vector_env` (``rules``, ``num_envs``): N single-agent tables stepped together
   (:class:`~hupai.env.single.HupaiVectorEnv`);
 - :class:`Features` and :class:`ActionSpace`: the observation arrays (from an ``Observation`` only) and the
@@ -45,20 +45,23 @@ def aec_env(rules: str = "guangdong", *, hands: int = 1, claim_window: str = "al
 
 
 def gym_env(rules: str = "guangdong", *, opponents: Any = "greedy", seat: int = 0, hands: int = 1,
-            claim_window: str = "all", render_mode: str | None = None, **options: Any) -> HupaiGym:
-    """A Gymnasium environment: ``seat`` of ``rules`` against ``opponents``."""
+            claim_window: str = "all", illegal_penalty: float | None = -1.0, render_mode: str | None = None,
+            **options: Any) -> HupaiGym:
+    """A Gymnasium environment: ``seat`` of ``rules`` against ``opponents`` (a masked-out action costs
+    ``illegal_penalty``; None: it raises IllegalAction)."""
     _need_extra()
     from .single import HupaiGym
 
     return HupaiGym(rules, options or None, opponents=opponents, seat=seat, hands=hands,
-                    claim_window=claim_window, render_mode=render_mode)
+                    claim_window=claim_window, illegal_penalty=illegal_penalty, render_mode=render_mode)
 
 
 def vector_env(rules: str = "guangdong", num_envs: int = 8, *, opponents: Any = "greedy", seat: int = 0,
-               hands: int = 1, claim_window: str = "all", **options: Any) -> HupaiVectorEnv:
+               hands: int = 1, claim_window: str = "all", illegal_penalty: float | None = -1.0,
+               **options: Any) -> HupaiVectorEnv:
     """``num_envs`` Gymnasium tables stepped at once (a ``gymnasium.vector.VectorEnv``)."""
     _need_extra()
     from .single import HupaiVectorEnv
 
     return HupaiVectorEnv(rules, num_envs, options=options or None, opponents=opponents, seat=seat, hands=hands,
-                          claim_window=claim_window)
+                          claim_window=claim_window, illegal_penalty=illegal_penalty)

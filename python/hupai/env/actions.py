@@ -134,12 +134,21 @@ class ActionSpace:
             mask[index] = 1
         return mask
 
+    def as_index(self, value: Any) -> int:
+        """``value`` as an index of this space: what ``gymnasium.spaces.Discrete(n)`` contains (an int, a numpy
+        integer or a 0-d integer array, in 0..n-1), else IllegalAction (a bool, a float, None, a string...)."""
+        if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+            value = value.item()
+        elif isinstance(value, np.integer):
+            value = int(value)
+        if type(value) is not int or not 0 <= value < self.n:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+            raise IllegalAction(f"action index must be an int in 0..{self.n - 1}, got {shown}")
+        return value
+
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """The legal action at ``index``; an index out of range or of no legal action raises IllegalAction."""
-        if isinstance(index, np.integer):
-            index = int(index)
-        if type(index) is not int or not 0 <= index < self.n:
-            raise IllegalAction(f"action index must be an int in 0..{self.n - 1}, got {index!r}")
+        index = self.as_index(index)
         chosen = self.legal_indices(legal).get(index)
         if chosen is None:
             raise IllegalAction(f"action index {index} is not legal now (see the observation's action_mask)")

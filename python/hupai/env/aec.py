@@ -11,30 +11,42 @@ faster). A seat's reward is its payments when a hand ends (kong money included),
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from .. import rules as rules_module
-from ..errors import HupaiError
+from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
 from ..game.observation import Observer
 from ..rules.base import Rules
 from .actions import ActionSpace
 from .features import Features
 
-__all__ = ["HupaiAEC", "MAX_HANDS"]
+__all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
+
+#: ``"human"`` prints a line after every step (render() returns None), ``"ansi"`` returns the line from render().
+RENDER_MODES = (None, "human", "ansi")
 
 #: The longest match an episode may be (a bound on what a caller can ask for).
 MAX_HANDS = 10_000
 
 
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as a plain int (a numpy integer accepted), or None; HupaiError for anything else."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 1 << 64:
+        raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    return int(seed)
+
+
 class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """A match of ``rules`` as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
                  claim_window: str = "all", render_mode: str | None = None) -> None:
@@ -42,8 +54,8 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
         if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
             raise HupaiError(f"hands must be an int in 1..{MAX_HANDS}, got {hands!r}")
-        if render_mode not in (None, "ansi"):
-            raise HupaiError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in RENDER_MODES:
+            raise HupaiError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.hands = hands
         self.claim_window = claim_window
         self.render_mode = render_mode
@@ -59,6 +71,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.match: Match | None = None
         self.game: Game | None = None
         self._observer: tuple[Game, Observer] | None = None  # one per hand: it freezes the hand's fixed facts
+        self.agents: list[str] = []  # none until reset()
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -70,11 +83,10 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new match from ``seed`` (a later ``reset()`` without one continues the sequence that seed began;
         the first without any draws from the OS)."""
+        seed = check_seed(seed)
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 1 << 64:
-                raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
-            self._next_seed = np.random.default_rng(int(seed))
-            match_seed = int(seed)
+            self._next_seed = np.random.default_rng(seed)
+            match_seed = seed
         elif self._next_seed is not None:
             match_seed = int(self._next_seed.integers(0, 1 << 63))
         else:
@@ -104,17 +116,35 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
         if self.game is None:
             raise HupaiError("reset() the environment first")
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise HupaiError(f"no agent {agent!r} in this environment (agents: {', '.join(self.possible_agents)})")
         if self._observer is None or self._observer[0] is not self.game:
             self._observer = (self.game, Observer(self.game))
-        return self._observer[1].observe(self._seat[agent])
+        return self._observer[1].observe(seat)
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations.get(agent) or self.truncations.get(agent):
-            self._was_dead_step(action)
-            return
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self.agents:
+            self._refuse()
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def _refuse(self) -> NoReturn:
+        """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
+        or last would fail with an AttributeError or a KeyError there)."""
         if self.game is None or self.match is None:
             raise HupaiError("reset() the environment first")
+        raise HupaiError("the episode is over (every agent is done): reset() the environment")
+
+    def step(self, action: Any) -> None:
+        if not self.agents:  # before reset(), or after the end
+            self._refuse()
+        assert self.game is not None and self.match is not None
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                raise IllegalAction(f"{agent} is done: its only action is None (PettingZoo's dead step)")
+            self._was_dead_step(action)
+            return
         seat = self._seat[agent]
         chosen = self.action_layout.action(action, self.game.legal_actions(seat))  # IllegalAction if masked
         self._cumulative_rewards[agent] = 0.0
@@ -136,16 +166,23 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.infos = {name: {} for name in self.agents}
             self._select()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
+        """A line saying where the hand stands: printed with ``render_mode="human"`` (None returned), else
+        returned."""
         if self.game is None:
             return None
         seats = self.game.current.seats
-        return (f"{self.rules.name} hand {self.match.hand_index if self.match else 0}: {self.game.current.phase}, "
+        text = (f"{self.rules.name} hand {self.match.hand_index if self.match else 0}: {self.game.current.phase}, "
                 f"seat(s) {list(seats)} to act, {len(self.game.events)} events")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         self.game = None
         self.match = None
+        self.agents = []

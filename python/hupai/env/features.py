@@ -94,6 +94,8 @@ class Features:
         self.actions = actions if actions is not None else ActionSpace(rules)
         #: Discards kept per seat: a seat's share of the tiles is more than it ever discards in practice; longer
         #: rows keep their last ``max_discards`` (``discard_counts`` holds them all).
+        if max_discards is not None and (type(max_discards) is not int or max_discards < 1):
+            raise HupaiError(f"max_discards must be an int >= 1 (or None), got {max_discards!r}")
         self.max_discards = max_discards if max_discards is not None else len(rules.tiles()) // self.num_players
         n, kinds = self.num_players, self.kinds
         self._public = tuple(rules.public_facts.items())

@@ -4,8 +4,8 @@
 learner's action, then lets the opponents act until the learner must decide again or the match ends; the
 reward is the learner's payments of the hands that ended meanwhile. The opponents are seeded from the episode's
 seed, so ``reset(seed=s)`` and the same actions replay the same game. :class:`HupaiVectorEnv` steps N such
-tables at once (``gymnasium.vector.VectorEnv``) and adds, for all N in one batched core call, the
-``discard_shanten`` feature: the learner's shanten after each discard.
+tables at once (``gymnasium.vector.VectorEnv``) and adds, from batched core calls, the ``discard_shanten``
+feature: the learner's shanten after each discard, as the rule system counts it (Yunxiao's golds as jokers).
 """
 
 from __future__ import annotations
@@ -17,18 +17,24 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..analysis import shanten_batch
+from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
-from ..errors import HupaiError
+from ..errors import HupaiError, IllegalAction
+from ..ev import EVBot
 from ..game.match import Player
 from ..rules.base import Rules
-from .aec import HupaiAEC
+from ..rules.base_advice import Advice
+from .aec import HupaiAEC, check_seed
 
-__all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS"]
+__all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS", "MAX_SKIPPED"]
 
 #: The most tables one vector environment steps (a bound on what a caller can ask for).
 MAX_ENVS = 4096
-_BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot}
+#: The most matches in a row one reset() deals and skips because they ended before the learner's first decision
+#: (the dealer's win on its first turn, which the learner sees only if the claim window asks it): a bound, never
+#: reached in practice.
+MAX_SKIPPED = 1000
+_BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot, "ev": EVBot}
 
 
 def _opponents(opponents: str | Callable[[int], Player] | Sequence[str | Callable[[int], Player]],
@@ -50,41 +56,71 @@ def _opponents(opponents: str | Callable[[int], Player] | Sequence[str | Callabl
 
 
 class HupaiGym(gymnasium.Env):
-    """One seat (``seat``) of a match against ``opponents`` (``"greedy"``, ``"random"``, a factory
+    """One seat (``seat``) of a match against ``opponents`` (``"greedy"``, ``"random"``, ``"ev"``, a factory
     ``f(seed) -> player``, or one per other seat). An action index the mask rules out leaves the game as it was
     and is rewarded ``illegal_penalty`` (``info["illegal_action"]``); ``illegal_penalty=None`` raises
-    :class:`~hupai.IllegalAction` instead."""
+    :class:`~hupai.IllegalAction` instead. What is no index of the action space at all (not an integer, out of
+    range) raises IllegalAction either way.
 
-    metadata = {"render_modes": ["ansi"]}
+    An episode always starts at a decision of the learner: a match that ends before it (the dealer wins on its
+    first draw and nobody else is asked anything) is skipped at ``reset()``, and the next match of the seed's
+    sequence dealt (``info["skipped_matches"]`` counts them; the same seed skips the same)."""
+
+    metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *,
                  opponents: Any = "greedy", seat: int = 0, hands: int = 1, claim_window: str = "all",
                  illegal_penalty: float | None = -1.0, render_mode: str | None = None) -> None:
+        if illegal_penalty is not None and (isinstance(illegal_penalty, bool) or not isinstance(
+                illegal_penalty, (int, float, np.integer, np.floating)) or not np.isfinite(illegal_penalty)):
+            raise HupaiError(f"illegal_penalty must be a finite number or None, got {illegal_penalty!r}")
         self.illegal_penalty = illegal_penalty
-        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window)
+        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window, render_mode=render_mode)
         n = self.aec.rules.num_players
+        if isinstance(seat, np.integer):
+            seat = int(seat)
         if type(seat) is not int or not 0 <= seat < n:
             raise HupaiError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
         self.seat = seat
         self.agent = self.aec.possible_agents[seat]
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
+        self.last_observation: Any = None  # the Observation of the features last returned
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = render_mode
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        seed = check_seed(seed)  # before Gymnasium's own seeding, which raises its own error type
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
+        skipped = 0
+        while True:
+            self._deal_opponents()
+            reward = self._advance()
+            if not self.aec.terminations.get(self.agent, True):
+                break
+            # The match ended before the learner could act: no episode a Gymnasium agent can play (reset must
+            # return a state to act in). Deal the next match of this seed's sequence: deterministic.
+            skipped += 1
+            if skipped > MAX_SKIPPED:
+                raise HupaiError(f"{MAX_SKIPPED} matches in a row ended before {self.agent} could act")
+            self.aec.reset()
+        return self._observe(), {"reward_before_first_decision": reward, "skipped_matches": skipped}
+
+    def _deal_opponents(self) -> None:
         assert self.aec.match is not None
         base = self.aec.match.seed
         others = [agent for agent in self.aec.possible_agents if agent != self.agent]
         # The opponents' seeds come from the match seed: the same reset seed, the same opponents' play.
-        self._bots = {agent: factory((base * 7919 + index + 1) % (1 << 63))
-                      for index, (agent, factory) in enumerate(zip(others, self._factories, strict=True))}
-        reward = self._advance()
-        return self.aec.observe(self.agent), {"reward_before_first_decision": reward}
+        self._bots = {}
+        for index, (agent, factory) in enumerate(zip(others, self._factories, strict=True)):
+            bot = factory((base * 7919 + index + 1) % (1 << 63))
+            if not callable(getattr(bot, "act", None)):
+                raise HupaiError(f"the opponent factory {factory!r} made {type(bot).__name__!r}, not a player "
+                                 "(anything with act(observation))")
+            self._bots[agent] = bot
 
     def _advance(self) -> float:
         """Let the opponents act until the learner must decide or the match ends; the learner's reward."""
@@ -107,16 +143,28 @@ class HupaiGym(gymnasium.Env):
             raise HupaiError("the episode is over: reset() the environment")
         if aec.agent_selection != self.agent:  # cannot happen between calls: _advance stops only here
             raise HupaiError("not this seat's turn")
-        if self.illegal_penalty is not None:
+        index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
+        if self.illegal_penalty is not None and not self.is_legal(index):
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
-            assert aec.game is not None
-            if aec.action_layout.legal_indices(aec.game.legal_actions(self.seat)).get(int(action)) is None:
-                return aec.observe(self.agent), float(self.illegal_penalty), False, False, {"illegal_action": True}
-        aec.step(action)
+            return self._observe(), float(self.illegal_penalty), False, False, {"illegal_action": True}
+        aec.step(index)
         reward = aec.rewards.get(self.agent, 0.0) + self._advance()
         terminated = aec.terminations.get(self.agent, True)
-        return aec.observe(self.agent), reward, terminated, False, {}
+        return self._observe(), reward, terminated, False, {}
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        """The learner's features, keeping the :class:`~hupai.observation.Observation` they encode
+        (:attr:`last_observation`: what the vector form's rule-counted shanten reads, without building it again)."""
+        aec = self.aec
+        assert aec.match is not None
+        self.last_observation = aec.observation(self.agent)
+        return aec.features.encode(self.last_observation, aec.match.scores)
+
+    def is_legal(self, index: int) -> bool:
+        """Whether action ``index`` is legal for the learner now."""
+        game = self.aec.game
+        return game is not None and index in self.aec.action_layout.legal_indices(game.legal_actions(self.seat))
 
     def render(self) -> str | None:
         return self.aec.render()
@@ -128,8 +176,9 @@ class HupaiGym(gymnasium.Env):
 class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` :class:`HupaiGym` tables stepped together; an ended table resets itself (the next seed of
     its sequence). Observations are stacked per key, plus ``discard_shanten`` (mahjong family: ``int8[N,
-    34]``, the learner's shanten after discarding each kind it holds, 99 elsewhere; computed for all tables in
-    one core call)."""
+    34]``, the learner's shanten after discarding each kind it holds as the rule system counts it, 99
+    elsewhere; one core call for all tables, or one per table where the count reads the table (Yunxiao's
+    gold))."""
 
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
@@ -146,7 +195,11 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
-        self._forms = int(first.aec.rules.win_forms)
+        # The shanten as the rule system counts it (Yunxiao: the golds as jokers and 白板 as the gold's face,
+        # YX-6, YX-7), from its playing advice. Advice that reads nothing of the observation (the plain count) is
+        # asked once for every table's rows; advice that reads it (the gold) once per table.
+        self._advice = rules_module.advice(first.aec.rules.name)
+        self._per_table = type(self._advice).shanten is not Advice.shanten
 
     def _stack(self, observations: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         out = {key: np.stack([obs[key] for obs in observations]) for key in observations[0]}
@@ -161,23 +214,75 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if len(tables):
                 rows = hands[tables].astype(np.uint8)
                 rows[np.arange(len(tables)), held] -= 1
-                melds = (14 - sizes[tables]) // 3
-                shanten[tables, held] = shanten_batch(rows, melds=melds, forms=self._forms)
+                melds = ((14 - sizes[tables]) // 3).astype(np.int32)
+                if not self._per_table:
+                    # One call for every table (the observation is not read by this advice).
+                    shanten[tables, held] = self._advice.shanten(self.envs[0].last_observation, rows, melds)
+                else:
+                    for table in np.unique(tables):
+                        env, mine = self.envs[table], tables == table
+                        shanten[table, held[mine]] = self._advice.shanten(
+                            env.last_observation, np.ascontiguousarray(rows[mine]), melds[mine])
         out["discard_shanten"] = shanten
         return out
 
-    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        seeds = seed if isinstance(seed, list) else [None if seed is None else seed + i for i in range(self.num_envs)]
-        observations = [env.reset(seed=s)[0] for env, s in zip(self.envs, seeds, strict=True)]
-        return self._stack(observations), {}
+        """Every table anew: ``seed`` s seeds table i with s + i (as ``gymnasium.vector.SyncVectorEnv`` does), a
+        list gives each table its own."""
+        if seed is None or isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            first = check_seed(seed)
+            seeds: list[int | None] = [None if first is None else first + i for i in range(self.num_envs)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise HupaiError(f"seed: one per table ({self.num_envs}), got {len(seeds)}")
+        else:
+            raise HupaiError(f"seed must be an int, a list of one per table or None, got {seed!r}")
+        seeds = [check_seed(table_seed) for table_seed in seeds]  # every one before any table is dealt
+        observations: list[dict[str, np.ndarray]] = []
+        infos: dict[str, Any] = {}
+        for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+            observation, info = env.reset(seed=table_seed)
+            observations.append(observation)
+            infos = self._add_info(infos, info, index)
+        return self._stack(observations), infos
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        observations, rewards, terminated = [], np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
-        for index, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
-            obs, reward, done, _, _ = env.step(action)
-            rewards[index], terminated[index] = reward, done
+        """One action per table. Every action is checked before any table moves (IllegalAction for one that is
+        no index of the action space, or, with ``illegal_penalty=None``, one the mask rules out), so a refused
+        step leaves every table as it was. A table that ends is reset at once, and its last observation and
+        info are in ``infos["final_obs"]`` / ``infos["final_info"]`` (Gymnasium's same-step autoreset)."""
+        try:
+            chosen = list(actions)
+        except TypeError:
+            raise IllegalAction(f"actions: one per table ({self.num_envs}), got {actions!r}") from None
+        if len(chosen) != self.num_envs:
+            raise IllegalAction(f"actions: one per table ({self.num_envs}), got {len(chosen)}")
+        indices = []
+        for table, (env, action) in enumerate(zip(self.envs, chosen, strict=True)):
+            if env.aec.game is None or env.aec.terminations.get(env.agent, True):
+                raise HupaiError("reset() the vector environment first")
+            try:
+                index = env.aec.action_layout.as_index(action)
+            except IllegalAction as error:
+                raise IllegalAction(f"table {table}: {error}") from None
+            if env.illegal_penalty is None and not env.is_legal(index):
+                raise IllegalAction(f"table {table}: action index {index} is not legal now (see its action_mask)")
+            indices.append(index)
+        observations: list[dict[str, np.ndarray]] = []
+        infos: dict[str, Any] = {}
+        rewards, terminated = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
+        for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
+            observation, reward, done, _, info = env.step(index)
+            rewards[table], terminated[table] = reward, done
             if done:
-                obs, _ = env.reset()
-            observations.append(obs)
-        return self._stack(observations), rewards, terminated, np.zeros(self.num_envs, dtype=bool), {}
+                infos = self._add_info(infos, {"final_obs": observation, "final_info": info}, table)
+                observation, info = env.reset()
+            observations.append(observation)
+            infos = self._add_info(infos, info, table)
+        return self._stack(observations), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()

@@ -17,11 +17,13 @@ share the name the API promises, and importing the package would otherwise hide 
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 import time
 import types
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .. import rules as rules_module
@@ -75,10 +77,18 @@ def playable() -> list[str]:
     return [name for name in rules_module.names() if rules_module.get(name).family in FLOWS]
 
 
+def _integer(value: Any) -> int | None:
+    """``value`` as a plain int if it is an integer (a numpy one too, not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
 def _count(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    count = _integer(value)
+    if count is None or count < minimum:
         raise HupaiError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return value
+    return count
 
 
 def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec | Sequence[BotSpec] = "greedy",
@@ -123,8 +133,9 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
     hands = _count(hands, "hands", 0)
     if not isinstance(rotate, bool):
         raise HupaiError(f"rotate must be True or False, got {rotate!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-        raise HupaiError(f"seed must be an int in 0..2**64-1, got {seed!r}")
+    given_seed, seed = seed, _integer(seed)  # type: ignore[assignment]
+    if seed is None or not 0 <= seed < 1 << 64:
+        raise HupaiError(f"seed must be an int in 0..2**64-1, got {given_seed!r}")
     if backend not in backends.BACKENDS:
         raise HupaiError(f"unknown backend {backend!r} (known: {', '.join(backends.BACKENDS)})")
     if workers is not None:
@@ -139,6 +150,8 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
         raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
     if on_interrupt not in ("raise", "return"):
         raise HupaiError(f"on_interrupt must be 'raise' or 'return', got {on_interrupt!r}")
+    if progress is not None and not callable(progress):
+        raise HupaiError(f"progress must be a function progress(done, total), got {progress!r}")
     seat_bots = resolve_bots(bots, rule_system.num_players)
     table_seatings = len(seatings(seat_bots)) if rotate else 1
     if rotate:
@@ -192,6 +205,11 @@ def simulate(rules: str | Rules = "guangdong", hands: int = 1000, bots: BotSpec 
         result.interrupted = True
         if on_interrupt == "raise":
             raise
+    except BrokenProcessPool:
+        # A worker was killed from outside (kill -9, the kernel's out-of-memory killer): the pool stopped the
+        # others (backends), and what that worker was playing is lost. Not a failure of any hand: say so plainly.
+        raise HupaiError(f"a worker process ended abruptly (killed by a signal, or out of memory?) after "
+                         f"{result.stats.hands:,} of {planned:,} hands; the other workers were stopped") from None
     finally:
         result.seconds = time.perf_counter() - began
     return result

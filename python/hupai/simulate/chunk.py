@@ -157,6 +157,10 @@ def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
     chunk = start // spec.chunk_size
     players = [(BOTS[bot] if isinstance(bot, str) else bot)(chunk_seed(spec.seed, chunk, seat))
                for seat, bot in enumerate(spec.bots)]
+    for bot, player in zip(spec.bots, players, strict=True):
+        if not callable(getattr(player, "act", None)):
+            raise HupaiError(f"the bot factory {bot_name(bot)} returned a {type(player).__name__!r} object, not "
+                             "a player (anything with act(observation))")
     names = [bot_name(bot) for bot in spec.bots]
     table_seatings = spec.seatings
     stats = Stats(n)

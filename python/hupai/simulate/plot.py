@@ -3,12 +3,13 @@ tournament, each bot's points per hand with its interval (matplotlib, the option
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..errors import HupaiError
 from .result import SimulationResult
 
-__all__ = ["plot", "require_matplotlib"]
+__all__ = ["check_format", "plot", "require_matplotlib"]
 
 
 def require_matplotlib() -> Any:
@@ -21,6 +22,18 @@ def require_matplotlib() -> Any:
     import matplotlib.pyplot as pyplot  # type: ignore[import-not-found, unused-ignore]
 
     return pyplot
+
+
+def check_format(path: str) -> None:
+    """Refuse, before a run, a file name whose format matplotlib cannot write (``.xyz``); no extension: PNG."""
+    require_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase  # type: ignore[import-not-found, unused-ignore]
+
+    extension = os.path.splitext(path)[1].lstrip(".").lower()
+    supported = FigureCanvasBase.get_supported_filetypes()
+    if extension and extension not in supported:
+        raise HupaiError(f"--plot: matplotlib cannot write .{extension} files (it writes "
+                         f"{', '.join('.' + name for name in sorted(supported))})")
 
 
 def _payments(axes: Any, result: SimulationResult) -> None:
@@ -78,5 +91,7 @@ def plot(result: SimulationResult, path: str, patterns: int = 15) -> None:
         figure.savefig(path)
     except OSError as error:
         raise HupaiError(f"--plot: cannot write {path}: {error.strerror}") from None
+    except ValueError as error:  # a format matplotlib does not write
+        raise HupaiError(f"--plot: cannot write {path}: {error}") from None
     finally:
         pyplot.close(figure)
