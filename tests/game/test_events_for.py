@@ -7,10 +7,10 @@ import json
 import hupai
 import jsonschema
 import pytest
-from hidden import blind_twin
 from hupai.bots import RandomBot
 from hupai.events import AMOUNT_TYPES, HIDDEN_TYPES, client_event
 from hupai.game import Game
+from hupai.game.wall import stacked_wall
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 
@@ -42,19 +42,69 @@ def test_reads_since_the_last_one_add_up_to_the_seats_stream(system: str) -> Non
     assert game.events_for(0, since=10_000) == []
 
 
-@pytest.mark.parametrize("system", ["guangdong", "yunxiao", "kawuxing"])
-def test_the_stream_does_not_depend_on_another_seats_concealed_tiles(system: str) -> None:
-    game = Game(system, seed=8)
-    n = game.rules.num_players
-    bots = [RandomBot(seat) for seat in range(n)]
-    for _ in range(40):
-        seat = game.seats_to_act[0]
-        game.apply(bots[seat].act(game.observation(seat)))
-    twin = blind_twin(game, 1)
-    assert twin.table.hands[1] != game.table.hands[1]
-    # The twin's log still holds the original deal: rebuild its events from its own state is the engine's job; the
-    # stream a seat sees masks the other seat's dealt and drawn tiles, so both games show seat 0 the same stream.
-    assert twin.events_for(0) == game.events_for(0)
+class _KongFirst(RandomBot):
+    """RandomBot that declares every kong it may, so that concealed kongs (face down in Yunxiao and Kawuxing) come."""
+
+    def act(self, observation: hupai.Observation) -> hupai.Action:
+        kongs = [a for a in observation.legal_actions if a.kind == "kong"]
+        return kongs[0] if kongs else super().act(observation)
+
+
+def _with_others_hidden_changed(game: Game, seat: int) -> tuple[Game, int]:
+    """A copy of ``game`` whose event log differs in everything ``seat`` may not see: every other seat's dealt and
+    drawn tiles, and (where the rules lay them face down) the kind of every other seat's concealed kong. Returns it
+    with the number of events changed."""
+    twin = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
+    events = twin.events  # built from the log: the list the stream is read from
+    kinds = len(twin.table.hands[0])
+    hidden_kongs = set() if twin.rules.shows_concealed_kongs else {  # (Wai Huzi's groups show their kind, WH-9)
+        m.tiles[0] for s, melds in enumerate(getattr(twin.table, "melds", ())) if s != seat
+        for m in melds if m.type == "kong" and m.concealed}
+    changed = 0
+    for index, event in enumerate(events):
+        if event.seat == seat:
+            continue
+        if event.type in HIDDEN_TYPES:
+            events[index] = event._replace(tile=-1 if event.tile < 0 else (event.tile + 1) % kinds,
+                                           tiles=tuple((t + 1) % kinds for t in event.tiles))
+            changed += 1
+        elif event.type == "kong" and not event.info and event.tiles and event.tiles[0] in hidden_kongs:
+            other = next(k for k in range(kinds) if k not in hidden_kongs and k != events[index - 1].tile)
+            events[index] = event._replace(tiles=(other,) * len(event.tiles))
+            changed += 1
+    twin._flow.events[:] = events
+    assert twin.events == events
+    return twin, changed
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_stream_does_not_depend_on_another_seats_hidden_tiles(system: str) -> None:
+    """What a seat reads holds nothing of another seat's dealt or drawn tiles, nor of a face-down concealed kong's
+    kind (Yunxiao and Kawuxing lay them face down): changing all of those in the log leaves every seat's stream
+    the same."""
+    rules = hupai.rules.get(system)
+    n = rules.num_players
+    kinds = sorted(set(rules.tiles()))
+    rest = [k for k in kinds[1:] for _ in range(3)]  # seat 0 is dealt four alike: a concealed kong at once
+    stacked = stacked_wall([[kinds[0]] * 4 + rest[:10]] + [rest[10 + 13 * i:23 + 13 * i] for i in range(n - 1)],
+                           tiles=rules.tiles())
+    kongs = 0
+    for seed in range(6):
+        mahjong = system != "waihuzi"
+        game = Game(system, wall=stacked) if seed == 0 and mahjong else Game(system, seed=seed, dealer=seed % 3)
+        bots = [_KongFirst(seed * 10 + s) for s in range(n)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+        for seat in range(n):
+            twin, changed = _with_others_hidden_changed(game, seat)
+            assert changed >= n - 1  # the other seats' deals at least
+            assert twin.events != game.events
+            assert twin.events_for(seat) == game.events_for(seat)
+        if system in ("yunxiao", "kawuxing"):
+            kongs += sum(m.type == "kong" and m.concealed for melds in game.table.melds for m in melds)
+    if system in ("yunxiao", "kawuxing"):
+        assert kongs, "no concealed kong was played: the face-down case went untested"
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -271,13 +271,14 @@ class Table:
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:
         tiles in the table's notation, other seats' draws masked). Read under the lock, so that a change still
-        being written is never shown; ``next`` is where the following read starts."""
+        being written is never shown; ``next`` is where the following read starts: the number of events the hand
+        has, also when ``since`` is past it (a count kept from an earlier, longer hand: ``hand`` says which)."""
         if type(since) is not int or not 0 <= since <= MAX_EVENTS:
             raise WireError("malformed", f"since must be an int in 0..{MAX_EVENTS}, got {str(since)[:20]!r}")
         async with self.lock:
             total = len(self.game.events)
             return {"type": "events", "table": self.id, "hand": self.hand, "since": since,
-                    "next": max(since, total), "events": self.game.events_for(seat, since) if seat != SPECTATOR
+                    "next": total, "events": self.game.events_for(seat, since) if seat != SPECTATOR
                     else self.game.spectator_events(since)}
 
     def _due(self, seat: int) -> float | None:
