@@ -20,6 +20,7 @@ import hupai
 import numpy as np
 import pytest
 from hupai.bots import GreedyBot, RandomBot
+from hupai.ev import EVBot
 from hupai.game import Game, play
 
 pytest.importorskip("pytest_benchmark")
@@ -88,6 +89,26 @@ def _simulate(hands: int) -> Callable[[], None]:
     return lambda: hupai.simulate("guangdong", hands=hands, bots="random", seed=3, workers=1) and None
 
 
+def _env_steps(rules: str, hands: int) -> Callable[[], None]:
+    """Random legal play through ``hupai.env.aec_env`` (the ``env`` extra), counted in hands; issue 22 item 6."""
+    env_module = pytest.importorskip("hupai.env")
+    pytest.importorskip("pettingzoo")
+
+    def run() -> None:
+        env = env_module.aec_env(rules, claim_window="eligible")
+        rng = np.random.default_rng(0)
+        for hand in range(hands):
+            env.reset(seed=hand)
+            for _ in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                else:
+                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+    return run
+
+
 # workload -> (build the round function, items per round, unit)
 WORKLOADS: dict[str, tuple[Callable[[], Callable[[], Any]], int, str]] = {
     "reference": (lambda: _reference, REFERENCE_ITEMS, "ops/s"),
@@ -98,9 +119,11 @@ WORKLOADS: dict[str, tuple[Callable[[], Callable[[], Any]], int, str]] = {
     "simulate_guangdong_random": (lambda: _simulate(HANDS), HANDS, "hands/s"),
 }
 for _name in hupai.simulate.playable():  # a system the engine cannot play yet has analysis and scoring alone
-    for _label, _bot, _count in (("random", RandomBot, HANDS), ("greedy", GreedyBot, HANDS // 3)):
+    for _label, _bot, _count in (("random", RandomBot, HANDS), ("greedy", GreedyBot, HANDS // 3),
+                                 ("ev", EVBot, HANDS // 4)):
         WORKLOADS[f"hands_{_name}_{_label}"] = (
             lambda name=_name, bot=_bot, count=_count: _hands(name, bot, count), _count, "hands/s")
+WORKLOADS["env_guangdong_random"] = (lambda: _env_steps("guangdong", HANDS // 2), HANDS // 2, "hands/s")
 
 
 @pytest.mark.benchmark(group="bench-check")
