@@ -18,9 +18,8 @@ from ... import _core
 from ...analysis import Forms
 from ...tiles import NUM_KINDS
 from ..base_advice import ANY_KIND, Advice
-from .hand import WHITE, natural_counts
+from .hand import WHITE
 from .options import YunxiaoOptions
-from .patterns import you_shape_of
 from .rules import YunxiaoRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,18 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ADVICE", "YunxiaoAdvice"]
 
 
-def _after_index(gold: int) -> tuple[int, ...]:
-    """Where a physical tile's discard stands in ``_core.discard_shanten``'s answer for natural counts (白板 in
-    G's place, YX-7): a gold at 34 (one joker fewer), 白板 at G, any other kind at itself."""
-    index = list(range(NUM_KINDS))
-    index[gold] = NUM_KINDS
-    if gold != WHITE:
-        index[WHITE] = gold
-    return tuple(index)
-
-
 _TILE = attrgetter("tile")
-_AFTER_INDEX = tuple(_after_index(gold) for gold in range(NUM_KINDS))
 
 
 class YunxiaoAdvice(Advice):
@@ -70,23 +58,21 @@ class YunxiaoAdvice(Advice):
 
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """The shanten after each discard, golds as jokers (lower first); no count of improving tiles."""
-        # One core call gives the shanten after each discard as shanten() counts it (the natural tiles with 白板
-        # in G's place, one gold fewer after a gold's discard); each discard reads its entry.
+        # One core call gives the shanten after each physical discard as shanten() counts it (the natural tiles
+        # with 白板 in G's place, one gold fewer after a gold's discard); each discard reads its entry.
         after = self._after_discards(observation)
-        index = _AFTER_INDEX[observation.extras["gold"]]
-        return list(map(neg, map(after.__getitem__, map(index.__getitem__, map(_TILE, discards)))))
+        return list(map(neg, map(after.__getitem__, map(_TILE, discards))))
 
     def _after_discards(self, observation: Observation) -> tuple[int, ...]:
-        """``_core.discard_shanten`` of the seat's hand (golds as jokers), remembered for the last hand asked: a
-        turn asks it for the 游 discards and then for the ranking."""
+        """``_core.yunxiao_discard_shanten`` of the seat's hand (golds as jokers, by physical kind), remembered
+        for the last hand asked: a turn asks it for the 游 discards and then for the ranking."""
         counts = observation.counts
         gold = observation.extras["gold"]
         melds = len(observation.melds[observation.seat])
         last = self._last
         if last is not None and last[0] == counts and last[1] == gold and last[2] == melds:
             return last[3]
-        natural, golds = natural_counts(counts, gold)
-        after: tuple[int, ...] = _core.discard_shanten(natural, golds, melds, self._forms, ANY_KIND)
+        after = _core.yunxiao_discard_shanten(counts, gold, melds, self._forms)
         self._last = (counts, gold, melds, after)
         return after
 
@@ -102,20 +88,16 @@ class YunxiaoAdvice(Advice):
         if not counts[gold] or sum(counts) != 14 - 3 * len(melds):
             return ()
         # A discard leaves the 游 shape only if the hand it leaves, with one more gold, is complete: then that hand
-        # is ready (shanten <= 0; a tile lowers shanten by one at most). Only those discards get the exact test.
+        # is ready (shanten <= 0; a tile lowers shanten by one at most). Only then is the core asked.
         after = self._after_discards(observation)
         if min(after) > 0:  # no discard leaves a ready hand: the common case
             return ()
-        index = _AFTER_INDEX[gold]
         own_melds = observation.own_melds
-        left = bytearray(counts)
-        kinds = []
-        for kind in range(NUM_KINDS):
-            if counts[kind] and after[index[kind]] <= 0:
-                left[kind] -= 1
-                if you_shape_of(bytes(left), gold, own_melds):
-                    kinds.append(kind)
-                left[kind] += 1
+        tiles = b"".join([bytes(meld.tiles) for meld in own_melds])
+        bits = _core.yunxiao_you_discards(counts, gold, tiles, len(own_melds))
+        if not bits:
+            return ()
+        kinds = [kind for kind in range(NUM_KINDS) if bits >> kind & 1]
         return tuple(sorted(kinds, key=lambda kind: kind != gold))
 
     def prefers_own_draw(self, observation: Observation) -> bool:
