@@ -8,9 +8,9 @@ the seat's own tiles and melds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter, neg
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,7 @@ class YunxiaoAdvice(Advice):
     def __init__(self, forms: Forms | int) -> None:
         super().__init__(forms)
         self._last: tuple[bytes, int, int, tuple[int, ...]] | None = None
+        self._options: tuple[Mapping[str, Any], YunxiaoOptions] | None = None
 
     def shanten(self, observation: Observation, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
         """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
@@ -102,10 +103,15 @@ class YunxiaoAdvice(Advice):
 
     def prefers_own_draw(self, observation: Observation) -> bool:
         """A gold holder with draws to come hopes for a self-draw or 游金 rather than a discard win."""
-        # Rare (a win on offer to a gold holder): the options are read back where they are checked.
-        reserve = YunxiaoOptions.from_mapping(observation.options).reserve_after(observation.extras["kongs"])
-        return (bool(observation.counts[observation.extras["gold"]])
-                and observation.wall_left > reserve + self.own_draw_patience)
+        if not observation.counts[observation.extras["gold"]]:
+            return False
+        # The options are read back where they are checked, once per options mapping (a game's observations
+        # share theirs).
+        options = observation.options
+        last = self._options
+        if last is None or last[0] is not options:
+            last = self._options = (options, YunxiaoOptions.from_mapping(options))
+        return observation.wall_left > last[1].reserve_after(observation.extras["kongs"]) + self.own_draw_patience
 
 
 ADVICE = YunxiaoAdvice(YunxiaoRules.win_forms)

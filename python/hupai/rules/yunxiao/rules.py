@@ -68,8 +68,9 @@ _CHOW_PARTNERS = tuple(tuple((run, tuple(k for k in run if k != kind)) for run i
 # patterns.py's hand_waits, is_complete and you_shape_of, checked against them in tests/yunxiao/test_core_hand.py):
 # the table's 34 physical counts as they stand, the gold, and the declared melds' tiles as bytes.
 def _meld_tiles(melds: Sequence[Meld]) -> bytes:
-    """The tiles of ``melds`` as the core reads them (a 白板 among them plays as G, the core knows, YX-7)."""
-    return b"".join([bytes(meld.tiles) for meld in melds]) if melds else b""
+    """The tiles of ``melds`` as the core reads them (a 白板 among them plays as G, the core knows, YX-7). The hot
+    callers pass ``b""`` themselves for no melds, the common case, without calling this."""
+    return b"".join([bytes(meld.tiles) for meld in melds])
 
 
 def _core_waits(counts: bytes, gold: int, meld_tiles: bytes, melds: int, loose: bool) -> int:
@@ -185,7 +186,8 @@ class YunxiaoRules(Rules):
         if counts is None:
             return 0
         melds = table.melds[seat]
-        return self._wait_bits(bytes(counts), table.extras["gold"], _meld_tiles(melds), len(melds))
+        tiles = _meld_tiles(melds) if melds else b""
+        return self._wait_bits(bytes(counts), table.extras["gold"], tiles, len(melds))
 
     def waits(self, table: TableView, seat: int) -> frozenset[int]:
         """Physical kinds completing ``seat``'s waiting hand (G listed when a drawn gold completes it)."""
@@ -202,7 +204,8 @@ class YunxiaoRules(Rules):
         melds = table.melds[seat]
         # One core call: most hands are not ready, and the core rules them out from the counts at once. Not
         # memoised: the engine caches the answer until the hand changes.
-        return _core.yunxiao_waits(counts, gold, _meld_tiles(melds), len(melds), self._loose) != 0
+        tiles = _meld_tiles(melds) if melds else b""
+        return _core.yunxiao_waits(counts, gold, tiles, len(melds), self._loose) != 0
 
     def _complete_now(self, table: TableView, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
@@ -332,8 +335,11 @@ class YunxiaoRules(Rules):
         levels = table.extras["you"]
         gold = table.extras["gold"]
         hand = table.hands[seat]
+        if not hand[gold] and not levels[seat]:
+            return ()  # YX-25: no gold, no 游 shape, and the level stays 0 (most discards)
         melds = table.melds[seat]
-        shape = hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, _meld_tiles(melds), len(melds))
+        shape = hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, _meld_tiles(melds) if melds else b"",
+                                                            len(melds))
         level = next_you_level(levels[seat], tile == gold, shape)
         if level == levels[seat]:
             return ()
