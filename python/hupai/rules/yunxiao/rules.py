@@ -364,16 +364,17 @@ class YunxiaoRules(Rules):
     def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """YX-20: a self-drawn fourth as 暗杠 (``kong``/``concealed``) or 明杠 (``declare``/``ming_gang``),
         and 补杠 onto one's own pung; YX-21: golds never (at most three exist); four 白板 are a kong of G."""
-        if not self.can_kong(table):
-            return []
         hand = table.hands[seat]
-        out: list[Action] = []
+        melds = table.melds[seat]
         kind = hand.find(4)  # the hand's counts are bytes: find the kinds held four times
+        if (kind < 0 and not melds) or not self.can_kong(table):
+            return []  # no four alike and no pung to add to (most turns), or no kong allowed
+        out: list[Action] = []
         while kind >= 0:
             out.append(ACTIONS.concealed_kong[seat][kind])
             out.append(Action("declare", seat, kind, (), MING_GANG))
             kind = hand.find(4, kind + 1)
-        for meld in table.melds[seat]:
+        for meld in melds:
             if meld.type == "pung" and hand[meld.tiles[0]]:
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
@@ -382,6 +383,8 @@ class YunxiaoRules(Rules):
         """Before the draw (after the YX-12 wall-end check): YX-27 游金胡 for a level >= 1 player, YX-30
         抢金胡 for a ready non-dealer at its first turn while nobody has claimed; YX-28 may forbid either."""
         levels = table.extras["you"]
+        if not levels[seat] and table.draws[seat]:
+            return []  # no 游 level, and past the first draw: neither declaration (every turn but a few)
         gold = table.extras["gold"]
         out = []
         if levels[seat] >= 1 and you_state_allows(YOU_JIN, seat, levels):
