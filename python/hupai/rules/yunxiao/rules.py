@@ -280,19 +280,26 @@ class YunxiaoRules(Rules):
             return {}
         n = table.num_players
         chower = (discarder + 1) % n
-        face = effective_kind(tile, gold)
+        face = gold if tile == WHITE and gold != WHITE else tile  # effective_kind (YX-7), inline: every discard
         out: dict[int, list[Action]] = {}
         ready = table.ready  # the engine's cache, filled before it asks: a seat known not ready is not asked
         hands = table.hands
         for step in range(1, n):
             seat = (discarder + step) % n
             hand = hands[seat]
-            if ready[seat] is False and hand[tile] < 2 and seat != chower:
+            known = ready[seat]
+            if known is False and hand[tile] < 2 and seat != chower:
                 continue  # no win, pung, kong or chow: most seats at most discards
             options: list[Action] = []
-            if (ready[seat] is not False and self.completes(table, seat, tile, False)
-                    and self.may_win(table, seat, tile, "discard")):
-                options.append(ACTIONS.win[seat][tile])
+            if known is not False:
+                if known is None:  # readiness not known (the engine fills it first): the whole test
+                    wins = self.completes(table, seat, tile, False)
+                else:  # ready: is the tile a wait of its waiting hand (what completes() asks, read directly)?
+                    melds = table.melds[seat]
+                    tiles = _meld_tiles(melds) if melds else b""
+                    wins = bool(self._wait_bits(bytes(hand), gold, tiles, len(melds)) >> tile & 1)
+                if wins and self.may_win(table, seat, tile, "discard"):
+                    options.append(ACTIONS.win[seat][tile])
             # A pung or kong is always of one physical kind: the only tiles playing as G are the 白板.
             if hand[tile] >= 2:
                 if hand[tile] >= 3 and self.can_kong(table):
