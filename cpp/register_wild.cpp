@@ -1,5 +1,6 @@
 // pybind11 registration of the wild-tile search (wild.hpp) and Yunxiao's hand questions (wild_yunxiao.hpp): plain
 // data in (34-count buffers, bytes, ints), a bool or a kind bit mask out.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -194,4 +195,39 @@ void register_wild(py::module_& m) {
         "Can `counts` plus `jokers` wild tiles form exactly `sets` melds and `pairs` pairs, each joker standing\n"
         "for kind k using one unit of room[k]? (see hupai.analysis.fits_with_jokers)");
     hupai::binding::add_functions(m, kYunxiaoMethods);
+    m.def(
+        "yunxiao_shanten_rows",
+        [](const py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>& rows, int gold,
+           const py::object& melds, int forms) {
+            if (rows.ndim() != 2 || rows.shape(1) != hupai::kNumKinds)
+                throw hupai::InvalidHand("rows must be uint8[N, 34] physical counts");
+            if (forms < 1 || forms > int(hupai::kAllForms))
+                throw hupai::InvalidHand("forms must be a non-empty combination of hupai.Forms flags");
+            const py::ssize_t n = rows.shape(0);
+            // One meld count for every row, or one per row.
+            const bool scalar = py::isinstance<py::int_>(melds);
+            py::array_t<std::int32_t, py::array::c_style | py::array::forcecast> per_row;
+            if (!scalar) {
+                per_row = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(melds);
+                if (!per_row || per_row.ndim() != 1 || per_row.shape(0) != n)
+                    throw hupai::InvalidHand("melds must be an int or one int per row");
+            }
+            const int every = scalar ? melds.cast<int>() : 0;
+            py::array_t<std::int8_t> out(n);
+            auto result = out.mutable_unchecked<1>();
+            const std::uint8_t* data = rows.data();
+            for (py::ssize_t row = 0; row < n; ++row) {
+                hupai::KindCounts counts{};
+                std::memcpy(counts.data(), data + row * hupai::kNumKinds, hupai::kNumKinds);
+                const int count = scalar ? every : per_row.at(row);
+                if (count < 0 || count > hupai::kMaxMelds) throw hupai::InvalidHand("melds must be 0..4");
+                yx::Hand hand = yx::make_hand(counts, gold, nullptr, 0, 0);
+                hand.melds = count;  // only their number counts here, not their tiles
+                result(row) = std::int8_t(yx::shanten(hand, unsigned(forms)));
+            }
+            return out;
+        },
+        py::arg("rows"), py::arg("gold"), py::arg("melds"), py::arg("forms"),
+        "Shanten of physical uint8[N, 34] rows, golds (kind `gold`) as jokers and 5z as the gold's face (YX-6,\n"
+        "YX-7), in `forms`; melds an int or one per row. int8[N].");
 }

@@ -71,6 +71,16 @@ Views views_of(const Hand& hand) {
     return v;
 }
 
+// The core's question about a hand's natural tiles, its golds as jokers of any kind (the views must outlive it).
+HandQuery natural_query(const Views& v, int melds, unsigned forms) {
+    HandQuery query;
+    query.counts = v.natural.data();
+    query.jokers = v.golds;
+    query.melds = melds;
+    query.forms = forms;
+    return query;
+}
+
 int effective(int kind, int gold) { return kind == kWhite && gold != kWhite ? gold : kind; }
 
 // YX-8: how many golds may stand for each kind (4 less its natural and declared tiles; none for 白板 when it
@@ -242,12 +252,7 @@ std::uint64_t waits(const Hand& hand, bool loose) {
     // tile that completes it would be among the core's waits), 幺九 / 不搭 only if the plain tiles are already
     // in that shape (taking tiles away keeps a hand in shape).
     Reach reach;
-    HandQuery query;
-    query.counts = v.natural.data();
-    query.jokers = v.golds;
-    query.melds = hand.melds;
-    query.forms = structured_forms(hand.melds);
-    reach.structured = hand_cost(query) <= 1;
+    reach.structured = hand_cost(natural_query(v, hand.melds, structured_forms(hand.melds))) <= 1;
     if (hand.melds == 0) {
         reach.yao_jiu = terminals_honors_only(v.plain);
         reach.bu_da = bu_da_shape(v.plain, loose);
@@ -283,13 +288,16 @@ std::uint64_t you_shape_discards(const Hand& hand) {
     return found;
 }
 
+int shanten(const Hand& hand, unsigned forms) {
+    const Views v = views_of(hand);
+    const HandQuery query = natural_query(v, hand.melds, forms);
+    require_valid(query, SizeRule::kAny);
+    return hand_cost(query) - 1;
+}
+
 void discard_shanten(const Hand& hand, unsigned forms, std::int8_t* out) {
     Views v = views_of(hand);
-    HandQuery query;
-    query.counts = v.natural.data();
-    query.jokers = v.golds;
-    query.melds = hand.melds;
-    query.forms = forms;
+    HandQuery query = natural_query(v, hand.melds, forms);
     require_valid(query, SizeRule::kAny);
     for (int kind = 0; kind < kNumKinds; ++kind) {
         out[kind] = 127;

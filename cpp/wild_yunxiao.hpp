@@ -46,6 +46,11 @@ bool you_shape(const Hand& hand);
 // Bit k set: discarding one physical tile of kind k leaves the hand in 游 shape.
 std::uint64_t you_shape_discards(const Hand& hand);
 
+// The shanten of the hand: the natural tiles (白板 in G's place) with the golds as jokers of any kind, in `forms`
+// (YX-8 room left out, as the advice counts it; the melds count, their tiles not). Throws InvalidHand for a hand
+// the core's shanten refuses (a wrong size).
+int shanten(const Hand& hand, unsigned forms);
+
 // For each physical kind held, the shanten after discarding one tile of it (127 for a kind not held): the natural
 // tiles (白板 in G's place) with the golds as jokers of any kind, in `forms` (YX-8 room left out, as the advice's
 // shanten counts it; the hand's melds count, their tiles not). The core's discard_shanten, read by physical kind.

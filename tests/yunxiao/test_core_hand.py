@@ -245,3 +245,36 @@ def test_core_hand_questions_take_the_table_bytearray_and_a_numpy_array() -> Non
     assert expected == 1 << kind("5s") | 1 << gold
     assert _core.yunxiao_waits(counts, gold, b"", 0, False) == expected
     assert _core.yunxiao_waits(np.frombuffer(bytes(counts), dtype=np.uint8), gold, b"", 0, False) == expected
+
+
+def _reference_rows_shanten(rows: np.ndarray, gold: int, melds: int | np.ndarray) -> list[int]:
+    """The advice's shanten as it was computed before: natural rows (白板 as G) and per-row jokers in numpy."""
+    jokers = rows[:, gold].astype(np.int32)
+    natural = rows.copy()
+    natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
+    if gold != WHITE:
+        natural[:, WHITE] = 0
+    return list(_core.shanten_batch(natural, jokers, melds, FORMS, ANY_KIND, 1).tolist())
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_yx_6_yx_7_core_shanten_rows_equal_the_numpy_rows(seed: int) -> None:
+    """YX-6 golds as jokers, YX-7 白板 as the gold's face: the advice's row shanten (claims) from one core call
+    equals the natural rows built in numpy, one meld count for all rows or one per row."""
+    for counts, gold, melds, grown in _random_hands(seed, 500):
+        rows = np.frombuffer(counts + grown, dtype=np.uint8).reshape(2, 34)  # a waiting and a winning size
+        count = len(melds)
+        assert _core.yunxiao_shanten_rows(rows, gold, count, FORMS).tolist() == \
+            _reference_rows_shanten(rows, gold, count)
+        per_row = np.array([count, count], dtype=np.int32)
+        assert _core.yunxiao_shanten_rows(rows, gold, per_row, FORMS).tolist() == \
+            _reference_rows_shanten(rows, gold, per_row)
+
+
+def test_core_shanten_rows_refuse_bad_rows_with_invalid_hand() -> None:
+    with pytest.raises(InvalidHand, match="uint8\\[N, 34\\]"):
+        _core.yunxiao_shanten_rows(np.zeros((2, 33), dtype=np.uint8), 0, 0, FORMS)
+    with pytest.raises(InvalidHand, match="one int per row"):
+        _core.yunxiao_shanten_rows(np.zeros((2, 34), dtype=np.uint8), 0, np.zeros(3, dtype=np.int32), FORMS)
+    with pytest.raises(InvalidHand):
+        _core.yunxiao_shanten_rows(np.full((1, 34), 5, dtype=np.uint8), 0, 0, FORMS)

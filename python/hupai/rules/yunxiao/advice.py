@@ -16,8 +16,7 @@ import numpy as np
 from ... import _core
 from ...analysis import Forms
 from ...tiles import NUM_KINDS
-from ..base_advice import ANY_KIND, Advice
-from .hand import WHITE
+from ..base_advice import Advice
 from .options import YunxiaoOptions
 from .rules import YunxiaoRules
 
@@ -46,14 +45,8 @@ class YunxiaoAdvice(Advice):
     def shanten(self, observation: Observation, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
         """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
         the standard and seven-pairs forms (YX-8, 幺九 and 不搭 left out)."""
-        gold = observation.extras["gold"]
-        jokers = rows[:, gold].astype(np.int32)  # the core's own dtype: no conversion on the way
-        natural = rows.copy()
-        natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
-        if gold != WHITE:
-            natural[:, WHITE] = 0
-        # The core directly (hupai.shanten_batch's checks cost more than its work on a dozen rows).
-        return _core.shanten_batch(natural, jokers, melds, self._forms, ANY_KIND, 1)
+        # One core call reads the physical rows as they are (no natural-count rows built in numpy).
+        return _core.yunxiao_shanten_rows(rows, observation.extras["gold"], melds, self._forms)
 
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """The shanten after each discard, golds as jokers (lower first); no count of improving tiles."""
