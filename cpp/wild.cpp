@@ -5,9 +5,11 @@
 // must go into those runs, runs starting at k, pungs or pairs of k; jokers fill the rest, at most room[k] of them.
 // What is decided at kinds > k depends only on that state, so a state that failed once fails again: remembering
 // the failures bounds the search by the number of states (a few thousand), however the jokers could be spread.
+// The failures are bits in a per-thread buffer, cleared for each search: no allocation once it has grown.
 #include "wild.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,12 @@ class WildSearch {
           jokers_dim_(jokers + 1),
           sets_dim_(sets + 1),
           pairs_dim_(pairs + 1),
-          failed_((std::size_t(kNumKinds) * runs_dim_ * runs_dim_ * jokers_dim_ * sets_dim_ * pairs_dim_ + 63) / 64) {}
+          failed_(buffer()) {
+        const std::size_t words =
+            (std::size_t(kNumKinds) * runs_dim_ * runs_dim_ * jokers_dim_ * sets_dim_ * pairs_dim_ + 63) / 64;
+        if (failed_.size() < words) failed_.resize(words);
+        std::fill(failed_.begin(), failed_.begin() + std::ptrdiff_t(words), std::uint64_t{0});
+    }
 
     // `third`: runs needing kind `kind` as their third tile; `second`: runs needing it as their second.
     bool fits(int kind, int third, int second, int jokers, int sets, int pairs) {
@@ -53,6 +60,12 @@ class WildSearch {
     }
 
   private:
+    // One buffer per thread (searches do not nest), grown to the largest search made so far.
+    static std::vector<std::uint64_t>& buffer() {
+        thread_local std::vector<std::uint64_t> failed;
+        return failed;
+    }
+
     std::size_t index(int kind, int third, int second, int jokers, int sets, int pairs) const {
         std::size_t at = std::size_t(kind);
         at = at * runs_dim_ + std::size_t(third);
@@ -65,7 +78,7 @@ class WildSearch {
     const KindCounts& counts_;
     const KindCounts& room_;
     std::size_t runs_dim_, jokers_dim_, sets_dim_, pairs_dim_;
-    std::vector<std::uint64_t> failed_;
+    std::vector<std::uint64_t>& failed_;
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
-"""Yunxiao's advice reads the shanten after every discard from one core call (``_core.discard_shanten``) and
-looks for 游 discards (YX-25) only among the discards that leave a ready hand: the same answers as the row-by-row
-shanten (``shanten_batch``, golds as jokers and 白板 as G, YX-6 / YX-7) and the exhaustive 游 search
-(``you_shape_discards_of``), on the hands GreedyBot and RandomBot meet in play."""
+"""Yunxiao's advice reads the shanten after every discard from one core call
+(``_core.yunxiao_discard_shanten``) and looks for 游 discards (YX-25) only among the discards that leave a ready
+hand: the same answers as the row-by-row shanten (``shanten_batch``, golds as jokers and 白板 as G, YX-6 / YX-7)
+and the exhaustive 游 search (``you_shape_discards_of``), on the hands GreedyBot and RandomBot meet in play."""
 
 from __future__ import annotations
 

@@ -8,19 +8,16 @@ the seat's own tiles and melds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter, neg
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ... import _core
 from ...analysis import Forms
 from ...tiles import NUM_KINDS
-from ..base_advice import ANY_KIND, Advice
-from .hand import WHITE, natural_counts
+from ..base_advice import Advice
 from .options import YunxiaoOptions
-from .patterns import you_shape_of
 from .rules import YunxiaoRules
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,18 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ADVICE", "YunxiaoAdvice"]
 
 
-def _after_index(gold: int) -> tuple[int, ...]:
-    """Where a physical tile's discard stands in ``_core.discard_shanten``'s answer for natural counts (白板 in
-    G's place, YX-7): a gold at 34 (one joker fewer), 白板 at G, any other kind at itself."""
-    index = list(range(NUM_KINDS))
-    index[gold] = NUM_KINDS
-    if gold != WHITE:
-        index[WHITE] = gold
-    return tuple(index)
-
-
-_TILE = attrgetter("tile")
-_AFTER_INDEX = tuple(_after_index(gold) for gold in range(NUM_KINDS))
 
 
 class YunxiaoAdvice(Advice):
@@ -55,38 +40,31 @@ class YunxiaoAdvice(Advice):
     def __init__(self, forms: Forms | int) -> None:
         super().__init__(forms)
         self._last: tuple[bytes, int, int, tuple[int, ...]] | None = None
+        self._options: tuple[Mapping[str, Any], YunxiaoOptions] | None = None
 
     def shanten(self, observation: Observation, rows: np.ndarray, melds: int | np.ndarray) -> np.ndarray:
         """Shanten of physical ``uint8[N, 34]`` hands with the golds as jokers and 白板 as G (YX-6, YX-7), in
         the standard and seven-pairs forms (YX-8, 幺九 and 不搭 left out)."""
-        gold = observation.extras["gold"]
-        jokers = rows[:, gold].astype(np.int32)  # the core's own dtype: no conversion on the way
-        natural = rows.copy()
-        natural[:, gold] = rows[:, WHITE] if gold != WHITE else 0
-        if gold != WHITE:
-            natural[:, WHITE] = 0
-        # The core directly (hupai.shanten_batch's checks cost more than its work on a dozen rows).
-        return _core.shanten_batch(natural, jokers, melds, self._forms, ANY_KIND, 1)
+        # One core call reads the physical rows as they are (no natural-count rows built in numpy).
+        return _core.yunxiao_shanten_rows(rows, observation.extras["gold"], melds, self._forms)
 
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """The shanten after each discard, golds as jokers (lower first); no count of improving tiles."""
-        # One core call gives the shanten after each discard as shanten() counts it (the natural tiles with 白板
-        # in G's place, one gold fewer after a gold's discard); each discard reads its entry.
+        # One core call gives the shanten after each physical discard as shanten() counts it (the natural tiles
+        # with 白板 in G's place, one gold fewer after a gold's discard); each discard reads its entry.
         after = self._after_discards(observation)
-        index = _AFTER_INDEX[observation.extras["gold"]]
-        return list(map(neg, map(after.__getitem__, map(index.__getitem__, map(_TILE, discards)))))
+        return [-after[action.tile] for action in discards]  # (faster than a chain of maps here)
 
     def _after_discards(self, observation: Observation) -> tuple[int, ...]:
-        """``_core.discard_shanten`` of the seat's hand (golds as jokers), remembered for the last hand asked: a
-        turn asks it for the 游 discards and then for the ranking."""
+        """``_core.yunxiao_discard_shanten`` of the seat's hand (golds as jokers, by physical kind), remembered
+        for the last hand asked: a turn asks it for the 游 discards and then for the ranking."""
         counts = observation.counts
         gold = observation.extras["gold"]
         melds = len(observation.melds[observation.seat])
         last = self._last
         if last is not None and last[0] == counts and last[1] == gold and last[2] == melds:
             return last[3]
-        natural, golds = natural_counts(counts, gold)
-        after: tuple[int, ...] = _core.discard_shanten(natural, golds, melds, self._forms, ANY_KIND)
+        after = _core.yunxiao_discard_shanten(counts, gold, melds, self._forms)
         self._last = (counts, gold, melds, after)
         return after
 
@@ -102,28 +80,29 @@ class YunxiaoAdvice(Advice):
         if not counts[gold] or sum(counts) != 14 - 3 * len(melds):
             return ()
         # A discard leaves the 游 shape only if the hand it leaves, with one more gold, is complete: then that hand
-        # is ready (shanten <= 0; a tile lowers shanten by one at most). Only those discards get the exact test.
+        # is ready (shanten <= 0; a tile lowers shanten by one at most). Only then is the core asked.
         after = self._after_discards(observation)
         if min(after) > 0:  # no discard leaves a ready hand: the common case
             return ()
-        index = _AFTER_INDEX[gold]
-        own_melds = observation.own_melds
-        left = bytearray(counts)
-        kinds = []
-        for kind in range(NUM_KINDS):
-            if counts[kind] and after[index[kind]] <= 0:
-                left[kind] -= 1
-                if you_shape_of(bytes(left), gold, own_melds):
-                    kinds.append(kind)
-                left[kind] += 1
+        # The seat's own melds show it their tiles (a face-down kong too): the core reads the tiles alone.
+        tiles = b"".join([bytes(meld.tiles) for meld in melds])
+        bits = _core.yunxiao_you_discards(counts, gold, tiles, len(melds))
+        if not bits:
+            return ()
+        kinds = [kind for kind in range(NUM_KINDS) if bits >> kind & 1]
         return tuple(sorted(kinds, key=lambda kind: kind != gold))
 
     def prefers_own_draw(self, observation: Observation) -> bool:
         """A gold holder with draws to come hopes for a self-draw or 游金 rather than a discard win."""
-        # Rare (a win on offer to a gold holder): the options are read back where they are checked.
-        reserve = YunxiaoOptions.from_mapping(observation.options).reserve_after(observation.extras["kongs"])
-        return (bool(observation.counts[observation.extras["gold"]])
-                and observation.wall_left > reserve + self.own_draw_patience)
+        if not observation.counts[observation.extras["gold"]]:
+            return False
+        # The options are read back where they are checked, once per options mapping (a game's observations
+        # share theirs).
+        options = observation.options
+        last = self._options
+        if last is None or last[0] is not options:
+            last = self._options = (options, YunxiaoOptions.from_mapping(options))
+        return observation.wall_left > last[1].reserve_after(observation.extras["kongs"]) + self.own_draw_patience
 
 
 ADVICE = YunxiaoAdvice(YunxiaoRules.win_forms)

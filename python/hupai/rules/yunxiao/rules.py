@@ -36,26 +36,18 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any, ClassVar
 
+from ... import _core
 from ...actions import ACTIONS, CHOW_RUNS, Action
 from ...analysis import Forms
 from ...hand import Meld
 from ...scoring import ScoreResult, WinContext
-from ...tiles import kind_name
+from ...tiles import NUM_KINDS, kind_name
 from ..base import Rules, WinSource
 from ..contract import Capabilities, Effects, GiveTile, SetState, TableView, TakeFromTail
 from ..facts import Fact, seat_label, seat_values, tile_of
 from .hand import WHITE, YunxiaoHand, chow_forbidden_discards, counts_to_kinds, effective_kind
 from .options import YunxiaoOptions
-from .patterns import (
-    hand_waits,
-    is_complete,
-    may_wait,
-    next_you_level,
-    three_golds_may_win,
-    you_shape_discards_of,
-    you_shape_of,
-    you_state_allows,
-)
+from .patterns import next_you_level, three_golds_may_win, you_state_allows
 from .scoring import PATTERN_CHINESE, PATTERN_ENGLISH, score_win
 from .state import check_state
 
@@ -72,19 +64,24 @@ _CHOW_PARTNERS = tuple(tuple((run, tuple(k for k in run if k != kind)) for run i
                        for kind, runs in enumerate(CHOW_RUNS))
 
 
-# Pure questions about a hand (physical tiles as the 34 counts of the table's hand, in bytes: a cheap and
-# hashable key). The same hand is asked about many times (every discard asks every seat), so each rules object
-# memoises the answers (see YunxiaoRules.__init__).
-def _waits(counts: bytes, gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions) -> frozenset[int]:
-    return frozenset(hand_waits(YunxiaoHand.from_counts(counts, gold, melds), options))
+# Pure questions about a hand go to the core in one call each (cpp/wild_yunxiao.hpp: the same answers as
+# patterns.py's hand_waits, is_complete and you_shape_of, checked against them in tests/yunxiao/test_core_hand.py):
+# the table's 34 physical counts as they stand, the gold, and the declared melds' tiles as bytes.
+def _meld_tiles(melds: Sequence[Meld]) -> bytes:
+    """The tiles of ``melds`` as the core reads them (a 白板 among them plays as G, the core knows, YX-7). The hot
+    callers pass ``b""`` themselves for no melds, the common case, without calling this."""
+    return b"".join([bytes(meld.tiles) for meld in melds])
 
 
-def _complete(counts: bytes, gold: int, melds: tuple[Meld, ...], options: YunxiaoOptions) -> bool:
-    return is_complete(YunxiaoHand.from_counts(counts, gold, melds), options)
+def _core_waits(counts: bytes, gold: int, meld_tiles: bytes, melds: int, loose: bool) -> int:
+    """The core's waits of a waiting hand (YX-32..35, YX-8; :func:`~.patterns.hand_waits`), a bit mask."""
+    bits: int = _core.yunxiao_waits(counts, gold, meld_tiles, melds, loose)
+    return bits
 
 
-def _you_shape(counts: bytes, gold: int, melds: tuple[Meld, ...]) -> bool:
-    return you_shape_of(counts, gold, melds)  # the counts as they stand: no hand object
+def _kind_list(bits: int) -> list[int]:
+    """The kinds of a core bit mask (bit k = kind k), ascending."""
+    return [kind for kind in range(NUM_KINDS) if bits >> kind & 1]
 
 
 def _kinds(counts: Sequence[int], without: int = -1) -> tuple[int, ...]:
@@ -124,12 +121,10 @@ class YunxiaoRules(Rules):
 
     def __init__(self, options: Mapping[str, Any] | YunxiaoOptions | None = None) -> None:
         self.options = YunxiaoOptions.from_mapping(options)
-        # Bounded memos of the pure hand questions, owned by this object (no module-level state).
-        # The options are fixed per object, so they stay out of the keys.
-        self._waits = lru_cache(maxsize=1 << 16)(partial(_waits, options=self.options))
-        self._complete = lru_cache(maxsize=1 << 16)(partial(_complete, options=self.options))
-        self._you_shape = lru_cache(maxsize=1 << 14)(_you_shape)
         self._loose = self.options.buda_loose
+        # A bounded memo of the waits (a core bit mask) of the waiting hands asked about, owned by this object (no
+        # module-level state): a ready seat is asked about every discard until its hand changes.
+        self._wait_bits = lru_cache(maxsize=1 << 12)(partial(_core_waits, loose=self._loose))
         self.louhu = self.options.louhu  # YX-17
         self._reserves = tuple(self.options.reserve_after(kongs) for kongs in range(self.options.max_kongs))
         self._options_dict = self.options.to_dict()
@@ -174,22 +169,29 @@ class YunxiaoRules(Rules):
         return True  # the spec ends the hand only when a normal draw is due
 
     # -- hands ------------------------------------------------------------------------------------------
-    def _waiting(self, table: TableView, seat: int) -> bytes | None:
+    def _waiting(self, table: TableView, seat: int) -> bytes | bytearray | None:
         """``seat``'s waiting hand (without the tile drawn this turn) as physical counts, or None if its size
-        is not a waiting size (between a claim and its discard)."""
+        is not a waiting size (between a claim and its discard). The table's own counts when nothing is drawn:
+        read, never written."""
         hand = table.hands[seat]
         drawn = table.drawn
         if drawn >= 0 and table.turn_seat == seat and table.phase == "turn" and hand[drawn]:
             hand = bytearray(hand)
             hand[drawn] -= 1
-        return bytes(hand) if sum(hand) % 3 == 1 else None
+        return hand if sum(hand) % 3 == 1 else None
+
+    def _waits_of(self, table: TableView, seat: int) -> int:
+        """:meth:`waits` as the core's bit mask (bit k: kind k), memoised by hand."""
+        counts = self._waiting(table, seat)
+        if counts is None:
+            return 0
+        melds = table.melds[seat]
+        tiles = _meld_tiles(melds) if melds else b""
+        return self._wait_bits(bytes(counts), table.extras["gold"], tiles, len(melds))
 
     def waits(self, table: TableView, seat: int) -> frozenset[int]:
         """Physical kinds completing ``seat``'s waiting hand (G listed when a drawn gold completes it)."""
-        counts = self._waiting(table, seat)
-        if counts is None:
-            return frozenset()
-        return self._waits(counts, table.extras["gold"], tuple(table.melds[seat]))
+        return frozenset(_kind_list(self._waits_of(table, seat)))
 
     def ready(self, table: TableView, seat: int) -> bool:
         """Can some tile make ``seat`` win? Waits, or two golds held (a drawn third gold is 三金倒, YX-29)."""
@@ -200,12 +202,17 @@ class YunxiaoRules(Rules):
         if counts[gold] >= 2:
             return True
         melds = table.melds[seat]
-        # One core call on the counts rules out most hands (no wait at all) before the exact waits are built.
-        return may_wait(counts, gold, len(melds), self._loose) and bool(self._waits(counts, gold, tuple(melds)))
+        # One core call: most hands are not ready, and the core rules them out from the counts at once. Not
+        # memoised: the engine caches the answer until the hand changes.
+        tiles = _meld_tiles(melds) if melds else b""
+        return _core.yunxiao_waits(counts, gold, tiles, len(melds), self._loose) != 0
 
     def _complete_now(self, table: TableView, seat: int) -> bool:
         """Is ``seat``'s whole concealed hand (a winning size) complete in some form (YX-32..35)?"""
-        return self._complete(bytes(table.hands[seat]), table.extras["gold"], tuple(table.melds[seat]))
+        melds = table.melds[seat]
+        complete: bool = _core.yunxiao_complete(table.hands[seat], table.extras["gold"], _meld_tiles(melds),
+                                                len(melds), self._loose)
+        return complete
 
     def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
@@ -221,13 +228,13 @@ class YunxiaoRules(Rules):
                 # The drawn tile completes the hand exactly when it is a wait of the hand before it (the waits
                 # try every form, YX-32..35, a drawn gold included): memoised, and usually known already, from
                 # when that hand's readiness was found.
-                return tile in self.waits(table, seat)
+                return bool(self._waits_of(table, seat) >> tile & 1)
             return self._complete_now(table, seat)
-        return tile != gold and tile in self.waits(table, seat)
+        return tile != gold and bool(self._waits_of(table, seat) >> tile & 1)
 
     def winning_tiles(self, table: TableView, seat: int) -> list[int]:
         gold = table.extras["gold"]
-        return sorted(k for k in self.waits(table, seat) if k != gold)
+        return [k for k in _kind_list(self._waits_of(table, seat)) if k != gold]
 
     # -- events and who may win: YX-18, YX-28, YX-31 ----------------------------------------------------
     def event(self, table: TableView, seat: int, source: WinSource) -> str:
@@ -273,16 +280,26 @@ class YunxiaoRules(Rules):
             return {}
         n = table.num_players
         chower = (discarder + 1) % n
-        face = effective_kind(tile, gold)
+        face = gold if tile == WHITE and gold != WHITE else tile  # effective_kind (YX-7), inline: every discard
         out: dict[int, list[Action]] = {}
         ready = table.ready  # the engine's cache, filled before it asks: a seat known not ready is not asked
+        hands = table.hands
         for step in range(1, n):
             seat = (discarder + step) % n
-            hand = table.hands[seat]
+            hand = hands[seat]
+            known = ready[seat]
+            if known is False and hand[tile] < 2 and seat != chower:
+                continue  # no win, pung, kong or chow: most seats at most discards
             options: list[Action] = []
-            if (ready[seat] is not False and self.completes(table, seat, tile, False)
-                    and self.may_win(table, seat, tile, "discard")):
-                options.append(ACTIONS.win[seat][tile])
+            if known is not False:
+                if known is None:  # readiness not known (the engine fills it first): the whole test
+                    wins = self.completes(table, seat, tile, False)
+                else:  # ready: is the tile a wait of its waiting hand (what completes() asks, read directly)?
+                    melds = table.melds[seat]
+                    tiles = _meld_tiles(melds) if melds else b""
+                    wins = bool(self._wait_bits(bytes(hand), gold, tiles, len(melds)) >> tile & 1)
+                if wins and self.may_win(table, seat, tile, "discard"):
+                    options.append(ACTIONS.win[seat][tile])
             # A pung or kong is always of one physical kind: the only tiles playing as G are the 白板.
             if hand[tile] >= 2:
                 if hand[tile] >= 3 and self.can_kong(table):
@@ -325,7 +342,11 @@ class YunxiaoRules(Rules):
         levels = table.extras["you"]
         gold = table.extras["gold"]
         hand = table.hands[seat]
-        shape = hand[gold] >= 1 and self._you_shape(bytes(hand), gold, tuple(table.melds[seat]))
+        if not hand[gold] and not levels[seat]:
+            return ()  # YX-25: no gold, no 游 shape, and the level stays 0 (most discards)
+        melds = table.melds[seat]
+        shape = hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, _meld_tiles(melds) if melds else b"",
+                                                            len(melds))
         level = next_you_level(levels[seat], tile == gold, shape)
         if level == levels[seat]:
             return ()
@@ -350,16 +371,17 @@ class YunxiaoRules(Rules):
     def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """YX-20: a self-drawn fourth as 暗杠 (``kong``/``concealed``) or 明杠 (``declare``/``ming_gang``),
         and 补杠 onto one's own pung; YX-21: golds never (at most three exist); four 白板 are a kong of G."""
-        if not self.can_kong(table):
-            return []
         hand = table.hands[seat]
-        out: list[Action] = []
+        melds = table.melds[seat]
         kind = hand.find(4)  # the hand's counts are bytes: find the kinds held four times
+        if (kind < 0 and not melds) or not self.can_kong(table):
+            return []  # no four alike and no pung to add to (most turns), or no kong allowed
+        out: list[Action] = []
         while kind >= 0:
             out.append(ACTIONS.concealed_kong[seat][kind])
             out.append(Action("declare", seat, kind, (), MING_GANG))
             kind = hand.find(4, kind + 1)
-        for meld in table.melds[seat]:
+        for meld in melds:
             if meld.type == "pung" and hand[meld.tiles[0]]:
                 out.append(ACTIONS.added_kong[seat][meld.tiles[0]])
         return out
@@ -368,13 +390,15 @@ class YunxiaoRules(Rules):
         """Before the draw (after the YX-12 wall-end check): YX-27 游金胡 for a level >= 1 player, YX-30
         抢金胡 for a ready non-dealer at its first turn while nobody has claimed; YX-28 may forbid either."""
         levels = table.extras["you"]
+        if not levels[seat] and table.draws[seat]:
+            return []  # no 游 level, and past the first draw: neither declaration (every turn but a few)
         gold = table.extras["gold"]
         out = []
         if levels[seat] >= 1 and you_state_allows(YOU_JIN, seat, levels):
             out.append(Action("declare", seat, gold, (), YOU_JIN))
         if (seat != table.dealer and table.calls == 0 and table.draws[seat] == 0
                 and table.extras["indicator"] >= 0 and you_state_allows("rob_gold", seat, levels)
-                and gold in self.waits(table, seat)):
+                and self._waits_of(table, seat) >> gold & 1):
             out.append(Action("declare", seat, gold, (), QIANG_JIN))
         return out
 
@@ -422,7 +446,7 @@ class YunxiaoRules(Rules):
         melds = table.melds[seat]
         if not hand[gold] or sum(hand) != 14 - 3 * len(melds):
             return []
-        return you_shape_discards_of(bytes(hand), gold, tuple(melds))
+        return _kind_list(_core.yunxiao_you_discards(hand, gold, _meld_tiles(melds), len(melds)))
 
     # -- restoring a saved game -------------------------------------------------------------------------
     def set_aside(self, extras: Mapping[str, Any]) -> tuple[int, ...]:
