@@ -8,7 +8,7 @@ import dataclasses
 
 import hupai
 import pytest
-from hupai.bots import GreedyBot
+from hupai.bots import GreedyBot, _own_groups
 from hupai.ev import EVBot, _passed
 from hupai.game import Game
 from hupai.game.scripted import stacked_game
@@ -88,9 +88,11 @@ def test_passed_reads_the_discards_made_after_each_seat_moved() -> None:
 
 
 def _red_cards(observation: Observation) -> int:
+    """The red cards in the seat's hand and its groups, whole (a 歪 or 溜 shows one card up, WH-9)."""
     seat = observation.seat
     held = sum(observation.counts[card] for card in RED_KINDS)
-    return held + sum(card in RED_KINDS for meld in observation.melds[seat] for card in meld.tiles)
+    groups = _own_groups(seat, observation.melds[seat])
+    return held + sum(card in RED_KINDS for group in groups for card in group.cards)
 
 
 def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
