@@ -27,8 +27,9 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
   same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for two things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
-  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); and it keeps
-  its red cards where the shape does not mind, for 火火翻's ×2 per red card past nine (WH-35, the advice's ``for_ev``).
+  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); and in a hand
+  within two red cards of 火火翻's ten (eight or more), it keeps its red cards where the shape does not mind, for the
+  ×2 per red card past nine (WH-35, the advice's ``for_ev``); further from ten it gives them up as GreedyBot does.
 """
 
 from __future__ import annotations

@@ -1,17 +1,21 @@
 """EVBot's edges over GreedyBot (issue 22 item 4), each in a situation where the two choose differently for the
 stated reason: Guangdong's kongs (GD-12, GD-20, GD-27), the kinds a seat has let pass, Wai Huzi's red cards
-(火火翻, WH-35)."""
+(火火翻, WH-35) and where it lets them go."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import hupai
-from hupai.bots import GreedyBot
+import pytest
+from hupai.bots import GreedyBot, _own_groups
 from hupai.ev import EVBot, _passed
 from hupai.game import Game
 from hupai.game.scripted import stacked_game
+from hupai.observation import Observation
 from hupai.rules import advice
+from hupai.rules.waihuzi import advice as waihuzi_advice
+from hupai.rules.waihuzi.advice import RED_REACH
 from hupai.zipai import RED_KINDS
 
 RED_DRAGON = 33  # 7z 中
@@ -83,11 +87,20 @@ def test_passed_reads_the_discards_made_after_each_seat_moved() -> None:
     assert _passed(dataclasses.replace(observation, drawn_from="replacement")) == [frozenset()] * 4
 
 
-def test_waihuzi_evbot_keeps_its_red_cards_where_the_shape_does_not_mind() -> None:
-    """WH-35 火火翻: a win with r >= 10 red cards is worth 2^(r-9) times as much. Where GreedyBot's discard is a red
-    card and the hand is not ready, EVBot discards a black card that leaves the shape as close to a win."""
-    differ = 0
-    for seed in range(30):
+def _red_cards(observation: Observation) -> int:
+    """The red cards in the seat's hand and its groups, whole (a 歪 or 溜 shows one card up, WH-9)."""
+    seat = observation.seat
+    held = sum(observation.counts[card] for card in RED_KINDS)
+    groups = _own_groups(seat, observation.melds[seat])
+    return held + sum(card in RED_KINDS for group in groups for card in group.cards)
+
+
+def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Over GreedyBot's games: the turns where EVBot's discard differs from GreedyBot's (each a red card given up
+    for a black one in a hand of RED_REACH red cards or more), and the turns where a hand with fewer red cards
+    plays GreedyBot's red card although EVBot keeping red cards at any count would play a black one."""
+    differ = kept_greedy = 0
+    for seed in seeds:
         game = Game("waihuzi", seed=seed)
         bots = [GreedyBot(s) for s in range(3)]
         while not game.over:
@@ -97,8 +110,32 @@ def test_waihuzi_evbot_keeps_its_red_cards_where_the_shape_does_not_mind() -> No
             kinds = [a.kind for a in observation.legal_actions]
             if observation.phase == "turn" and greedy.kind == "discard" and "win" not in kinds:
                 ev = EVBot(seat).act(observation)
+                reds = _red_cards(observation)
                 if ev != greedy:
-                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS
+                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS and reds >= RED_REACH
                     differ += 1
+                elif greedy.tile in RED_KINDS:
+                    with monkeypatch.context() as patch:
+                        patch.setattr(waihuzi_advice, "RED_REACH", 0)  # keep red cards whatever their count
+                        always = EVBot(seat).act(observation)
+                    if always != greedy:
+                        assert always.tile not in RED_KINDS and reds < RED_REACH
+                        kept_greedy += 1
             game.apply(greedy)
+    return differ, kept_greedy
+
+
+def test_waihuzi_evbot_keeps_its_red_cards_where_the_shape_does_not_mind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WH-35 火火翻: a win with r >= 10 red cards is worth 2^(r-9) times as much. Where GreedyBot's discard is a red
+    card, the hand is not ready and holds RED_REACH (8) red cards or more, EVBot discards a black card that leaves
+    the shape as close to a win."""
+    differ, _ = _red_discard_choices(range(30), monkeypatch)
     assert differ > 0
+
+
+def test_waihuzi_evbot_gives_up_a_red_card_far_from_huohuofan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WH-35 火火翻 needs ten red cards: a hand with fewer than RED_REACH (8) red cards rarely ends with ten, and a
+    red card kept there costs 息 and ways to win. There EVBot discards GreedyBot's red card where, keeping red cards
+    at any count, it would discard a black card that leaves the shape as close to a win."""
+    _, kept_greedy = _red_discard_choices(range(30), monkeypatch)
+    assert kept_greedy > 0

@@ -270,15 +270,29 @@ def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None
 ADVICE = WaihuziAdvice()
 
 
+#: The red cards (hand and declared groups) from which EVBot keeps its red cards (:class:`RedKeeping`): within two
+#: of 火火翻's ten (WH-35). Fewer rarely reach ten; chosen on seeds 21 and 22 over 7 and 9 and over keeping them always.
+RED_REACH = 8
+
+
+def _reds(counts: Any, groups: Sequence[Any]) -> int:
+    """The red cards (二七十, WH-2) in a hand's counts and its declared groups."""
+    held = bytes(_counts(counts))
+    return (sum(held[card] for card in zipai.RED_KINDS)
+            + sum(1 for group in groups for card in group.cards if card in zipai.RED_KINDS))
+
+
 class RedKeeping:
     """Wai Huzi's advice as EVBot plays it (:meth:`WaihuziAdvice.for_ev`): its discard keeps the red cards (二七十)
     where the shape does not mind.
 
     火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
     wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
-    its ties by. While the hand is not ready and the advice's discard is red, a black discard that leaves the shape
-    as close to a win (the most 息 first, then the lower card) is played instead. A ready hand's waits are worth
-    their full score, 火火翻 included, so there the advice's choice stands; so do its claims."""
+    its ties by, in a hand that can reach ten. While the hand is not ready, holds at least :data:`RED_REACH` red
+    cards (its hand and declared groups: within two of ten) and the advice's discard is red, a black discard that
+    leaves the shape as close to a win (the most 息 first, then the lower card) is played instead. With fewer red
+    cards the hand rarely ends with ten, and a red card kept only costs 息 and ways to win, so the advice's choice
+    stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included) and for claims."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -294,7 +308,7 @@ class RedKeeping:
         greedy: int = min(card for card, judged in ranked.items() if judged == best)
         if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
             return greedy
-        if greedy not in zipai.RED_KINDS:
+        if greedy not in zipai.RED_KINDS or _reds(counts, groups) < RED_REACH:
             return greedy
         black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
                  if card not in zipai.RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
