@@ -196,6 +196,13 @@ def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: boo
     return Declared.chi(tiles, taken, own_draw=own_draw) if kind == "chi" else _GROUP_FACTORIES[kind](tiles[0])
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function: the flow offers the same shared Action objects again and again
+def _zipai_offer(action: Action) -> tuple[str, int, tuple[int, ...] | None]:
+    """An offered claim as the advice takes it: (its name, the card, a 吃's two held cards or None)."""
+    menzi = tuple(c for c in action.tiles if c != action.tile) if action.kind == "chow" else None
+    return _CLAIM_NAMES[action.kind], action.tile, menzi
+
+
 def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
                   groups: Sequence[Declared], locked: Collection[int], unseen: Any) -> list[bool]:
     """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
@@ -304,8 +311,7 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
         seen[observation.tile] += 1
     unseen = bytes(seen).translate(_UNSEEN)
     if offered:  # the first claim the advice takes, every offer judged in one call
-        offers = [(_CLAIM_NAMES[a.kind], a.tile,
-                   tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
+        offers = list(map(_zipai_offer, offered))
         taken = _zipai_claims(advice, offers, counts, groups, private.get("locked", ()), unseen)
         if True in taken:
             return offered[taken.index(True)]

@@ -38,10 +38,11 @@ its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (W
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from .._core import zipai_best, zipai_waits
+from .._core import zipai_best, zipai_offer_wins, zipai_ready
 from ..actions import Action
 from ..errors import HupaiError
 from ..events import Event, RawEvent
@@ -82,6 +83,7 @@ def _name(card: int) -> str:
     return format_cards([card]) if 0 <= card < 20 else str(card)
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function of plain values (a Declared is frozen): groups repeat
 def _declared(seat: int, group: Group) -> Declared:
     """A group as the core and the scorer read it (WH-34: who supplied a card makes its 元 outer)."""
     card = group.cards[0]
@@ -187,9 +189,7 @@ class ZipaiFlow:
                 for card in group.cards:
                     held[card] += 1
             return any(self._wins(seat, card, own) for card in range(20) if held[card] < 4 for own in (True, False))
-        return any(own[1] is not None or other[1] is not None
-                   for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
-                                                    self._options))
+        return zipai_ready(self.table.views[seat], self._core_groups[seat], self._options)
 
     def _keeps_discard(self, seat: int, taken: tuple[int, int], locks: tuple[int, ...] = ()) -> bool:
         """WH-18: after giving up the two cards ``taken`` from its hand (and locking ``locks``), the seat still
@@ -256,8 +256,15 @@ class ZipaiFlow:
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
         hands = table.hands
+        dead = table.dead
+        wins = 0
+        if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
+            asked = 7 if drawn else 7 ^ (1 << source)
+            if True in dead:
+                asked &= ~sum(1 << seat for seat in range(3) if dead[seat])
+            wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
         for seat in order:
-            if table.dead[seat]:
+            if dead[seat]:
                 continue
             held = hands[seat][card]
             own = drawn and seat == source
@@ -281,7 +288,7 @@ class ZipaiFlow:
                     options.append(_ACT["pung"][seat][card])
             if (own or seat == chower) and card not in table.chi_ban[seat]:
                 options.extend(self._chows(seat, card))
-            if self._wins(seat, card, own):
+            if (wins >> seat & 1) if not self._house_wins else self._wins(seat, card, own):
                 options.append(_ACT["win"][seat][card])
             if options:
                 out[seat] = options
