@@ -38,7 +38,8 @@ def _wins_one_by_one(hands: Any, declared: Any, card: int, source: int, drawn: b
 
 def _ready_from_waits(hand: Any, declared: Any, options: Any) -> bool:
     """The 报听 question as the flow asked it before: some wait, self-drawn or from another."""
-    return any(own[1] is not None or other[1] is not None for _, own, other in _core.zipai_waits(hand, declared, options))
+    return any(own[1] is not None or other[1] is not None
+               for _, own, other in _core.zipai_waits(hand, declared, options))
 
 
 class _Checked:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import MappingProxyType
-from zlib import adler32
 from typing import TYPE_CHECKING, Any
+from zlib import adler32
 
 from ..jsonform import describe
 from ..observation import MeldView, Observation, ResultView, WinView
