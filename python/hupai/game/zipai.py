@@ -79,6 +79,11 @@ _CHOWS = tuple(tuple(tuple((low, high, (card, *others), Action("chow", seat, car
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
+#: WH-17's turn order from the card's source: ``_ORDER[drawn][source]`` (a turned-up card: its drawer first; a
+#: discard: the discarder's 下家 and the next).
+_ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1) % 3, (s + 2) % 3) for s in range(3)))
+
+
 def _name(card: int) -> str:
     return format_cards([card]) if 0 <= card < 20 else str(card)
 
@@ -195,7 +200,10 @@ class ZipaiFlow:
         """WH-18: after giving up the two cards ``taken`` from its hand (and locking ``locks``), the seat still
         holds a card it may discard."""
         locked = self.table.locked[seat]
-        for card, count in enumerate(self.table.hands[seat]):
+        hand = self.table.hands[seat]
+        if 18 - hand.count(0) > len(locked) + len(locks):  # more held kinds than the locks and the two taken
+            return True
+        for card, count in enumerate(hand):
             if count and card not in locked and card not in locks and count > taken.count(card):
                 return True
         return False
@@ -252,7 +260,7 @@ class ZipaiFlow:
         could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
         answers are in (:meth:`_resolve`), never by what the other seats are offered."""
         table = self.table
-        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        order = _ORDER[drawn][source]
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
         hands = table.hands
@@ -443,7 +451,7 @@ class ZipaiFlow:
         options = self._offer_options(card, source, drawn)
         asked: tuple[int, ...]
         if self.window == "all":
-            asked = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+            asked = _ORDER[drawn][source]
         else:
             asked = tuple(options)
         table.pending = {seat: (*options.get(seat, ()), _PASS[seat]) for seat in asked}
@@ -456,7 +464,7 @@ class ZipaiFlow:
         table = self.table
         source = table.offer_from
         drawn = table.offer_kind == "draw"
-        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        order = _ORDER[drawn][source]
         taken: Action | None = None
         no_wins = self._haidi_blocked()
         for seat in order:

@@ -228,7 +228,9 @@ class WaihuziAdvice(Advice):
                 codes.append((code, card, -1, -1))
             else:
                 low, high = menzi
-                codes.append((code, card, _held(low), _held(high)))
+                if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
+                    low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
+                codes.append((code, card, low, high))
         if not codes:
             return [True] * len(offers)
         answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
