@@ -66,6 +66,10 @@ _RUNS_OF = tuple(
     tuple((run, low, high, tuple(c for c in completing_cards(low, high) if c != card))
           for run in RUNS if card in run for low, high in [tuple(c for c in run if c != card)])
     for card in range(20))
+#: A 吃's 门子 and locks by (card, run): (low, high, the 门子's other completing cards, the menzi bans a passed 吃
+#: of it adds as (low, high, card) triples, WH-23).
+_RUN_PARTS = {(card, run): (low, high, others, tuple((low, high, other) for other in others))
+              for card in range(20) for run, low, high, others in _RUNS_OF[card]}
 #: Every action a seat may be offered on one card, built once (an Action is an immutable NamedTuple, so the legal
 #: actions of every decision share these objects): ``_ACT[kind][seat][card]``, ``_PASS[seat]``.
 _ACT = {kind: tuple(tuple(Action(kind, seat, card) for card in range(20)) for seat in range(3))
@@ -507,8 +511,7 @@ class ZipaiFlow:
             if chows and chows_count and chosen != "chow":
                 table.chi_ban[seat].add(card)
                 for action in chows:
-                    _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
-                    table.menzi_ban[seat].update((low, high, other) for other in others)
+                    table.menzi_ban[seat].update(_RUN_PARTS[card, action.tiles][3])
             if peng_rank > bar and chosen != "pung" and chosen != "wai":
                 table.peng_ban[seat].add(card)
 
@@ -555,7 +558,7 @@ class ZipaiFlow:
                 table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
                 skips = self._dead_at_claim  # WH-27's house rule: 死手 at once, so it skips its discard too
         else:  # chow
-            _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
+            low, high, others, _ = _RUN_PARTS[card, action.tiles]
             hand[low] -= 1
             hand[high] -= 1
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
