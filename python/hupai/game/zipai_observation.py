@@ -112,7 +112,8 @@ class ZipaiObserver(Observer):
             # freeze() of the sorted lists, built frozen (tuples of ints) at once
             private = self._private[seat] = MappingProxyType({
                 "chi_ban": tuple(sorted(chi_ban)), "peng_ban": tuple(sorted(peng_ban)),
-                "menzi_ban": tuple(sorted(menzi_ban)), "locked": tuple(sorted(locked))})
+                "menzi_ban": tuple(sorted(menzi_ban)) if menzi_ban else (),
+                "locked": tuple(sorted(locked)) if locked else ()})
             self._private_at[seat] = sizes
         discards = table.discards
         piled = len(discards[0]) + len(discards[1]) + len(discards[2])
