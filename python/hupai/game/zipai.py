@@ -68,8 +68,9 @@ _RUNS_OF = tuple(
     for card in range(20))
 #: A 吃's 门子 and locks by (card, run): (low, high, the 门子's other completing cards, the menzi bans a passed 吃
 #: of it adds as (low, high, card) triples, WH-23).
-_RUN_PARTS = {(card, run): (low, high, others, tuple((low, high, other) for other in others))
-              for card in range(20) for run, low, high, others in _RUNS_OF[card]}
+_RUN_PARTS: dict[tuple[int, tuple[int, ...]], tuple[int, int, tuple[int, ...], tuple[tuple[int, int, int], ...]]] = {
+    (card, run): (low, high, others, tuple((low, high, other) for other in others))
+    for card in range(20) for run, low, high, others in _RUNS_OF[card]}
 #: Every action a seat may be offered on one card, built once (an Action is an immutable NamedTuple, so the legal
 #: actions of every decision share these objects): ``_ACT[kind][seat][card]``, ``_PASS[seat]``.
 _ACT = {kind: tuple(tuple(Action(kind, seat, card) for card in range(20)) for seat in range(3))
@@ -86,6 +87,10 @@ _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(P
 #: WH-17's turn order from the card's source: ``_ORDER[drawn][source]`` (a turned-up card: its drawer first; a
 #: discard: the discarder's 下家 and the next).
 _ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1) % 3, (s + 2) % 3) for s in range(3)))
+
+
+_decision = tuple.__new__
+_OVER = Decision("over", (), -1, -1)
 
 
 def _name(card: int) -> str:
@@ -217,10 +222,10 @@ class ZipaiFlow:
     def current(self) -> Decision:
         table = self.table
         if table.phase == "over":
-            return Decision("over", (), -1, -1)
-        if table.phase == "turn":
-            return Decision("turn", (table.turn_seat,), -1, table.turn_seat)
-        return Decision("claim", self.seats_to_act(), table.offer, table.offer_from)
+            return _OVER
+        if table.phase == "turn":  # (a Decision made by tuple.__new__ at C speed: the observer asks every decision)
+            return _decision(Decision, ("turn", (table.turn_seat,), -1, table.turn_seat))
+        return _decision(Decision, ("claim", self.seats_to_act(), table.offer, table.offer_from))
 
     def seats_to_act(self) -> tuple[int, ...]:
         table = self.table

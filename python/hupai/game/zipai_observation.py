@@ -127,8 +127,8 @@ class ZipaiObserver(Observer):
             # hand sizes by one C call each (Adler-32's low half is 1 + the byte sum, as the mahjong observer counts)
             tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands]), self._groups,
             self._piles, len(table.wall.tiles) - table.wall.head, public,
-            game.legal_actions(seat), None if phase != "over" else self._result or self._zipai_result(game),
-            private)
+            game._legal.get(seat) or game.legal_actions(seat),  # the game's cache read directly, as play() does
+            None if phase != "over" else self._result or self._zipai_result(game), private)
         obs.__class__ = Observation
         built: Observation = obs
         return built
