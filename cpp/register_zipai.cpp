@@ -223,7 +223,8 @@ void register_zipai(py::module_& m) {
             py::gil_scoped_release release;
             int wins = 0;
             for (int seat = 0; seat < 3; ++seat)
-                if ((seats >> seat & 1) && best_layout(queries[seat]).found) wins |= 1 << seat;
+                if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
+                    wins |= 1 << seat;
             return wins;
         },
         py::arg("hands"), py::arg("declared"), py::arg("card"), py::arg("source"), py::arg("drawn"),

@@ -411,26 +411,6 @@ Best best_layout(const Query& query) {
     return best;
 }
 
-bool ready(const Query& query) {
-    Counts total = query.hand;
-    for (const Declared& declared : query.declared) {
-        const Part part = declared_part(declared);
-        for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
-    }
-    Query trial = query;
-    for (int card = 0; card < kKinds; ++card) {
-        if (total[card] >= kCopies) continue;  // as waits(): no fifth copy to win on
-        trial.win_card = card;
-        trial.source = kSelfDrawn;
-        const Best own = best_layout(trial);
-        if (own.found) return true;
-        if (own.max_xi < 0) continue;
-        trial.source = kFromOther;
-        if (best_layout(trial).found) return true;
-    }
-    return false;
-}
-
 std::vector<Wait> waits(const Query& query) {
     std::vector<Wait> out;
     Counts total = query.hand;

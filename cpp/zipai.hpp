@@ -135,10 +135,6 @@ Best best_layout(const Query& query);
 // For a 3m+1 hand (win_card and source ignored): every card that wins, self-drawn or from another player.
 std::vector<Wait> waits(const Query& query);
 
-// For a 3m+1 hand (win_card and source ignored): whether some card wins, self-drawn or from another player
-// (waits() without the layouts: it stops at the first).
-bool ready(const Query& query);
-
 // A declared group as a part of the layout, with its 息 (WH-9).
 Part declared_part(const Declared& declared);
 

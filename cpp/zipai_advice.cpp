@@ -429,6 +429,34 @@ ShapeEstimate shape(const Counts& hand, int groups_needed) {
                     groups_needed);
 }
 
+bool splits_at_all(const Query& query) {
+    Counts hand = query.hand;
+    if (query.win_card >= 0 && query.win_card < kKinds) ++hand[query.win_card];
+    const auto& table = shape_table();
+    int cards[2] = {0, 0};
+    for (int kind = 0; kind < kKinds; ++kind) cards[kind / kValues] += hand[kind];
+    return splits(table, size_code(hand.data()), cards[0]) && splits(table, size_code(hand.data() + kValues), cards[1]);
+}
+
+bool ready(const Query& query) {
+    Counts total = query.hand;
+    for (const Declared& declared : query.declared) {
+        const Part part = declared_part(declared);
+        for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
+    }
+    Query trial = query;
+    for (int card = 0; card < kKinds; ++card) {
+        if (total[card] >= kCopies) continue;  // as waits(): no fifth copy to win on
+        trial.win_card = card;
+        if (!splits_at_all(trial)) continue;  // no layout at all, from either source
+        trial.source = kSelfDrawn;
+        if (best_layout(trial).found) return true;
+        trial.source = kFromOther;
+        if (best_layout(trial).found) return true;
+    }
+    return false;
+}
+
 std::string check_advice(const AdviceQuery& advice) {
     const bool at_rest = held(advice.query.hand) % 3 == 1;
     std::string problem = check(advice.query, at_rest);
