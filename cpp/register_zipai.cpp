@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <tuple>
 
@@ -190,6 +191,46 @@ void register_zipai(py::module_& m) {
         },
         py::arg("hand"), py::arg("declared"), py::arg("win_card"), py::arg("source"), py::arg("options"),
         "(max_xi, best layout or None): the highest-scoring layout reaching min_huxi (see hupai.zipai.best_split).");
+
+    m.def(
+        "zipai_ready",
+        [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
+           const OptionsTuple& options) {
+            const Query query = make_query(hand, declared, -1, kNoWinCard, options);
+            require(query, true);
+            py::gil_scoped_release release;
+            return ready(query);
+        },
+        py::arg("hand"), py::arg("declared"), py::arg("options"),
+        "Whether some card wins the 3m+1 hand, self-drawn or from another player (zipai_waits non-empty).");
+
+    m.def(
+        "zipai_offer_wins",
+        [](const std::array<py::array_t<std::uint8_t, py::array::c_style>, 3>& hands,
+           const std::array<std::vector<DeclaredTuple>, 3>& declared, int card, int source, bool drawn, int seats,
+           const OptionsTuple& options) {
+            // The flow's claim scan (WH-32): which of the asked seats win on the offered card, in one call.
+            if (card < 0 || card >= kKinds) invalid("the offered card must be 0..19");
+            if (source < 0 || source > 2) invalid("the source seat must be 0..2");
+            if (seats < 0 || seats > 7) invalid("seats must be a mask of seats 0..2");
+            std::array<Query, 3> queries;
+            for (int seat = 0; seat < 3; ++seat) {
+                if (!(seats >> seat & 1)) continue;
+                queries[seat] = make_query(hands[seat], declared[seat], card,
+                                           drawn && seat == source ? kSelfDrawn : kFromOther, options);
+                require(queries[seat], false);
+            }
+            py::gil_scoped_release release;
+            int wins = 0;
+            for (int seat = 0; seat < 3; ++seat)
+                if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
+                    wins |= 1 << seat;
+            return wins;
+        },
+        py::arg("hands"), py::arg("declared"), py::arg("card"), py::arg("source"), py::arg("drawn"),
+        py::arg("seats"), py::arg("options"),
+        "A mask of the seats in `seats` whose hand wins with the offered card (self-drawn for the source seat of a\n"
+        "drawn card, else from another player): zipai_best(...)[1] is not None for each, in one call.");
 
     m.def(
         "zipai_waits",

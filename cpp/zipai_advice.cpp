@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <vector>
 
 namespace hupai::zipai {
 namespace {
@@ -165,19 +166,74 @@ bool splits(const ShapeTable& table, std::uint32_t code, int cards) {
     return 2 * found.groups + found.partials == 2 * (cards / 3) + (cards % 3 == 2 ? 1 : 0);
 }
 
-std::int64_t wait_value(Query& query, const Counts& unseen) {
+// What a hand at rest's waits are worth, card by card, before the unseen copies weigh them: the score of each
+// card that wins (self-drawn, see wait_value), 0 for the others. A pure function of the hand, its declared groups
+// and the options, so it is kept: a player judges the same hand at rest again and again (before every claim it
+// is offered, and for each discard it weighs), while only the unseen copies change. One direct-mapped memo per
+// thread (the advice runs with the GIL released), allocated once; an entry is the whole key, so a collision only
+// replaces it.
+struct WaitKey {
+    std::uint32_t codes[2] = {0, 0};
+    std::array<std::uint8_t, kMaxGroups * 5> declared{};  // type, kinds, external + 1 per group
+    std::uint8_t groups = 0;
+    std::uint8_t options = 0;  // strict, daxiaozihu, extra
+    std::int32_t min_huxi = 0;
+
+    bool operator==(const WaitKey& other) const {
+        return codes[0] == other.codes[0] && codes[1] == other.codes[1] && groups == other.groups &&
+               options == other.options && min_huxi == other.min_huxi && declared == other.declared;
+    }
+};
+
+struct WaitScores {
+    WaitKey key;
+    bool used = false;
+    std::array<std::uint64_t, kKinds> score{};  // per card: the better score if it wins, else 0
+};
+
+constexpr std::size_t kWaitMemo = 2048;  // a power of two
+
+WaitKey wait_key(const Query& query, const std::uint32_t* codes) {
+    WaitKey key;
+    key.codes[0] = codes[0];
+    key.codes[1] = codes[1];
+    key.groups = std::uint8_t(query.declared.size());
+    for (std::size_t g = 0; g < query.declared.size() && g < std::size_t(kMaxGroups); ++g) {
+        const Declared& d = query.declared[g];
+        std::uint8_t* at = key.declared.data() + 5 * g;
+        at[0] = std::uint8_t(d.type);
+        at[1] = d.kinds[0];
+        at[2] = d.kinds[1];
+        at[3] = d.kinds[2];
+        at[4] = std::uint8_t(d.external_kind + 1);
+    }
+    key.options = std::uint8_t((query.options.strict_xingxing ? 1 : 0) | (query.options.daxiaozihu ? 2 : 0) |
+                               (query.options.extra_mingtang ? 4 : 0));
+    key.min_huxi = query.options.min_huxi;
+    return key;
+}
+
+std::size_t wait_slot(const WaitKey& key) {
+    std::uint64_t h = (std::uint64_t(key.codes[0]) * 0x9E3779B97F4A7C15ULL) ^ (std::uint64_t(key.codes[1]) + 0x632BE59BD9B4E019ULL);
+    for (std::size_t i = 0; i < std::size_t(key.groups) * 5; ++i) h = (h ^ key.declared[i]) * 0x100000001B3ULL;
+    h ^= std::uint64_t(key.options) << 8 ^ std::uint64_t(std::uint32_t(key.min_huxi)) << 16;
+    h ^= h >> 29;
+    return std::size_t(h * 0xBF58476D1CE4E5B9ULL >> 40) & (kWaitMemo - 1);
+}
+
+// The per-card scores of a hand at rest (the memo's value), worked out.
+void score_waits(Query& query, const std::uint32_t* codes, std::array<std::uint64_t, kKinds>& score) {
     Counts total = query.hand;
     for (const Declared& declared : query.declared) {
         const Part part = declared_part(declared);
         for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
     }
     const auto& table = shape_table();
-    const std::uint32_t codes[2] = {size_code(query.hand.data()), size_code(query.hand.data() + kValues)};
     int cards[2] = {0, 0};
     for (int kind = 0; kind < kKinds; ++kind) cards[kind / kValues] += query.hand[kind];
-    std::int64_t value = 0;
+    score.fill(0);
     for (int card = 0; card < kKinds; ++card) {
-        if (total[card] >= kCopies || unseen[card] == 0) continue;
+        if (total[card] >= kCopies) continue;
         const int size = card / kValues, other = 1 - size;
         if (!splits(table, codes[size] + kPow5[card % kValues], cards[size] + 1) ||
             !splits(table, codes[other], cards[other]))
@@ -185,10 +241,27 @@ std::int64_t wait_value(Query& query, const Counts& unseen) {
         query.win_card = card;
         query.source = kSelfDrawn;
         const Best own = best_layout(query);
-        if (own.found) value += std::int64_t(unseen[card]) * std::int64_t(own.layout.score);
+        if (own.found) score[card] = own.layout.score;
     }
     query.win_card = -1;
     query.source = kNoWinCard;
+}
+
+std::int64_t wait_value(Query& query, const Counts& unseen) {
+    const std::uint32_t codes[2] = {size_code(query.hand.data()), size_code(query.hand.data() + kValues)};
+    thread_local std::vector<WaitScores> memo(kWaitMemo);
+    thread_local WaitScores unkept;  // a query the key cannot hold (never one the advice makes)
+    const bool keyed = query.declared.size() <= std::size_t(kMaxGroups);
+    const WaitKey key = keyed ? wait_key(query, codes) : WaitKey{};
+    WaitScores& entry = keyed ? memo[wait_slot(key)] : unkept;
+    if (!keyed || !entry.used || !(entry.key == key)) {
+        score_waits(query, codes, entry.score);
+        entry.key = key;
+        entry.used = true;
+    }
+    std::int64_t value = 0;
+    for (int card = 0; card < kKinds; ++card)
+        value += std::int64_t(unseen[card]) * std::int64_t(entry.score[card]);
     return value;
 }
 
@@ -354,6 +427,34 @@ ShapeEstimate shape(const Counts& hand, int groups_needed) {
     const auto& table = shape_table();
     return estimate(shape_of_code(table, size_code(hand.data())), shape_of_code(table, size_code(hand.data() + kValues)),
                     groups_needed);
+}
+
+bool splits_at_all(const Query& query) {
+    Counts hand = query.hand;
+    if (query.win_card >= 0 && query.win_card < kKinds) ++hand[query.win_card];
+    const auto& table = shape_table();
+    int cards[2] = {0, 0};
+    for (int kind = 0; kind < kKinds; ++kind) cards[kind / kValues] += hand[kind];
+    return splits(table, size_code(hand.data()), cards[0]) && splits(table, size_code(hand.data() + kValues), cards[1]);
+}
+
+bool ready(const Query& query) {
+    Counts total = query.hand;
+    for (const Declared& declared : query.declared) {
+        const Part part = declared_part(declared);
+        for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
+    }
+    Query trial = query;
+    for (int card = 0; card < kKinds; ++card) {
+        if (total[card] >= kCopies) continue;  // as waits(): no fifth copy to win on
+        trial.win_card = card;
+        if (!splits_at_all(trial)) continue;  // no layout at all, from either source
+        trial.source = kSelfDrawn;
+        if (best_layout(trial).found) return true;
+        trial.source = kFromOther;
+        if (best_layout(trial).found) return true;
+    }
+    return false;
 }
 
 std::string check_advice(const AdviceQuery& advice) {

@@ -42,6 +42,15 @@ struct ShapeEstimate {
 };
 ShapeEstimate shape(const Counts& hand, int groups_needed);
 
+// Whether hand + win_card of a query (3m+2 cards, its declared groups aside) splits at all into 3-card groups and
+// one 2-card unit: exact, from the shape table (best_layout finds nothing where this is false), so a cheap test
+// before it. The query's 息 and min_huxi are not looked at.
+bool splits_at_all(const Query& query);
+
+// For a 3m+1 hand (win_card and source ignored): whether some card wins, self-drawn or from another player
+// (waits() without the layouts: it stops at the first, and tries only the cards that split).
+bool ready(const Query& query);
+
 enum ClaimKind : std::uint8_t { kClaimPiao = 0, kClaimPeng = 1, kClaimChi = 2 };
 
 struct Claim {

@@ -12,7 +12,7 @@ import random
 import warnings
 from collections.abc import Collection, Sequence
 from functools import lru_cache
-from operator import add, attrgetter
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -196,6 +196,13 @@ def _declared_group(kind: str, tiles: tuple[int, ...], taken: int, own_draw: boo
     return Declared.chi(tiles, taken, own_draw=own_draw) if kind == "chi" else _GROUP_FACTORIES[kind](tiles[0])
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function: the flow offers the same shared Action objects again and again
+def _zipai_offer(action: Action) -> tuple[str, int, tuple[int, ...] | None]:
+    """An offered claim as the advice takes it: (its name, the card, a 吃's two held cards or None)."""
+    menzi = tuple(c for c in action.tiles if c != action.tile) if action.kind == "chow" else None
+    return _CLAIM_NAMES[action.kind], action.tile, menzi
+
+
 def _zipai_claims(advice: Any, offers: list[tuple[str, int, tuple[int, ...] | None]], counts: Any,
                   groups: Sequence[Declared], locked: Collection[int], unseen: Any) -> list[bool]:
     """The advice's answer to each offer, in one call when it has ``claims`` (else one ``claim`` each)."""
@@ -215,6 +222,14 @@ _PUBLIC: list[tuple[Any, Any, bytes, bytes, bytes]] = [((), (), bytes(ZIPAI_KIND
                                                         bytes(ZIPAI_KINDS))]
 #: Per seat, its last melds object and the groups read from it.
 _OWN: dict[int, tuple[Any, tuple[Declared, ...]]] = {}
+
+
+_FROM_BYTES = int.from_bytes
+
+
+def _plus(a: bytes, b: bytes) -> bytes:
+    """Two count vectors added card by card, as one integer sum in C (no count reaches 256: no carry)."""
+    return (_FROM_BYTES(a, "little") + _FROM_BYTES(b, "little")).to_bytes(ZIPAI_KINDS, "little")
 
 
 def _public_seen(melds: Any, piles: Any) -> bytes:
@@ -249,7 +264,7 @@ def _public_seen(melds: Any, piles: Any) -> bytes:
         for card in pile[size:]:
             counted[card] += 1
     in_piles = bytes(counted)
-    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
+    _PUBLIC[0] = (melds, piles, _plus(in_melds, in_piles), in_melds, in_piles)
     return _PUBLIC[0][2]
 
 
@@ -259,7 +274,7 @@ def _recount(melds: Any, piles: Any, in_melds: bytes) -> bytes:
         for card in pile:
             counted[card] += 1
     in_piles = bytes(counted)
-    _PUBLIC[0] = (melds, piles, bytes(map(add, in_melds, in_piles)), in_melds, in_piles)
+    _PUBLIC[0] = (melds, piles, _plus(in_melds, in_piles), in_melds, in_piles)
     return _PUBLIC[0][2]
 
 
@@ -299,13 +314,12 @@ def _zipai_act(observation: Observation, advice: Any) -> Action:
     groups = _own_groups(seat, observation.melds[seat])
     counts = observation.counts
     # copies this seat knows of: its hand, every group, every pile (and the offered card)
-    seen = bytearray(map(add, counts, _public_seen(observation.melds, observation.discards)))
+    seen = _FROM_BYTES(counts, "little") + _FROM_BYTES(_public_seen(observation.melds, observation.discards), "little")
     if not turn and observation.tile >= 0:
-        seen[observation.tile] += 1
-    unseen = bytes(seen).translate(_UNSEEN)
+        seen += 1 << 8 * observation.tile
+    unseen = seen.to_bytes(ZIPAI_KINDS, "little").translate(_UNSEEN)
     if offered:  # the first claim the advice takes, every offer judged in one call
-        offers = [(_CLAIM_NAMES[a.kind], a.tile,
-                   tuple(c for c in a.tiles if c != a.tile) if a.kind == "chow" else None) for a in offered]
+        offers = list(map(_zipai_offer, offered))
         taken = _zipai_claims(advice, offers, counts, groups, private.get("locked", ()), unseen)
         if True in taken:
             return offered[taken.index(True)]

@@ -214,6 +214,23 @@ def test_judge_of_a_hand_at_rest_matches_the_reference() -> None:
         assert advice.judge(counts, groups, unseen) == Judgement(expected.wait_value, expected.closeness, expected.xi)
 
 
+def test_a_hand_judged_again_under_other_options_and_unseen_copies_is_judged_afresh() -> None:
+    """The core keeps each hand at rest's per-card wait scores (a memo keyed by the hand, its groups and the
+    options; the unseen copies weigh them afterwards): the same hands asked again, in turn under every option set
+    and with other unseen copies, judge as the reference does each time."""
+    hands = [_deal(random.Random(seed), discard_state=False) for seed in range(40)]
+    hands = [hand for hand in hands if ref.ReferenceAdvice().judge(hand[0], hand[1], hand[2]).wait_value][:8]
+    assert len(hands) >= 4
+    for _ in range(2):
+        for index in range(len(OPTION_SETS)):
+            advice, reference = _advices(index)
+            for counts, groups, unseen, _ in hands:
+                for seen in (unseen, np.minimum(unseen, 1).astype(np.uint8)):
+                    expected = reference.judge(counts, groups, seen)
+                    assert advice.judge(counts, groups, seen) == Judgement(
+                        expected.wait_value, expected.closeness, expected.xi), (index, counts, groups)
+
+
 # ------------------------------------------------------------------ hostile input
 
 

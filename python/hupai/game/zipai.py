@@ -38,10 +38,11 @@ its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (W
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from .._core import zipai_best, zipai_waits
+from .._core import zipai_best, zipai_offer_wins, zipai_ready
 from ..actions import Action
 from ..errors import HupaiError
 from ..events import Event, RawEvent
@@ -65,6 +66,11 @@ _RUNS_OF = tuple(
     tuple((run, low, high, tuple(c for c in completing_cards(low, high) if c != card))
           for run in RUNS if card in run for low, high in [tuple(c for c in run if c != card)])
     for card in range(20))
+#: A 吃's 门子 and locks by (card, run): (low, high, the 门子's other completing cards, the menzi bans a passed 吃
+#: of it adds as (low, high, card) triples, WH-23).
+_RUN_PARTS: dict[tuple[int, tuple[int, ...]], tuple[int, int, tuple[int, ...], tuple[tuple[int, int, int], ...]]] = {
+    (card, run): (low, high, others, tuple((low, high, other) for other in others))
+    for card in range(20) for run, low, high, others in _RUNS_OF[card]}
 #: Every action a seat may be offered on one card, built once (an Action is an immutable NamedTuple, so the legal
 #: actions of every decision share these objects): ``_ACT[kind][seat][card]``, ``_PASS[seat]``.
 _ACT = {kind: tuple(tuple(Action(kind, seat, card) for card in range(20)) for seat in range(3))
@@ -78,10 +84,20 @@ _CHOWS = tuple(tuple(tuple((low, high, (card, *others), Action("chow", seat, car
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
+#: WH-17's turn order from the card's source: ``_ORDER[drawn][source]`` (a turned-up card: its drawer first; a
+#: discard: the discarder's 下家 and the next).
+_ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1) % 3, (s + 2) % 3) for s in range(3)))
+
+
+_decision = tuple.__new__
+_OVER = Decision("over", (), -1, -1)
+
+
 def _name(card: int) -> str:
     return format_cards([card]) if 0 <= card < 20 else str(card)
 
 
+@lru_cache(maxsize=4096)  # a memo of a pure function of plain values (a Declared is frozen): groups repeat
 def _declared(seat: int, group: Group) -> Declared:
     """A group as the core and the scorer read it (WH-34: who supplied a card makes its 元 outer)."""
     card = group.cards[0]
@@ -187,15 +203,16 @@ class ZipaiFlow:
                 for card in group.cards:
                     held[card] += 1
             return any(self._wins(seat, card, own) for card in range(20) if held[card] < 4 for own in (True, False))
-        return any(own[1] is not None or other[1] is not None
-                   for _, own, other in zipai_waits(self.table.views[seat], self._core_groups[seat],
-                                                    self._options))
+        return zipai_ready(self.table.views[seat], self._core_groups[seat], self._options)
 
     def _keeps_discard(self, seat: int, taken: tuple[int, int], locks: tuple[int, ...] = ()) -> bool:
         """WH-18: after giving up the two cards ``taken`` from its hand (and locking ``locks``), the seat still
         holds a card it may discard."""
         locked = self.table.locked[seat]
-        for card, count in enumerate(self.table.hands[seat]):
+        hand = self.table.hands[seat]
+        if 18 - hand.count(0) > len(locked) + len(locks):  # more held kinds than the locks and the two taken
+            return True
+        for card, count in enumerate(hand):
             if count and card not in locked and card not in locks and count > taken.count(card):
                 return True
         return False
@@ -205,10 +222,10 @@ class ZipaiFlow:
     def current(self) -> Decision:
         table = self.table
         if table.phase == "over":
-            return Decision("over", (), -1, -1)
-        if table.phase == "turn":
-            return Decision("turn", (table.turn_seat,), -1, table.turn_seat)
-        return Decision("claim", self.seats_to_act(), table.offer, table.offer_from)
+            return _OVER
+        if table.phase == "turn":  # (a Decision made by tuple.__new__ at C speed: the observer asks every decision)
+            return _decision(Decision, ("turn", (table.turn_seat,), -1, table.turn_seat))
+        return _decision(Decision, ("claim", self.seats_to_act(), table.offer, table.offer_from))
 
     def seats_to_act(self) -> tuple[int, ...]:
         table = self.table
@@ -252,12 +269,19 @@ class ZipaiFlow:
         could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
         answers are in (:meth:`_resolve`), never by what the other seats are offered."""
         table = self.table
-        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        order = _ORDER[drawn][source]
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
         hands = table.hands
+        dead = table.dead
+        wins = 0
+        if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
+            asked = 7 if drawn else 7 ^ (1 << source)
+            if True in dead:
+                asked &= ~sum(1 << seat for seat in range(3) if dead[seat])
+            wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
         for seat in order:
-            if table.dead[seat]:
+            if dead[seat]:
                 continue
             held = hands[seat][card]
             own = drawn and seat == source
@@ -281,7 +305,7 @@ class ZipaiFlow:
                     options.append(_ACT["pung"][seat][card])
             if (own or seat == chower) and card not in table.chi_ban[seat]:
                 options.extend(self._chows(seat, card))
-            if self._wins(seat, card, own):
+            if (wins >> seat & 1) if not self._house_wins else self._wins(seat, card, own):
                 options.append(_ACT["win"][seat][card])
             if options:
                 out[seat] = options
@@ -436,7 +460,7 @@ class ZipaiFlow:
         options = self._offer_options(card, source, drawn)
         asked: tuple[int, ...]
         if self.window == "all":
-            asked = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+            asked = _ORDER[drawn][source]
         else:
             asked = tuple(options)
         table.pending = {seat: (*options.get(seat, ()), _PASS[seat]) for seat in asked}
@@ -449,7 +473,7 @@ class ZipaiFlow:
         table = self.table
         source = table.offer_from
         drawn = table.offer_kind == "draw"
-        order = (source, (source + 1) % 3, (source + 2) % 3) if drawn else ((source + 1) % 3, (source + 2) % 3)
+        order = _ORDER[drawn][source]
         taken: Action | None = None
         no_wins = self._haidi_blocked()
         for seat in order:
@@ -492,8 +516,7 @@ class ZipaiFlow:
             if chows and chows_count and chosen != "chow":
                 table.chi_ban[seat].add(card)
                 for action in chows:
-                    _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
-                    table.menzi_ban[seat].update((low, high, other) for other in others)
+                    table.menzi_ban[seat].update(_RUN_PARTS[card, action.tiles][3])
             if peng_rank > bar and chosen != "pung" and chosen != "wai":
                 table.peng_ban[seat].add(card)
 
@@ -540,7 +563,7 @@ class ZipaiFlow:
                 table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
                 skips = self._dead_at_claim  # WH-27's house rule: 死手 at once, so it skips its discard too
         else:  # chow
-            _, low, high, others = next(r for r in _RUNS_OF[card] if r[0] == action.tiles)
+            low, high, others, _ = _RUN_PARTS[card, action.tiles]
             hand[low] -= 1
             hand[high] -= 1
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))

@@ -26,6 +26,7 @@ from __future__ import annotations
 from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+from zlib import adler32
 
 from ..jsonform import describe
 from ..observation import MeldView, Observation, ResultView, WinView
@@ -69,8 +70,8 @@ class ZipaiObserver(Observer):
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
         self._made: list[list[Group]] = [[], [], []]  # the groups each seat's views show
-        self._public: Any = None
-        self._public_at: tuple[str, int] = ("", -1)
+        self._public: dict[str, Any] = {}  # by the offer's kind: a hand goes back and forth between three
+        self._public_at = -1  # the groups made when they were built (the 死手 flags change only then)
         self._private: list[Any] = [None] * 3
         self._private_at: list[int] = [-1] * 3
         self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
@@ -95,10 +96,14 @@ class ZipaiObserver(Observer):
                     made[s] = list(groups)
             self._groups = tuple(views)
             self._groups_at = table.calls
-        if self._public_at != (table.offer_kind, table.calls):
-            self._public = MappingProxyType({"shen": table.shen, "shen_shown": table.shen_shown,
-                                             "dead": tuple(table.dead), "offer": table.offer_kind})
-            self._public_at = (table.offer_kind, table.calls)
+        if self._public_at != table.calls:
+            self._public = {}
+            self._public_at = table.calls
+        public = self._public.get(table.offer_kind)
+        if public is None:
+            public = self._public[table.offer_kind] = MappingProxyType({
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
+                "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
         sizes = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
@@ -107,7 +112,8 @@ class ZipaiObserver(Observer):
             # freeze() of the sorted lists, built frozen (tuples of ints) at once
             private = self._private[seat] = MappingProxyType({
                 "chi_ban": tuple(sorted(chi_ban)), "peng_ban": tuple(sorted(peng_ban)),
-                "menzi_ban": tuple(sorted(menzi_ban)), "locked": tuple(sorted(locked))})
+                "menzi_ban": tuple(sorted(menzi_ban)) if menzi_ban else (),
+                "locked": tuple(sorted(locked)) if locked else ()})
             self._private_at[seat] = sizes
         discards = table.discards
         piled = len(discards[0]) + len(discards[1]) + len(discards[2])
@@ -117,10 +123,12 @@ class ZipaiObserver(Observer):
             self._piles_at = piled
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "", tuple(map(sum, table.hands)), self._groups,
-            self._piles, len(table.wall.tiles) - table.wall.head, self._public,
-            game.legal_actions(seat), None if phase != "over" else self._result or self._zipai_result(game),
-            private)
+            self._seat_winds, bytes(table.hands[seat]), -1, "",
+            # hand sizes by one C call each (Adler-32's low half is 1 + the byte sum, as the mahjong observer counts)
+            tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands]), self._groups,
+            self._piles, len(table.wall.tiles) - table.wall.head, public,
+            game._legal.get(seat) or game.legal_actions(seat),  # the game's cache read directly, as play() does
+            None if phase != "over" else self._result or self._zipai_result(game), private)
         obs.__class__ = Observation
         built: Observation = obs
         return built

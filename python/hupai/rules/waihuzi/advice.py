@@ -156,7 +156,8 @@ class WaihuziAdvice(Advice):
 
     def _arguments(self, counts: Any, groups: Sequence[Declared], unseen: Any) -> tuple[Any, Any, Any]:
         """The core's hand, declared groups and unseen counts."""
-        hand = _counts(counts)
+        # 20 bytes each, as a player passes them, are taken as they are (the core checks the counts)
+        hand = counts if type(counts) is bytes and len(counts) == zipai.NUM_KINDS else _counts(counts)  # noqa: E721
         last = self._last_groups  # a player asks about the same groups decision after decision
         if groups is last[0] and type(groups) is tuple:  # noqa: E721 (only an immutable tuple can be kept)
             declared = last[1]
@@ -164,6 +165,8 @@ class WaihuziAdvice(Advice):
             declared = _declared(groups)
             if type(groups) is tuple:  # noqa: E721
                 self._last_groups = (groups, declared)  # one tuple, replaced whole
+        if type(unseen) is bytes and len(unseen) == zipai.NUM_KINDS:  # noqa: E721
+            return hand, declared, unseen
         return hand, declared, self._unseen(hand, groups, unseen)
 
     def _advise(self, counts: Any, groups: Sequence[Declared], unseen: Any, forbidden: int = 0,
@@ -228,7 +231,9 @@ class WaihuziAdvice(Advice):
                 codes.append((code, card, -1, -1))
             else:
                 low, high = menzi
-                codes.append((code, card, _held(low), _held(high)))
+                if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
+                    low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
+                codes.append((code, card, low, high))
         if not codes:
             return [True] * len(offers)
         answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),

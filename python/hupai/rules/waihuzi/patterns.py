@@ -129,20 +129,26 @@ def xiao_zi_hu(w: Win) -> bool:
 
 def dan_piao(w: Win) -> bool:
     """单漂 (WH-41), ×2 with ``extra_mingtang``: exactly one unit is all red and no other card is red."""
+    if not w.extra:  # the pack is off: no need to look for red units
+        return False
     units = w.red_units()
-    return w.extra and len(units) == 1 and w.reds == len(units[0].cards)
+    return len(units) == 1 and w.reds == len(units[0].cards)
 
 
 def shuang_piao(w: Win) -> bool:
     """双漂 (WH-41), ×2 with ``extra_mingtang``: exactly two units are all red and no other card is red."""
+    if not w.extra:  # the pack is off: no need to look for red units
+        return False
     units = w.red_units()
-    return w.extra and len(units) == 2 and w.reds == sum(len(u.cards) for u in units)
+    return len(units) == 2 and w.reds == sum(len(u.cards) for u in units)
 
 
 def yin(w: Win) -> bool:
     """印 (WH-41), ×2 with ``extra_mingtang``: exactly one unit is all red and exactly one other card is red."""
+    if not w.extra:  # the pack is off: no need to look for red units
+        return False
     units = w.red_units()
-    return w.extra and len(units) == 1 and w.reds == len(units[0].cards) + 1
+    return len(units) == 1 and w.reds == len(units[0].cards) + 1
 
 
 def hua_hu_zi(w: Win) -> bool:

@@ -67,6 +67,9 @@ _UNUSED = tuple((spec.name, spec.default_factory() if callable(spec.default_fact
                 for spec in fields(WinContext) if spec.name not in USED_FIELDS)
 
 
+_CARDS = frozenset(range(zipai.NUM_KINDS))  # with the type check: plain ints 0..19, as _card accepts them
+
+
 def _check_unused(context: WinContext) -> None:
     for name, default in _UNUSED:
         if getattr(context, name) != default:
@@ -106,7 +109,9 @@ def check_context(context: WinContext, options: WaihuziOptions) -> _Facts:
     win_tile = _card("win_tile", context.win_tile)
     if not isinstance(context.concealed, (tuple, list)):
         raise InvalidHand(f"Wai Huzi: concealed must be a tuple of card kinds, got {type(context.concealed).__name__}")
-    hand = [_card(f"concealed[{pos}]", kind) for pos, kind in enumerate(context.concealed)]
+    hand = list(context.concealed)
+    if not (all(type(kind) is int for kind in hand) and _CARDS.issuperset(hand)):  # noqa: E721 (no bool)
+        hand = [_card(f"concealed[{pos}]", kind) for pos, kind in enumerate(context.concealed)]
     if not isinstance(context.melds, (tuple, list)):
         raise InvalidHand(f"Wai Huzi: melds must be a tuple of hupai.zipai.Declared, "
                           f"got {type(context.melds).__name__}")
@@ -206,11 +211,12 @@ def best_layout(facts: _Facts, options: WaihuziOptions) -> zipai.Layout:
 
 
 def _part_data(part: zipai.Part) -> dict[str, Any]:
-    return dict(_part_items(part))
+    return dict(_part_items(int(part.type), part.cards, part.xi))  # a key of plain values: hashed in C
 
 
-@lru_cache(maxsize=4096)  # a memo of a pure function of a small frozen value: a win writes each part out
-def _part_items(part: zipai.Part) -> tuple[tuple[str, Any], ...]:
+@lru_cache(maxsize=4096)  # a memo of a pure function of small plain values: a win writes each part out
+def _part_items(type_: int, cards: tuple[int, ...], xi: int) -> tuple[tuple[str, Any], ...]:
+    part = zipai.Part(zipai.PartType(type_), cards, xi)
     return (("type", part.type.name.lower()), ("chinese", str(part).split()[0].lstrip("[")),
             ("cards", zipai.format_cards(list(part.cards))), ("xi", part.xi), ("declared", part.declared),
             ("unit", part.is_unit))

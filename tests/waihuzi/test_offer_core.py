@@ -1,0 +1,152 @@
+"""The zipai flow's claim scan asks the core once per offered card which seats win on it (``zipai_offer_wins``),
+and once per 报听 moment whether a hand is ready (``zipai_ready``). Both are checked here against the calls they
+replace (``zipai_best`` per seat, ``zipai_waits``) at every offer and every 报听 moment of real games (thousands
+of states: RandomBot and GreedyBot, several option sets, both claim windows, 死手 seats and 海底 cards among them),
+on random hands, and on hostile arguments."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import hupai
+import numpy as np
+import pytest
+from hupai import _core
+from hupai.bots import GreedyBot, RandomBot
+from hupai.errors import InvalidHand
+from hupai.game import Game, play
+from hupai.game import zipai as flow_module
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {}, {"min_huxi": 8}, {"min_huxi": 3, "xingxingxi": "strict", "extra_mingtang": True}, {"daxiaozihu": False},
+    {"sishou": "at_claim"}]
+OPTIONS = (5, False, True, False)
+
+
+def _wins_one_by_one(hands: Any, declared: Any, card: int, source: int, drawn: bool, seats: int,
+                     options: Any) -> int:
+    """The scan as the flow made it before: zipai_best for each asked seat."""
+    mask = 0
+    for seat in range(3):
+        if seats >> seat & 1:
+            own = drawn and seat == source
+            if _core.zipai_best(hands[seat], declared[seat], card, 1 if own else 2, options)[1] is not None:
+                mask |= 1 << seat
+    return mask
+
+
+def _ready_from_waits(hand: Any, declared: Any, options: Any) -> bool:
+    """The 报听 question as the flow asked it before: some wait, self-drawn or from another."""
+    return any(own[1] is not None or other[1] is not None
+               for _, own, other in _core.zipai_waits(hand, declared, options))
+
+
+class _Checked:
+    """Stands in for the core calls inside the flow, checking each answer against the calls it replaces."""
+
+    def __init__(self) -> None:
+        self.offers = self.wins = self.readies = self.ready = self.dead = self.haidi = 0
+        self.game: Any = None
+
+    def offer_wins(self, hands: Any, declared: Any, card: int, source: int, drawn: bool, seats: int,
+                   options: Any) -> int:
+        found = _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, options)
+        assert found == _wins_one_by_one(hands, declared, card, source, drawn, seats, options), (
+            [bytes(h) for h in hands], declared, card, source, drawn, seats, options)
+        # ... and the flow asked about the offer on its table: the card offered, its source, every seat but a
+        # 死手 one (and a discard's discarder), each with its own hand and groups
+        flow = self.game._flow
+        table = flow.table
+        own = table.offer_kind == "draw"
+        expected = sum(1 << seat for seat in range(3) if not table.dead[seat] and (own or seat != table.offer_from))
+        assert (card, source, drawn, seats) == (table.offer, table.offer_from, own, expected)
+        assert [bytes(hand) for hand in hands] == [bytes(hand) for hand in table.hands]
+        assert list(declared) == flow._core_groups and options == flow._options
+        self.offers += 1
+        self.wins += bin(found).count("1")
+        self.dead += seats != (7 if drawn else 7 ^ (1 << source))
+        return found
+
+    def zipai_ready(self, hand: Any, declared: Any, options: Any) -> bool:
+        found = _core.zipai_ready(hand, declared, options)
+        assert found == _ready_from_waits(hand, declared, options), (bytes(hand), declared, options)
+        self.readies += 1
+        self.ready += found
+        return found
+
+
+@pytest.mark.rule("WH-19", "WH-27", "WH-32", "WH-38")
+def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(monkeypatch: Any) -> None:
+    checked = _Checked()
+    monkeypatch.setattr(flow_module, "zipai_offer_wins", checked.offer_wins)
+    monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
+    for index in range(400):
+        options = OPTION_SETS[index % len(OPTION_SETS)]
+        rules = hupai.rules.get("waihuzi", options)
+        bots = [(GreedyBot if index % 3 else RandomBot)(index * 3 + seat) for seat in range(3)]
+        game = checked.game = Game(rules, seed=index, dealer=index % 3,
+                                   claim_window="all" if index % 2 else "eligible")
+        play(game, bots)
+        table: Any = game.table
+        checked.haidi += table.wall.head == len(table.wall.tiles)
+    assert checked.offers > 8000 and checked.wins > 200 and checked.readies > 1000 and checked.ready > 8
+    assert checked.dead > 0  # some offers skipped a 死手 seat (WH-27)
+    assert checked.haidi > 0  # some hands reached the 海底 card (WH-19)
+
+
+def _random_hand(rng: random.Random, cards: int) -> np.ndarray:
+    deck = [kind for kind in range(20) for _ in range(4)]
+    rng.shuffle(deck)
+    counts = np.zeros(20, dtype=np.uint8)
+    for kind in deck[:cards]:
+        counts[kind] += 1
+    return counts
+
+
+def test_random_hands_answer_as_the_calls_they_replace() -> None:
+    rng = random.Random(21)
+    for _ in range(600):
+        # near-complete hands (most of them split into groups) and fully random ones
+        hands = [_random_hand(rng, 19) for _ in range(3)]
+        for hand in hands:
+            if rng.random() < 0.7:  # make it close to a win: three 坎-like triplets
+                hand[:] = 0
+                for kind in rng.sample(range(20), 6):
+                    hand[kind] = 3
+                hand[rng.choice([k for k in range(20) if hand[k] == 3])] -= 2
+        declared: list[list[tuple[int, int, int, int, int]]] = [[], [], []]
+        card = rng.randrange(20)
+        source = rng.randrange(3)
+        drawn = rng.random() < 0.5
+        seats = rng.randrange(8)
+        if any(hand[card] >= 4 for hand in hands):
+            continue
+        assert _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, OPTIONS) == _wins_one_by_one(
+            hands, declared, card, source, drawn, seats, OPTIONS)
+        for hand in hands:
+            assert _core.zipai_ready(hand, [], OPTIONS) == _ready_from_waits(hand, [], OPTIONS)
+
+
+@pytest.mark.parametrize("call", [
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 20, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 3, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, 8, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, -1, OPTIONS),
+    lambda h: _core.zipai_offer_wins([np.zeros(20, np.uint8), h, h], [[], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[(7, 1, 1, 1, 1)], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_ready(np.zeros(20, np.uint8), [], OPTIONS),
+    lambda h: _core.zipai_ready(np.full(20, 5, np.uint8), [], OPTIONS),
+])
+def test_malformed_arguments_are_refused_with_invalid_hand(call: Any) -> None:
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    with pytest.raises(InvalidHand):
+        call(hand)
+
+
+def test_a_seat_left_out_of_the_mask_is_not_asked() -> None:
+    """A malformed hand of a seat not asked (a 死手 seat's, or the discarder's) is not even read."""
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    bad = np.zeros(20, dtype=np.uint8)
+    assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 1, OPTIONS) == 1
+    assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 0, OPTIONS) == 0
