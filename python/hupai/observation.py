@@ -461,8 +461,9 @@ class _Deferred(Observation):
     def _derived(self, name: str) -> Any:
         """``hand_sizes``: each seat holds the hand size counting three tiles per meld, one more for the seat to
         act in a turn and for the seat whose added kong awaits robbing (the invariant
-        :mod:`hupai.game.consistency` checks of every table; an observer defers it only before the hand is
-        over)."""
+        :mod:`hupai.game.consistency` checks of every mahjong table; Wai Huzi's is WH-11, 19 cards at rest
+        counting three a group, a 4-card group's fourth being the one more it allows). An observer defers it
+        only before the hand is over."""
         if name != "hand_sizes":
             raise AttributeError(name)
         size = self._later
