@@ -3,7 +3,9 @@
 An observation is immutable plain data (frozen dataclasses, tuples, read-only mappings) with a JSON form
 (:meth:`Observation.to_dict` / :meth:`Observation.from_dict`, the same as text by :meth:`Observation.to_json` /
 :meth:`Observation.from_json`, a ``schema_version`` checked on the way in). It
-holds no reference to the game or its table, so nothing reached from it can read another seat's tiles.
+holds no reference to the game or its table, so nothing reached from it can read another seat's tiles. An
+observer may leave the fields a bot seldom reads (:data:`DEFERRED`) to be derived on first read from the
+observation's own fields (:class:`_Deferred`): the same values and the same object in every other way.
 
 What it shows (built by :mod:`hupai.game.observation`):
 
