@@ -22,7 +22,7 @@ Decisions taken here where the specs are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, make_dataclass
+from dataclasses import field, fields, make_dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
@@ -30,7 +30,17 @@ from zlib import adler32
 from ..errors import HupaiError
 from ..hand import Meld
 from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView, freeze, thaw
+from ..observation import (
+    DEFERRED,
+    MeldView,
+    Observation,
+    ResultView,
+    WinView,
+    _Deferred,
+    _Slots,
+    freeze,
+    thaw,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -46,7 +56,11 @@ _NO_EXTRAS: MappingProxyType[str, Any] = MappingProxyType({})
 # twin (the same slots, generated from Observation's own fields, so the two cannot drift apart) and then makes
 # it an Observation by assigning its class: Python allows that only between identical layouts (and raises
 # otherwise), and from then on the object is as frozen as any Observation.
-_Draft = make_dataclass("_Draft", [(f.name, f.type) for f in fields(Observation)], slots=True)
+_Draft = make_dataclass("_Draft", [(f.name, f.type) for f in fields(Observation)], slots=True, bases=(_Slots,))
+# The same with the deferred fields left out of __init__ (their slots unset), for a _Deferred observation.
+_LaterDraft = make_dataclass("_LaterDraft", [(f.name, f.type, field(init=False)) if f.name in DEFERRED
+                                             else (f.name, f.type) for f in fields(Observation)],
+                             slots=True, bases=(_Slots,))
 
 
 class Observer:
@@ -54,7 +68,7 @@ class Observer:
     ``show_concealed_kongs`` overrides the rule system's :attr:`~hupai.rules.Rules.shows_concealed_kongs`."""
 
     __slots__ = ("_game", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs", "_views",
-                 "_public_melds", "_own_melds", "_melds_at", "_extras", "_result")
+                 "_public_melds", "_own_melds", "_melds_at", "_extras", "_result", "_later")
 
     def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
@@ -86,6 +100,9 @@ class Observer:
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
+        # What a deferred field is derived from besides the observation's own fields (_Deferred: the rules' hand
+        # size, fixed for the game).
+        self._later = getattr(rules, "hand_size", 0)
 
     def observe(self, seat: int) -> Observation:
         """The observation of ``seat`` now."""
@@ -101,6 +118,11 @@ class Observer:
             to_act: tuple[int, ...] = (turn_seat,)
             tile = table.drawn if own else -1  # the drawn tile is its drawer's
             source = turn_seat
+        elif phase == "claim":  # Game.current's answer for a claim window, read directly as well
+            answers = table.answers
+            to_act = tuple([s for s in table.pending if s not in answers])
+            tile = table.last_discard
+            source = table.discarder
         else:
             phase, to_act, tile, source = game._flow.current  # Game.current, without the property's call
         drawn = table.drawn if own else -1
@@ -112,19 +134,30 @@ class Observer:
         if extras[0] != table.extras:
             frozen = freeze(table.extras)
             extras = self._extras = (thaw(frozen), frozen)
-        hands = table.hands
         wall = table.wall
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(hands[seat]), drawn, table.drawn_from if drawn >= 0 else "",
-            # Hand sizes: Adler-32's low half is 1 + the sum of the bytes mod 65521 (RFC 1950), so one C call
-            # per hand counts its tiles; sum() iterates the 34 counts in Python objects, at twice the cost.
-            tuple([(adler32(hand) & 0xFFFF) - 1 for hand in hands]), melds, tuple(map(tuple, table.discards)),
-            # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play()
-            # does (a busy game's cache refuses, as legal_actions does).
-            wall.tail - wall.head, extras[1], game._legal.get(seat) or game.legal_actions(seat),
-            None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
-        obs.__class__ = Observation
+        # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play() does
+        # (a busy game's cache refuses, as legal_actions does).
+        legal = game._legal.get(seat) or game.legal_actions(seat)
+        obs: Any
+        if phase != "over":
+            # The fields a bot seldom reads (DEFERRED: the hand sizes) are derived when first read, from this
+            # observation's own fields and the hand size (_Deferred); nothing of the table is kept for them.
+            obs = _LaterDraft(
+                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", melds,
+                tuple(map(tuple, table.discards)), wall.tail - wall.head, extras[1], legal, None, _NO_EXTRAS)
+            obs._later = self._later
+            obs.__class__ = _Deferred
+        else:
+            hands = table.hands
+            obs = _Draft(
+                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(hands[seat]), drawn, table.drawn_from if drawn >= 0 else "",
+                # Hand sizes: Adler-32's low half is 1 + the sum of the bytes mod 65521 (RFC 1950), so one C call
+                # per hand counts its tiles; sum() iterates the 34 counts in Python objects, at twice the cost.
+                tuple([(adler32(hand) & 0xFFFF) - 1 for hand in hands]), melds, tuple(map(tuple, table.discards)),
+                wall.tail - wall.head, extras[1], legal, self._result or self._result_view(game.result), _NO_EXTRAS)
+            obs.__class__ = Observation
         built: Observation = obs
         return built
 

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
 from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView
-from .observation import Observer, _Draft
+from ..observation import MeldView, Observation, ResultView, WinView, _Deferred
+from .observation import Observer, _Draft, _LaterDraft
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -121,15 +121,27 @@ class ZipaiObserver(Observer):
             self._piles = tuple([old if len(old) == len(pile) else tuple(pile)
                                  for old, pile in zip(self._piles, discards, strict=True)])
             self._piles_at = piled
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "",
-            # hand sizes by one C call each (Adler-32's low half is 1 + the byte sum, as the mahjong observer counts)
-            tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands]), self._groups,
-            self._piles, len(table.wall.tiles) - table.wall.head, public,
-            game._legal.get(seat) or game.legal_actions(seat),  # the game's cache read directly, as play() does
-            None if phase != "over" else self._result or self._zipai_result(game), private)
-        obs.__class__ = Observation
+        legal = game._legal.get(seat) or game.legal_actions(seat)  # the game's cache read directly, as play() does
+        obs: Any
+        if phase == "turn" or phase == "claim":
+            # The hand sizes derived when first read (WH-11: 19 cards at rest counting three a group, one more
+            # for the seat to discard), as for mahjong (hupai.game.observation).
+            obs = _LaterDraft(
+                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(table.hands[seat]), -1, "", self._groups, self._piles,
+                len(table.wall.tiles) - table.wall.head, public, legal, None, private)
+            obs._later = self._later
+            obs.__class__ = _Deferred
+        else:
+            obs = _Draft(
+                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(table.hands[seat]), -1, "",
+                # hand sizes by one C call each (Adler-32's low half is 1 + the byte sum, as the mahjong observer
+                # counts)
+                tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands]), self._groups,
+                self._piles, len(table.wall.tiles) - table.wall.head, public, legal,
+                None if phase != "over" else self._result or self._zipai_result(game), private)
+            obs.__class__ = Observation
         built: Observation = obs
         return built
 
