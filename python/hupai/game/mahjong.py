@@ -35,6 +35,8 @@ __all__ = ["MahjongFlow", "Decision"]
 # mask). Made once here, not per hand.
 _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
+# The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
+_WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
 
 
 class Decision(NamedTuple):
@@ -248,9 +250,10 @@ class MahjongFlow:
         table = self.table
         phase = table.phase
         if self._lean and kind == "discard" and phase == "turn" and not flag:
-            known = self._lean_turn(seat, tile)
+            known = self._lean_turn(action, seat, tile)
             if known is not None:
                 return known
+            return self.known_legal()
         elif phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
@@ -272,6 +275,11 @@ class MahjongFlow:
                 self._declare(action)
         else:  # a claim or rob window
             self._answer(action)
+        return self.known_legal()
+
+    def known_legal(self) -> dict[int, tuple[Action, ...]]:
+        """What :meth:`apply` returns after an action: the legal actions already known for the state it led to."""
+        table = self.table
         if table.phase == "turn" and self._plain_turns:
             # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
             # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
@@ -298,14 +306,15 @@ class MahjongFlow:
             self._settle([(action.seat, action.tile, source, None)])
 
     # -- turn mechanics ---------------------------------------------------------------------------------
-    def _lean_turn(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
-        """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (no declaration),
+    def _lean_turn(self, action: Action, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (``action``, the
+        engine's own object, which is also the discard's raw event; no declaration),
         the core's scan finds nobody able to claim it, and the next seat draws from the wall and gets a turn of
         discards alone: what :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that
         case, with the same state and events at the end (``drawn``, ``drawn_from`` and ``phase`` are written
         once, with their final values). Anything else (a claim is possible, the wall ends) leaves by the general
-        path at the point where the two part, and returns None for apply() to finish. Most actions of a simulated
-        Guangdong hand are this one."""
+        path at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
+        simulated Guangdong hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         hands = table.hands
         hands[seat][tile] -= 1
@@ -317,7 +326,7 @@ class MahjongFlow:
         table.last_discard = tile
         table.discarder = seat
         events = self.events
-        events.append(("discard", seat, tile, (), ""))  # a raw Event (see Game.events)
+        events.append(action)  # ("discard", seat, tile, (), ""): the action is its own raw Event (Game.events)
         melds = table.melds
         shapes, ready = claim_scan(hands, melds, cache, tile, seat, self._forms,
                                    0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
@@ -336,7 +345,7 @@ class MahjongFlow:
                         table.pending = pending
                         return None
             self._next_turn(seat)
-            return None  # apply() finishes: the legal actions it knows of the state this led to
+            return None  # known_legal() finishes: the legal actions known of the state this led to
         seat = self._next_seat[seat]
         table.kong_from = -1
         table.turn_seat = seat
@@ -350,7 +359,7 @@ class MahjongFlow:
         if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
             table.missed[seat].clear()
             table.missed_all[seat] = False
-        events.append(("draw", seat, tile, (), "wall"))
+        events.append(_WALL_DRAWS[seat][tile])  # ("draw", seat, tile, (), "wall"), made once
         discards = plain_turn(hand, melds[seat], self._pungs[seat], tile if cache[seat] is not False else -1,
                               self._forms, ACTIONS.discard[seat])
         return {} if discards is None else {seat: discards}
