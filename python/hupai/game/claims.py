@@ -21,9 +21,10 @@ from ..actions import ACTIONS, CHOWS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules
+    from .mahjong import MahjongFlow
     from .state import Table
 
-__all__ = ["SCAN_ALL", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
+__all__ = ["SCAN_ALL", "ChowMasks", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
            "collect_robbers", "resolve", "record_missed"]
 
 #: The values of the game's ``claim_window`` setting (see the module docstring).
@@ -34,6 +35,24 @@ CLAIM_WINDOWS = ("eligible", "all")
 _WIN, _PUNG, _KONG, _CHOWS = 1, 2, 4, 8 | 16 | 32
 _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
 _SCAN_MELDS, SCAN_ALL = 1 | 2, 1 | 2 | 4
+
+
+class ChowMasks:
+    """A mahjong flow's per-seat chow masks (``_core.claim_scan``'s bits: who may chow a seat's discard) for
+    rules that declare ``chow_seats``: item ``seat`` asks :meth:`~hupai.rules.base.Rules.chow_seats` about the
+    table now. (Rules without that hook use a fixed tuple: the 下家.)"""
+
+    __slots__ = ("flow",)
+
+    def __init__(self, flow: MahjongFlow) -> None:
+        self.flow = flow
+
+    def __getitem__(self, seat: int) -> int:
+        flow = self.flow
+        mask = 0
+        for chower in flow.rules.chow_seats(flow.table, seat):
+            mask |= 1 << chower
+        return mask
 
 
 def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:

@@ -22,9 +22,9 @@ from ..events import Event, RawEvent
 from ..hand import Meld
 from ..rules.base import Rules
 from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
-from ..tiles import format_tiles
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
+from .illegal import illegal_reason
 from .result import HandResult, WinResult, close_hand
 from .state import Table, copy_json
 from .wall import Wall, shuffle
@@ -57,7 +57,7 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat")
+                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn")
 
     rules: Rules
     table: Table
@@ -79,12 +79,16 @@ class MahjongFlow:
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
         self._others = _OTHERS[n]
-        self._chowers = _CHOWERS[n]
-        self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
-                              and not caps.chow_seats and not caps.on_discard)
-        # The lean turn (see apply): claims decided by the core alone, a declared wall end, no pre-draw window,
-        # plain turns. Guangdong in a simulation.
-        self._lean = self._quick_claims and self._plain_turns and self._pre_draw is None and self._dead_wall >= 0
+        self._chowers: tuple[int, ...] | claims.ChowMasks = claims.ChowMasks(self) if caps.chow_seats else _CHOWERS[n]
+        # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None.
+        self._quick_turn = rules.turn_is_plain if caps.turn_is_plain and caps.core_wins else None
+        # Claims found by one core scan first (see _discard): standard claims, or custom ones within its shapes.
+        self._quick_claims = (window == "eligible" and caps.core_wins and not caps.on_discard
+                              and (not caps.custom_claims or caps.claims_in_shapes))
+        # The lean turn (see apply): claims scanned by the core first, a declared wall end, no pre-draw window,
+        # plain turns (or turns the rules can say are plain). Guangdong and Kawuxing in a simulation.
+        self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
+                      and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = tuple((seat + 1) % n for seat in range(n))
 
     # -- setup ------------------------------------------------------------------------------------------
@@ -176,7 +180,8 @@ class MahjongFlow:
         if phase == "turn":
             if seat != table.turn_seat:
                 return ()
-            if self._plain_turns:  # usually found already, by apply(), as it gave the turn
+            quick = self._quick_turn
+            if self._plain_turns or (quick is not None and quick(table, seat)):  # usually found by apply() already
                 discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                       table.drawn if table.ready[seat] is not False else -1, self._forms,
                                       ACTIONS.discard[seat])
@@ -221,26 +226,7 @@ class MahjongFlow:
 
     def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
         """Why ``action`` (well-formed, of a seat of this table) is not among ``legal``, its seat's actions."""
-        table = self.table
-        if table.phase == "over":
-            return f"{action}: the hand is over"
-        decision = self.current
-        if action.seat not in decision.seats:
-            if action.seat in table.answers:
-                return f"{action}: seat {action.seat} has already answered this claim window"
-            waiting = ", ".join(f"P{s}" for s in decision.seats)
-            return (f"{action}: it is not P{action.seat}'s decision now "
-                    f"({decision.phase}, waiting for {waiting})")
-        same_kind = [a for a in legal if a.kind == action.kind]
-        if not same_kind:
-            kinds = sorted({a.kind for a in legal})
-            return (f"{action}: no {action.kind} is legal for P{action.seat} now "
-                    f"(legal kinds: {', '.join(kinds)})")
-        if action.kind in ("discard", "win", "pung", "kong", "chow") and action.tile < 0:
-            return f"{action}: a {action.kind} needs a tile"
-        if action.kind == "discard" and not table.hands[action.seat][action.tile]:
-            return f"{action}: P{action.seat} holds no {format_tiles([action.tile])}"
-        return f"{action} is not legal now; legal {action.kind} actions: {', '.join(map(str, same_kind))}"
+        return illegal_reason(self.table, self.current, action, legal)
 
     # -- applying a legal action ------------------------------------------------------------------------
     def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
@@ -280,11 +266,14 @@ class MahjongFlow:
     def known_legal(self) -> dict[int, tuple[Action, ...]]:
         """What :meth:`apply` returns after an action: the legal actions already known for the state it led to."""
         table = self.table
-        if table.phase == "turn" and self._plain_turns:
+        if table.phase != "turn":
+            return {}
+        seat = table.turn_seat
+        quick = self._quick_turn
+        if self._plain_turns or (quick is not None and quick(table, seat)):
             # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
             # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
             # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
-            seat = table.turn_seat
             discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                   table.drawn if table.ready[seat] is not False else -1, self._forms,
                                   ACTIONS.discard[seat])
@@ -337,14 +326,10 @@ class MahjongFlow:
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
-            if shapes:  # _discard's claim window, for rules without discard hooks or claims of their own
-                options = claims.standard_options(self.rules, table, tile, seat, shapes)
-                if options:
-                    pending = claims.collect(self.rules, table, tile, options, seat, self.window)
-                    if pending:
-                        table.pending = pending
-                        return None
-            self._next_turn(seat)
+            if shapes:  # _discard's claim window, for rules without discard hooks
+                self._claim_window(seat, tile, shapes)
+            else:
+                self._next_turn(seat)
             return None  # known_legal() finishes: the legal actions known of the state this led to
         seat = self._next_seat[seat]
         table.kong_from = -1
@@ -360,6 +345,9 @@ class MahjongFlow:
             table.missed[seat].clear()
             table.missed_all[seat] = False
         events.append(_WALL_DRAWS[seat][tile])  # ("draw", seat, tile, (), "wall"), made once
+        quick = self._quick_turn
+        if quick is not None and not quick(table, seat):
+            return {}  # a turn for the rules' hooks: Game.legal_actions asks the flow
         discards = plain_turn(hand, melds[seat], self._pungs[seat], tile if cache[seat] is not False else -1,
                               self._forms, ACTIONS.discard[seat])
         return {} if discards is None else {seat: discards}
@@ -408,12 +396,18 @@ class MahjongFlow:
             if not shapes:
                 self._next_turn(seat)
                 return
-        rules = self.rules
-        caps = self._caps
-        if caps.on_discard:
-            effects = rules.on_discard(table, seat, tile)
+        if self._caps.on_discard:
+            effects = self.rules.on_discard(table, seat, tile)
             if effects:  # usually none: a 游 level changes now and then
                 self._apply_effects(effects)
+        self._claim_window(seat, tile, shapes)
+
+    def _claim_window(self, seat: int, tile: int, shapes: int | None) -> None:
+        """The claims on ``seat``'s discard ``tile`` (``shapes``: the core's quick scan, if made): a window if
+        anyone is asked, else the next turn."""
+        table = self.table
+        rules = self.rules
+        caps = self._caps
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         if caps.custom_claims:
             if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first

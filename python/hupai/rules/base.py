@@ -78,7 +78,7 @@ _DECLARED_BY = {
     "chow_seats": "chow_seats", "pre_draw_actions": "pre_draw", "pre_draw_window": "pre_draw",
     "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
     "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
-    "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end",
+    "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end", "turn_is_plain": "turn_is_plain",
 }
 
 class Rules(ABC):
@@ -294,6 +294,13 @@ class Rules(ABC):
     def turn_extras(self, table: TableView, seat: int) -> list[Action]:
         """Extra actions in ``seat``'s own turn (e.g. a discard with a 亮倒 flag)."""
         return []
+
+    def turn_is_plain(self, table: TableView, seat: int) -> bool:
+        """For a system with turn hooks (``forbidden_discards``, ``turn_extras``, ``kong_options``): is
+        ``seat``'s turn now only its discards, every one allowed, whenever the core finds no complete hand and no
+        possible kong (four held, or a held tile of an exposed pung)? True lets the engine skip the turn hooks
+        (declare ``turn_is_plain=True``; never asked otherwise). False, the default, is always safe."""
+        return False
 
     def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
         """A rule-specific action (a ``declare``, or a discard with a flag) is being applied: its effects, and a
