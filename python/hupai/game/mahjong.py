@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import claim_scan, count_kinds, held_actions, plain_turn
+from .._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
 from ..actions import ACTIONS, Action
 from ..events import Event, RawEvent
 from ..hand import Meld
@@ -57,7 +57,8 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn")
+                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
+                 "_turn_pack")
 
     rules: Rules
     table: Table
@@ -118,10 +119,20 @@ class MahjongFlow:
         table.turn_seat = dealer
         table.drawn = extra
         table.drawn_from = "dealt"
+        self._pack_turn()
 
     def restore(self, table: Table) -> None:
         self.table = table
         self._pungs = [_pung_kinds(melds) for melds in table.melds]
+        self._pack_turn()
+
+    def _pack_turn(self) -> None:
+        """The plain containers ``_core.lean_turn`` works on, gathered once a hand: the table keeps these list
+        objects (changing their contents, never replacing them) from its deal or restore to its end."""
+        table = self.table
+        self._turn_pack = (table.hands, table.melds, table.discards, table.discards_made, table.draws, self.events,
+                           table.missed, table.missed_all, table.wall.tiles, self._pungs, _WALL_DRAWS,
+                           ACTIONS.discard)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -297,60 +308,39 @@ class MahjongFlow:
     # -- turn mechanics ---------------------------------------------------------------------------------
     def _lean_turn(self, action: Action, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
         """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (``action``, the
-        engine's own object, which is also the discard's raw event; no declaration),
-        the core's scan finds nobody able to claim it, and the next seat draws from the wall and gets a turn of
-        discards alone: what :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that
-        case, with the same state and events at the end (``drawn``, ``drawn_from`` and ``phase`` are written
-        once, with their final values). Anything else (a claim is possible, the wall ends) leaves by the general
-        path at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
-        simulated Guangdong hand are this one; :func:`hupai.game.play` calls it directly."""
+        engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
+        able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
+        :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
+        and events at the end. ``_core.lean_turn`` does the bookkeeping on the table's lists (the hands, discards,
+        counters, 漏胡 blocks, ready cache and events) and both scans in one crossing; the Table's own fields are
+        written here. Anything else (a claim is possible, the wall ends) leaves by the general path at the point
+        where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong
+        or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
-        hands = table.hands
-        hands[seat][tile] -= 1
-        cache = table.ready
-        if tile != table.drawn:
-            cache[seat] = None  # a 摸切 discard leaves the waiting hand as it was
-        table.discards[seat].append(tile)
-        table.discards_made[seat] += 1
+        wall = table.wall
+        got = lean_turn(self._turn_pack, action, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
+                        self._forms, self._chowers[seat], table.ready)
         table.last_discard = tile
         table.discarder = seat
-        events = self.events
-        events.append(action)  # ("discard", seat, tile, (), ""): the action is its own raw Event (Game.events)
-        melds = table.melds
-        shapes, ready = claim_scan(hands, melds, cache, tile, seat, self._forms,
-                                   0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
-        if ready is not None:
-            cache[:] = ready
-        wall = table.wall
-        if shapes or wall.tail - wall.head <= self._dead_wall:  # a claim window, or the wall's end: as _discard
+        if isinstance(got, int):  # a claim window (the scan's shapes), or the wall's end (0): as _discard
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
-            if shapes:  # _discard's claim window, for rules without discard hooks
-                self._claim_window(seat, tile, shapes)
+            if got:
+                self._claim_window(seat, tile, got)
             else:
                 self._next_turn(seat)
-            return None  # known_legal() finishes: the legal actions known of the state this led to
+            return None
         seat = self._next_seat[seat]
         table.kong_from = -1
         table.turn_seat = seat
-        tile = wall.tiles[wall.head]
+        table.drawn = wall.tiles[wall.head]
         wall.head += 1
-        hand = hands[seat]
-        hand[tile] += 1
-        table.drawn = tile
         table.drawn_from = "wall"
-        table.draws[seat] += 1
-        if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
-            table.missed[seat].clear()
-            table.missed_all[seat] = False
-        events.append(_WALL_DRAWS[seat][tile])  # ("draw", seat, tile, (), "wall"), made once
         quick = self._quick_turn
-        if quick is not None and not quick(table, seat):
-            return {}  # a turn for the rules' hooks: Game.legal_actions asks the flow
-        discards = plain_turn(hand, melds[seat], self._pungs[seat], tile if cache[seat] is not False else -1,
-                              self._forms, ACTIONS.discard[seat])
-        return {} if discards is None else {seat: discards}
+        if got is None or (quick is not None and not quick(table, seat)):
+            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+        return {seat: got}
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
