@@ -277,7 +277,11 @@ class MahjongFlow:
     def known_legal(self) -> dict[int, tuple[Action, ...]]:
         """What :meth:`apply` returns after an action: the legal actions already known for the state it led to."""
         table = self.table
-        if table.phase != "turn":
+        phase = table.phase
+        if phase != "turn":
+            if phase == "claim" or phase == "rob":  # the window's options of the seats still to answer
+                answers = table.answers
+                return {seat: options for seat, options in table.pending.items() if seat not in answers}
             return {}
         seat = table.turn_seat
         quick = self._quick_turn
@@ -445,8 +449,8 @@ class MahjongFlow:
         table.calls += 1
         table.ready[seat] = None
         self._pungs[seat] = _pung_kinds(melds)
-        self.events.append(Event(meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,
-                                 meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
+        self.events.append((meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,  # raw Event
+                            meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
 
     def _claim(self, action: Action) -> None:
         """Carry out the winning meld claim on the discard."""
