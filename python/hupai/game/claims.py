@@ -62,6 +62,10 @@ def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
     return table.missed_all[seat] or tile in table.missed[seat]
 
 
+# Per table size and source seat, the other seats in turn order from it.
+_ORDERS = {n: tuple(tuple((source + i) % n for i in range(1, n)) for source in range(n)) for n in range(2, 5)}
+
+
 def _order_from(table: Table, source: int) -> list[int]:
     n = table.num_players
     return [(source + i) % n for i in range(1, n)]
@@ -98,13 +102,14 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
             shapes &= _ANY_WIN
         elif shapes & _ANY_KONG and not rules.can_kong(table):
             shapes &= ~_ANY_KONG
-    n = table.num_players
+    order = _ORDERS[table.num_players][discarder]
+    if not core_wins:  # the rules' own win test, added to the scan's meld shapes
+        for seat in order:
+            if rules.completes(table, seat, tile, False):
+                shapes |= _WIN << (8 * seat)
     out: dict[int, list[Action]] = {}
-    for step in range(1, n):
-        seat = (discarder + step) % n
+    for seat in order:
         bits = (shapes >> (8 * seat)) & 0xFF
-        if not core_wins and rules.completes(table, seat, tile, False):
-            bits |= _WIN
         if not bits:
             continue
         options: list[Action] = []
