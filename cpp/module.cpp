@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
     hupai::binding::register_batch(m);
     hupai::binding::register_wall(m);
     hupai::binding::register_engine(m);
+    hupai::binding::register_turn(m);
     register_wild(m);
     register_zipai(m);
 }

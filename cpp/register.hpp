@@ -28,6 +28,7 @@ void register_analysis(pybind11::module_& m);  // single-hand calls
 void register_batch(pybind11::module_& m);     // numpy batches, the GIL released
 void register_wall(pybind11::module_& m);      // the wall shuffle
 void register_engine(pybind11::module_& m);    // the engine's claim and turn scans
+void register_turn(pybind11::module_& m);      // the mahjong flow's lean turn (register_turn.cpp)
 
 }  // namespace hupai::binding
 

@@ -1,51 +1,75 @@
 """The lean turn (``MahjongFlow._lean_turn``): a plain discard nobody can claim and the next seat's draw, in one
-frame. It must leave exactly the state, events and legal actions the general path (``_discard``, ``_next_turn``,
-``_draw``) leaves: both are played side by side, action by action, on the same seeds."""
+frame; with it the core's quick claim scan before a rule system's own claims (``claims_in_shapes``) and the
+turns a rule system says are plain (``Rules.turn_is_plain``). They must leave exactly the state, events and legal
+actions the general path (``_discard``, ``_next_turn``, ``_draw``, every claim and turn hook asked) leaves: both
+are played side by side, action by action, on the same seeds."""
 
 from __future__ import annotations
 
 import pytest
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
+from hupai.game import Game, play
 
 
-def _pair(seed: int) -> tuple[Game, Game]:
-    lean = Game("guangdong", seed=seed, dealer=seed % 4, claim_window="eligible")
-    plain = Game("guangdong", seed=seed, dealer=seed % 4, claim_window="eligible")
-    plain._flow._lean = False  # the general path
+def _pair(name: str, seed: int) -> tuple[Game, Game]:
+    n = 3 if name == "kawuxing" else 4
+    lean = Game(name, seed=seed, dealer=seed % n, claim_window="eligible")
+    plain = Game(name, seed=seed, dealer=seed % n, claim_window="eligible")
+    flow = plain._flow
+    flow._lean = flow._quick_claims = False  # the general path: every claim hook asked
+    flow._quick_turn = None  # and every turn hook
     return lean, plain
 
 
+@pytest.mark.parametrize("name", ["guangdong", "kawuxing"])
 @pytest.mark.parametrize("bot", [RandomBot, GreedyBot])
-def test_lean_turn_leaves_the_state_the_general_path_leaves(bot):
-    """GD-11 (a draw ends a 漏胡 block) and every other effect of a turn: snapshots, events and the next legal
-    actions are equal after every action of 60 hands."""
-    assert _pair(0)[0]._flow._lean
-    lean_turns = 0
+def test_lean_turn_leaves_the_state_the_general_path_leaves(name, bot):
+    """GD-11 and KW-10 (a draw ends a 漏胡 block), KW-6 (the last tile's drawer discards it), KW-8 (no chow),
+    KW-11 (kongs), KW-16 (亮倒 offered where a discard leaves the hand ready), KW-17 (a 亮倒 hand's 摸切 and
+    claims) and every other effect of a turn: snapshots, events and the legal actions of the seats to act are
+    equal after every action of 60 hands."""
+    assert _pair(name, 0)[0]._flow._lean
+    lean_turns = declared = 0
     for seed in range(60):
-        lean, plain = _pair(seed)
-        bots = [bot(seed * 4 + i) for i in range(4)]
+        lean, plain = _pair(name, seed)
+        n = lean.rules.num_players
+        bots = [bot(seed * n + i) for i in range(n)]
         while not lean.over:
             seat = lean.current.seats[0]
             action = bots[seat].act(lean.observation(seat))
-            lean_turns += lean.table.phase == "turn" and action.kind == "discard"
+            lean_turns += lean.table.phase == "turn" and action.kind == "discard" and not action.flag
+            declared += bool(action.flag)
             if seed % 3 == 0 and lean.table.phase == "turn":  # a 漏胡 block on the next seat, for its draw to end
                 for game in (lean, plain):
-                    game.table.missed[(seat + 1) % 4].add(seed % 34)
-                    game.table.missed_all[(seat + 1) % 4] = seed % 2 == 0
+                    game.table.missed[(seat + 1) % n].add(seed % 34)
+                    game.table.missed_all[(seat + 1) % n] = seed % 2 == 0
             lean.apply(action)
             plain.apply(action)
             assert lean.snapshot() == plain.snapshot()
-            assert lean._legal == plain._legal  # what apply() told the shell (a plain turn's discards)
+            if name == "guangdong":
+                assert lean._legal == plain._legal  # what apply() told the shell (a plain turn's discards)
             for other in lean.current.seats:
                 assert lean.legal_actions(other) == plain.legal_actions(other)
         assert lean.to_json() == plain.to_json()
-    assert lean_turns > 1500
+    assert lean_turns > (1500 if name == "guangdong" else 700)
+    assert name == "guangdong" or declared > 5  # Kawuxing's 亮倒 (KW-16) was offered and taken
 
 
-def test_lean_turn_only_where_the_core_decides_claims():
-    """Only Guangdong with claim_window="eligible" takes it: a window asking every seat, or rules with their
-    own claims, pre-draw declarations or wall end, use the general path."""
+@pytest.mark.parametrize("name", ["guangdong", "kawuxing"])
+def test_play_gives_the_logs_of_the_general_path(name):
+    """play() applies the lean turn itself: the logs of whole hands are the general path's, byte for byte."""
+    for seed in range(30):
+        lean, plain = _pair(name, seed)
+        n = lean.rules.num_players
+        play(lean, [RandomBot(seed + i) for i in range(n)])
+        play(plain, [RandomBot(seed + i) for i in range(n)])
+        assert lean.to_json() == plain.to_json()
+
+
+def test_lean_turn_only_where_the_core_scans_claims_first():
+    """Only rules whose claims the core's scan bounds, with claim_window="eligible", take it: a window asking
+    every seat, or rules with claims beyond the scan's shapes or pre-draw declarations, use the general path."""
     assert not Game("guangdong", seed=1)._flow._lean  # claim_window="all"
-    for name in ("yunxiao", "kawuxing"):
-        assert not Game(name, seed=1, claim_window="eligible")._flow._lean
+    assert not Game("kawuxing", seed=1)._flow._lean
+    assert not Game("yunxiao", seed=1, claim_window="eligible")._flow._lean
+    assert Game("kawuxing", seed=1, claim_window="eligible")._flow._lean

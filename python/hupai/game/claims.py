@@ -21,9 +21,10 @@ from ..actions import ACTIONS, CHOWS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..rules.base import Rules
+    from .mahjong import MahjongFlow
     from .state import Table
 
-__all__ = ["SCAN_ALL", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
+__all__ = ["SCAN_ALL", "ChowMasks", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
            "collect_robbers", "resolve", "record_missed"]
 
 #: The values of the game's ``claim_window`` setting (see the module docstring).
@@ -36,11 +37,33 @@ _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
 _SCAN_MELDS, SCAN_ALL = 1 | 2, 1 | 2 | 4
 
 
+class ChowMasks:
+    """A mahjong flow's per-seat chow masks (``_core.claim_scan``'s bits: who may chow a seat's discard) for
+    rules that declare ``chow_seats``: item ``seat`` asks :meth:`~hupai.rules.base.Rules.chow_seats` about the
+    table now. (Rules without that hook use a fixed tuple: the 下家.)"""
+
+    __slots__ = ("flow",)
+
+    def __init__(self, flow: MahjongFlow) -> None:
+        self.flow = flow
+
+    def __getitem__(self, seat: int) -> int:
+        flow = self.flow
+        mask = 0
+        for chower in flow.rules.chow_seats(flow.table, seat):
+            mask |= 1 << chower
+        return mask
+
+
 def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
     """Does a declined win still block ``seat`` from winning on another player's ``tile`` (漏胡, GD-11)?"""
     if rules.louhu is None:
         return False
     return table.missed_all[seat] or tile in table.missed[seat]
+
+
+# Per table size and source seat, the other seats in turn order from it.
+_ORDERS = {n: tuple(tuple((source + i) % n for i in range(1, n)) for source in range(n)) for n in range(2, 5)}
 
 
 def _order_from(table: Table, source: int) -> list[int]:
@@ -79,13 +102,14 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
             shapes &= _ANY_WIN
         elif shapes & _ANY_KONG and not rules.can_kong(table):
             shapes &= ~_ANY_KONG
-    n = table.num_players
+    order = _ORDERS[table.num_players][discarder]
+    if not core_wins:  # the rules' own win test, added to the scan's meld shapes
+        for seat in order:
+            if rules.completes(table, seat, tile, False):
+                shapes |= _WIN << (8 * seat)
     out: dict[int, list[Action]] = {}
-    for step in range(1, n):
-        seat = (discarder + step) % n
+    for seat in order:
         bits = (shapes >> (8 * seat)) & 0xFF
-        if not core_wins and rules.completes(table, seat, tile, False):
-            bits |= _WIN
         if not bits:
             continue
         options: list[Action] = []

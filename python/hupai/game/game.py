@@ -29,7 +29,7 @@ import json
 import secrets
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import rules as rules_module
 from .._core import identity_index
@@ -77,7 +77,7 @@ class _Busy(dict):  # type: ignore[type-arg]
 
 
 _ASKING = _Busy("the game is finding legal actions: a rule hook may not apply or ask for actions meanwhile")
-_APPLYING = _Busy("apply() was re-entered while an action was being applied")
+_APPLYING = _Busy("apply() was re-entered while an action was being applied")  # also set by play()'s apply
 _BROKEN = _Busy("this game failed while applying an action and can no longer be used")
 
 
@@ -247,12 +247,16 @@ class Game:
         try:
             known = self._flow.apply(chosen)
         except BaseException as error:
-            # A legal action failed half-way: a rule system's bug (the flow validates before it changes
-            # anything). The state is no longer trustworthy, so the game refuses to go on.
-            self._legal = _BROKEN
-            raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
-                             f"{type(error).__name__}: {error}") from error
+            self._failed(chosen, error)
         self._legal = known  # a new cache, holding what the flow already knows (a plain turn's discards)
+
+    def _failed(self, chosen: Action, error: BaseException) -> NoReturn:
+        """A legal action failed half-way: a rule system's bug (the flow validates before it changes anything).
+        The state is no longer trustworthy, so the game refuses to go on (:func:`~hupai.game.play`'s own apply
+        path ends here too)."""
+        self._legal = _BROKEN
+        raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
+                         f"{type(error).__name__}: {error}") from error
 
     def apply_json(self, seat: int, data: str | bytes | bytearray | Mapping[str, Any]) -> Action:
         """Apply an action a client sent for ``seat``: JSON text or its parsed object, in the contract's form

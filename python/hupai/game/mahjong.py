@@ -16,15 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import claim_scan, count_kinds, held_actions, plain_turn
+from .._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
 from ..actions import ACTIONS, Action
 from ..events import Event, RawEvent
 from ..hand import Meld
 from ..rules.base import Rules
 from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
-from ..tiles import format_tiles
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
+from .illegal import illegal_reason
 from .result import HandResult, WinResult, close_hand
 from .state import Table, copy_json
 from .wall import Wall, shuffle
@@ -35,6 +35,8 @@ __all__ = ["MahjongFlow", "Decision"]
 # mask). Made once here, not per hand.
 _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
+# The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
+_WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
 
 
 class Decision(NamedTuple):
@@ -55,7 +57,8 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat")
+                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
+                 "_turn_pack")
 
     rules: Rules
     table: Table
@@ -77,12 +80,16 @@ class MahjongFlow:
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
         self._others = _OTHERS[n]
-        self._chowers = _CHOWERS[n]
-        self._quick_claims = (window == "eligible" and caps.core_wins and not caps.custom_claims
-                              and not caps.chow_seats and not caps.on_discard)
-        # The lean turn (see apply): claims decided by the core alone, a declared wall end, no pre-draw window,
-        # plain turns. Guangdong in a simulation.
-        self._lean = self._quick_claims and self._plain_turns and self._pre_draw is None and self._dead_wall >= 0
+        self._chowers: tuple[int, ...] | claims.ChowMasks = claims.ChowMasks(self) if caps.chow_seats else _CHOWERS[n]
+        # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None.
+        self._quick_turn = rules.turn_is_plain if caps.turn_is_plain and caps.core_wins else None
+        # Claims found by one core scan first (see _discard): standard claims, or custom ones within its shapes.
+        self._quick_claims = (window == "eligible" and caps.core_wins and not caps.on_discard
+                              and (not caps.custom_claims or caps.claims_in_shapes))
+        # The lean turn (see apply): claims scanned by the core first, a declared wall end, no pre-draw window,
+        # plain turns (or turns the rules can say are plain). Guangdong and Kawuxing in a simulation.
+        self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
+                      and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = tuple((seat + 1) % n for seat in range(n))
 
     # -- setup ------------------------------------------------------------------------------------------
@@ -112,10 +119,20 @@ class MahjongFlow:
         table.turn_seat = dealer
         table.drawn = extra
         table.drawn_from = "dealt"
+        self._pack_turn()
 
     def restore(self, table: Table) -> None:
         self.table = table
         self._pungs = [_pung_kinds(melds) for melds in table.melds]
+        self._pack_turn()
+
+    def _pack_turn(self) -> None:
+        """The plain containers ``_core.lean_turn`` works on, gathered once a hand: the table keeps these list
+        objects (changing their contents, never replacing them) from its deal or restore to its end."""
+        table = self.table
+        self._turn_pack = (table.hands, table.melds, table.discards, table.discards_made, table.draws, self.events,
+                           table.missed, table.missed_all, table.wall.tiles, self._pungs, _WALL_DRAWS,
+                           ACTIONS.discard)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -174,7 +191,8 @@ class MahjongFlow:
         if phase == "turn":
             if seat != table.turn_seat:
                 return ()
-            if self._plain_turns:  # usually found already, by apply(), as it gave the turn
+            quick = self._quick_turn
+            if self._plain_turns or (quick is not None and quick(table, seat)):  # usually found by apply() already
                 discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                       table.drawn if table.ready[seat] is not False else -1, self._forms,
                                       ACTIONS.discard[seat])
@@ -219,26 +237,7 @@ class MahjongFlow:
 
     def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
         """Why ``action`` (well-formed, of a seat of this table) is not among ``legal``, its seat's actions."""
-        table = self.table
-        if table.phase == "over":
-            return f"{action}: the hand is over"
-        decision = self.current
-        if action.seat not in decision.seats:
-            if action.seat in table.answers:
-                return f"{action}: seat {action.seat} has already answered this claim window"
-            waiting = ", ".join(f"P{s}" for s in decision.seats)
-            return (f"{action}: it is not P{action.seat}'s decision now "
-                    f"({decision.phase}, waiting for {waiting})")
-        same_kind = [a for a in legal if a.kind == action.kind]
-        if not same_kind:
-            kinds = sorted({a.kind for a in legal})
-            return (f"{action}: no {action.kind} is legal for P{action.seat} now "
-                    f"(legal kinds: {', '.join(kinds)})")
-        if action.kind in ("discard", "win", "pung", "kong", "chow") and action.tile < 0:
-            return f"{action}: a {action.kind} needs a tile"
-        if action.kind == "discard" and not table.hands[action.seat][action.tile]:
-            return f"{action}: P{action.seat} holds no {format_tiles([action.tile])}"
-        return f"{action} is not legal now; legal {action.kind} actions: {', '.join(map(str, same_kind))}"
+        return illegal_reason(self.table, self.current, action, legal)
 
     # -- applying a legal action ------------------------------------------------------------------------
     def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
@@ -248,9 +247,10 @@ class MahjongFlow:
         table = self.table
         phase = table.phase
         if self._lean and kind == "discard" and phase == "turn" and not flag:
-            known = self._lean_turn(seat, tile)
+            known = self._lean_turn(action, seat, tile)
             if known is not None:
                 return known
+            return self.known_legal()
         elif phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
@@ -272,11 +272,23 @@ class MahjongFlow:
                 self._declare(action)
         else:  # a claim or rob window
             self._answer(action)
-        if table.phase == "turn" and self._plain_turns:
+        return self.known_legal()
+
+    def known_legal(self) -> dict[int, tuple[Action, ...]]:
+        """What :meth:`apply` returns after an action: the legal actions already known for the state it led to."""
+        table = self.table
+        phase = table.phase
+        if phase != "turn":
+            if phase == "claim" or phase == "rob":  # the window's options of the seats still to answer
+                answers = table.answers
+                return {seat: options for seat, options in table.pending.items() if seat not in answers}
+            return {}
+        seat = table.turn_seat
+        quick = self._quick_turn
+        if self._plain_turns or (quick is not None and quick(table, seat)):
             # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
             # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
             # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
-            seat = table.turn_seat
             discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
                                   table.drawn if table.ready[seat] is not False else -1, self._forms,
                                   ACTIONS.discard[seat])
@@ -298,62 +310,41 @@ class MahjongFlow:
             self._settle([(action.seat, action.tile, source, None)])
 
     # -- turn mechanics ---------------------------------------------------------------------------------
-    def _lean_turn(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
-        """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (no declaration),
-        the core's scan finds nobody able to claim it, and the next seat draws from the wall and gets a turn of
-        discards alone: what :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that
-        case, with the same state and events at the end (``drawn``, ``drawn_from`` and ``phase`` are written
-        once, with their final values). Anything else (a claim is possible, the wall ends) leaves by the general
-        path at the point where the two part, and returns None for apply() to finish. Most actions of a simulated
-        Guangdong hand are this one."""
+    def _lean_turn(self, action: Action, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (``action``, the
+        engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
+        able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
+        :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
+        and events at the end. ``_core.lean_turn`` does the bookkeeping on the table's lists (the hands, discards,
+        counters, 漏胡 blocks, ready cache and events) and both scans in one crossing; the Table's own fields are
+        written here. Anything else (a claim is possible, the wall ends) leaves by the general path at the point
+        where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong
+        or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
-        hands = table.hands
-        hands[seat][tile] -= 1
-        cache = table.ready
-        if tile != table.drawn:
-            cache[seat] = None  # a 摸切 discard leaves the waiting hand as it was
-        table.discards[seat].append(tile)
-        table.discards_made[seat] += 1
+        wall = table.wall
+        got = lean_turn(self._turn_pack, action, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
+                        self._forms, self._chowers[seat], table.ready)
         table.last_discard = tile
         table.discarder = seat
-        events = self.events
-        events.append(("discard", seat, tile, (), ""))  # a raw Event (see Game.events)
-        melds = table.melds
-        shapes, ready = claim_scan(hands, melds, cache, tile, seat, self._forms,
-                                   0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
-        if ready is not None:
-            cache[:] = ready
-        wall = table.wall
-        if shapes or wall.tail - wall.head <= self._dead_wall:  # a claim window, or the wall's end: as _discard
+        if isinstance(got, int):  # a claim window (the scan's shapes), or the wall's end (0): as _discard
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
-            if shapes:  # _discard's claim window, for rules without discard hooks or claims of their own
-                options = claims.standard_options(self.rules, table, tile, seat, shapes)
-                if options:
-                    pending = claims.collect(self.rules, table, tile, options, seat, self.window)
-                    if pending:
-                        table.pending = pending
-                        return None
-            self._next_turn(seat)
-            return None  # apply() finishes: the legal actions it knows of the state this led to
+            if got:
+                self._claim_window(seat, tile, got)
+            else:
+                self._next_turn(seat)
+            return None
         seat = self._next_seat[seat]
         table.kong_from = -1
         table.turn_seat = seat
-        tile = wall.tiles[wall.head]
+        table.drawn = wall.tiles[wall.head]
         wall.head += 1
-        hand = hands[seat]
-        hand[tile] += 1
-        table.drawn = tile
         table.drawn_from = "wall"
-        table.draws[seat] += 1
-        if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
-            table.missed[seat].clear()
-            table.missed_all[seat] = False
-        events.append(("draw", seat, tile, (), "wall"))
-        discards = plain_turn(hand, melds[seat], self._pungs[seat], tile if cache[seat] is not False else -1,
-                              self._forms, ACTIONS.discard[seat])
-        return {} if discards is None else {seat: discards}
+        quick = self._quick_turn
+        if got is None or (quick is not None and not quick(table, seat)):
+            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+        return {seat: got}
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
@@ -399,12 +390,18 @@ class MahjongFlow:
             if not shapes:
                 self._next_turn(seat)
                 return
-        rules = self.rules
-        caps = self._caps
-        if caps.on_discard:
-            effects = rules.on_discard(table, seat, tile)
+        if self._caps.on_discard:
+            effects = self.rules.on_discard(table, seat, tile)
             if effects:  # usually none: a 游 level changes now and then
                 self._apply_effects(effects)
+        self._claim_window(seat, tile, shapes)
+
+    def _claim_window(self, seat: int, tile: int, shapes: int | None) -> None:
+        """The claims on ``seat``'s discard ``tile`` (``shapes``: the core's quick scan, if made): a window if
+        anyone is asked, else the next turn."""
+        table = self.table
+        rules = self.rules
+        caps = self._caps
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         if caps.custom_claims:
             if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first
@@ -452,8 +449,8 @@ class MahjongFlow:
         table.calls += 1
         table.ready[seat] = None
         self._pungs[seat] = _pung_kinds(melds)
-        self.events.append(Event(meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,
-                                 meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
+        self.events.append((meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,  # raw Event
+                            meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
 
     def _claim(self, action: Action) -> None:
         """Carry out the winning meld claim on the discard."""

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .. import rules as rules_module
+from .._core import identity_index
 from ..actions import Action
 from ..errors import HupaiError, InvalidState
 from ..jsonform import dict_in, json_text
@@ -29,7 +30,8 @@ from ..observation import Observation
 from ..rules.base import Rules
 from . import validate
 from .claims import CLAIM_WINDOWS
-from .game import Game
+from .game import _APPLYING, Game
+from .mahjong import MahjongFlow
 from .observation import Observer
 from .result import HandResult
 from .wall import hand_seed, splitmix64
@@ -43,6 +45,10 @@ MATCH_FORMAT = "hupai-match/1"
 def _no_choice(legal_actions: Sequence[Action]) -> None:
     """The ``choose`` of a player that has none: it always needs its observation."""
     return None
+
+
+def _known_nothing() -> dict[int, tuple[Action, ...]]:
+    return {}
 
 
 class Player(Protocol):
@@ -61,11 +67,23 @@ class Player(Protocol):
 
 def play(game: Game, players: Sequence[Player]) -> HandResult:
     """Drive ``game`` to its end, giving ``players[seat]`` the seat's observation whenever it must act (or its
-    legal actions first, to a player with ``choose``: see :class:`Player`)."""
-    table = game.table  # a game keeps its table object and its flow from start to end
+    legal actions first, to a player with ``choose``: see :class:`Player`).
+
+    An action that is one of the game's cached legal actions itself (the common case: a bot returns one of the
+    engine's own objects) is applied here without the :meth:`Game.apply` frame, with its guarantees: the same
+    identity check, the same busy guard while the flow works, the same refusal if the flow fails half-way; a
+    mahjong flow's plain discard goes straight to its lean turn. Anything else goes through :meth:`Game.apply`."""
+    flow = game._flow  # a game keeps its table object and its flow from start to end
+    table = flow.table
     apply = game.apply
     legal = game.legal_actions
-    seats_to_act = game._flow.seats_to_act  # Game.seats_to_act without its call-compatible wrapper
+    flow_apply = flow.apply
+    seats_to_act = flow.seats_to_act  # Game.seats_to_act without its call-compatible wrapper
+    # A mahjong flow's lean turn (MahjongFlow._lean_turn: most actions of a simulated Guangdong hand), if it has one.
+    lean_flow = flow if isinstance(flow, MahjongFlow) and flow._lean else None
+    lean = None if lean_flow is None else lean_flow._lean_turn
+    known_legal = _known_nothing if lean_flow is None else lean_flow.known_legal
+    actions = game._actions  # the game's action list (the same object for the game's life)
     observe = None  # Observer(game).observe, made at the first observation asked for (it freezes the hand's
     # fixed facts once; a player that decides from the legal actions alone never needs one)
     choosers = [getattr(player, "choose", _no_choice) for player in players]
@@ -74,25 +92,38 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
         phase = table.phase
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
             seat = table.turn_seat
-            # The game's legal-action cache, read here without a call: after an action it usually holds the
-            # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
-            action = choosers[seat](game._legal.get(seat) or legal(seat))
-            if action is None:
-                if observe is None:
-                    observe = Observer(game).observe
-                action = acts[seat](observe(seat))
-            apply(action)
+        else:  # a claim window: its seats answer one by one, in the order asked
+            seats = seats_to_act()
+            if not seats:
+                break
+            seat = seats[0]
+        # The game's legal-action cache, read here without a call: after an action it usually holds the
+        # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
+        cache = game._legal
+        offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
+        action = choosers[seat](offered)
+        if action is None:
+            if observe is None:
+                observe = Observer(game).observe
+            action = acts[seat](observe(seat))
+        # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
+        # the cache still the one read above (every apply makes a new one: a player that changed the game
+        # meanwhile takes the general path).
+        if game._legal is not cache or identity_index(offered, action) < 0:
+            apply(action)  # the general path: equal copies, dicts, illegal actions (which change nothing)
             continue
-        seats = seats_to_act()
-        if not seats:
-            break
-        for seat in seats:
-            action = choosers[seat](legal(seat))
-            if action is None:
-                if observe is None:
-                    observe = Observer(game).observe
-                action = acts[seat](observe(seat))
-            apply(action)
+        game._legal = _APPLYING
+        actions.append(action)
+        try:
+            if lean is not None and action[0] == "discard" and not action[4]:
+                known = lean(action, seat, action[2])
+                if known is None:
+                    known = known_legal()
+            else:
+                known = flow_apply(action)
+        except BaseException as error:
+            game._failed(action, error)
+        game._legal = known
     result = game.result
     assert result is not None
     return result

@@ -78,8 +78,25 @@ _DECLARED_BY = {
     "chow_seats": "chow_seats", "pre_draw_actions": "pre_draw", "pre_draw_window": "pre_draw",
     "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
     "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
-    "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end",
+    "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end", "turn_is_plain": "turn_is_plain",
 }
+
+# claim_meld's answers, built once (Melds are frozen): per discarder and kind the claimed pung and kong; per kind
+# the tiles a pung and an exposed kong take from the hand; per discarder, run start and the discard's place in
+# the run, the claimed chow, and per run start and place the two tiles it takes.
+_KINDS = range(34)
+_CLAIMED = (
+    tuple(tuple(Meld("pung", (t,) * 3, claimed_from=d, claimed_tile=t) for t in _KINDS) for d in range(4)),
+    tuple(tuple(Meld("kong", (t,) * 4, claimed_from=d, claimed_tile=t) for t in _KINDS) for d in range(4)),
+    tuple((t, t) for t in _KINDS),
+    tuple((t, t, t) for t in _KINDS),
+)
+_RUN_STARTS = [low for low in range(27) if low % 9 <= 6]
+_CHOW_USED = {low: tuple(tuple(k for k in (low, low + 1, low + 2) if k != low + at) for at in range(3))
+              for low in _RUN_STARTS}
+_CLAIMED_CHOWS = tuple({low: tuple(Meld("chow", (low, low + 1, low + 2), claimed_from=d, claimed_tile=low + at)
+                                   for at in range(3)) for low in _RUN_STARTS} for d in range(4))
+
 
 class Rules(ABC):
     """A rule system. Subclasses set :attr:`name` and implement :meth:`options_dict` and :meth:`score`."""
@@ -203,13 +220,13 @@ class Rules(ABC):
         holds.
         """
         tile, discarder = table.last_discard, table.discarder
-        if action.kind == "chow":
-            used = list(action.tiles)
-            used.remove(tile)
-            return tuple(used), Meld("chow", action.tiles, claimed_from=discarder, claimed_tile=tile)
-        if action.kind == "pung":
-            return (tile, tile), Meld("pung", (tile,) * 3, claimed_from=discarder, claimed_tile=tile)
-        return (tile,) * 3, Meld("kong", (tile,) * 4, claimed_from=discarder, claimed_tile=tile)
+        kind = action.kind
+        if kind == "pung":  # melds are immutable: the engine's claims share ones built once
+            return _CLAIMED[2][tile], _CLAIMED[0][discarder][tile]
+        if kind == "chow":
+            low = action.tiles[0]
+            return _CHOW_USED[low][tile - low], _CLAIMED_CHOWS[discarder][low][tile - low]
+        return _CLAIMED[3][tile], _CLAIMED[1][discarder][tile]
 
     def on_claim(self, table: TableView, seat: int, meld: Meld) -> Effects:
         """Effects after ``seat``'s claimed ``meld`` is on the table (the last of ``table.melds[seat]``; a
@@ -294,6 +311,13 @@ class Rules(ABC):
     def turn_extras(self, table: TableView, seat: int) -> list[Action]:
         """Extra actions in ``seat``'s own turn (e.g. a discard with a 亮倒 flag)."""
         return []
+
+    def turn_is_plain(self, table: TableView, seat: int) -> bool:
+        """For a system with turn hooks (``forbidden_discards``, ``turn_extras``, ``kong_options``): is
+        ``seat``'s turn now only its discards, every one allowed, whenever the core finds no complete hand and no
+        possible kong (four held, or a held tile of an exposed pung)? True lets the engine skip the turn hooks
+        (declare ``turn_is_plain=True``; never asked otherwise). False, the default, is always safe."""
+        return False
 
     def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
         """A rule-specific action (a ``declare``, or a discard with a flag) is being applied: its effects, and a

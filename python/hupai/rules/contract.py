@@ -169,6 +169,13 @@ class Capabilities:
       ``on_discard``, ``on_claim``, ``on_drawn``: the hooks of the same names.
     - ``wall_end``: :meth:`~hupai.rules.base.Rules.can_draw` is more than :attr:`~hupai.rules.base.Rules.dead_wall`
       (the engine checks that count itself otherwise).
+    - ``turn_is_plain``: the hook of that name says when a turn of a system with turn hooks (forbidden discards,
+      extras, kong options) is still only its discards unless the core finds a complete hand or a possible
+      kong: the engine then answers that turn with one core call, as it does every turn of a system without them.
+    - ``claims_in_shapes``: a custom :meth:`~hupai.rules.base.Rules.claim_options` never offers a claim that the
+      core's standard scan (``_core.claim_scan``: wins by the core's test, pungs and kongs by count, chows to
+      :meth:`~hupai.rules.base.Rules.chow_seats`) does not find, so when that scan finds nothing the engine skips
+      the hook (with ``claim_window="eligible"``: the next turn follows at once).
     """
 
     core_wins: bool = True
@@ -184,6 +191,8 @@ class Capabilities:
     on_claim: bool = False
     on_drawn: bool = False
     wall_end: bool = False
+    turn_is_plain: bool = False
+    claims_in_shapes: bool = False
 
     @property
     def plain_turns(self) -> bool:

@@ -85,7 +85,7 @@ class KawuxingRules(Rules):
     pattern_unit: ClassVar[str] = "×"  # KW-20: factors multiply
     capabilities: ClassVar[Capabilities] = Capabilities(
         custom_claims=True, chow_seats=True, forbidden_discards=True, turn_extras=True, kong_options=True,
-        on_drawn=True)
+        on_drawn=True, turn_is_plain=True, claims_in_shapes=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 3, "kong": 2, "pung": 2}  # KW-9
     #: KW-20 factors read the event flags and 亮倒; no winds, no 天胡/地胡 (KW-20 has none).
     context_fields: ClassVar[frozenset[str] | None] = frozenset({
@@ -224,6 +224,15 @@ class KawuxingRules(Rules):
                 if meld.type == "pung" and meld.tiles[0] == drawn:
                     out.append(ACTIONS.added_kong[seat][drawn])
         return out
+
+    def turn_is_plain(self, table: TableView, seat: int) -> bool:
+        """The common turn, decided without the turn hooks: the wall is not empty (KW-6: the last tile's drawer
+        discards it), the seat has not declared 亮倒 (KW-17: it discards what it drew), and its hand is at least
+        two tiles from complete, so that no discard leaves it ready (KW-16: no 亮倒 to offer) and it is not
+        complete. The engine adds the core's kong test (KW-11: a quad held, or a held tile of an exposed pung)."""
+        wall = table.wall
+        return (wall.tail != wall.head and not table.extras["liangdao"][seat]
+                and shanten(table.hands[seat], melds=len(table.melds[seat]), forms=self._forms) > 0)
 
     def forbidden_discards(self, table: TableView, seat: int) -> frozenset[int]:
         """KW-6: the player who drew the last tile discards that tile; KW-17: a 亮倒 hand discards what it
