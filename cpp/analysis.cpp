@@ -281,16 +281,47 @@ int shanten(const HandQuery& q) {
     return hand_cost(q) - 1;
 }
 
-void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint64_t* improving) {
+void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint64_t* improving, int variant) {
     require_valid(q, SizeRule::kComplete);
     std::array<std::uint8_t, kNumKinds> counts;
     std::copy(q.counts, q.counts + kNumKinds, counts.begin());
     HandQuery hand = q;
     hand.counts = counts.data();
     // Unrestricted jokers (or none): a draw changes one group, so the standard form's cost of every draw comes
-    // from the other groups combined once per discard (StandardPartials), exactly as hand_cost would give it.
+    // from the other groups combined once per discard (StandardPartials), exactly as hand_cost would give it;
+    // with SIMD, from every (discard, draw) pair's deficiency found in one pass (standard_discard_draws).
     const bool partial = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
     const bool standard = q.forms & kStandard;
+    if (partial && standard && variant != 0 && discard_draws_in_simd()) {
+        DiscardDraws draws;
+        standard_discard_draws(q.counts, kMaxMelds - q.melds, draws);
+        for (int out = 0; out < kNumKinds; ++out) {
+            shanten_after[out] = 127;
+            improving[out] = 0;
+            if (counts[out] == 0) continue;
+            --counts[out];
+            // hand_cost of the hand after the discard, its standard part from the table above.
+            const int others = with_other_forms(hand, kBig);
+            const int least = std::min(int(draws.after[out]), others);
+            shanten_after[out] = std::int8_t(least - q.jokers - 1);
+            // A draw improves when the least deficiency after it is below `least`. The standard form's says so
+            // for most (a kind held four times reads 255: never). A draw lowers any form's deficiency by one at
+            // most, so the other forms can only do it when they are the least already (others == least).
+            const std::uint8_t* row = draws.draw[out];
+            std::uint64_t bits = 0;
+            for (int draw = 0; draw < kNumKinds; ++draw) bits |= std::uint64_t(row[draw] < least) << draw;
+            if (others == least)
+                for (int draw = 0; draw < kNumKinds; ++draw) {
+                    if (counts[draw] >= kMaxCopies || (bits >> draw & 1)) continue;
+                    ++counts[draw];
+                    bits |= std::uint64_t(with_other_forms(hand, kBig) < least) << draw;
+                    --counts[draw];
+                }
+            improving[out] = bits;
+            ++counts[out];
+        }
+        return;
+    }
     for (int out = 0; out < kNumKinds; ++out) {
         shanten_after[out] = 127;
         improving[out] = 0;

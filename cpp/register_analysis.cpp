@@ -223,10 +223,10 @@ int unseen_copies(const HandQuery& query, std::uint64_t improving) {
     return copies;
 }
 
-py::list discard_list(const HandQuery& query) {
+py::list discard_list(const HandQuery& query, int variant = 1) {
     std::int8_t shanten_after[kNumKinds];
     std::uint64_t improving[kNumKinds];
-    discard_analysis(query, shanten_after, improving);
+    discard_analysis(query, shanten_after, improving, variant);
     py::list out;
     for (int kind = 0; kind < kNumKinds; ++kind) {
         if (shanten_after[kind] == 127) continue;
@@ -302,6 +302,17 @@ void register_analysis(py::module_& m) {
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
         "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it,\n"
         "how many copies of those draws the hand does not hold).");
+    m.def(
+        "discard_analysis_variant",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds,
+           int variant) {
+            Counts counts;
+            return discard_list(plain_query(hand, jokers, melds, forms, joker_kinds, counts), variant);
+        },
+        py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
+        py::arg("variant"),
+        "discard_analysis by one implementation (for tests): 0 StandardPartials per discard (portable), 1 every\n"
+        "(discard, draw) pair in one pass (SIMD where the CPU has it, else 0).");
     m.def(
         "discard_scores",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
