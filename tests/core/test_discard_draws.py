@@ -79,3 +79,25 @@ def test_one_pass_is_what_discard_scores_packs() -> None:
         for kind, after, _, copies in _core.discard_analysis_variant(counts, 0, 0, 9, None, 0):
             expected[kind] = copies - 256 * after
         assert list(_core.discard_scores(bytes(counts), 0, 0, 9, None)) == expected
+
+
+def test_discard_scores_refuses_bad_input_with_hupai_errors() -> None:
+    """The raw fast call checks what it is given as the other core calls do: InvalidHand, never a crash."""
+    import hupai
+    hand = bytes(np.array(random_counts(random.Random(3), 14), dtype=np.uint8))
+    with pytest.raises(TypeError, match="five positional arguments"):
+        _core.discard_scores(hand, 0, 0, 9)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="five positional arguments"):
+        _core.discard_scores(hand, 0, 0, 9, joker_kinds=None)  # type: ignore[call-arg]
+    with pytest.raises(hupai.InvalidHand, match="14 concealed tiles"):
+        _core.discard_scores(hand[:-1] + b"\0", 0, 0, 9, None)
+    with pytest.raises(hupai.InvalidHand, match="34 bytes"):
+        _core.discard_scores(hand[:33], 0, 0, 9, None)
+    with pytest.raises(hupai.InvalidHand, match="melds must be between 0 and 4"):
+        _core.discard_scores(hand, 0, 9, 9, None)
+    with pytest.raises(hupai.InvalidHand, match="forms"):
+        _core.discard_scores(hand, 0, 0, 0, None)
+    with pytest.raises(hupai.InvalidHand, match="buffer"):
+        _core.discard_scores("123m", 0, 0, 9, None)
+    with pytest.raises(hupai.InvalidHand, match="joker_kinds"):
+        _core.discard_scores(hand, 1, 0, 9, "all")
