@@ -104,9 +104,10 @@ class StandardPartials {
 
 // The standard-form deficiency of every hand one discard and one draw away from a complete-size (3n+2) hand:
 // after[k] for the hand less one k (k held), draw[k][d] for that hand plus one d (255 where it holds d four
-// times already); the entries of kinds not held are left unwritten. Exactly standard_deficiency of each, from about a fifth of the
-// table look-ups that asking StandardPartials per discard takes (what discard_analysis does with it). SIMD
-// only: ask discard_draws_in_simd() first (the CPU has SSSE3); elsewhere it throws std::logic_error.
+// times already); the entries of kinds not held are left unwritten. Exactly standard_deficiency of each, from
+// about a third of the table look-ups that asking StandardPartials per discard takes (what discard_analysis
+// does with it). SIMD only: ask discard_draws_in_simd() first (the CPU has SSSE3); elsewhere it throws
+// std::logic_error.
 struct DiscardDraws {
     std::uint8_t after[kNumKinds];
     std::uint8_t draw[kNumKinds][kNumKinds];

@@ -234,13 +234,7 @@ __attribute__((target("ssse3"))) void ssse3_partials(const Tables& tables, const
 __attribute__((target("ssse3"))) int ssse3_finish(const std::uint8_t* rest, GroupEntry entry, int n) {
     return finish(_mm_load_si128(reinterpret_cast<const __m128i*>(rest)), widen(entry), n, Shuffles::get());
 }
-// Every (discard, draw) pair of a complete-size hand at once. A discard changes its own group and a draw one
-// group, so: the six pairs of base groups and the four "all but one" partials are combined once; per discard,
-// its group's entry less the tile, combined with the base pair of the two groups left, serves all nine draws
-// of a third group (a finish each, the draw's entry shuffled once for the whole call); draws into the
-// discard's own group look up that group's entry less one tile and plus another. Each result is exactly
-// standard_deficiency of the hand after that discard and draw (min-plus combining is associative and
-// commutative), with about a fifth of StandardPartials' table look-ups and combines.
+
 // A group's table codes, changed a tile at a time (Tables::suit_by_code, honors_by_index): a suit's two base-5
 // codes, the honors' histogram index in `prefix`.
 struct GroupCode {
@@ -280,6 +274,14 @@ __attribute__((target("ssse3"))) inline int finish_reversed(__m128i left, __m128
     return _mm_cvtsi128_si32(sums) & 0xFF;
 }
 
+// Every (discard, draw) pair of a complete-size hand at once. A discard changes its own group and a draw one
+// group, so: the six pairs of base groups and the four "all but one" partials are combined once; per discard,
+// its group's entry less the tile, combined with the base pair of the two groups left, serves all nine draws
+// of a third group (a finish each, the draw's entry shuffled once for the whole call); draws into the
+// discard's own group look up that group's entry less one tile and plus another. Each result is exactly
+// standard_deficiency of the hand after that discard and draw (min-plus combining is associative and
+// commutative), with about a third of the table look-ups and under half the combines that StandardPartials
+// takes per discard.
 __attribute__((target("ssse3"))) void ssse3_discard_draws(const Tables& tables, const std::uint8_t* counts,
                                                           int melds_needed, DiscardDraws& out) {
     static constexpr int kFirst[4] = {0, 9, 18, kFirstHonor}, kEnd[4] = {9, 18, kFirstHonor, kNumKinds};
