@@ -162,6 +162,30 @@ def test_peer_mahjonggb_regular_shanten(benchmark, mixed14):
     _per_call(benchmark, lambda hand: gb.RegularShanten(hand=hand), rows)
 
 
+@pytest.mark.benchmark(group="one call per hand: every discard's shanten and improving tiles")
+@pytest.mark.parametrize("forms", [Forms.STANDARD | Forms.THIRTEEN_ORPHANS, Forms.STANDARD | Forms.SEVEN_PAIRS_QUADS],
+                         ids=["guangdong", "kawuxing"])
+def test_hupai_discard_scores_single_call(benchmark, mixed14, forms):
+    """What GreedyBot asks at every turn (``_core.discard_scores``, Guangdong's and Kawuxing's forms): per kind
+    held, the shanten after discarding it and the unseen copies of the draws that would then lower it."""
+    from hupai import _core
+
+    rows = [bytes(row) for row in mixed14[:20_000]]
+    mask = (1 << 34) - 1
+    def loop():
+        for row in rows:
+            scores(row, 0, 0, forms, mask)
+
+    scores = _core.discard_scores
+    _per_call_loop(benchmark, loop, len(rows))
+
+
+@pytest.mark.benchmark(group="one call per hand: every discard's shanten and improving tiles")
+def test_hupai_discard_options_single_call(benchmark, mixed14):
+    """The public form of the same analysis, ``hupai.discard_options`` (a named tuple per kind held)."""
+    _per_call(benchmark, hupai.discard_options, list(mixed14[:20_000]))
+
+
 @pytest.mark.benchmark(group="one call per hand: shanten all Guobiao forms (MahjongGB)")
 def test_peer_mahjonggb_all_forms_shanten(benchmark, mixed14):
     gb = pytest.importorskip("MahjongGB")

@@ -196,6 +196,68 @@ HUPAI_ALWAYS_INLINE int with_other_forms(const HandQuery& q, int deficiency) {
     return deficiency;
 }
 
+// The draws that lower the least of the concealed-only forms in q.forms, when that least is `least` (q a
+// 13-tile hand with no melds): each form's deficiency drops by one for exactly the draws its closed formula
+// says (a pair completed while fewer than seven are held, a new single while there is room for it, a missing
+// or a first doubled orphan, any orphan), knitted's asked draw by draw. discard_analysis asks this where the
+// other forms are as near a win as the standard one.
+std::uint64_t other_forms_lowering(const HandQuery& q, int least) {
+    const std::uint8_t* counts = q.counts;
+    std::uint64_t none = 0, one = 0, odd = 0, even_room = 0, room = 0;
+    int pairs = 0, singles = 0, quad_pairs = 0, halves = 0;
+    for (int k = 0; k < kNumKinds; ++k) {
+        const int c = counts[k];
+        const std::uint64_t bit = std::uint64_t(1) << k;
+        none |= c == 0 ? bit : 0, one |= c == 1 ? bit : 0, odd |= c & 1 ? bit : 0;
+        even_room |= (c & 1) == 0 && c < kMaxCopies ? bit : 0, room |= c < kMaxCopies ? bit : 0;
+        pairs += c >= 2, singles += c == 1, quad_pairs += c >> 1, halves += c & 1;
+    }
+    std::uint64_t lowering = 0;
+    const auto pair_form = [&](int held_pairs, int held_halves, std::uint64_t completing, std::uint64_t starting) {
+        const int used = std::min(held_pairs, 7);
+        if (kFullHand - 2 * used - std::min(held_halves, 7 - used) != least) return;
+        lowering |= (held_pairs < 7 ? completing : 0) | (held_halves < 7 - used ? starting : 0);
+    };
+    if (q.forms & kSevenPairs) pair_form(pairs, singles, one, none);
+    if (q.forms & kSevenPairsQuads) pair_form(quad_pairs, halves, odd, even_room);
+    if (q.forms & kThirteenOrphans) {
+        const bool doubled = (~(none | one) & kOrphanMask) != 0;
+        if (thirteen_orphans_deficiency(counts) == least) lowering |= kOrphanMask & (none | (doubled ? 0 : one));
+    }
+    if (q.forms & kTerminalsHonors && terminals_honors_deficiency(counts) == least) lowering |= kOrphanMask & room;
+    if (q.forms & kKnitted && knitted_deficiency(counts) == least) {
+        std::uint8_t drawn[kNumKinds];
+        std::copy(counts, counts + kNumKinds, drawn);
+        for (int draw = 0; draw < kNumKinds; ++draw) {
+            if (drawn[draw] >= kMaxCopies) continue;
+            ++drawn[draw];
+            lowering |= std::uint64_t(knitted_deficiency(drawn) < least) << draw;
+            --drawn[draw];
+        }
+    }
+    return lowering & room;
+}
+
+// Bit k set where values[k] < limit, for 34 bytes (16 at a time where SSE2 exists).
+inline std::uint64_t kinds_below(const std::uint8_t* values, int limit) {
+    if (limit <= 0) return 0;
+    if (limit > 255) return kAllKinds;
+#if defined(__SSE2__)
+    // v < limit  <=>  min(v, limit - 1) == v, for unsigned bytes.
+    const __m128i top = _mm_set1_epi8(static_cast<char>(limit - 1));
+    const auto below = [&top](const std::uint8_t* at) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+        return std::uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v))));
+    };
+    return below(values) | below(values + 16) << 16 | std::uint64_t(values[32] < limit) << 32 |
+           std::uint64_t(values[33] < limit) << 33;
+#else
+    std::uint64_t bits = 0;
+    for (int k = 0; k < kNumKinds; ++k) bits |= std::uint64_t(values[k] < limit) << k;
+    return bits;
+#endif
+}
+
 HUPAI_ALWAYS_INLINE int unrestricted_cost(const HandQuery& q) {
     const int standard = q.forms & kStandard ? standard_deficiency(q.counts, kMaxMelds - q.melds) : kBig;
     return with_other_forms(q, standard) - q.jokers;
@@ -281,16 +343,40 @@ int shanten(const HandQuery& q) {
     return hand_cost(q) - 1;
 }
 
-void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint64_t* improving) {
+void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint64_t* improving, int variant) {
     require_valid(q, SizeRule::kComplete);
     std::array<std::uint8_t, kNumKinds> counts;
     std::copy(q.counts, q.counts + kNumKinds, counts.begin());
     HandQuery hand = q;
     hand.counts = counts.data();
     // Unrestricted jokers (or none): a draw changes one group, so the standard form's cost of every draw comes
-    // from the other groups combined once per discard (StandardPartials), exactly as hand_cost would give it.
+    // from the other groups combined once per discard (StandardPartials), exactly as hand_cost would give it;
+    // with SIMD, from every (discard, draw) pair's deficiency found in one pass (standard_discard_draws).
     const bool partial = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
     const bool standard = q.forms & kStandard;
+    if (partial && standard && variant != 0 && discard_draws_in_simd()) {
+        DiscardDraws draws;
+        standard_discard_draws(q.counts, kMaxMelds - q.melds, draws);
+        for (int out = 0; out < kNumKinds; ++out) {
+            shanten_after[out] = 127;
+            improving[out] = 0;
+            if (counts[out] == 0) continue;
+            --counts[out];
+            // hand_cost of the hand after the discard, its standard part from the table above.
+            const int others = with_other_forms(hand, kBig);
+            const int least = std::min(int(draws.after[out]), others);
+            shanten_after[out] = std::int8_t(least - q.jokers - 1);
+            // A draw improves when the least deficiency after it is below `least`. The standard form's says so
+            // for most (a kind held four times reads 255: never). A draw lowers any form's deficiency by one at
+            // most, so the other forms can only do it when they are the least already (others == least), and
+            // then their closed formulas name the draws at once.
+            const std::uint8_t* row = draws.draw[out];
+            const std::uint64_t bits = kinds_below(row, least);
+            improving[out] = bits | (others == least ? other_forms_lowering(hand, least) : 0);
+            ++counts[out];
+        }
+        return;
+    }
     for (int out = 0; out < kNumKinds; ++out) {
         shanten_after[out] = 127;
         improving[out] = 0;

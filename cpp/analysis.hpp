@@ -44,8 +44,9 @@ std::vector<int> waits(const HandQuery& query);  // validates; needs 3n+1 tiles
 
 // For a complete-size (3n+2) hand: for every kind held, the shanten after discarding it and the kinds whose
 // draw would then lower that shanten (bit k = kind k; a kind held four times after the discard is no draw).
-// Kinds not held get shanten_after = 127 and no bits. Validates the query.
-void discard_analysis(const HandQuery& query, std::int8_t* shanten_after, std::uint64_t* improving);
+// Kinds not held get shanten_after = 127 and no bits. Validates the query. `variant` 0 judges each discard's
+// draws with StandardPartials (the portable way); 1 (the default) all of them in one pass where SIMD exists.
+void discard_analysis(const HandQuery& query, std::int8_t* shanten_after, std::uint64_t* improving, int variant = 1);
 
 // Rows of a numpy batch: counts[row * 34 ...]; jokers and melds per row, or (null) one value for all.
 struct BatchRows {
@@ -100,5 +101,18 @@ class StandardPartials {
     // 8 + m with it (the SIMD layout; the other lanes are padding).
     alignas(16) std::uint8_t rest_[4][16];
 };
+
+// The standard-form deficiency of every hand one discard and one draw away from a complete-size (3n+2) hand:
+// after[k] for the hand less one k (k held), draw[k][d] for that hand plus one d (255 where it holds d four
+// times already); the entries of kinds not held are left unwritten. Exactly standard_deficiency of each, from
+// about a third of the table look-ups that asking StandardPartials per discard takes (what discard_analysis
+// does with it). SIMD only: ask discard_draws_in_simd() first (the CPU has SSSE3); elsewhere it throws
+// std::logic_error.
+struct DiscardDraws {
+    std::uint8_t after[kNumKinds];
+    std::uint8_t draw[kNumKinds][kNumKinds];
+};
+bool discard_draws_in_simd();
+void standard_discard_draws(const std::uint8_t* counts, int melds_needed, DiscardDraws& out);
 
 }  // namespace hupai

@@ -218,15 +218,15 @@ std::vector<int> group_entry_values(GroupEntry entry) {
 // The improving tiles a hand does not hold (受入 counted in tiles), for a mask of improving draws.
 int unseen_copies(const HandQuery& query, std::uint64_t improving) {
     int copies = 0;
-    for (int draw = 0; draw < kNumKinds; ++draw)
-        if (improving >> draw & 1) copies += kMaxCopies - query.counts[draw];
+    for (std::uint64_t bits = improving; bits != 0; bits &= bits - 1)  // the set bits only
+        copies += kMaxCopies - query.counts[__builtin_ctzll(bits)];
     return copies;
 }
 
-py::list discard_list(const HandQuery& query) {
+py::list discard_list(const HandQuery& query, int variant = 1) {
     std::int8_t shanten_after[kNumKinds];
     std::uint64_t improving[kNumKinds];
-    discard_analysis(query, shanten_after, improving);
+    discard_analysis(query, shanten_after, improving, variant);
     py::list out;
     for (int kind = 0; kind < kNumKinds; ++kind) {
         if (shanten_after[kind] == 127) continue;
@@ -236,21 +236,64 @@ py::list discard_list(const HandQuery& query) {
     return out;
 }
 
-// Per kind, one comparable int: (-shanten after the discard, unseen improving copies) as copies - 256 *
-// shanten (copies <= 4 * 34 < 256), or kNotHeld for a kind not held. A bot ranking its discards at every turn
-// needs only this, without a tuple per kind to unpack.
+// discard_scores: GreedyBot asks it at every turn, so it is a raw METH_FASTCALL function too (no pybind11
+// argument loaders, no per-call function record look-up): the five arguments positional, as Advice passes them.
 constexpr int kNotHeld = -(1 << 20);
 
-py::tuple discard_score_tuple(const HandQuery& query) {
+PyObject* discard_scores_function(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+    if (nargs != 5 || (kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_Format(PyExc_TypeError,
+                     "discard_scores(counts, jokers, melds, forms, joker_kinds): five positional arguments, got %zd",
+                     nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0));
+        return nullptr;
+    }
+    Counts counts;
+    HandQuery query;
+    if (!read_loose(args[1], "jokers", query.jokers) || !read_loose(args[2], "melds", query.melds) ||
+        !read_forms(args[3], query.forms))
+        return nullptr;
+    const Read mask = read_joker_kinds(args[4], query.joker_kinds);
+    if (mask != Read::kDone) {
+        if (mask == Read::kNotPlain) set_invalid_hand("joker_kinds must be a 34-bit mask or None");
+        return nullptr;
+    }
+    const Read hand = read_counts(args[0], counts.data());
+    if (hand != Read::kDone) {
+        if (hand == Read::kNotPlain)
+            set_invalid_hand(std::string("expected 34 counts (a buffer), got ") + Py_TYPE(args[0])->tp_name);
+        return nullptr;
+    }
+    query.counts = counts.data();
+    const int code = check_query(query, SizeRule::kComplete);
+    if (code != 0) {
+        set_invalid_hand(describe_error(query, SizeRule::kComplete, code));
+        return nullptr;
+    }
     std::int8_t shanten_after[kNumKinds];
     std::uint64_t improving[kNumKinds];
-    discard_analysis(query, shanten_after, improving);
-    py::tuple out(kNumKinds);
-    for (int kind = 0; kind < kNumKinds; ++kind)
-        out[kind] = py::int_(shanten_after[kind] == 127 ? kNotHeld
-                             : unseen_copies(query, improving[kind]) - 256 * int(shanten_after[kind]));
+    discard_analysis(query, shanten_after, improving);  // the query is valid: it cannot throw
+    PyObject* out = PyTuple_New(kNumKinds);
+    if (out == nullptr) return nullptr;
+    for (int kind = 0; kind < kNumKinds; ++kind) {
+        int score = kNotHeld;
+        if (shanten_after[kind] != 127) score = unseen_copies(query, improving[kind]) - 256 * int(shanten_after[kind]);
+        PyObject* value = PyLong_FromLong(score);
+        if (value == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(out, kind, value);
+    }
     return out;
 }
+
+PyMethodDef kDiscardMethods[] = {
+    {"discard_scores", as_method(discard_scores_function), METH_FASTCALL | METH_KEYWORDS,
+     "discard_scores(counts, jokers, melds, forms, joker_kinds, /)\n--\n\n"
+     "34 ints, per kind: copies - 256 * shanten after discarding it (the discard_analysis entry as one\n"
+     "comparable int), or -2**20 for a kind not held. counts: 34 counts in a buffer (a complete-size hand)."},
+    {nullptr, nullptr, 0, nullptr},
+};
 
 py::list reading_list(const HandQuery& query) {
     py::list out;
@@ -285,6 +328,7 @@ std::vector<int> table_entry(const std::vector<int>& pattern, size_t size, bool 
 void register_analysis(py::module_& m) {
     add_functions(m, kHandMethods);
     add_functions(m, kFactory);
+    add_functions(m, kDiscardMethods);
     m.def(
         "waits",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
@@ -303,14 +347,16 @@ void register_analysis(py::module_& m) {
         "For each kind held: (kind, shanten after discarding it, bit mask of draws that would then lower it,\n"
         "how many copies of those draws the hand does not hold).");
     m.def(
-        "discard_scores",
-        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {
+        "discard_analysis_variant",
+        [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds,
+           int variant) {
             Counts counts;
-            return discard_score_tuple(plain_query(hand, jokers, melds, forms, joker_kinds, counts));
+            return discard_list(plain_query(hand, jokers, melds, forms, joker_kinds, counts), variant);
         },
         py::arg("counts"), py::arg("jokers"), py::arg("melds"), py::arg("forms"), py::arg("joker_kinds"),
-        "34 ints, per kind: copies - 256 * shanten after discarding it (the discard_analysis entry as one\n"
-        "comparable int), or -2**20 for a kind not held.");
+        py::arg("variant"),
+        "discard_analysis by one implementation (for tests): 0 StandardPartials per discard (portable), 1 every\n"
+        "(discard, draw) pair in one pass (SIMD where the CPU has it, else 0).");
     m.def(
         "discard_shanten",
         [](py::handle hand, py::handle jokers, py::handle melds, py::handle forms, py::handle joker_kinds) {

@@ -41,17 +41,28 @@ class Tables {
         return tables;
     }
 
-    GroupEntry suit(const std::uint8_t* counts9) const {
-        const unsigned prefix = counts9[0] + 5u * (counts9[1] + 5u * (counts9[2] + 5u * (counts9[3] + 5u * counts9[4])));
-        const unsigned suffix = counts9[5] + 5u * (counts9[6] + 5u * (counts9[7] + 5u * counts9[8]));
-        return suit_entries_[prefix_base_[prefix] + suffix_rank_[prefix_budget_[prefix]][suffix]];
+    GroupEntry suit(const std::uint8_t* counts9) const { return suit_by_code(suit_prefix(counts9), suit_suffix(counts9)); }
+    GroupEntry honors(const std::uint8_t* counts7) const { return honors_by_index(honor_index(counts7)); }
+
+    // The look-ups in two steps, for a caller that changes a pattern by a tile at a time: a suit pattern's codes
+    // (base 5: kinds 1..5, kinds 6..9; one more tile of the suit's kind i adds 5^i, or 5^(i-5) to the suffix)
+    // and the honors' histogram index n1 + 8 n2 + 64 n3 + 512 n4 (a kind held c > 0 times adds 8^(c-1) =
+    // (1 << 3c) >> 3). The codes must be those of a pattern of at most 14 tiles.
+    static unsigned suit_prefix(const std::uint8_t* counts9) {
+        return counts9[0] + 5u * (counts9[1] + 5u * (counts9[2] + 5u * (counts9[3] + 5u * counts9[4])));
     }
-    GroupEntry honors(const std::uint8_t* counts7) const {
-        // Histogram index n1 + 8 n2 + 64 n3 + 512 n4: a kind held c > 0 times adds 8^(c-1) = (1 << 3c) >> 3.
+    static unsigned suit_suffix(const std::uint8_t* counts9) {
+        return counts9[5] + 5u * (counts9[6] + 5u * (counts9[7] + 5u * counts9[8]));
+    }
+    static unsigned honor_index(const std::uint8_t* counts7) {
         unsigned index = 0;
         for (int i = 0; i < kNumHonors; ++i) index += (1u << (3 * counts7[i])) >> 3;
-        return honor_entries_[index];
+        return index;
     }
+    GroupEntry suit_by_code(unsigned prefix, unsigned suffix) const {
+        return suit_entries_[prefix_base_[prefix] + suffix_rank_[prefix_budget_[prefix]][suffix]];
+    }
+    GroupEntry honors_by_index(unsigned index) const { return honor_entries_[index]; }
     std::size_t bytes() const;
     std::size_t suit_patterns() const { return suit_entries_.size(); }
 

@@ -29,6 +29,9 @@ def waits(counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: 
 def discard_analysis(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> list[tuple[int, int, int, int]]: ...
+def discard_analysis_variant(
+    counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None, variant: int
+) -> list[tuple[int, int, int, int]]: ...
 def discard_scores(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> tuple[int, ...]: ...

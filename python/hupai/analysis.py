@@ -53,6 +53,9 @@ class Forms(enum.IntFlag):
 #: a 34-bit mask (bit k = kind k); ``None`` = every kind. Every function taking it accepts all of these.
 JokerKinds = Union[Iterable[int], str, int, None]  # noqa: UP007 (a runtime alias)
 _ALL_KINDS_MASK = (1 << NUM_KINDS) - 1
+#: The kinds a byte of a kind mask names, per byte position (a mask's kinds are five look-ups, not 34 tests).
+_MASK_BYTES = tuple(tuple(tuple(8 * position + bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+                    for position in range((NUM_KINDS + 7) // 8))
 
 
 def _joker_mask(joker_kinds: JokerKinds) -> int:
@@ -170,8 +173,14 @@ def discard_options(hand: Hand, *, jokers: int = 0, melds: int | None = None,
     """
     counts = to_counts(hand)
     raw = _core.discard_analysis(counts, jokers, _melds(counts, jokers, melds), forms, _joker_mask(joker_kinds))
-    return [DiscardOption(kind, after, tuple(k for k in range(NUM_KINDS) if bits >> k & 1), copies)
-            for kind, after, bits, copies in raw]
+    return [DiscardOption(kind, after, _mask_kinds(bits), copies) for kind, after, bits, copies in raw]
+
+
+def _mask_kinds(mask: int) -> tuple[int, ...]:
+    """The kinds set in a kind mask, ascending."""
+    low, middle, high, top, last = _MASK_BYTES
+    return (low[mask & 255] + middle[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24 & 255]
+            + last[mask >> 32 & 255])
 
 
 def decompositions(hand: Hand, *, jokers: int = 0, melds: int | None = None,

@@ -16,6 +16,7 @@ are predicates over the :class:`~hupai.scoring.WinContext` itself. ``scoring.py`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from ...errors import HupaiError
@@ -33,6 +34,8 @@ DRAGONS = (31, 32, 33)      # 白 发 中
 TERMINALS = (0, 8, 9, 17, 18, 26)
 FLAT_FAN = 6                # GD-21
 _NINE_GATES = (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8)  # 1112345678999 as offsets within one suit
+_DIGITS = tuple(str(k % 9 + 1) for k in range(34))
+_SUIT_LETTERS = "mpsz"
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class Reading:
     def standard(self) -> bool:
         return self.form == "standard"
 
-    @property
+    @cached_property  # the pattern predicates ask for these again and again; a Reading never changes
     def kinds(self) -> frozenset[int]:
         """Every kind in the hand."""
         if not self.standard:
@@ -72,7 +75,7 @@ class Reading:
         run_tiles = (first + step for first in self.chows for step in range(3))
         return frozenset((self.pair, *self.pungs, *run_tiles))
 
-    @property
+    @cached_property
     def suits(self) -> frozenset[int]:
         """The suits (0 万, 1 筒, 2 条) the hand's suited tiles belong to."""
         return frozenset(k // 9 for k in self.kinds if k < 27)
@@ -85,7 +88,8 @@ class Reading:
         if not self.standard:
             return f"十三幺 pair {format_tiles([self.pair])}"
         groups = [[k] * 3 for k in self.pungs] + [[k, k + 1, k + 2] for k in self.chows] + [[self.pair] * 2]
-        return " ".join(format_tiles(group) for group in sorted(groups))
+        # Each group is sorted kinds of one suit: format_tiles(group), written directly (this runs at every win).
+        return " ".join("".join(_DIGITS[k] for k in group) + _SUIT_LETTERS[group[0] // 9] for group in sorted(groups))
 
     @classmethod
     def parse(cls, text: str, *, win_tile: str | int | None = None, self_drawn: bool = False,

@@ -210,15 +210,16 @@ def score_win(context: WinContext, options: GuangdongOptions) -> ScoreResult:
         value = max(value, options.cap_fan)
         patterns += tuple(entry.pattern(options.cap_fan) for entry in minimum)
     settlement = settle(context, value, options)
+    reading = str(best.reading)
     details = {
         "share": settlement.share,
         "paid_by": dict(settlement.paid_by),
         "rule": settlement.rule,
         "liable": settlement.liable,
-        "reading": str(best.reading),
+        "reading": reading,
         "fan_before_limit": best.fan_before_limit,
         "beyond_limit": best.beyond_limit,
         "not_stacked": best.also,
         "options": options.to_dict(),
     }
-    return ScoreResult(patterns, value, settlement.payments, details, reading=str(best.reading))
+    return ScoreResult(patterns, value, settlement.payments, details, reading=reading)
