@@ -91,22 +91,10 @@ def _simulate(hands: int) -> Callable[[], None]:
 
 def _env_steps(rules: str, hands: int) -> Callable[[], None]:
     """Random legal play through ``hupai.env.aec_env`` (the ``env`` extra), counted in hands; issue 22 item 6."""
-    env_module = pytest.importorskip("hupai.env")
     pytest.importorskip("pettingzoo")
+    from env_rates import hupai_random  # bench/env_rates.py's loop (bench/ is on the path)
 
-    def run() -> None:
-        env = env_module.aec_env(rules, claim_window="eligible")
-        rng = np.random.default_rng(0)
-        for hand in range(hands):
-            env.reset(seed=hand)
-            for _ in env.agent_iter():
-                observation, _, terminated, truncated, _ = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                else:
-                    env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-
-    return run
+    return lambda: hupai_random(rules, hands, "eligible") and None
 
 
 # workload -> (build the round function, items per round, unit)
