@@ -48,8 +48,9 @@ from ..errors import HupaiError
 from ..events import Event, RawEvent
 from ..rules.base import Rules
 from ..scoring import WinContext
-from ..zipai import RUNS, Declared, PartType, format_cards
+from ..zipai import RUNS, Declared, PartType
 from ..zipai.cards import completing_cards, value_of
+from .illegal import zipai_illegal_reason
 from .mahjong import Decision
 from .result import HandResult, WinResult, close_hand
 from .wall import Wall, shuffle
@@ -91,10 +92,6 @@ _ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1)
 
 _decision = tuple.__new__
 _OVER = Decision("over", (), -1, -1)
-
-
-def _name(card: int) -> str:
-    return format_cards([card]) if 0 <= card < 20 else str(card)
 
 
 @lru_cache(maxsize=4096)  # a memo of a pure function of plain values (a Declared is frozen): groups repeat
@@ -333,39 +330,7 @@ class ZipaiFlow:
         return out
 
     def why_illegal(self, action: Action, legal: tuple[Action, ...]) -> str:
-        table = self.table
-        if table.phase == "over":
-            return f"{self._show(action)}: the hand is over"
-        seats = self.seats_to_act()
-        if action.seat not in seats:
-            if action.seat in table.answers:
-                return f"{self._show(action)}: P{action.seat} has already answered this offer"
-            waiting = ", ".join(f"P{s}" for s in seats)
-            return (f"{self._show(action)}: it is not P{action.seat}'s decision now "
-                    f"({table.phase}, waiting for {waiting})")
-        same = [a for a in legal if a.kind == action.kind]
-        if not same:
-            kinds = ", ".join(sorted({a.kind for a in legal}))
-            return f"{self._show(action)}: no {action.kind} is legal for P{action.seat} now (legal: {kinds})"
-        if action.kind == "discard" and 0 <= action.tile < 20:
-            if not table.hands[action.seat][action.tile]:
-                return f"{self._show(action)}: P{action.seat} holds no {_name(action.tile)}"
-            if action.tile in table.locked[action.seat]:
-                return f"{self._show(action)}: {_name(action.tile)} is locked (锁牌, WH-26) and cannot be discarded"
-        if action.kind == "chow" and action.tile in table.chi_ban[action.seat]:
-            return f"{self._show(action)}: P{action.seat} may not 吃 {_name(action.tile)} (臭牌, WH-21..23)"
-        return f"{self._show(action)} is not legal now; legal {action.kind}: {', '.join(map(self._show, same))}"
-
-    @staticmethod
-    def _show(action: Action) -> str:
-        parts = [f"P{action.seat} {action.kind}"]
-        if action.flag:
-            parts.append(action.flag)
-        if action.tile >= 0:
-            parts.append(_name(action.tile))
-        if action.tiles:
-            parts.append(format_cards([t for t in action.tiles if 0 <= t < 20]))
-        return " ".join(parts)
+        return zipai_illegal_reason(self.table, self.seats_to_act(), action, legal)
 
     # -- applying a legal action ------------------------------------------------------------------------
     def apply(self, action: Action) -> dict[int, tuple[Action, ...]]:
