@@ -37,4 +37,10 @@ Read read_joker_kinds(PyObject* value, KindMask& out);
 // Adds raw CPython functions (a null-terminated table) to the module, each with `self` = the module.
 void add_functions(pybind11::module_& m, PyMethodDef* functions);
 
+// A METH_FASTCALL function (self, args, nargs) as the PyCFunction a PyMethodDef table holds.
+template <typename Function>
+PyCFunction as_method(Function function) {
+    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(function));
+}
+
 }  // namespace hupai::binding

@@ -140,11 +140,6 @@ PyObject* is_win_function(PyObject* self, PyObject* const* args, Py_ssize_t narg
     return hand_call(PyModule_Check(self) ? nullptr : self, args, nargs, kwnames, SizeRule::kComplete);
 }
 
-template <typename Function>
-PyCFunction as_method(Function function) {
-    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(function));
-}
-
 // The docstrings are the public functions' (hupai.shanten, hupai.is_win are these with a fallback).
 PyMethodDef kHandMethods[] = {
     {"shanten", as_method(shanten_function), METH_FASTCALL | METH_KEYWORDS,

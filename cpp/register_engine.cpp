@@ -240,11 +240,6 @@ PyObject* plain_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return held_subset(hand, args[5]);
 }
 
-template <typename Function>
-PyCFunction as_method(Function function) {
-    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(function));
-}
-
 PyMethodDef kEngineMethods[] = {
     {"claim_scan", as_method(claim_scan), METH_FASTCALL,
      "claim_scan($module, hands, melds, ready, tile, discarder, forms, chow_seats, flags, /)\n--\n\n"

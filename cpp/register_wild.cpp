@@ -35,6 +35,7 @@ hupai::KindCounts read_kind_bytes(const py::buffer& data, const char* name) {
 // argument machinery costs more than a hand that is not ready): (counts, gold, meld_tiles, melds[, loose]).
 namespace yx = hupai::yunxiao;
 using hupai::binding::Read;
+using hupai::binding::as_method;
 
 bool parse_hand(PyObject* const* args, Py_ssize_t nargs, Py_ssize_t expected, yx::Hand& hand, bool& loose) {
     if (nargs != expected) {
@@ -152,11 +153,6 @@ PyObject* yunxiao_discard_shanten(PyObject*, PyObject* const* args, Py_ssize_t n
         PyTuple_SET_ITEM(out, kind, value);
     }
     return out;
-}
-
-template <typename Function>
-PyCFunction as_method(Function function) {
-    return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(function));
 }
 
 PyMethodDef kYunxiaoMethods[] = {

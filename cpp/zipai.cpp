@@ -411,13 +411,18 @@ Best best_layout(const Query& query) {
     return best;
 }
 
-std::vector<Wait> waits(const Query& query) {
-    std::vector<Wait> out;
+Counts with_declared(const Query& query) {
     Counts total = query.hand;
     for (const Declared& declared : query.declared) {
         const Part part = declared_part(declared);
         for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
     }
+    return total;
+}
+
+std::vector<Wait> waits(const Query& query) {
+    std::vector<Wait> out;
+    const Counts total = with_declared(query);
     Query trial = query;
     for (int card = 0; card < kKinds; ++card) {
         if (total[card] >= kCopies) continue;  // no fifth copy to win on

@@ -138,6 +138,9 @@ std::vector<Wait> waits(const Query& query);
 // A declared group as a part of the layout, with its 息 (WH-9).
 Part declared_part(const Declared& declared);
 
+// The query's hand with its declared groups' cards added: the copies of each card the seat holds in all.
+Counts with_declared(const Query& query);
+
 // The multiplier a 名堂 flag stands for (火火翻 needs the number of doublings).
 std::uint64_t mingtang_factor(std::uint32_t flag, int huohuo_doublings);
 

@@ -439,11 +439,7 @@ bool splits_at_all(const Query& query) {
 }
 
 bool ready(const Query& query) {
-    Counts total = query.hand;
-    for (const Declared& declared : query.declared) {
-        const Part part = declared_part(declared);
-        for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];
-    }
+    const Counts total = with_declared(query);
     Query trial = query;
     for (int card = 0; card < kKinds; ++card) {
         if (total[card] >= kCopies) continue;  // as waits(): no fifth copy to win on

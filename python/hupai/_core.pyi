@@ -33,7 +33,7 @@ def discard_analysis_variant(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None, variant: int
 ) -> list[tuple[int, int, int, int]]: ...
 def discard_scores(
-    counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
+    counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None, /
 ) -> tuple[int, ...]: ...
 def discard_shanten(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
