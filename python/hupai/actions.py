@@ -195,7 +195,7 @@ def coerce(action: Any, kinds: int = NUM_KINDS) -> Action:
     raw_tiles = data.get("tiles", ())
     if type(raw_tiles) not in (list, tuple) or len(raw_tiles) > 4:
         raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {describe(raw_tiles)}")
-    tiles = tuple(_tile(t, kinds, "tiles entry", 0) for t in raw_tiles)
+    tiles = tuple(_tile(t, kinds, f"tiles[{i}]", 0) for i, t in enumerate(raw_tiles))
     flag = data.get("flag", "")
     if not isinstance(flag, str) or len(flag) > 40:
         raise IllegalAction(f"malformed action: flag must be a short string, got {describe(flag)}")

@@ -81,7 +81,7 @@ def parse(text: str) -> list[int]:
         other = refusal(text, "zipai")
         if other is None:
             raise
-        raise InvalidHand(f"{text[:40]!r}: {other}") from error
+        raise InvalidHand(f"{error}; {other}") from error
 
 
 def _parse(text: str) -> list[int]:
