@@ -194,7 +194,8 @@ def check_hand_sizes(game: Game, where: str) -> None:
                 f"{where}: seat {seat} holds {table.cards_held(seat)} cards, WH-11 says {table.at_rest(seat) + extra}"
         else:
             size = held[seat] + 3 * len(table.melds[seat])
-            assert size in (13, 14), f"{where}: seat {seat} holds {held[seat]} tiles beside {len(table.melds[seat])} melds"
+            assert size in (13, 14), \
+                f"{where}: seat {seat} holds {held[seat]} tiles beside {len(table.melds[seat])} melds"
 
 
 def play_checked(system: str, seed: int, options: dict[str, Any], restore_every: int = 0) -> int:

@@ -21,8 +21,9 @@ from .tiles import parse as parse_tiles
 from .zipai.cards import CARD_NAMES
 from .zipai.cards import parse as parse_cards
 
-__all__ = ["SCHEMA_VERSION", "CARD_NAMES", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in",
-           "obj_in", "free_json_in", "schema", "loads", "dumps", "JSONText", "json_text", "dict_in"]
+__all__ = ["SCHEMA_VERSION", "CARD_NAMES", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in",
+           "bool_in", "list_in", "obj_in", "free_json_in", "schema", "loads", "dumps", "JSONText", "json_text",
+           "dict_in"]
 
 #: The version of the observation / action JSON forms; bumped whenever a field is added, removed or changes
 #: meaning. 2: tiles as notation, ``null`` for none, melds and patterns as objects.

@@ -525,8 +525,8 @@ class ZipaiFlow:
             hand[card] -= 2
             self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
             if card in table.peng_ban[seat]:
-                # WH-27: shown at once, and the seat still makes its discard under either sishou reading: the seed's
-                # 先摸后打 ("任何吃碰等都要打牌，溜和飘除外") leaves no 碰 without one, so its cards stay at WH-11's count.
+                # WH-27: shown at once, and the seat still makes its discard under either sishou reading: the
+                # seed's 先摸后打 ("任何吃碰等都要打牌，溜和飘除外") leaves no 碰 without one (WH-11's count holds).
                 table.dead[seat] = True
         else:  # chow
             low, high, others, _ = _RUN_PARTS[card, action.tiles]

@@ -183,8 +183,8 @@ class SimulationResult:
             s = self.stats.seats[seat]
             seats.append({
                 # A tournament's seat held every bot in turn: no bot's name (each bot's figures are under "bots").
-                "seat": seat, "bot": None if self.rotate else self.bots[seat], "wins": s.wins, "self_draws": s.self_draws,
-                "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_dict(),
+                "seat": seat, "bot": None if self.rotate else self.bots[seat], "wins": s.wins,
+                "self_draws": s.self_draws, "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_dict(),
                 "self_draw_rate": self.self_draw_rate(seat).to_dict(),
                 "deal_in_rate": self.deal_in_rate(seat).to_dict(), "points": self.points(seat).to_dict(),
                 "points_std": self.points_std(seat), "points_total": s.points,

@@ -105,8 +105,8 @@ class KawuxingRules(Rules):
         self.options = KawuxingOptions.from_mapping(options)
         self._options_dict = self.options.to_dict()
         self._forms = int(self.win_forms)
-        # House rules (options.py): KW-17 a 亮倒 hand wins by self-draw only. KW-10: a 漏胡 block stops robbing a kong
-        # under either louhu_scope: the seed's 九.2 "打出的牌" is 七.2's, where 点炮胡 includes 抢杠胡 (as KW-18 reads it).
+        # House rules (options.py): KW-17 a 亮倒 hand wins by self-draw only. KW-10: a 漏胡 block stops robbing a
+        # kong under either louhu_scope: the seed's 九.2 "打出的牌" is 七.2's, where 点炮胡 includes 抢杠胡 (KW-18).
         self._self_draw_only = self.options.liangdao_wins == "self_draw"
         self.louhu_blocks_robbing = True
 
