@@ -174,6 +174,53 @@ def run_game(system: str, seed: int, tally: Tally, verify_every: int = 1, every:
     tally.by_system[system] = tally.by_system.get(system, 0) + 1
 
 
+def check_hand_sizes(game: Game, where: str) -> None:
+    """The hand-size invariant: every seat's observation reports each seat's true concealed count, and the counts
+    are the rules' (mahjong: 13 concealed less 3 per meld, one more for the seat to discard; Wai Huzi WH-11: 19
+    cards at rest counting each group's cards, one more per 4-card group, one more for the seat to discard)."""
+    table: Any = game.table
+    n = game.num_players
+    held = tuple(sum(table.hands[seat]) for seat in range(n))
+    for seat in range(n):
+        sizes = game.observation(seat).hand_sizes
+        assert sizes == held, f"{where}: seat {seat}'s observation reports hand sizes {sizes}, the table holds {held}"
+    if game.over:
+        return
+    turn = table.turn_seat if table.phase == "turn" else -1
+    for seat in range(n):
+        if game.rules.family == "zipai":
+            extra = 1 if seat == turn else 0
+            assert table.cards_held(seat) == table.at_rest(seat) + extra, \
+                f"{where}: seat {seat} holds {table.cards_held(seat)} cards, WH-11 says {table.at_rest(seat) + extra}"
+        else:
+            size = held[seat] + 3 * len(table.melds[seat])
+            assert size in (13, 14), \
+                f"{where}: seat {seat} holds {held[seat]} tiles beside {len(table.melds[seat])} melds"
+
+
+def play_checked(system: str, seed: int, options: dict[str, Any], restore_every: int = 0) -> int:
+    """Play game ``seed`` of ``system`` under ``options`` with the eager and random bots of :func:`players`,
+    checking :func:`check_hand_sizes` after every action; every ``restore_every``-th action (and the end) the
+    snapshot is restored with ``verify=True`` and must be the same game. Returns the actions played."""
+    rules = hupai.rules.get(system, options)
+    n = rules.num_players
+    game = Game(rules, seed=seed, dealer=seed % n, claim_window="all" if seed % 3 else "eligible")
+    bots = players(system, seed)
+    index = 0
+    while True:
+        where = f"{system} {options} seed {seed} after {index} actions"
+        check_hand_sizes(game, where)
+        if game.over or (restore_every and index % restore_every == restore_every - 1):
+            check_state(game, True, where)
+        if game.over:
+            return index
+        seat = game.seats_to_act[0]
+        bot = bots[seat]
+        action = bot.choose(game.legal_actions(seat)) if hasattr(bot, "choose") else None
+        game.apply(action if action is not None else bot.act(game.observation(seat)))
+        index += 1
+
+
 def run(systems: Sequence[str], games: int, verify_every: int = 1, first_seed: int = 0, every: int = 1,
         progress: int = 0) -> Tally:
     """Play ``games`` games of each system from ``first_seed``; print the tally every ``progress`` games."""

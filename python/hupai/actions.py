@@ -23,7 +23,9 @@ another seat) and ``wai`` (歪, a pair plus one's own turned-up ``tile``).
 The JSON form (:meth:`Action.to_dict`, the contract of :mod:`hupai.jsonform`; :meth:`Action.to_json` is its
 text) is an object with ``kind`` and ``seat`` and only the fields that are set, tiles in notation
 (``{"kind": "discard", "seat": 0, "tile": "5m"}``); :meth:`Action.from_dict` (and :meth:`Action.from_json`, which
-also reads the text) also takes tiles as ints 0..33 and an optional ``schema_version``. Logs keep the
+also reads the text) also takes tiles as ints 0..33 and an optional ``schema_version``. Both take the family
+as ``kinds`` (34 mahjong tiles by default, 20 for Wai Huzi's cards ``x1``..``d10``): a reader reads its own
+family's notation only and refuses the other's (:mod:`hupai.notation`). Logs keep the
 older int form (:meth:`Action.to_log`), so every recorded game replays unchanged.
 """
 
@@ -89,31 +91,51 @@ class Action(NamedTuple):
         return cls(data[0], data[1], data[2], tuple(data[3]), data[4])
 
     @classmethod
-    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> Action:
+    def from_json(cls, data: str | bytes | Mapping[str, Any], kinds: int = NUM_KINDS) -> Action:
         """:meth:`from_dict` of JSON text, or of the dict itself."""
-        return cls.from_dict(dict_in(data, "action", error=IllegalAction))
+        return cls.from_dict(dict_in(data, "action", error=IllegalAction), kinds)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Action:
-        """Parse the JSON form (tiles in notation or as ints; an optional ``schema_version`` must be
-        :data:`~hupai.jsonform.SCHEMA_VERSION`); anything malformed raises :class:`IllegalAction` saying what."""
+    def from_dict(cls, data: Mapping[str, Any], kinds: int = NUM_KINDS) -> Action:
+        """Parse the JSON form (an optional ``schema_version`` must be :data:`~hupai.jsonform.SCHEMA_VERSION`);
+        anything malformed raises :class:`IllegalAction` saying what.
+
+        Tiles are read in the family ``kinds`` names, as :meth:`to_dict` writes them: mahjong's 34 tiles
+        (``"5m"``, 五万, or 0..33) by default, Wai Huzi's cards (``"x5"``, 五, or 0..19) with ``kinds=20``
+        (:attr:`hupai.Game.num_kinds`). The other family's notation is refused, never guessed."""
         if isinstance(data, Mapping) and "schema_version" in data:
             version = data["schema_version"]
             if type(version) is not int or version != SCHEMA_VERSION:
                 raise IllegalAction(f"malformed action: schema_version {describe(version)} is not {SCHEMA_VERSION}")
             data = {key: value for key, value in data.items() if key != "schema_version"}
-        return coerce(data)
+        return coerce(data, kinds)
 
-    def __str__(self) -> str:
-        from .tiles import format_tiles
+    def describe(self, kinds: int = NUM_KINDS) -> str:
+        """The action in words, its tiles in the notation of the family ``kinds`` names: ``"P0 discard 5m"``, a
+        Wai Huzi action (``kinds=20``) ``"P0 discard x5"``. ``str(action)`` is the mahjong form; a game's messages
+        use its own (:attr:`hupai.Game.num_kinds`)."""
         parts = [f"P{self.seat} {self.kind}"]
         if self.flag:
             parts.append(self.flag)
         if self.tile >= 0:
-            parts.append(format_tiles([self.tile]))
+            parts.append(_names([self.tile], kinds))
         if self.tiles:
-            parts.append(format_tiles(list(self.tiles)))
+            parts.append(_names(self.tiles, kinds))
         return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def _names(tiles: Sequence[int], kinds: int) -> str:
+    """Tiles in the family's notation; a value outside it (an action not yet checked) as its number."""
+    if not all(0 <= tile < kinds for tile in tiles):
+        return " ".join(map(str, tiles))
+    if kinds == NUM_KINDS:
+        from .tiles import format_tiles
+        return format_tiles(list(tiles))
+    from .zipai.cards import format_cards
+    return format_cards(list(tiles), sort=False)
 
 
 #: Seats and tiles are small; an int beyond 64 bits is malformed, refused before any message writes it out.
@@ -134,19 +156,21 @@ def _int(value: Any, what: str) -> int:
     raise IllegalAction(f"malformed action: {what} must be an int, got {describe(value)}")
 
 
-def _tile(value: Any, what: str = "tile", low: int = -1) -> int:
-    if type(value) is str:  # notation, as the JSON contract writes tiles
-        return tile_in(value, f"action: {what}", error=IllegalAction)
+def _tile(value: Any, kinds: int, what: str = "tile", low: int = -1) -> int:
+    if type(value) is str:  # notation, as the JSON contract writes tiles: the family's own only
+        return tile_in(value, f"action {what}", error=IllegalAction, kinds=kinds)
     if value is None and low < 0:
         return -1
     tile = _int(value, what)
-    if not low <= tile < NUM_KINDS:  # -1: no tile (an action's own tile only)
-        raise IllegalAction(f"malformed action: {what} {tile} is not a tile kind in 0..33")
+    if not low <= tile < kinds:  # -1: no tile (an action's own tile only)
+        raise IllegalAction(f"malformed action: {what} {tile} is not a {'tile' if kinds == NUM_KINDS else 'card'} "
+                            f"kind in 0..{kinds - 1}")
     return tile
 
 
-def coerce(action: Any) -> Action:
-    """Turn an :class:`Action` or its JSON dict into a well-formed :class:`Action`, or raise IllegalAction.
+def coerce(action: Any, kinds: int = NUM_KINDS) -> Action:
+    """Turn an :class:`Action` or its JSON dict into a well-formed :class:`Action`, or raise IllegalAction;
+    tiles in the family ``kinds`` names (:meth:`Action.from_dict`).
 
     Only the shape is checked here; whether the action is legal now is the game's question.
     """
@@ -167,11 +191,11 @@ def coerce(action: Any) -> Action:
     if "seat" not in data:
         raise IllegalAction("malformed action: no seat")
     seat = _int(data["seat"], "seat")
-    tile = _tile(data.get("tile", -1))
+    tile = _tile(data.get("tile", -1), kinds)
     raw_tiles = data.get("tiles", ())
     if type(raw_tiles) not in (list, tuple) or len(raw_tiles) > 4:
         raise IllegalAction(f"malformed action: tiles must be a list of at most 4 kinds, got {describe(raw_tiles)}")
-    tiles = tuple(_tile(t, "tiles entry", 0) for t in raw_tiles)
+    tiles = tuple(_tile(t, kinds, f"tiles[{i}]", 0) for i, t in enumerate(raw_tiles))
     flag = data.get("flag", "")
     if not isinstance(flag, str) or len(flag) > 40:
         raise IllegalAction(f"malformed action: flag must be a short string, got {describe(flag)}")

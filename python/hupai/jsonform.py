@@ -15,20 +15,23 @@ from importlib import resources
 from typing import Any
 
 from .errors import HupaiError
+from .notation import family_of, reads, refusal
 from .tiles import NUM_KINDS, kind_name
+from .tiles import parse as parse_tiles
+from .zipai.cards import CARD_NAMES
+from .zipai.cards import parse as parse_cards
 
-__all__ = ["SCHEMA_VERSION", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in", "bool_in", "list_in",
-           "obj_in", "free_json_in", "schema", "loads", "dumps", "JSONText", "json_text", "dict_in"]
+__all__ = ["SCHEMA_VERSION", "CARD_NAMES", "describe", "tile_out", "tile_in", "int_in", "seat_in", "str_in",
+           "bool_in", "list_in", "obj_in", "free_json_in", "schema", "loads", "dumps", "JSONText", "json_text",
+           "dict_in"]
 
 #: The version of the observation / action JSON forms; bumped whenever a field is added, removed or changes
 #: meaning. 2: tiles as notation, ``null`` for none, melds and patterns as objects.
 SCHEMA_VERSION = 2
 
 _NAMES = tuple(kind_name(kind) for kind in range(NUM_KINDS))
-#: Wai Huzi's 20 cards (hupai.zipai.cards.card_name: x1..x10 小, d1..d10 大), written here so that this module
-#: stays below the zipai package.
-CARD_NAMES = tuple([f"x{n}" for n in range(1, 11)] + [f"d{n}" for n in range(1, 11)])
-_KIND_OF = {name: kind for kind, name in enumerate(_NAMES)} | {name: kind for kind, name in enumerate(CARD_NAMES)}
+_TILE_KIND = {name: kind for kind, name in enumerate(_NAMES)}
+_CARD_KIND = {name: kind for kind, name in enumerate(CARD_NAMES)}
 
 #: Bounds on free JSON (``options``, ``extras``) read from outside.
 MAX_DEPTH = 8
@@ -72,17 +75,35 @@ def _fail(error: type[HupaiError], where: str, why: str) -> HupaiError:
 
 def tile_in(value: Any, where: str, *, optional: bool = False, error: type[HupaiError] = HupaiError,
             kinds: int = NUM_KINDS) -> int:
-    """A tile from JSON: notation (``"1m"``; a Wai Huzi card ``"x1"``) or an int ``0..kinds-1`` (``None`` is -1
-    when ``optional``)."""
+    """A tile from JSON, in the family ``kinds`` names (34: mahjong, 20: Wai Huzi's zipai cards), never the
+    other's: its notation (``"1m"``, or the Chinese or Unicode name a tile string may use; a card ``"x1"`` or
+    ``"一"``) or an int ``0..kinds-1`` (``None`` is -1 when ``optional``). The other family's notation is refused
+    by name (:func:`hupai.notation.refusal`): ``"2m"`` and ``"x2"`` share a kind, and a guess would play
+    another card."""
     if value is None and optional:
         return -1
+    family = family_of(kinds)
     if type(value) is str:
-        kind = _KIND_OF.get(value)
-        if kind is not None and kind < kinds:
+        kind = (_CARD_KIND if family == "zipai" else _TILE_KIND).get(value)
+        if kind is not None:
             return kind
-    elif type(value) is int and 0 <= value < kinds:
+        return _symbol_in(value, where, family, error)
+    if type(value) is int and 0 <= value < kinds:
         return value
-    raise _fail(error, where, f"{describe(value)} is not a tile (notation such as '1m', or 0..33)")
+    raise _fail(error, where, f"{describe(value)} is not a tile: {reads(family)}, or a kind 0..{kinds - 1}")
+
+
+def _symbol_in(value: str, where: str, family: str, error: type[HupaiError]) -> int:
+    """One tile written otherwise than in ASCII (二万, 🀄; a card 二, 贰), read by the family's own parser."""
+    if len(value) <= 4:  # the longest single name (红中, 小一, 东风) is two characters
+        try:
+            found = (parse_cards if family == "zipai" else parse_tiles)(value)
+        except HupaiError:
+            found = []
+        if len(found) == 1:
+            return found[0]
+    why = refusal(value, family) or f"{describe(value)} is not a tile: {reads(family)}"
+    raise _fail(error, where, why)
 
 
 def int_in(value: Any, where: str, low: int, high: int, *, error: type[HupaiError] = HupaiError) -> int:

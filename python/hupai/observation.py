@@ -390,15 +390,15 @@ class Observation(_Slots):
         discards = list_in(data["discards"], "observation.discards", n)
         if len(melds) != n or len(discards) != n:
             raise HupaiError(f"malformed observation: melds and discards need one entry per seat ({n})")
-        try:
-            legal = tuple(Action.from_dict(a) for a in list_in(data["legal_actions"], "observation.legal_actions",
-                                                              _MAX_LIST))
+        try:  # in the observation's own notation (its kinds): a Wai Huzi card is never read as a mahjong tile
+            legal = tuple(Action.from_dict(a, kinds) for a in list_in(data["legal_actions"],
+                                                                     "observation.legal_actions", _MAX_LIST))
         except IllegalAction as why:
             raise HupaiError(f"malformed observation.legal_actions: {why}") from None
-        for index, action in enumerate(legal):  # Action.from_dict reads mahjong's 34 kinds: Wai Huzi has 20
-            if action.tile >= kinds or any(tile >= kinds for tile in action.tiles) or action.seat >= n:
-                raise HupaiError(f"malformed observation.legal_actions[{index}]: a tile or seat beyond this "
-                                 f"table's {kinds} kinds and {n} seats")
+        for index, action in enumerate(legal):
+            if not 0 <= action.seat < n:
+                raise HupaiError(f"malformed observation.legal_actions[{index}]: seat {action.seat} is not one of "
+                                 f"this table's {n} seats")
         result = data["result"]
         return cls(
             seat=seat_in(data["seat"], "observation.seat", n), rules=str_in(data["rules"], "observation.rules"),

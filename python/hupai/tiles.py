@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union
 
 from . import _core
 from .errors import InvalidHand
+from .notation import refusal
 
 if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
     import numpy as np
@@ -97,9 +98,21 @@ def parse(text: str) -> list[int]:
     [0, 1, 2, 31]
     >>> parse("一万 东 🀄")
     [0, 27, 33]
+
+    Zipai cards (``"x2"``, ``"贰"``) are refused, saying so: they are another family's notation, never guessed.
     """
     if not isinstance(text, str):
         raise InvalidHand(f"expected a tile string, got {type(text).__name__}")
+    try:
+        return _parse(text)
+    except InvalidHand as error:
+        other = refusal(text, "mahjong")
+        if other is None:
+            raise
+        raise InvalidHand(f"{error}; {other}") from error
+
+
+def _parse(text: str) -> list[int]:
     kinds: list[int] = []
     pending: list[tuple[int, int]] = []  # (digit, position) waiting for their suit letter
     i = 0

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import fields
+from typing import Any
 
 import hupai
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game, play
-from roundtrip import SYSTEMS, EagerBot, Tally, check_state, players, run_game
+from roundtrip import SYSTEMS, EagerBot, Tally, check_state, play_checked, players, run_game
 
 SLOW = bool(os.environ.get("HUPAI_SLOW"))
 #: Games per rule system; a state restored every EVERY-th action (from a random first one) and at the end of
@@ -37,6 +39,59 @@ def test_every_state_of_seeded_games_round_trips(system: str) -> None:
             run_game(system, seed, tally, VERIFY_EVERY, EVERY)
     assert tally.games == games and tally.played_on == games
     assert tally.actions > games * 20 and tally.restored > tally.actions // (1 if SLOW else 2 * EVERY)
+
+
+def _house_options() -> list[tuple[str, str, Any]]:
+    """Every house option of every rule system with each of its values other than the default."""
+    out = []
+    for system in SYSTEMS:
+        options = type(hupai.rules.get(system).options)
+        for spec in fields(options):
+            kind = spec.metadata["option"]
+            if kind.house:
+                out.extend((system, spec.name, value) for value in kind.choices if value != spec.default)
+    return out
+
+
+HOUSE = _house_options()
+#: Games per house option value (HUPAI_SLOW=1: 2,000), and with every house option on at once: each about 3-5 s of
+#: CPU.
+HOUSE_GAMES, ALL_HOUSE_GAMES = (2000, 4000) if SLOW else (100, 150)
+
+
+def test_every_house_option_is_played_by_the_property() -> None:
+    assert {(system, name) for system, name, _ in HOUSE} >= {
+        ("kawuxing", name) for name in ("louhu_scope", "liangdao_wins", "liangdao_discarder", "si_gui_yi",
+                                        "shou_zhua_yi", "hai_di_lao_yue")} | {
+        ("waihuzi", name) for name in ("shen_shown", "dandiao", "yidianhong", "dihu", "shenyao", "sishou")}
+
+
+@pytest.mark.parametrize(("system", "name", "value"), HOUSE, ids=[f"{s}-{n}={v}" for s, n, v in HOUSE])
+def test_each_house_option_keeps_the_hand_sizes_and_round_trips(system: str, name: str, value: Any) -> None:
+    """Issue 29 item 7: each house option's other value over many random games, the hand-size invariant checked
+    after every action (every seat's observation against the table, and the rules' counts: WH-11 for Wai Huzi),
+    the snapshot restored with verify=True every 40th action and at the end."""
+    actions = sum(play_checked(system, seed, {name: value}, 40) for seed in range(HOUSE_GAMES))
+    assert actions > HOUSE_GAMES * 20
+
+
+@pytest.mark.parametrize("system", sorted({system for system, _, _ in HOUSE}))
+def test_all_house_options_at_once_keep_the_hand_sizes(system: str) -> None:
+    options = {name: value for s, name, value in HOUSE if s == system}
+    actions = sum(play_checked(system, 10_000 + seed, options, 40) for seed in range(ALL_HOUSE_GAMES))
+    assert actions > ALL_HOUSE_GAMES * 20
+
+
+@pytest.mark.rule("WH-27", "WH-11")
+def test_the_random_games_reach_a_fatal_pung_under_sishou_at_claim() -> None:
+    """The property is only as good as the states it reaches: the eager bots pass a 碰 and take it later, making
+    a seat 死手, in the games the sishou test plays."""
+    dead = 0
+    for seed in range(60):
+        game = Game("waihuzi", seed=seed, dealer=seed % 3, options={"sishou": "at_claim"})
+        play(game, players("waihuzi", seed))
+        dead += any(game.table.dead)  # type: ignore[attr-defined]
+    assert dead > 0
 
 
 @pytest.mark.rule("KW-16", "KW-17")

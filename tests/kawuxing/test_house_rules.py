@@ -62,14 +62,13 @@ def test_kw_10_louhu_blocks_robbing_a_kong_by_default() -> None:
     assert game.table.payments == [2, -1, -1]  # the 补杠 is made: 1 from each
 
 
-@pytest.mark.rule("KW-10", "KW-14")
-def test_kw_10_louhu_scope_discards_lets_a_blocked_player_rob_a_kong() -> None:
-    # Seed 九.2: the block is on 另外玩家打出的牌 (discards) only. P1 robs the 6p: 抢杠胡 2, paid by P0 alone.
+@pytest.mark.rule("KW-10", "KW-14", "KW-18")
+def test_kw_10_louhu_scope_discards_blocks_robbing_a_kong_too() -> None:
+    # Seed 九.2 blocks wins on 另外玩家打出的牌; its 七.2 defines 点炮胡 as 胡他人打出的牌(包括抢杠胡), the reading
+    # KW-18's liangdao_discarder="double" takes for a robbed 补杠. So the blocked P1 may not rob the 6p either.
     game = _declined_then_rob(louhu_scope="discards")
-    assert game.current.phase == "rob" and game.current.seats == (1,)
-    answer(game, P1=win(1, "6p"))
-    assert game.result.wins[0].score.pattern_names == ("qiang_gang_hu",)
-    assert game.result.payments == (-2, 2, 0)
+    assert game.current.phase == "turn" and game.current.seats == (0,)  # nobody is asked: P1 is blocked
+    assert game.table.payments == [2, -1, -1]
 
 
 # -- KW-17: what a 亮倒 hand may win on ------------------------------------------------------------------------
@@ -151,13 +150,31 @@ def test_kw_20_shou_zhua_yi_counts_kongs_by_default() -> None:
 
 
 @pytest.mark.rule("KW-20")
-def test_kw_20_shou_zhua_yi_needs_four_pungs() -> None:
-    # Seed 八.13 已碰了四对牌: four 碰; a kong among the melds is no 手抓一.
-    kong = Meld("kong", (kind("9p"),) * 4, claimed_from=2, claimed_tile=kind("9p"))
+def test_kw_20_shou_zhua_yi_pungs_needs_four_open_melds_kongs_included() -> None:
+    # Seed 八.13 已碰了四对牌, and its own example 七.4(2): 中发白 as "3副刻子(杠)" keep 手抓一 ("如果有开杠，还需再加上
+    # 喜钱番数"). An exposed kong keeps it; a 暗杠 was never 碰'd, so it does not.
     pungs = {"shou_zhua_yi": "pungs"}
+    kong = Meld("kong", (kind("9p"),) * 4, claimed_from=2, claimed_tile=kind("9p"))
     with_kong = score("3s", "3s", discarder=2, melds=(*_DRAGONS, kong), options=pungs)
-    assert "shou_zhua_yi" not in with_kong.pattern_names and with_kong.value == 16
+    assert "shou_zhua_yi" in with_kong.pattern_names and with_kong.value == 64
+    dragon_kong = Meld("kong", (kind("7z"),) * 4, claimed_from=2, claimed_tile=kind("7z"))
+    example = score("3s", "3s", discarder=2, melds=(*_DRAGONS[:2], dragon_kong, pung("9p")), options=pungs)
+    assert "shou_zhua_yi" in example.pattern_names and example.value == 64  # 大三元 8 x 碰碰胡 2 x 手抓一 4
+    concealed = Meld("kong", (kind("9p"),) * 4, concealed=True)
+    hidden = score("3s", "3s", discarder=2, melds=(*_DRAGONS, concealed), options=pungs)
+    assert "shou_zhua_yi" not in hidden.pattern_names and hidden.value == 16
+    assert "shou_zhua_yi" in score("3s", "3s", discarder=2, melds=(*_DRAGONS, concealed)).pattern_names
     assert score("3s", "3s", discarder=2, melds=(*_DRAGONS, pung("9p")), options=pungs).value == 64
+
+
+@pytest.mark.rule("KW-18", "KW-24")
+def test_kw_18_double_pays_two_shares_of_the_capped_value() -> None:
+    # The cap (KW-24) bounds a hand's value, the factor product; the seed's 点炮者出双份 is a payment, two shares of
+    # that value: a 亮倒 清一色 碰碰胡 hand (factor 2 x 4 x 2 = 16) capped at 8 pays 2 x 8 from its discarder.
+    capped = {"liangdao_discarder": "double", "cap": 8}
+    result = score("3s", "3s", discarder=2, melds=(pung("1s"), pung("2s"), pung("4s"), pung("9s")),
+                   liangdao=True, options=capped)
+    assert result.value == 8 and result.payments == (0, 16, -16)
 
 
 def _final_discard_won(**options: str) -> Game:
@@ -205,7 +222,7 @@ def test_kw_10_house_rule_from_server_table_creation() -> None:
     from hupai.serve.wire import WireError
 
     config, rules, _ = parse_config({"rules": "kawuxing", "options": {"louhu_scope": "discards"}})
-    assert config.options["louhu_scope"] == "discards" and not rules.louhu_blocks_robbing
+    assert config.options["louhu_scope"] == "discards" and rules.louhu_blocks_robbing
     with pytest.raises(WireError, match="louhu_scope"):
         parse_config({"rules": "kawuxing", "options": {"louhu_scope": "never"}})
 

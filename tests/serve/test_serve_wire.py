@@ -32,12 +32,14 @@ def test_a_zipai_action_is_written_in_zipai_notation_and_read_back() -> None:
 
 
 @pytest.mark.parametrize(("rules", "data", "message"), [
-    (WAIHUZI, {"kind": "discard", "tile": "4p"}, r"tile '4p' is mahjong notation: a waihuzi table's tiles are x1"),
-    (WAIHUZI, {"kind": "chow", "tile": "d3", "tiles": ["d2", "3p", "d4"]}, r"tiles\[1\] '3p' is mahjong notation"),
-    (WAIHUZI, {"kind": "discard", "tile": 20}, r"tile 20 is not a tile kind of waihuzi \(0\.\.19\)"),
-    (WAIHUZI, {"kind": "discard", "tile": "d11"}, r"tile 'd11' is not a tile"),
-    (GUANGDONG, {"kind": "discard", "tile": "d3"}, r"tile 'd3' is Wai Huzi notation: a guangdong table's tiles"),
-    (GUANGDONG, {"kind": "chow", "tile": "x2", "tiles": ["1m", "2m", "3m"]}, r"tile 'x2' is Wai Huzi notation"),
+    (WAIHUZI, {"kind": "discard", "tile": "4p"},
+     r"action tile: Wai Huzi reads zipai cards such as 'x2' or 'd10' \(or 二, 贰\); '4p' is a mahjong tile"),
+    (WAIHUZI, {"kind": "chow", "tile": "d3", "tiles": ["d2", "3p", "d4"]}, r"tiles\[1\]: .*'3p' is a mahjong tile"),
+    (WAIHUZI, {"kind": "discard", "tile": 20}, r"tile 20 is not a card kind in 0\.\.19"),
+    (WAIHUZI, {"kind": "discard", "tile": "d11"}, r"'d11' is not a tile: Wai Huzi reads zipai cards"),
+    (GUANGDONG, {"kind": "discard", "tile": "d3"},
+     r"action tile: a mahjong game reads tiles such as '2m' or '7z' \(or 二万, 中\); 'd3' is a zipai card"),
+    (GUANGDONG, {"kind": "chow", "tile": "x2", "tiles": ["1m", "2m", "3m"]}, r"'x2' is a zipai card"),
 ])
 def test_the_other_familys_notation_is_refused_clearly(rules: Any, data: dict[str, Any], message: str) -> None:
     with pytest.raises(WireError, match=message) as caught:
@@ -78,7 +80,7 @@ def test_a_wai_huzi_table_refuses_an_action_in_mahjong_notation_and_stays_as_it_
     reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(token),
                         json={"decision": state["decision"], "action": as_mahjong})
     assert reply.status_code == 400 and reply.json()["code"] == "malformed"
-    assert "mahjong notation" in reply.json()["message"]
+    assert "is a mahjong tile" in reply.json()["message"]
     again = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
     assert again["seq"] == 0 and again["observation"] == state["observation"]
     reply = client.post(f"/api/tables/{table['id']}/action", headers=auth(token),

@@ -142,7 +142,10 @@ def test_no_hands_prints_a_clear_empty_summary(capsys: pytest.CaptureFixture[str
     assert text.strip() == "guangdong: no hands played, seed 1: nothing to summarise" and "nan" not in text
 
 
-def test_the_payments_plot_draws_bars_and_a_tournament_its_bots(tmp_path: Path) -> None:
+def test_the_payments_plot_draws_one_outline_per_bot_and_a_tournament_its_bots(tmp_path: Path) -> None:
+    """Issue 29 item 6: a tournament's payments are drawn per bot (a seat held every bot in turn), each bot once,
+    as an outline over shared bins of whole payments; the legend names the bots, never a seat under one bot's
+    name."""
     pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install 'hupai[plot]')")
     from hupai.simulate.plot import _bots, _payments, plot, require_matplotlib
 
@@ -150,11 +153,20 @@ def test_the_payments_plot_draws_bars_and_a_tournament_its_bots(tmp_path: Path) 
     result = hupai.simulate("guangdong", hands=12, bots=MIXED, seed=1, rotate=True, workers=1)
     figure, axes = pyplot.subplots(1, 2)
     _payments(axes[0], result)
-    assert not axes[0].lines, "discrete payments joined by lines"
-    assert len(axes[0].patches) == sum(len(result.points_histogram(s)) for s in range(4))
+    assert len(axes[0].patches) == len(result.bot_names) == 2
+    labels = [text.get_text() for text in axes[0].get_legend().get_texts()]
+    assert [label.split(":")[0] for label in labels] == ["greedy", "random"] and not any("seat" in x for x in labels)
+    drawn = sum(sum(patch.get_path().vertices[:, 1]) for patch in axes[0].patches)
+    assert drawn > 0 and axes[0].get_yscale() == "log"
     _bots(axes[1], result)
     assert [round(p.get_height(), 9) for p in axes[1].patches] == [
         round(result.bot_points(name).value, 9) for name in result.bot_names]
     pyplot.close(figure)
     plot(result, str(tmp_path / "t.png"))
     assert (tmp_path / "t.png").read_bytes().startswith(b"\x89PNG")
+    plain = hupai.simulate("guangdong", hands=12, bots=MIXED, seed=1, workers=1)
+    figure, axes = pyplot.subplots(1, 1, squeeze=False)
+    _payments(axes[0][0], plain)
+    assert [t.get_text().split(":")[0] for t in axes[0][0].get_legend().get_texts()] == [
+        "seat 0 (greedy)", "seat 1 (random)", "seat 2 (random)", "seat 3 (random)"]
+    pyplot.close(figure)

@@ -11,6 +11,7 @@ import pytest
 from hupai.cli import main
 from hupai.errors import NotAWin
 from hupai.game import Game
+from hupai.game.scripted import stacked_zipai_game
 from hupai.rules.waihuzi import WaihuziOptions
 
 from .flow_helpers import find, game, has
@@ -265,14 +266,32 @@ def test_wh_27_sishou_after_its_discard_by_default() -> None:
     assert g.current.phase == "turn" and g.current.seats == (1,)  # it still makes its discard
 
 
-@pytest.mark.rule("WH-27", "WH-16")
-def test_wh_27_sishou_at_the_claim_skips_the_discard() -> None:
-    # Seed: 死手的玩家，所有牌自动过，跳过所有操作: dead from the 碰 itself, P1 makes no discard; its 下家 P2 turns up
-    # next (d8, which P1 is offered nothing on), and P1 keeps the card it would have discarded.
+@pytest.mark.rule("WH-27", "WH-11", "WH-12")
+def test_wh_27_sishou_at_the_claim_still_discards_and_keeps_the_hand_size() -> None:
+    # Seed 先摸后打: 任何吃碰等都要打牌，溜和飘除外 (every 吃/碰 is followed by a discard). The option once skipped
+    # it, and the 死手 seat held one card more than every observation said (issue 29: 17 against 16).
     g = _fatal_pung(sishou="at_claim")
-    assert g.current.phase == "claim" and g.current.source == 2 and g.current.tile == card("d8")
-    assert g.legal_actions(1) == (hupai.Action("pass", 1),)
-    assert g.table.cards_held(1) == 20 and Game.replay(g.to_json()).to_json() == g.to_json()
+    assert g.current.phase == "turn" and g.current.seats == (1,)
+    assert g.legal_actions(1) == _fatal_pung().legal_actions(1)  # as the default plays
+    g.apply(next(a for a in g.legal_actions(1) if a.kind == "discard"))
+    assert g.table.cards_held(1) == g.table.at_rest(1) == 19  # WH-11
+    assert tuple(sum(hand) for hand in g.table.hands) == g.observation(0).hand_sizes == g.observation(1).hand_sizes
+    assert Game.replay(g.to_json()).to_json() == g.to_json()
+
+
+@pytest.mark.rule("WH-27", "WH-11")
+def test_wh_27_the_issue_case_holds_the_count_every_observation_reports() -> None:
+    g = stacked_zipai_game({0: "d7", 2: "d6 d6"}, stock="d6 d5 d6", options={"sishou": "at_claim"})
+    g.apply(find(g, 0, "discard", "d7"))
+    pungs = 0
+    while not (g.seats_to_act == (2,) and any(a.kind == "pung" for a in g.legal_actions(2)) and pungs == 1):
+        seat = g.seats_to_act[0]
+        pungs += seat == 2 and any(a.kind == "pung" for a in g.legal_actions(2))
+        g.apply(hupai.Action("pass", seat))
+    g.apply(find(g, 2, "pung", "d6"))
+    assert g.table.dead[2] and g.current.seats == (2,)
+    g.apply(next(a for a in g.legal_actions(2) if a.kind == "discard"))
+    assert sum(g.table.hands[2]) == 16 == g.observation(0).hand_sizes[2] == g.observation(2).hand_sizes[2]
 
 
 @pytest.mark.rule("WH-35")

@@ -185,6 +185,17 @@ class Game:
         return self._flow.window
 
     @property
+    def num_players(self) -> int:
+        """How many seats play this hand (``rules.num_players``: 4, or 3 for Kawuxing and Wai Huzi)."""
+        return self._flow.table.num_players
+
+    @property
+    def num_kinds(self) -> int:
+        """How many tile kinds this game plays (``rules.num_kinds``): 34 mahjong tiles, or Wai Huzi's 20 cards. It
+        names the notation the game reads and writes (:meth:`Action.from_dict`, :meth:`Action.describe`)."""
+        return self.rules.num_kinds
+
+    @property
     def current(self) -> Decision:
         """Who must act now (phase, seats, the tile in question and its source)."""
         return self._flow.current
@@ -255,8 +266,8 @@ class Game:
         The state is no longer trustworthy, so the game refuses to go on (:func:`~hupai.game.play`'s own apply
         path ends here too)."""
         self._legal = _BROKEN
-        raise HupaiError(f"internal error while applying {chosen}; the game can no longer be used: "
-                         f"{type(error).__name__}: {error}") from error
+        raise HupaiError(f"internal error while applying {chosen.describe(self.rules.num_kinds)}; the game can no "
+                         f"longer be used: {type(error).__name__}: {error}") from error
 
     def apply_json(self, seat: int, data: str | bytes | bytearray | Mapping[str, Any]) -> Action:
         """Apply an action a client sent for ``seat``: JSON text or its parsed object, in the contract's form
@@ -274,7 +285,7 @@ class Game:
             raise IllegalAction(f"malformed action: expected a JSON object, got {type(data).__name__}")
         if "seat" not in data:
             data = {**data, "seat": seat}
-        action = Action.from_dict(data)
+        action = Action.from_dict(data, self.rules.num_kinds)  # the game's own notation only, never guessed
         if action.seat != seat:
             raise IllegalAction(f"an action of P{seat} names seat {action.seat}: a seat acts only for itself")
         self.apply(action)
@@ -285,11 +296,12 @@ class Game:
         """The engine's own legal action equal to ``action`` (``cache``: the legal actions known so far, filled
         here), or IllegalAction. The engine's copy is the one applied and logged: an equal action with odd
         types must not reach the log."""
-        action = coerce(action)  # raises on a malformed action; its result has plain fields
+        action = coerce(action, self.rules.num_kinds)  # raises on a malformed action; its result has plain fields
         seat = action[1]
         n = self._flow.table.num_players
         if not 0 <= seat < n:
-            raise IllegalAction(f"{action}: seat {seat} is not a seat of this {n}-player game")
+            raise IllegalAction(f"{action.describe(self.rules.num_kinds)}: seat {seat} is not a seat of this "
+                                f"{n}-player game")
         legal = cache.get(seat)
         if legal is None:
             legal = cache[seat] = self._flow.legal_actions(seat)

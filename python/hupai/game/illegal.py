@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action
 from ..tiles import format_tiles
+from ..zipai import NUM_KINDS as ZIPAI_KINDS
 from ..zipai import format_cards
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,7 +57,7 @@ def zipai_illegal_reason(table: ZipaiTable, seats: tuple[int, ...], action: Acti
     if not same:
         kinds = ", ".join(sorted({a.kind for a in legal}))
         return f"{_show(action)}: no {action.kind} is legal for P{action.seat} now (legal: {kinds})"
-    if action.kind == "discard" and 0 <= action.tile < 20:
+    if action.kind == "discard" and 0 <= action.tile < ZIPAI_KINDS:
         if not table.hands[action.seat][action.tile]:
             return f"{_show(action)}: P{action.seat} holds no {_card(action.tile)}"
         if action.tile in table.locked[action.seat]:
@@ -67,16 +68,9 @@ def zipai_illegal_reason(table: ZipaiTable, seats: tuple[int, ...], action: Acti
 
 
 def _card(card: int) -> str:
-    return format_cards([card]) if 0 <= card < 20 else str(card)
+    return format_cards([card]) if 0 <= card < ZIPAI_KINDS else str(card)
 
 
 def _show(action: Action) -> str:
-    """A zipai action in words, its cards by name."""
-    parts = [f"P{action.seat} {action.kind}"]
-    if action.flag:
-        parts.append(action.flag)
-    if action.tile >= 0:
-        parts.append(_card(action.tile))
-    if action.tiles:
-        parts.append(format_cards([t for t in action.tiles if 0 <= t < 20]))
-    return " ".join(parts)
+    """A zipai action in words, its cards by name (``P0 discard x2``)."""
+    return action.describe(ZIPAI_KINDS)

@@ -32,7 +32,8 @@ lower-ranked option of one's own (a seat that 吃s instead of 碰ing has passed 
 House rules (``rules/waihuzi/options.py``, ``docs/rules/waihuzi.md``), read from ``rules.options`` and each off at
 its default: ``shen_shown`` (WH-5: a random dealt card is shown), ``dandiao`` (WH-30: which hands win is the rules'
 ``layout_wins``), ``dihu`` (WH-35: 地胡 on the dealer's first discard after an opening 溜), ``shenyao`` (WH-39: no
-神腰 card for a winning card that was not turned up), ``sishou`` (WH-27: a fatal 碰/歪 skips its discard).
+神腰 card for a winning card that was not turned up); ``sishou`` (WH-27) plays as its default (the seat made 死手
+discards, see ``docs/rules/waihuzi.md``).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
-                 "_random_shen", "_dihu_any", "_shenyao_after", "_dead_at_claim", "_dealer_discarded")
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded")
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:
@@ -140,7 +141,6 @@ class ZipaiFlow:
         self._random_shen = getattr(o, "shen_shown", "dealer_last") == "random"
         self._dihu_any = getattr(o, "dihu", "opening") == "first_discard"  # WH-35
         self._shenyao_after = getattr(o, "shenyao", "stock_top") == "after_win_card"  # WH-39
-        self._dead_at_claim = getattr(o, "sishou", "after_discard") == "at_claim"  # WH-27
         # Has the dealer discarded yet (WH-35's house rule)? Flow state outside the table: a Wai Huzi snapshot is
         # always restored by replaying its actions, which rebuilds it.
         self._dealer_discarded = False
@@ -525,8 +525,9 @@ class ZipaiFlow:
             hand[card] -= 2
             self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
             if card in table.peng_ban[seat]:
-                table.dead[seat] = True  # WH-27 (shown at once; the seat still makes its discard)
-                skips = self._dead_at_claim  # WH-27's house rule: 死手 at once, so it skips its discard too
+                # WH-27: shown at once, and the seat still makes its discard under either sishou reading: the
+                # seed's 先摸后打 ("任何吃碰等都要打牌，溜和飘除外") leaves no 碰 without one (WH-11's count holds).
+                table.dead[seat] = True
         else:  # chow
             low, high, others, _ = _RUN_PARTS[card, action.tiles]
             hand[low] -= 1

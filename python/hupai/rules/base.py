@@ -104,6 +104,9 @@ class Rules(ABC):
     name: ClassVar[str] = ""
     #: The engine flow that hosts a hand of this system (``hupai.game`` maps it to its flow class).
     family: ClassVar[str] = "mahjong"
+    #: How many tile kinds the family plays: 34 mahjong tiles (0..33); Wai Huzi's zipai cards are 20. It names
+    #: the notation a game of this system reads and writes (``hupai.notation``).
+    num_kinds: ClassVar[int] = 34
     #: What this system does beyond the defaults; the engine chooses its paths from it.
     capabilities: ClassVar[Capabilities] = Capabilities()
     num_players: int = 4

@@ -10,8 +10,9 @@ refused here, before the engine sees it.
 
 Tiles travel in the table's own notation: a Wai Huzi (zipai) table's cards as ``x1``..``x10``, ``d1``..``d10``
 (what its observations write), a mahjong table's tiles as ``1m``..``7z``; the stored action rows are written
-the same way (:func:`action_to_wire`). An action in the other family's notation is refused with a clear error:
-``"4p"`` and ``"d3"`` share an index, and reading one as the other would play another card.
+the same way (:func:`action_to_wire`). An action in the other family's notation is refused with a clear error
+(by :meth:`hupai.actions.Action.from_dict`, which reads one family only): ``"4p"`` and ``"d3"`` share an index, and
+reading one as the other would play another card.
 """
 
 from __future__ import annotations
@@ -21,17 +22,12 @@ from typing import Any
 
 from ..actions import Action
 from ..errors import HupaiError
-from ..jsonform import CARD_NAMES, describe, tile_out
 from ..rules.base import Rules
 from ..tiles import NUM_KINDS as MAHJONG_KINDS
 from ..zipai.cards import NUM_KINDS as ZIPAI_KINDS
 
 __all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds", "facts_to_wire",
            "observation_to_wire", "pattern_names", "tile_faces"]
-
-#: Mahjong's tile notation (``1m`` .. ``7z``), as the JSON contract writes it.
-MAHJONG_NAMES = frozenset(str(tile_out(kind)) for kind in range(MAHJONG_KINDS))
-
 
 class WireError(HupaiError):
     """A message that is not what the wire format allows; ``code`` says which kind of refusal it is."""
@@ -43,41 +39,19 @@ class WireError(HupaiError):
 
 def card_kinds(rules: Rules) -> int:
     """How many tile kinds a table of ``rules`` plays with: 20 Wai Huzi cards (the zipai family), else 34."""
-    return ZIPAI_KINDS if rules.family == "zipai" else MAHJONG_KINDS
-
-
-def _check_notation(data: Mapping[str, Any], rules: Rules) -> None:
-    """An action's tiles are in the table's own notation: ``x1``..``d10`` at a zipai (Wai Huzi) table, ``1m``..
-    ``7z`` at a mahjong one (or ints below the number of kinds). The other family's notation names another
-    card: refused, never read as it."""
-    kinds = card_kinds(rules)
-    names, other = (CARD_NAMES, "mahjong") if kinds == ZIPAI_KINDS else (MAHJONG_NAMES, "Wai Huzi")
-    tiles = data.get("tiles")
-    values = [("tile", data.get("tile"))]
-    if isinstance(tiles, list):
-        values += [(f"tiles[{i}]", tile) for i, tile in enumerate(tiles[:8])]
-    for where, value in values:
-        if type(value) is str and value not in names:
-            own = "x1..x10, d1..d10" if kinds == ZIPAI_KINDS else "1m..9m, 1p..9p, 1s..9s, 1z..7z"
-            why = f"{other} notation" if value in (MAHJONG_NAMES if kinds == ZIPAI_KINDS else CARD_NAMES) else \
-                "not a tile"
-            raise WireError("malformed", f"action {where} {describe(value)} is {why}: a {rules.name} table's "
-                                         f"tiles are {own}")
-        if type(value) is int and not -1 <= value < kinds:
-            raise WireError("malformed", f"action {where} {describe(value)} is not a tile kind of {rules.name} "
-                                         f"(0..{kinds - 1})")
+    return rules.num_kinds
 
 
 def action_from_wire(data: Any, seat: int, rules: Rules) -> Action:
     """The action a client sent for ``seat`` (its token's) at a table of ``rules``: the shape and the notation
-    (the table's own, :func:`action_to_wire`) are checked here, legality by the game."""
+    (the table's own, :func:`action_to_wire`; :meth:`Action.from_dict` refuses the other family's) are checked
+    here, legality by the game."""
     if not isinstance(data, dict):
         raise WireError("malformed", "an action is a JSON object")
     if "seat" in data and data["seat"] != seat:
         raise WireError("forbidden", f"this token plays seat {seat}, not {data['seat']!r}")
-    _check_notation(data, rules)
     try:
-        return Action.from_dict({**data, "seat": seat})
+        return Action.from_dict({**data, "seat": seat}, card_kinds(rules))
     except HupaiError as error:
         raise WireError("malformed", str(error)) from None
 

@@ -4,6 +4,7 @@ tournament, each bot's points per hand with its interval (matplotlib, the option
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import HupaiError
@@ -36,25 +37,38 @@ def check_format(path: str) -> None:
                          f"{', '.join('.' + name for name in sorted(supported))})")
 
 
-def _payments(axes: Any, result: SimulationResult) -> None:
-    """Hands per payment value, a bar per seat side by side at each value (payments are discrete: a line
-    joining them would draw values no hand paid), log scale: most hands pay little."""
-    histograms = [result.points_histogram(seat) for seat in range(result.num_players)]
-    values = sorted({value for histogram in histograms for value in histogram})
-    gap = min((b - a for a, b in zip(values, values[1:], strict=False)), default=1)
-    width = 0.8 * gap / result.num_players
-    for seat, histogram in enumerate(histograms):
-        if histogram:
-            shown = sorted(histogram)
-            offset = (seat - (result.num_players - 1) / 2) * width
-            axes.bar([v + offset for v in shown], [histogram[v] for v in shown], width=width, alpha=0.85,
-                     label=f"seat {seat} ({result.bots[seat]}): mean {result.points(seat).value:.2f}")
-    axes.set_yscale("log")
-    axes.set_xlabel("payment per hand")
-    axes.set_ylabel("hands")
-    axes.set_title(f"{result.rules}: {result.hands:,} hands, seed {result.seed}")
+def _distributions(result: SimulationResult) -> list[tuple[str, dict[int, int]]]:
+    """The payment distributions to draw: one per bot in a tournament (a seat held every bot in turn, so a
+    seat's is no bot's), else one per seat, labelled with its bot."""
+    if result.rotate and result.bot_stats:
+        return [(f"{name}: mean {result.bot_points(name).value:.2f}", result.bot_points_histogram(name))
+                for name in result.bot_names]
+    return [(f"seat {seat} ({result.bots[seat]}): mean {result.points(seat).value:.2f}",
+             result.points_histogram(seat)) for seat in range(result.num_players)]
+
+
+def _payments(axes: Any, result: SimulationResult, bins: int = 24) -> None:
+    """Each distribution of payments per hand as an outline over shared bins (outlines stay readable where
+    three or four series overlap; side-by-side bars over hundreds of distinct payments did not), log scale:
+    most hands pay little, the tails are what differs."""
+    import numpy as np
+
+    series = _distributions(result)
+    values = sorted({value for _, histogram in series for value in histogram})
     if values:
+        low, high = values[0], values[-1]
+        width = max(1, -(-(high - low + 1) // bins))  # whole payments per bin: no bin splits one value
+        edges = np.arange(low, high + width + 1, width) - 0.5
+        for label, histogram in series:
+            if histogram:
+                axes.hist(list(histogram), bins=edges, weights=list(histogram.values()), histtype="step",
+                          linewidth=1.6, label=label)
+        axes.set_yscale("log")
         axes.legend(fontsize="small")
+    axes.axvline(0, color="grey", linewidth=0.6)
+    axes.set_xlabel("payment per hand" + (" (every seating)" if result.rotate else ""))
+    axes.set_ylabel("hands" if not result.rotate else "seat-hands")
+    axes.set_title(f"{result.rules}: {result.hands:,} hands, seed {result.seed}")
 
 
 def _bots(axes: Any, result: SimulationResult) -> None:
@@ -68,27 +82,73 @@ def _bots(axes: Any, result: SimulationResult) -> None:
     axes.set_title(f"every seating: {result.hands // max(result.seatings, 1):,} deals x {result.seatings}")
 
 
-def plot(result: SimulationResult, path: str, patterns: int = 15) -> None:
-    """Two panels: each seat's payments per hand and the ``patterns`` most frequent patterns as a share of
-    wins with 95% intervals; a tournament (``rotate``) adds a third, each bot's points per hand."""
-    pyplot = require_matplotlib()
-    panels = 3 if result.bot_stats else 2
-    figure, axes = pyplot.subplots(1, panels, figsize=(6.5 * panels, 5))
-    points_axes, pattern_axes = axes[0], axes[1]
-    _payments(points_axes, result)
-    if result.bot_stats:
-        _bots(axes[2], result)
+def _pattern_label(name: str, names: Mapping[str, tuple[str, str]]) -> str:
+    """A pattern as a reader knows it: ``清一色 All One Suit``; an id the rules do not name, as it is."""
+    zh, en = names.get(name, ("", ""))
+    return f"{zh} {en}".strip() or name
+
+
+def _patterns(axes: Any, result: SimulationResult, patterns: int) -> None:
+    """The ``patterns`` most frequent patterns as a share of wins with 95% intervals, on a log axis: a pattern
+    nearly every win scores (Kawuxing's 亮倒) would flatten the rest on a linear one. Each bar says its share."""
+    from .. import rules as rules_module
+
+    try:
+        names = rules_module.get(result.rules, result.options).pattern_names()
+    except HupaiError:  # a rule system outside the registry: its ids as they are
+        names = {}
     ranked = list(result.pattern_frequencies().items())[:patterns][::-1]
     if ranked:
-        names = [name for name, _ in ranked]
+        labels = [_pattern_label(name, names) for name, _ in ranked]
         shares = [rate.value for _, rate in ranked]
         errors = [[rate.value - rate.low for _, rate in ranked], [rate.high - rate.value for _, rate in ranked]]
-        pattern_axes.barh(names, shares, xerr=errors, capsize=2)
-    pattern_axes.set_xlabel(f"share of {result.stats.wins:,} wins")
-    pattern_axes.set_title("patterns")
+        axes.barh(labels, shares, xerr=errors, capsize=2, color="tab:blue", alpha=0.85)
+        axes.set_xscale("log")
+        floor = min(rate.low for _, rate in ranked if rate.low > 0) if any(r.low > 0 for _, r in ranked) else 1e-3
+        axes.set_xlim(max(floor / 2, 1e-4), 3)
+        for row, (_, rate) in enumerate(ranked):  # beside the interval's end, clear of the whisker
+            axes.text(min(rate.high * 1.12, 1.05), row, f"{100 * rate.value:.1f}%" if rate.value >= 0.001 else
+                      f"{100 * rate.value:.2f}%", va="center", fontsize="small")
+        axes.xaxis.set_major_formatter(_percent_formatter())
+    more = len(result.pattern_frequencies()) - len(ranked)
+    axes.set_xlabel(f"share of {result.stats.wins:,} wins (log scale)")
+    axes.set_title(f"top {len(ranked)} patterns" + (f" ({more} more)" if more > 0 else ""))
+
+
+def _percent_formatter() -> Any:
+    from matplotlib.ticker import FuncFormatter  # type: ignore[import-not-found, unused-ignore]
+
+    return FuncFormatter(lambda share, _: f"{100 * share:g}%")
+
+
+def _font(pyplot: Any) -> None:
+    """A font that has the Chinese pattern names, where one is installed (else matplotlib's default, which
+    shows them as boxes but still writes the English names)."""
+    from matplotlib import font_manager  # type: ignore[import-not-found, unused-ignore]
+
+    wanted = ("Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Source Han Sans SC",
+              "SimHei", "Microsoft YaHei", "PingFang SC", "Droid Sans Fallback", "AR PL UMing CN")
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    chosen = [name for name in wanted if name in installed]
+    pyplot.rcParams["font.sans-serif"] = [*chosen, "DejaVu Sans"]
+    pyplot.rcParams["font.family"] = "sans-serif"
+
+
+def plot(result: SimulationResult, path: str, patterns: int = 12) -> None:
+    """Two panels: the payments per hand (per seat, or per bot in a tournament) and the ``patterns`` most
+    frequent patterns by their Chinese and English names as a share of wins with 95% intervals; a tournament
+    (``rotate``) adds a third, each bot's points per hand."""
+    pyplot = require_matplotlib()
+    _font(pyplot)
+    panels = 3 if result.bot_stats else 2
+    figure, axes = pyplot.subplots(1, panels, figsize=(6.5 * panels, 5.5))
+    _payments(axes[0], result)
+    _patterns(axes[1], result, patterns)
+    if result.bot_stats:
+        _bots(axes[2], result)
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        figure.savefig(path, dpi=110)
     except OSError as error:
         raise HupaiError(f"--plot: cannot write {path}: {error.strerror}") from None
     except ValueError as error:  # a format matplotlib does not write

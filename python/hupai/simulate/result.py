@@ -136,6 +136,14 @@ class SimulationResult:
         """payment -> number of hands, for ``seat``."""
         return dict(sorted(self.stats.seats[seat].histogram.items()))
 
+    def bot_points_histogram(self, bot: str) -> dict[int, int]:
+        """payment -> number of seat-hands, for ``bot`` in a tournament (every seating counted)."""
+        return dict(sorted(self._bot(bot).histogram.items()))
+
+    def seat_label(self, seat: int) -> str:
+        """Who sat at ``seat``: its bot, or in a tournament every bot in turn (the seat is no bot's)."""
+        return "every bot" if self.rotate else self.bots[seat]
+
     # -- the table ------------------------------------------------------------------------------------
     @property
     def drawn_rate(self) -> Interval:
@@ -174,8 +182,9 @@ class SimulationResult:
         for seat in range(self.num_players):
             s = self.stats.seats[seat]
             seats.append({
-                "seat": seat, "bot": self.bots[seat], "wins": s.wins, "self_draws": s.self_draws,
-                "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_dict(),
+                # A tournament's seat held every bot in turn: no bot's name (each bot's figures are under "bots").
+                "seat": seat, "bot": None if self.rotate else self.bots[seat], "wins": s.wins,
+                "self_draws": s.self_draws, "deal_ins": s.deal_ins, "win_rate": self.win_rate(seat).to_dict(),
                 "self_draw_rate": self.self_draw_rate(seat).to_dict(),
                 "deal_in_rate": self.deal_in_rate(seat).to_dict(), "points": self.points(seat).to_dict(),
                 "points_std": self.points_std(seat), "points_total": s.points,
@@ -263,7 +272,7 @@ class SimulationResult:
                        f"{'points/hand (95% CI)':>26} {'std':>8}"]
         for seat in range(self.num_players):
             points = self.points(seat)
-            lines.append(f"{seat:>4}  {self.bots[seat][:10]:10} {_pct(self.win_rate(seat)):>13} "
+            lines.append(f"{seat:>4}  {self.seat_label(seat)[:10]:10} {_pct(self.win_rate(seat)):>13} "
                          f"{_pct(self.self_draw_rate(seat)):>13} {_pct(self.deal_in_rate(seat)):>13} "
                          f"{points.value:>9.3f} [{points.low:7.3f}, {points.high:7.3f}] "
                          f"{self.points_std(seat):>8.2f}")

@@ -137,6 +137,8 @@ class BotStats:
     deals: int = 0
     #: this deal's payments so far (every seating not yet played): folded in by :meth:`end_deal`
     current: int = 0
+    #: payment -> seat-hands: this bot's distribution, for plots (a tournament's seats each hold every bot)
+    histogram: Counter[int] = field(default_factory=Counter)
 
     @staticmethod
     def add_game(bots: dict[str, BotStats], result: HandResult, seat_bots: list[str]) -> None:
@@ -151,6 +153,7 @@ class BotStats:
             stats = bots[seat_bots[seat]]
             stats.seat_hands += 1
             stats.current += _int(paid, "payments")
+            stats.histogram[paid] += 1
 
     @staticmethod
     def end_deal(bots: dict[str, BotStats]) -> None:
@@ -171,6 +174,7 @@ class BotStats:
         self.points += other.points
         self.deal_points_squared += other.deal_points_squared
         self.deals += other.deals
+        self.histogram.update(other.histogram)
 
     def points_interval(self) -> Interval:
         """Mean payment per seat-hand, with a 95% interval over the deals."""
@@ -187,7 +191,7 @@ class BotStats:
     def to_dict(self) -> dict[str, Any]:
         return {"seat_hands": self.seat_hands, "wins": self.wins, "self_draws": self.self_draws,
                 "deal_ins": self.deal_ins, "points": self.points, "deal_points_squared": self.deal_points_squared,
-                "deals": self.deals}
+                "deals": self.deals, "histogram": {str(k): v for k, v in sorted(self.histogram.items())}}
 
     @classmethod
     def from_json(cls, data: str | bytes | Mapping[str, Any]) -> BotStats:
@@ -197,7 +201,8 @@ class BotStats:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BotStats:
         return cls(data["seat_hands"], data["wins"], data["self_draws"], data["deal_ins"], data["points"],
-                   data["deal_points_squared"], data["deals"])
+                   data["deal_points_squared"], data["deals"], 0,
+                   Counter({int(k): v for k, v in data.get("histogram", {}).items()}))
 
 
 @dataclass

@@ -22,13 +22,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, Union
 
 from ..errors import InvalidHand
+from ..notation import refusal
 from ..tiles import as_ndarray, is_integer, numpy
 
 if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
-    "NUM_KINDS", "COPIES", "RED_KINDS", "ALL_CARDS", "Cards", "Style",
+    "NUM_KINDS", "COPIES", "CARD_NAMES", "RED_KINDS", "ALL_CARDS", "Cards", "Style",
     "parse", "to_kinds", "to_counts", "card_name", "format_cards", "is_red", "is_big", "value_of",
     "RUNS", "is_run", "is_menzi", "completing_cards", "menzi_for",
 ]
@@ -37,6 +38,8 @@ NUM_KINDS = 20
 COPIES = 4
 #: 红字 (WH-2): 二七十 and 贰柒拾.
 RED_KINDS: frozenset[int] = frozenset({1, 6, 9, 11, 16, 19})
+#: Each card's ASCII name, by kind: x1..x10 (小), d1..d10 (大).
+CARD_NAMES: tuple[str, ...] = tuple([f"x{n}" for n in range(1, 11)] + [f"d{n}" for n in range(1, 11)])
 #: The 80 cards of a set (WH-1): four of each kind, in kind order.
 ALL_CARDS: tuple[int, ...] = tuple(kind for kind in range(NUM_KINDS) for _ in range(COPIES))
 
@@ -67,9 +70,21 @@ def parse(text: str) -> list[int]:
     [0, 1, 19]
     >>> parse("一二 拾 大二")
     [0, 1, 19, 11]
+
+    Mahjong tiles (``"2m"``, ``"二万"``) are refused, saying so: they are another family's notation, never guessed.
     """
     if not isinstance(text, str):
         raise InvalidHand(f"expected a card string, got {type(text).__name__}")
+    try:
+        return _parse(text)
+    except InvalidHand as error:
+        other = refusal(text, "zipai")
+        if other is None:
+            raise
+        raise InvalidHand(f"{error}; {other}") from error
+
+
+def _parse(text: str) -> list[int]:
     kinds: list[int] = []
     i, n = 0, len(text)
     while i < n:
@@ -187,7 +202,7 @@ def card_name(kind: int, style: Style = "ascii") -> str:
     if not is_integer(kind) or not 0 <= kind < NUM_KINDS:
         raise InvalidHand(f"{kind!r} is not a card kind in 0..19")
     if style == "ascii":
-        return f"{'xd'[kind // 10]}{kind % 10 + 1}"
+        return CARD_NAMES[kind]
     if style == "chinese":
         return (_SMALL + _BIG)[kind]
     raise InvalidHand(f"unknown notation style {style!r} (use 'ascii' or 'chinese')")

@@ -30,8 +30,8 @@ class KawuxingOptions(RuleOptions):
                               doc="limit of the factor product (None: no limit); kong money is never capped")
     # -- house rules: seed 002's readings (default: the spec's) --------------------------------------------
     louhu_scope: str = choice("any_win", "discards", rule="KW-10", house=True,
-                              doc="what a 漏胡 block stops: 'any_win' every win on another player's tile (the "
-                                  "spec), 'discards' only wins on discards, not robbing a kong (seed 九.2)")
+                              doc="what a 漏胡 block stops: every win on another player's tile under both values "
+                                  "('discards', seed 九.2 打出的牌, reads as 七.2 defines it: 抢杠 included)")
     liangdao_wins: str = choice("any", "self_draw", rule="KW-17", house=True,
                                 doc="after 亮倒: 'any' win by discard, robbing or self-draw (the spec), "
                                     "'self_draw' only self-draw wins (seed 九.5 只能自摸胡牌)")
@@ -42,8 +42,8 @@ class KawuxingOptions(RuleOptions):
                             doc="明四归一/暗四归一: 'any_win' on a discard or a self-draw (the spec), 'by_source' "
                                 "明 only on a discard win, 暗 only on a self-draw (seed 八.2, 八.3)")
     shou_zhua_yi: str = choice("any_meld", "pungs", rule="KW-20", house=True,
-                               doc="手抓一's four melds: 'any_meld' 碰 or kongs (the spec), 'pungs' four 碰 only "
-                                   "(seed 八.13 已碰了四对牌)")
+                               doc="手抓一's four melds: 'any_meld' 碰 or kongs (the spec), 'pungs' four melds taken "
+                                   "in the open, 碰 or exposed kongs, no 暗杠 (seed 八.13 已碰了四对牌, 七.4(2))")
     hai_di_lao_yue: str = choice("self_draw", "last_tile", rule="KW-20", house=True,
                                  doc="海底捞月: 'self_draw' of the last wall tile (the spec), 'last_tile' any win "
                                      "on the 84th tile, its final discard included (seed 八.14)")

@@ -121,9 +121,10 @@ def qing_yi_se(r: Reading) -> bool:
 
 
 def shou_zhua_yi(r: Reading) -> bool:
-    """手抓一 (KW-20), ×4: four declared melds (碰 or any kong; with ``shou_zhua_yi="pungs"`` four 碰, no kong);
-    the win is on the single remaining tile."""
-    if r.options.shou_zhua_yi == "pungs" and any(m.type != "pung" for m in r.melds):
+    """手抓一 (KW-20), ×4: four declared melds (碰 or any kong; with ``shou_zhua_yi="pungs"`` four melds taken in
+    the open, 碰 or an exposed kong, no 暗杠: seed 八.13 已碰了四对牌 and its example 七.4(2), whose 中发白
+    "3副刻子(杠)" keep 手抓一 "如果有开杠"); the win is on the single remaining tile."""
+    if r.options.shou_zhua_yi == "pungs" and any(m.concealed for m in r.melds):
         return False
     return len(r.melds) == 4 and len(r.context.concealed) == 1
 

@@ -105,9 +105,10 @@ class KawuxingRules(Rules):
         self.options = KawuxingOptions.from_mapping(options)
         self._options_dict = self.options.to_dict()
         self._forms = int(self.win_forms)
-        # House rules (options.py): KW-17 a 亮倒 hand wins by self-draw only; KW-10 漏胡 blocks discards only.
+        # House rules (options.py): KW-17 a 亮倒 hand wins by self-draw only. KW-10: a 漏胡 block stops robbing a
+        # kong under either louhu_scope: the seed's 九.2 "打出的牌" is 七.2's, where 点炮胡 includes 抢杠胡 (KW-18).
         self._self_draw_only = self.options.liangdao_wins == "self_draw"
-        self.louhu_blocks_robbing = self.options.louhu_scope == "any_win"
+        self.louhu_blocks_robbing = True
 
     def options_dict(self) -> dict[str, Any]:
         return dict(self._options_dict)

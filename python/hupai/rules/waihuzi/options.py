@@ -50,5 +50,5 @@ class WaihuziOptions(RuleOptions):
                           doc="神腰's card: the 'stock_top' after any win (the spec), or the card 'after_win_card' in "
                               "the stock: only a win on a turned-up card has one (seed: 胡牌的那张牌的下一张)")
     sishou: str = choice("after_discard", "at_claim", rule="WH-27", house=True,
-                         doc="a 碰/歪 of a peng-banned value makes 死手 'after_discard' (the spec: the seat still "
-                             "discards) or 'at_claim': at once, skipping its discard (seed: 死手的玩家...跳过所有操作)")
+                         doc="kept so that tables and logs recorded with it load: both values play alike, the seat "
+                             "made 死手 by a 碰/歪 discards (seed: 任何吃碰等都要打牌), 死手 from the claim on")

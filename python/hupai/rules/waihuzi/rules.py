@@ -48,6 +48,7 @@ class WaihuziRules(Rules):
     name: ClassVar[str] = "waihuzi"
     pattern_unit: ClassVar[str] = "×"  # WH-35: 名堂 multiply
     family: ClassVar[str] = "zipai"
+    num_kinds: ClassVar[int] = 20  # WH-1: 小一..小十, 大壹..大拾
     num_players = NUM_PLAYERS  # WH-3
     hand_size = 19  # WH-4: the others 19, the dealer 20
     multiple_winners = False  # WH-17: a single winner per card
