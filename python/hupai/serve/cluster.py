@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import HTTPConnection
 
 from ..errors import HupaiError
+from .storage import SCHEMA_LOCK
 from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -117,8 +118,10 @@ class Cluster:
             await conn.execute(f"SET idle_session_timeout = '{int(timeout * 1000)}ms'")
         except psycopg.Error:  # before PostgreSQL 14: TCP keepalives alone end a lost session
             pass
-        for sql in SCHEMA:
-            await conn.execute(sql)
+        async with conn.transaction():  # under the storage's schema lock: processes starting together take turns
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEMA_LOCK)
+            for sql in SCHEMA:
+                await conn.execute(sql)
         await conn.execute("INSERT INTO hupai_cluster (name, value) VALUES ('secret', %s) ON CONFLICT DO NOTHING",
                            (secrets.token_urlsafe(32),))
         row = await (await conn.execute("SELECT value FROM hupai_cluster WHERE name = 'secret'")).fetchone()
