@@ -198,7 +198,13 @@ def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, add
     if not ray.is_initialized():
         # A local instance sized to `workers`, or the cluster at `address` ("auto": the one this machine is in).
         kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
-        ray.init(include_dashboard=False, logging_level=logging.WARNING, **kwargs)
+        try:
+            ray.init(include_dashboard=False, logging_level=logging.WARNING, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
+            reason = " ".join(str(error).split())[:300] or type(error).__name__
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise HupaiError(f"cannot start or reach {where}: {reason}: start one with `ray start --head`, give "
+                             "its address (--address HOST:6379), or leave out --address for a local one") from None
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=2)(run_chunk)
