@@ -96,6 +96,11 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._http: Any = None  # the forwarding client (httpx), made on first use
         self._owners: dict[str, tuple[str, float]] = {}  # table id -> (its owner's address, when looked up)
+        # When the lock connection last answered: past ``2 * scan_seconds`` (a process paused, a loop held up),
+        # the tables in memory may be another process's by now, so a request waits for the connection to answer
+        # again before anything is read from memory (see :meth:`verify`).
+        self._verified = 0.0
+        self._verifying: asyncio.Future[None] | None = None
 
     # -- the lock connection ---------------------------------------------------------------------------------
     async def start(self, host: Host) -> None:
@@ -133,6 +138,7 @@ class Cluster:
         await conn.execute("INSERT INTO hupai_processes (id, address, backend_pid, started) "
                            "VALUES (%s, %s, pg_backend_pid(), %s)", (self.id, self.advertise, int(time.time())))
         self._conn = conn
+        self._verified = time.monotonic()
         log.info("hupai serve: cluster process %s at %s", self.id, self.advertise)
 
     async def stop(self) -> None:
@@ -164,6 +170,28 @@ class Cluster:
                 raise
             raise WireError("unavailable", f"the cluster's database did not answer ({type(error).__name__}): "
                                            "try again") from error
+
+    async def verify(self, always: bool = False) -> None:
+        """Make sure this process still holds the locks of the tables in its memory before one is answered from
+        it: if the lock connection has not answered for ``2 * scan_seconds`` (the process was paused, say with
+        SIGSTOP, long enough for PostgreSQL to end its session and another process to take its tables), it is
+        asked now, and if it is gone every table is dropped first (the request then goes where the table is).
+        ``always``: ask even so (the watch's heartbeat); one question answers every caller waiting at once."""
+        if not always and time.monotonic() - self._verified <= 2 * self.scan_seconds:
+            return
+        if self._verifying is None or self._verifying.done():
+            self._verifying = asyncio.ensure_future(self._heartbeat())
+        await asyncio.shield(self._verifying)
+
+    async def _heartbeat(self) -> None:
+        """One question on the lock connection: answered, this process holds its locks still; failed, it lost
+        them all (:meth:`_lost`)."""
+        try:
+            await self._query("SELECT 1")
+        except Exception as error:  # noqa: BLE001
+            await self._lost(error)
+        else:
+            self._verified = time.monotonic()
 
     # -- owning tables ---------------------------------------------------------------------------------------
     async def claim_new(self, table_id: str) -> None:
@@ -271,6 +299,7 @@ class Cluster:
             raise WireError("not_found", "no such table")
         host = self._host
         assert host is not None
+        await self.verify()
         if table_id in host.tables:
             return None
         if table_id in host.broken:
@@ -344,12 +373,8 @@ class Cluster:
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self.scan_seconds)
-            try:
-                await self._query("SELECT 1")
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # noqa: BLE001
-                await self._lost(error)
+            await self.verify(always=True)
+            if self._conn is None:  # lost, and not connected again yet: the next beat tries again
                 continue
             try:
                 await self.scan()
