@@ -151,3 +151,27 @@ def test_an_expired_tables_hands_stay_replayable_on_either_database(db_url: str)
         assert client.get(f"/api/tables/{table['id']}/watch").json()["code"] == "expired"
         assert client.get(f"/replay/{table['id']}").text == page
         assert [h["hand"] for h in client.get(f"/api/tables/{table['id']}/hands").json()["hands"]] == [0]
+
+
+def test_replays_are_built_once_and_bounded_per_address(client: Any) -> None:
+    """Issue 29 item 8: a hand's replay is built once (asking again costs no build); an address that asks for
+    more builds than its budget is refused ``rate_limited`` while built hands are still served; the cache
+    keeps within its bytes."""
+    from hupai.serve.watch import Replays
+
+    table = new_table(client, rules="guangdong", bots=[0, 1, 2, 3], hands=3, seed=SEED)
+    _match_over(client, table["id"])
+    host = client.app.state.host
+    host.replays = Replays(rate=0.001, burst=2, cache_bytes=1)  # two builds for this address, one hand kept
+    sources = [stub["src"] for stub in _embedded(client.get(f"/replay/{table['id']}").text)]
+    assert len(sources) == 3
+    first = client.get(sources[0])
+    assert first.status_code == 200 and first.headers["cache-control"].startswith("public")
+    assert client.get(sources[0]).content == first.content and host.replays.built == 1  # kept: no second build
+    assert client.get(sources[1]).status_code == 200 and host.replays.built == 2
+    refused = client.get(sources[2])
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert len(host.replays.cached) == 1 and list(host.replays.cached) == [(table["id"], 1)]  # bounded in bytes
+    assert client.get(sources[1]).status_code == 200 and host.replays.built == 2  # the kept one costs nothing
+    assert client.get(f"/replay/{table['id']}/hands/9").json()["code"] in ("not_found", "rate_limited")
+    assert client.get(f"/replay/{table['id']}/hands/x").json()["code"] == "not_found"

@@ -468,6 +468,10 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
             raise HupaiError("several server processes (--cluster) share a PostgreSQL database, not SQLite "
                              "(which serves one process)")
         cluster = Cluster(database.url, settings.advertise, settings.scan_seconds)
+    # Raw connections per address (.limits.SocketGuard): used by run(), which serves the app with uvicorn.
+    sockets = SocketGuard(settings.max_sockets, settings.header_seconds)
+    if cluster is not None:
+        cluster.on_peer = sockets.trust  # a peer relays many clients: its connections are not capped
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -501,7 +505,9 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _not_found})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _not_found})
+    app.state.sockets = sockets
+    return app
 
 
 def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None) -> None:
@@ -521,7 +527,7 @@ def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings |
     if isinstance(db, str):
         asyncio.run(check_database(db))
     listening = _listen(host, port)
-    guard = SocketGuard(settings.max_sockets, settings.header_seconds)
+    guard: SocketGuard = app.state.sockets
     # No per-message compression: a state message is ~2 KB and compressing each one cost the server a fifth
     # of its time under load (bench/serve_load.py). limit_concurrency: past it uvicorn answers 503 rather than
     # run out of file descriptors.

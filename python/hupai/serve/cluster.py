@@ -31,6 +31,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
@@ -96,6 +97,7 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._http: Any = None  # the forwarding client (httpx), made on first use
         self._owners: dict[str, tuple[str, float]] = {}  # table id -> (its owner's address, when looked up)
+        self.on_peer: Callable[[str], None] | None = None  # told each address a peer's request came from
         # When the lock connection last answered: past ``2 * scan_seconds`` (a process paused, a loop held up),
         # the tables in memory may be another process's by now, so a request waits for the connection to answer
         # again before anything is read from memory (see :meth:`verify`).
@@ -332,6 +334,8 @@ class Cluster:
         sent = connection.headers.get(PEER_HEADER)
         if not sent or not self.secret or not hmac.compare_digest(sent, self.secret):
             return False
+        if connection.client is not None and self.on_peer is not None:
+            self.on_peer(connection.client.host)
         client = connection.headers.get(CLIENT_HEADER, "?")[:64]
         connection.scope["client"] = (client, 0)
         return True
