@@ -96,6 +96,19 @@ def replay_urls(client: httpx.Client, table_id: str) -> list[str]:
     return [hand["src"] for hand in hands if "src" in hand]
 
 
+def play(db: str, code: str | None, log: Path, args: argparse.Namespace) -> list[str]:
+    """``--tables`` bot-only tables of ``--hands`` hands played to their end; their ids."""
+    server = Server(db, code, log)
+    with httpx.Client(base_url=server.base, timeout=120) as client:
+        ids = [client.post("/api/tables", json={"rules": "guangdong", "bots": [0, 1, 2, 3], "think_ms": 0,
+                                                "hands": args.hands, "seed": k}).json()["id"]
+               for k in range(args.tables)]
+        while any(client.get(f"/api/tables/{i}").json()["status"] != "match_over" for i in ids):
+            time.sleep(0.5)
+    server.stop()
+    return ids
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=34)
@@ -103,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hammer", type=int, default=6, help="replay clients at once (default 6)")
     parser.add_argument("--seconds", type=float, default=15.0, help="of play alone, then under the hammer")
     parser.add_argument("--code", default=None, help="a python/ tree to run the server from")
+    parser.add_argument("--played", default=None, metavar="DIR",
+                        help="keep the played tables here, and reuse them if they are there already (to compare "
+                             "two builds on the same tables without playing them twice)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="hupai-replay-attack-"))
     code = None
@@ -111,17 +127,19 @@ def main(argv: list[str] | None = None) -> int:
 
         code = str(Path(args.code).resolve())
         shutil.copy(core.__file__, Path(code) / "hupai" / Path(str(core.__file__)).name)
-    db = f"sqlite:///{work / 'replay.db'}"
+    db = f"sqlite:///{work / 'replay.db'}?synchronous=normal"  # no flush per action: the latency is the server's
     log = work / "server.log"
+    played = Path(args.played) if args.played else None
     try:
-        server = Server(db, code, log)
-        with httpx.Client(base_url=server.base, timeout=120) as client:
-            ids = [client.post("/api/tables", json={"rules": "guangdong", "bots": [0, 1, 2, 3], "think_ms": 0,
-                                                    "hands": args.hands, "seed": k}).json()["id"]
-                   for k in range(args.tables)]
-            while any(client.get(f"/api/tables/{i}").json()["status"] != "match_over" for i in ids):
-                time.sleep(0.5)
-        server.stop()
+        if played is not None and (played / "ids.json").exists():
+            shutil.copy(played / "replay.db", work / "replay.db")
+            ids = json.loads((played / "ids.json").read_text())
+        else:
+            ids = play(db, code, log, args)
+            if played is not None:
+                played.mkdir(parents=True, exist_ok=True)
+                shutil.copy(work / "replay.db", played / "replay.db")
+                (played / "ids.json").write_text(json.dumps(ids))
 
         server = Server(db, code, log)  # cold caches
         with httpx.Client(base_url=server.base, timeout=120) as client:
@@ -164,25 +182,32 @@ async def _latency(base: str, ids: list[str], args: argparse.Namespace) -> tuple
         token = (await client.post(f"/api/tables/{table['id']}/join", json={"seat": 0})).json()["token"]
         player = Player(base.replace("http", "ws") + "/api/ws", table["id"], token, random.Random(1))
         playing = asyncio.get_running_loop().create_task(player.play(10**9))
+        await asyncio.sleep(2)  # the table dealt and the seat playing: then the quiet window
+        start = len(player.latencies)
         await asyncio.sleep(args.seconds)
-        quiet = list(player.latencies)
-        # The replay clients in a process of their own: their work is not the seat's client's.
+        quiet = player.latencies[start:]
+        # The replay clients in a process of their own (their work is not the seat client's); the loud window
+        # opens once they are sending.
         context = multiprocessing.get_context("spawn")
         results: Any = context.Queue()
-        hammer = context.Process(target=_hammer, args=(base, ids, args.hammer, args.seconds, results))
+        sending, stop = context.Event(), context.Event()
+        hammer = context.Process(target=_hammer, args=(base, ids, args.hammer, sending, stop, results))
         hammer.start()
+        await asyncio.get_running_loop().run_in_executor(None, sending.wait, 120)
+        start = len(player.latencies)
         await asyncio.sleep(args.seconds)
-        loud = player.latencies[len(quiet):]
-        answers = Counter({int(k): v for k, v in results.get(timeout=60).items()})
+        loud = player.latencies[start:]
+        stop.set()
+        answers = Counter({int(k): v for k, v in results.get(timeout=120).items()})
         hammer.join(30)
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
         return quiet, loud, answers
 
 
-def _hammer(base: str, ids: list[str], clients: int, seconds: float, results: Any) -> None:
+def _hammer(base: str, ids: list[str], clients: int, sending: Any, stop: Any, results: Any) -> None:
     """``clients`` replay clients asking for every table's replay (the page and each hand it loads) in a loop
-    for ``seconds``; puts the count of each HTTP status answered."""
+    until ``stop``; puts the count of each HTTP status answered."""
     answers: Counter[int] = Counter()
 
     async def one(client: httpx.AsyncClient, k: int) -> None:
@@ -198,9 +223,11 @@ def _hammer(base: str, ids: list[str], clients: int, seconds: float, results: An
                 answers[reply.status_code] += 1
 
     async def run() -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=300) as client:
             tasks = [asyncio.get_running_loop().create_task(one(client, k)) for k in range(clients)]
-            await asyncio.sleep(seconds)
+            sending.set()
+            while not stop.is_set():
+                await asyncio.sleep(0.1)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

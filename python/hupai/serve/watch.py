@@ -198,36 +198,38 @@ class Replays:
         if body is not None:
             self.cached.move_to_end(key)
             return body
-        under_way = self._building.get(key)
-        if under_way is not None:  # someone else asked first: the same build answers both
-            return await asyncio.shield(under_way)
-        self._admit(client)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._building[key] = future
-        self._busy.add(client)
-        waiting = True
+        build = self._building.get(key)
+        if build is None:  # (else someone asked first: the same build answers both)
+            self._admit(client)
+            # A task of its own: a client that goes away does not waste the build (nor stop another's wait).
+            build = asyncio.ensure_future(self._build(key, storage))
+            self._building[key] = build
+            self._busy.add(client)
+            build.add_done_callback(lambda done: self._built(key, client, done))
+        return await asyncio.shield(build)
+
+    async def _build(self, key: tuple[str, int], storage: Storage) -> bytes:
         self._waiting += 1
+        waiting = True
         try:
             async with self._slots:
                 self._waiting -= 1
                 waiting = False
-                log = await storage.hand_log(table_id, hand)
+                log = await storage.hand_log(*key)
                 if log is None:
                     raise WireError("not_found", "no such finished hand at this table")
-                body = await asyncio.to_thread(_build, log, table_id)
-            self._keep(key, body)
-            future.set_result(body)
-            return body
-        except BaseException as error:
-            if not future.done():
-                future.set_exception(error)
-                future.exception()  # retrieved: a waiter (if any) gets it too
-            raise
+                body = await asyncio.to_thread(_build, log, key[0])
         finally:
-            if waiting:  # cancelled before its turn
+            if waiting:  # stopped before its turn (the server stopping)
                 self._waiting -= 1
-            del self._building[key]
-            self._busy.discard(client)
+        self._keep(key, body)
+        return body
+
+    def _built(self, key: tuple[str, int], client: str, build: asyncio.Future[bytes]) -> None:
+        del self._building[key]
+        self._busy.discard(client)
+        if not build.cancelled():
+            build.exception()  # retrieved here: its askers (if any are left) get it too
 
     def _admit(self, client: str) -> None:
         if client in self._busy:
