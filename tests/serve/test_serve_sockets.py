@@ -51,20 +51,26 @@ def test_one_address_cannot_hold_every_socket_and_slow_headers_are_cut(tmp_path:
                 sock = socket.create_connection(("127.0.0.1", port), timeout=5)
                 sock.sendall(b"GET /api/rules HTTP/1.1\r\nHost: x\r\n")  # never finished
                 slow.append(sock)
-            time.sleep(0.5)
-            open_now = [sock for sock in slow if not _closed(sock)]
-            assert len(open_now) <= CAP, f"{len(open_now)} slow sockets of one address held open"
+            deadline = time.monotonic() + 30  # (a loaded machine: the server closes them as it gets to them)
+            closed: set[int] = set()
+            while True:
+                closed |= {k for k, sock in enumerate(slow) if k not in closed and _closed(sock)}
+                if SLOW - len(closed) <= CAP:
+                    break
+                assert time.monotonic() < deadline, f"{SLOW - len(closed)} slow sockets of one address held open"
+                time.sleep(0.1)
+            open_now = [sock for k, sock in enumerate(slow) if k not in closed]
             assert _other_address_served(port)
             trickler = slow[0] if slow[0] in open_now else None
-            deadline = time.monotonic() + HEADER_SECONDS + 5.0
-            while time.monotonic() < deadline and any(not _closed(sock) for sock in open_now):
+            deadline = time.monotonic() + HEADER_SECONDS + 30.0
+            while time.monotonic() < deadline and not all(_closed(sock) for sock in open_now):
                 if trickler is not None:
                     try:
                         trickler.sendall(b"X")  # a byte now and then does not keep it open
                     except OSError:
                         trickler = None
                 time.sleep(0.2)
-            assert all(_closed(sock) for sock in open_now), "a connection with unfinished headers was never cut"
+            assert time.monotonic() < deadline, "a connection with unfinished headers was never cut"
         finally:
             for sock in slow:
                 sock.close()
