@@ -171,6 +171,25 @@ def _positive(text: str) -> int:
     return value
 
 
+class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's default in its help, but for flags (off unless given) and defaults the help words itself."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (False, "", None) or "default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"a port is in 1..65535, got {value}")
+    return value
+
+
 def _build_parser() -> argparse.ArgumentParser:
     from hupai import __version__
 
@@ -230,35 +249,42 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="plot the points distribution per seat and the pattern frequencies, and with --rotate "
                           "each bot's points per hand (needs hupai[plot])")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
-    serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)")
-    serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)",
+                                    description="Serve the browser table and the game API (see docs/server.md).",
+                                    formatter_class=_DefaultsShown)
+    serve_cmd.add_argument("--db", default="sqlite:///hupai.db",
+                           help="where tables are stored: sqlite:///file.db or postgresql://user:pass@host/db")
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0: every one)")
+    serve_cmd.add_argument("--port", type=_port, default=8000, help="the TCP port to listen on")
     serve_cmd.add_argument("--cluster", action="store_true",
                            help="share a PostgreSQL database's tables with other `hupai serve --cluster` processes "
                                 "(see docs/server.md)")
     serve_cmd.add_argument("--advertise", default="", metavar="URL",
-                           help="with --cluster: this process's address as the others reach it (default "
+                           help="with --cluster: this process's address as the others reach it (default: "
                                 "http://HOST:PORT)")
-    limits = serve_cmd.add_argument_group("limits (per client address or per table; see the README)")
+    limits = serve_cmd.add_argument_group("limits (per client address or per table; see docs/server.md)")
     limits.add_argument("--idle-minutes", type=float, default=60.0,
-                        help="a table where no human seat acted for this long expires (default 60)")
+                        help="a table where no human seat acted for this long expires")
     limits.add_argument("--absent-seconds", type=float, default=20.0,
-                        help="a seat no connection follows for this long is played by the server's bot (default 20)")
+                        help="a seat no connection follows for this long is played by the server's bot")
     limits.add_argument("--max-connections", type=int, default=64,
-                        help="WebSockets and waiting polls per address at once (default 64)")
+                        help="WebSockets and waiting polls per address at once")
+    limits.add_argument("--max-sockets", type=int, default=128,
+                        help="TCP connections per address at once (more are closed as they arrive)")
+    limits.add_argument("--header-seconds", type=float, default=10.0,
+                        help="a connection whose request headers are not complete this long after it opened (or "
+                             "after its last response) is closed")
     limits.add_argument("--max-tables-per-address", type=int, default=100, dest="max_live_tables",
-                        help="live tables created by one address (default 100)")
+                        help="live tables created by one address")
     limits.add_argument("--tables-per-window", type=int, default=30,
-                        help="tables one address may create per 10 minutes (default 30)")
+                        help="tables one address may create per 10 minutes")
     limits.add_argument("--max-bot-tables", type=int, default=3,
-                        help="live tables without a human seat per address (default 3)")
+                        help="live tables without a human seat per address")
     limits.add_argument("--max-spectators", type=int, default=100,
-                        help="spectator WebSockets per table at once (default 100)")
+                        help="spectator WebSockets per table at once")
     limits.add_argument("--http-rate", type=float, default=50.0,
-                        help="requests (and WebSocket hellos) per second per address (default 50)")
-    limits.add_argument("--http-burst", type=float, default=100.0,
-                        help="... with this burst (default 100)")
+                        help="requests (and WebSocket hellos) per second per address")
+    limits.add_argument("--http-burst", type=float, default=100.0, help="... with this burst")
     replay = commands.add_parser("replay", help="step through a logged hand (from --jsonl-logs or Game.to_json)")
     replay.add_argument("log", help="a JSON log, or a JSONL file of logs (one per line)")
     replay.add_argument("--hand", type=_non_negative, default=0, help="the line of a JSONL file (default 0)")
@@ -539,7 +565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 max_connections=args.max_connections, max_live_tables=args.max_live_tables,
                 tables_per_window=args.tables_per_window, max_bot_tables=args.max_bot_tables,
                 max_spectators=args.max_spectators, cluster=args.cluster, advertise=args.advertise,
-                http_rate=args.http_rate, http_burst=args.http_burst)
+                http_rate=args.http_rate, http_burst=args.http_burst, max_sockets=args.max_sockets,
+                header_seconds=args.header_seconds)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
     except HupaiError as error:
         print(f"hupai: {error}", file=sys.stderr)

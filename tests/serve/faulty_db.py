@@ -43,6 +43,9 @@ class FaultyDatabase:
         """Fail every ``period``-th write of the next ``count`` writes after write ``start``."""
         self.fail_writes |= {start + k for k in range(period, count + 1, period)}
 
+    async def create_schema(self, statements: Sequence[str]) -> None:
+        await self.inner.create_schema(statements)
+
     async def run(self, statements: Sequence[Statement]) -> None:
         self.writes += 1
         number = self.writes

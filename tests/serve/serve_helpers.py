@@ -348,7 +348,7 @@ def auth(token: str) -> dict[str, str]:
 
 #: ``hupai serve`` flags lifting the limits per client address: every test or load client comes from 127.0.0.1.
 ONE_ADDRESS = ("--max-connections", "100000", "--max-tables-per-address", "1000000", "--tables-per-window",
-               "1000000", "--max-bot-tables", "1000000")
+               "1000000", "--max-bot-tables", "1000000", "--max-sockets", "100000")
 
 
 @contextmanager

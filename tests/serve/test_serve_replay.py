@@ -58,8 +58,11 @@ def test_every_finished_hand_replays_without_the_seed_or_the_undrawn_wall(client
     assert all(len(h["payments"]) == n and sum(h["payments"]) == 0 for h in listed["hands"])
     reply = client.get(f"/replay/{table['id']}")
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
-    page = reply.text
-    hands = _embedded(page)
+    stubs = _embedded(reply.text)  # the page lists the hands; each is fetched when picked
+    assert [stub["src"] for stub in stubs] == [f"/replay/{table['id']}/hands/{n}" for n in (0, 1)]
+    texts = [client.get(stub["src"]).text for stub in stubs]
+    page = reply.text + "".join(texts)
+    hands = [json.loads(text) for text in texts]
     logs = _hand_logs(client, table["id"])
     assert len(hands) == len(logs) == 2
     for shown, log in zip(hands, logs, strict=True):
@@ -75,7 +78,9 @@ def test_every_finished_hand_replays_without_the_seed_or_the_undrawn_wall(client
         for start in range(len(undrawn) - 3):  # no run of four undrawn tiles in their order
             assert json.dumps(undrawn[start:start + 4], separators=(",", ":"))[1:-1] not in page
     assert str(SEED) not in page and '"seed"' not in page and '"setup"' not in page
-    assert client.get(f"/replay/{table['id']}").text == page  # built once
+    assert client.get(f"/replay/{table['id']}").text + "".join(client.get(stub["src"]).text for stub in stubs) \
+        == page
+    assert client.app.state.host.replays.built == 2  # each hand built once
 
 
 def test_a_hand_in_play_is_not_replayable_and_unknown_tables_are_refused(client: Any) -> None:
@@ -111,7 +116,8 @@ def test_the_replay_page_steps_in_chromium(tmp_path: Path) -> None:
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(f"{base}/replay/{table['id']}")
-            assert "action 0 /" in page.inner_text("#where")
+            loaded = "document.getElementById('where').textContent.startsWith('action 0 /')"
+            page.wait_for_function(loaded, timeout=60_000)  # the hand is fetched when picked
             page.click("#next")
             page.click("#next")
             assert "action 2 /" in page.inner_text("#where")
@@ -121,7 +127,7 @@ def test_the_replay_page_steps_in_chromium(tmp_path: Path) -> None:
             assert "action 7 /" in page.inner_text("#where")  # jump to an action
             assert page.locator("#hand option").count() == 2
             page.select_option("#hand", "1")
-            assert "action 0 /" in page.inner_text("#where")
+            page.wait_for_function(loaded, timeout=60_000)
             page.click("#last")
             assert "payments" in page.inner_text("#result")
             assert "Gold" in page.inner_text("#info") and "{" not in page.inner_text("#info")  # described, no JSON
@@ -145,3 +151,27 @@ def test_an_expired_tables_hands_stay_replayable_on_either_database(db_url: str)
         assert client.get(f"/api/tables/{table['id']}/watch").json()["code"] == "expired"
         assert client.get(f"/replay/{table['id']}").text == page
         assert [h["hand"] for h in client.get(f"/api/tables/{table['id']}/hands").json()["hands"]] == [0]
+
+
+def test_replays_are_built_once_and_bounded_per_address(client: Any) -> None:
+    """Issue 29 item 8: a hand's replay is built once (asking again costs no build); an address that asks for
+    more builds than its budget is refused ``rate_limited`` while built hands are still served; the cache
+    keeps within its bytes."""
+    from hupai.serve.watch import Replays
+
+    table = new_table(client, rules="guangdong", bots=[0, 1, 2, 3], hands=3, seed=SEED)
+    _match_over(client, table["id"])
+    host = client.app.state.host
+    host.replays = Replays(rate=0.001, burst=2, cache_bytes=1)  # two builds for this address, one hand kept
+    sources = [stub["src"] for stub in _embedded(client.get(f"/replay/{table['id']}").text)]
+    assert len(sources) == 3
+    first = client.get(sources[0])
+    assert first.status_code == 200 and first.headers["cache-control"].startswith("public")
+    assert client.get(sources[0]).content == first.content and host.replays.built == 1  # kept: no second build
+    assert client.get(sources[1]).status_code == 200 and host.replays.built == 2
+    refused = client.get(sources[2])
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert len(host.replays.cached) == 1 and list(host.replays.cached) == [(table["id"], 1)]  # bounded in bytes
+    assert client.get(sources[1]).status_code == 200 and host.replays.built == 2  # the kept one costs nothing
+    assert client.get(f"/replay/{table['id']}/hands/9").json()["code"] in ("not_found", "rate_limited")
+    assert client.get(f"/replay/{table['id']}/hands/x").json()["code"] == "not_found"

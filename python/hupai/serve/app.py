@@ -33,9 +33,11 @@ connection (WebSocket) has a token-bucket rate limit; connections and tables per
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import logging
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,8 +46,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -53,11 +56,11 @@ from starlette.websockets import WebSocket
 from .. import rules as rules_module
 from ..errors import HupaiError
 from .cluster import Cluster
-from .limits import AddressLimits, Bucket, address, error_reply
+from .limits import AddressLimits, Bucket, SocketGuard, address, error_reply, guarded_protocol
 from .relay import forward_http
-from .storage import Database, PostgresDatabase, Storage, is_storage_fault, open_database
+from .storage import Database, PostgresDatabase, Storage, check_database, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
-from .watch import poll, replay_page, table_hands, watch_events, watch_state
+from .watch import Replays, poll, replay_hand, replay_page, table_hands, watch_events, watch_state
 from .wire import WireError, pattern_names, tile_faces
 from .ws import websocket_endpoint
 
@@ -79,7 +82,7 @@ _BOUNDS: dict[str, tuple[float, float]] = {
     "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
     "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
     "snapshot_every": (1, 100_000), "scan_seconds": (0.05, 600),
-    "max_spectators": (0, 100_000),
+    "max_spectators": (0, 100_000), "max_sockets": (1, 100_000), "header_seconds": (0.05, 600),
 }
 
 
@@ -107,6 +110,8 @@ class Settings:
     sweep_seconds: float = 30.0   # how often expired tables are looked for
     snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
     max_spectators: int = 100     # spectator WebSockets one table holds at once (.watch)
+    max_sockets: int = 128        # TCP connections per client address at once (.limits.SocketGuard) ...
+    header_seconds: float = 10.0  # ... each cut if its request's headers are not complete within this time
     # Several processes over one PostgreSQL (see .cluster):
     cluster: bool = False         # share the database's tables with other `hupai serve --cluster` processes
     advertise: str = ""           # this process's address as its peers reach it (http://host:port)
@@ -131,7 +136,7 @@ class Host:
         self.buckets: dict[str, Bucket] = {}
         self.limits = AddressLimits(settings, self._live)
         self.expired: dict[str, None] = {}  # the latest expired ids (oldest first), to answer "expired"
-        self.replays: dict[tuple[str, int], str] = {}  # built replay pages by (table, finished hands) (.watch)
+        self.replays = Replays()  # finished hands' replays, built on demand (.watch)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -271,8 +276,34 @@ def _reply(data: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status)
 
 
-def _refusal(error: WireError) -> JSONResponse:
-    return _reply(error_reply(error.code, str(error)), _STATUS.get(error.code, 400))
+def _refusal(error: WireError, request: Request | None = None) -> Response:
+    """The refusal as JSON for the API, and as a page for a browser asking for one of the pages."""
+    status = _STATUS.get(error.code, 400)
+    if request is not None and _browser(request):
+        return _error_page(status, str(error))
+    return _reply(error_reply(error.code, str(error)), status)
+
+
+def _browser(request: Request) -> bool:
+    """A browser's navigation to a page (not the API, which answers JSON whatever the client accepts)."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+def _error_page(status: int, message: str) -> HTMLResponse:
+    text = message.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><title>hupai: {status}</title>"
+                        f"<p>{text}</p><p><a href=\"/\">Back to the tables</a></p>", status_code=status)
+
+
+async def _not_found(request: Request, error: Exception) -> Response:
+    """An unknown path (or method): a page for a browser, the API's error object for anyone else."""
+    status = getattr(error, "status_code", 404)
+    code, message = (("not_found", "no such page") if status == 404 else
+                     ("malformed", f"{request.method} is not allowed here") if status == 405 else
+                     ("malformed", str(getattr(error, "detail", "bad request"))))
+    if _browser(request):
+        return _error_page(status, message)
+    return _reply(error_reply(code, message), status)
 
 
 async def _body(request: Request, limit: int) -> Any:
@@ -320,7 +351,7 @@ def _endpoint(handler: Any, forward: bool = True) -> Any:
         peer = host.cluster is not None and host.cluster.peer(request)  # charged where the client came in
         bucket = host.bucket(address(request))
         if not peer and not bucket.take():
-            return _refusal(WireError("rate_limited", "too many requests: slow down"))
+            return _refusal(WireError("rate_limited", "too many requests: slow down"), request)
         try:
             if forward and host.cluster is not None and "table_id" in request.path_params:
                 owner = await host.cluster.where(request.path_params["table_id"], peer)
@@ -332,11 +363,11 @@ def _endpoint(handler: Any, forward: bool = True) -> Any:
                 bucket.refund()
             return response
         except WireError as error:
-            return _refusal(error)
+            return _refusal(error, request)
         except Exception as error:  # a storage outage, say: the table was put back as stored, nothing acknowledged
             log.warning("%s %s failed: %s: %s", request.method, request.url.path, type(error).__name__,
                         str(error)[:200], exc_info=not is_storage_fault(error))
-            return _reply(error_reply("unavailable", "the server could not store the change: try again"), 503)
+            return _refusal(WireError("unavailable", "the server could not store the change: try again"), request)
     return wrapped
 
 
@@ -437,6 +468,10 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
             raise HupaiError("several server processes (--cluster) share a PostgreSQL database, not SQLite "
                              "(which serves one process)")
         cluster = Cluster(database.url, settings.advertise, settings.scan_seconds)
+    # Raw connections per address (.limits.SocketGuard): used by run(), which serves the app with uvicorn.
+    sockets = SocketGuard(settings.max_sockets, settings.header_seconds)
+    if cluster is not None:
+        cluster.on_peer = sockets.trust  # a peer relays many clients: its connections are not capped
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -453,6 +488,7 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         Route("/t/{table_id}", _index),
         Route("/watch/{table_id}", _index),
         Route("/replay/{table_id}", _endpoint(replay_page, forward=False)),
+        Route("/replay/{table_id}/hands/{hand}", _endpoint(replay_hand, forward=False)),
         Route("/api/rules", _endpoint(_rules)),
         Route("/api/tables", _endpoint(_list), methods=["GET"]),
         Route("/api/tables", _endpoint(_create), methods=["POST"]),
@@ -469,11 +505,14 @@ def create_app(db: str | Database = "sqlite:///hupai.db", settings: Settings | N
         WebSocketRoute("/api/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _not_found})
+    app.state.sockets = sockets
+    return app
 
 
 def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings | None = None) -> None:
-    """Serve until interrupted (``hupai serve``)."""
+    """Serve until interrupted (``hupai serve``). What would stop the start (a database that cannot be reached, a
+    port in use) is found before anything is served and raised as one :class:`HupaiError` saying what to do."""
     try:
         import uvicorn
     except ImportError as error:
@@ -484,7 +523,52 @@ def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings |
             raise HupaiError("--cluster on every interface needs --advertise http://ADDRESS:PORT (the address "
                              "the other processes reach this one at)")
         settings = replace(settings, advertise=f"http://{host}:{port}")
+    app = create_app(db, settings)  # a URL of no known kind is refused here
+    if isinstance(db, str):
+        asyncio.run(check_database(db))
+    listening = _listen(host, port)
+    guard: SocketGuard = app.state.sockets
     # No per-message compression: a state message is ~2 KB and compressing each one cost the server a fifth
-    # of its time under load (bench/serve_load.py).
-    uvicorn.run(create_app(db, settings), host=host, port=port, ws_max_size=settings.max_message * 4,
-                ws_per_message_deflate=False, log_level="info")
+    # of its time under load (bench/serve_load.py). limit_concurrency: past it uvicorn answers 503 rather than
+    # run out of file descriptors.
+    config = uvicorn.Config(guard.app(app), ws_max_size=settings.max_message * 4, ws_per_message_deflate=False,
+                            log_level="info", timeout_keep_alive=5, limit_concurrency=_file_budget())
+    config.load()
+    config.http_protocol_class = guarded_protocol(config.http_protocol_class, guard)
+    server = uvicorn.Server(config)
+    with listening:
+        server.run(sockets=[listening])
+    if not server.started:
+        raise HupaiError("the server stopped while starting: see the log above")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a port in use is one clear error, not a server half started."""
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                    backlog=2048)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise HupaiError(f"port {port} on {host} is in use (another hupai serve?): stop that server or choose "
+                             "another port with --port") from None
+        if error.errno == errno.EACCES:
+            raise HupaiError(f"port {port} on {host} needs privileges this user lacks: choose a port above 1023 "
+                             "with --port (or put a reverse proxy in front)") from None
+        raise HupaiError(f"cannot listen on {host}:{port}: {error.strerror or error}: check --host and "
+                         "--port") from None
+
+
+def _file_budget() -> int:
+    """How many connections the process may hold: its file-descriptor limit raised to the hard limit where the
+    system allows, less a margin for the database and the log."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = 65_536 if hard == resource.RLIM_INFINITY else min(hard, 65_536)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    except (ImportError, ValueError, OSError):  # no resource module (Windows), or not allowed
+        return 1_000
+    return max(100, min(soft, 65_536) - 64)

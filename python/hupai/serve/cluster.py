@@ -31,11 +31,13 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
 from ..errors import HupaiError
+from .storage import SCHEMA_LOCK
 from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,6 +97,12 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._http: Any = None  # the forwarding client (httpx), made on first use
         self._owners: dict[str, tuple[str, float]] = {}  # table id -> (its owner's address, when looked up)
+        self.on_peer: Callable[[str], None] | None = None  # told each address a peer's request came from
+        # When the lock connection last answered: past ``2 * scan_seconds`` (a process paused, a loop held up),
+        # the tables in memory may be another process's by now, so a request waits for the connection to answer
+        # again before anything is read from memory (see :meth:`verify`).
+        self._verified = 0.0
+        self._verifying: asyncio.Future[None] | None = None
 
     # -- the lock connection ---------------------------------------------------------------------------------
     async def start(self, host: Host) -> None:
@@ -117,8 +125,10 @@ class Cluster:
             await conn.execute(f"SET idle_session_timeout = '{int(timeout * 1000)}ms'")
         except psycopg.Error:  # before PostgreSQL 14: TCP keepalives alone end a lost session
             pass
-        for sql in SCHEMA:
-            await conn.execute(sql)
+        async with conn.transaction():  # under the storage's schema lock: processes starting together take turns
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEMA_LOCK)
+            for sql in SCHEMA:
+                await conn.execute(sql)
         await conn.execute("INSERT INTO hupai_cluster (name, value) VALUES ('secret', %s) ON CONFLICT DO NOTHING",
                            (secrets.token_urlsafe(32),))
         row = await (await conn.execute("SELECT value FROM hupai_cluster WHERE name = 'secret'")).fetchone()
@@ -130,6 +140,7 @@ class Cluster:
         await conn.execute("INSERT INTO hupai_processes (id, address, backend_pid, started) "
                            "VALUES (%s, %s, pg_backend_pid(), %s)", (self.id, self.advertise, int(time.time())))
         self._conn = conn
+        self._verified = time.monotonic()
         log.info("hupai serve: cluster process %s at %s", self.id, self.advertise)
 
     async def stop(self) -> None:
@@ -161,6 +172,28 @@ class Cluster:
                 raise
             raise WireError("unavailable", f"the cluster's database did not answer ({type(error).__name__}): "
                                            "try again") from error
+
+    async def verify(self, always: bool = False) -> None:
+        """Make sure this process still holds the locks of the tables in its memory before one is answered from
+        it: if the lock connection has not answered for ``2 * scan_seconds`` (the process was paused, say with
+        SIGSTOP, long enough for PostgreSQL to end its session and another process to take its tables), it is
+        asked now, and if it is gone every table is dropped first (the request then goes where the table is).
+        ``always``: ask even so (the watch's heartbeat); one question answers every caller waiting at once."""
+        if not always and time.monotonic() - self._verified <= 2 * self.scan_seconds:
+            return
+        if self._verifying is None or self._verifying.done():
+            self._verifying = asyncio.ensure_future(self._heartbeat())
+        await asyncio.shield(self._verifying)
+
+    async def _heartbeat(self) -> None:
+        """One question on the lock connection: answered, this process holds its locks still; failed, it lost
+        them all (:meth:`_lost`)."""
+        try:
+            await self._query("SELECT 1")
+        except Exception as error:  # noqa: BLE001
+            await self._lost(error)
+        else:
+            self._verified = time.monotonic()
 
     # -- owning tables ---------------------------------------------------------------------------------------
     async def claim_new(self, table_id: str) -> None:
@@ -268,6 +301,7 @@ class Cluster:
             raise WireError("not_found", "no such table")
         host = self._host
         assert host is not None
+        await self.verify()
         if table_id in host.tables:
             return None
         if table_id in host.broken:
@@ -300,6 +334,8 @@ class Cluster:
         sent = connection.headers.get(PEER_HEADER)
         if not sent or not self.secret or not hmac.compare_digest(sent, self.secret):
             return False
+        if connection.client is not None and self.on_peer is not None:
+            self.on_peer(connection.client.host)
         client = connection.headers.get(CLIENT_HEADER, "?")[:64]
         connection.scope["client"] = (client, 0)
         return True
@@ -341,12 +377,8 @@ class Cluster:
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(self.scan_seconds)
-            try:
-                await self._query("SELECT 1")
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # noqa: BLE001
-                await self._lost(error)
+            await self.verify(always=True)
+            if self._conn is None:  # lost, and not connected again yet: the next beat tries again
                 continue
             try:
                 await self.scan()

@@ -18,7 +18,7 @@ from starlette.requests import HTTPConnection
 
 from .wire import WireError
 
-__all__ = ["AddressLimits", "Bucket", "address", "error_reply"]
+__all__ = ["AddressLimits", "Bucket", "SocketGuard", "address", "error_reply", "guarded_protocol"]
 
 MAX_ADDRESSES = 10_000  # addresses remembered at once; past it the idle ones are forgotten
 
@@ -125,3 +125,113 @@ class AddressLimits:
         create more, so forgetting errs towards the client, never towards a refusal)."""
         for address in [a for a in self.created if not self._count(self.tables, a)]:
             del self.created[address]
+
+
+class SocketGuard:
+    """Raw TCP connections per client address, below HTTP: what uvicorn does not bound.
+
+    - At most ``max_sockets`` connections of one address are open at once; one more is closed as it arrives
+      (before it costs more than its accept), so one address cannot use up the process's file descriptors.
+    - A connection must have a request's headers complete (the app called) within ``header_seconds`` of
+      connecting, and again of each response it was sent: a client that opens sockets and never finishes its
+      headers (slowloris) is cut, whatever it trickles. A request under way (a long poll, a WebSocket) is the
+      app's to time.
+
+    The HTTP protocol tells :meth:`opened` of each new transport (:func:`guarded_protocol`); the ASGI wrapper
+    (:meth:`app`) tells when a connection's request starts and its response ends. Connections are keyed by the
+    client's ``(host, port)``, which uvicorn gives the app as ``scope["client"]``.
+    """
+
+    def __init__(self, max_sockets: int, header_seconds: float) -> None:
+        self.max_sockets = max_sockets
+        self.header_seconds = header_seconds
+        self.sockets: dict[str, set[Any]] = {}             # address -> its open transports
+        self.transports: dict[tuple[str, int], Any] = {}   # (address, port) -> transport
+        self.waiting: dict[tuple[str, int], float] = {}    # connections with no request under way -> deadline
+        self.trusted: set[str] = set()                     # other processes of the cluster: never capped
+        self.refused = 0                                   # connections closed at once (over the cap)
+        self.cut = 0                                       # connections closed for slow headers
+        self._sweeper: Any = None
+
+    def opened(self, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        if not isinstance(peer, tuple) or len(peer) < 2:  # a Unix socket: no address to count
+            return
+        host, port = str(peer[0]), int(peer[1])
+        held = self.sockets.setdefault(host, set())
+        if len(held) >= self.max_sockets:
+            held.difference_update([t for t in held if t.is_closing()])
+        if len(held) >= self.max_sockets and host not in self.trusted:
+            self.refused += 1
+            transport.abort()
+            return
+        held.add(transport)
+        self.transports[(host, port)] = transport
+        self.waiting[(host, port)] = time.monotonic() + self.header_seconds
+        if self._sweeper is None:
+            import asyncio
+
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(), name="hupai-sockets")
+
+    def trust(self, address: str) -> None:
+        """``address`` is another process of the cluster (it sent the cluster's secret): it relays many clients'
+        connections, so its own are not capped."""
+        if len(self.trusted) < 1_000:
+            self.trusted.add(address)
+
+    def sweep(self, now: float | None = None) -> None:
+        """Cut the connections past their header deadline; forget the closed ones."""
+        now = time.monotonic() if now is None else now
+        for key, transport in list(self.transports.items()):
+            if transport.is_closing():
+                self._forget(key, transport)
+            elif self.waiting.get(key, now + 1) <= now:
+                self.cut += 1
+                transport.abort()
+                self._forget(key, transport)
+
+    def _forget(self, key: tuple[str, int], transport: Any) -> None:
+        self.transports.pop(key, None)
+        self.waiting.pop(key, None)
+        held = self.sockets.get(key[0])
+        if held is not None:
+            held.discard(transport)
+            if not held:
+                del self.sockets[key[0]]
+
+    async def _sweep_forever(self) -> None:
+        import asyncio
+
+        while True:
+            await asyncio.sleep(min(1.0, self.header_seconds / 4))
+            self.sweep()
+
+    def app(self, inner: Any) -> Any:
+        """``inner`` (an ASGI app) with the guard told of each request's start and each response's end."""
+        async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            client = scope.get("client")
+            key = (str(client[0]), int(client[1])) if scope["type"] != "lifespan" and client else None
+            if key is None or key not in self.transports:
+                await inner(scope, receive, send)
+                return
+            self.waiting.pop(key, None)
+
+            async def send_and_rearm(message: dict[str, Any]) -> None:
+                await send(message)
+                if message["type"] == "http.response.body" and not message.get("more_body", False) \
+                        and key in self.transports:
+                    self.waiting[key] = time.monotonic() + self.header_seconds
+
+            await inner(scope, receive, send_and_rearm if scope["type"] == "http" else send)
+        return guarded
+
+
+def guarded_protocol(base: type[Any], guard: SocketGuard) -> type[Any]:
+    """uvicorn's HTTP protocol class ``base`` telling ``guard`` of every connection it is given."""
+    class Guarded(base):  # type: ignore[misc]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            guard.opened(transport)
+
+    Guarded.__name__ = f"Guarded{base.__name__}"
+    return Guarded

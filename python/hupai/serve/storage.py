@@ -40,8 +40,8 @@ from urllib.parse import parse_qs, urlparse
 
 from ..errors import HupaiError, InvalidState
 
-__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "dumps", "is_storage_fault", "open_database",
-           "Statement"]
+__all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "check_database", "dumps", "is_storage_fault",
+           "open_database", "shown_url", "Statement"]
 
 #: ``(sql, params, expected_rowcount)``: the transaction fails (and rolls back) if a statement with an
 #: expected row count changes another number of rows.
@@ -59,6 +59,12 @@ SCHEMA = (
 )
 
 
+#: The advisory lock (PostgreSQL's two-int key space, apart from the tables' one-bigint locks of .cluster) under
+#: which a process creates or migrates the schema: processes starting together on an empty or older database
+#: take turns (the first creates, the others wait and find it made) instead of racing on the catalog.
+SCHEMA_LOCK = (0x68757061, 0x69534348)  # "hupa", "iSCH"
+
+
 class StorageConflict(HupaiError):
     """A write found the stored table other than this process left it (another writer, or a lost row)."""
 
@@ -73,6 +79,8 @@ def is_storage_fault(error: BaseException) -> bool:
 
 class Database(Protocol):
     async def run(self, statements: Sequence[Statement]) -> None: ...
+
+    async def create_schema(self, statements: Sequence[str]) -> None: ...
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
 
@@ -107,7 +115,12 @@ class SQLiteDatabase:
         return conn
 
     def _worker(self) -> None:
-        conn = self._connect()
+        try:
+            conn = self._connect()
+        except sqlite3.Error as error:  # no database to open (a missing directory, say): every call gets why
+            while (job := self._jobs.get()) is not None:
+                self._answer(job, lambda error=error: _raise(error))
+            return
         try:
             while True:
                 job = self._jobs.get()
@@ -188,6 +201,11 @@ class SQLiteDatabase:
     async def run(self, statements: Sequence[Statement]) -> None:
         await self._submit(("run", list(statements)))
 
+    async def create_schema(self, statements: Sequence[str]) -> None:
+        """The schema's statements in one write transaction (``BEGIN IMMEDIATE`` takes the database's write lock,
+        so processes starting together take turns; ``busy_timeout`` makes the others wait for it)."""
+        await self.run([(sql, (), None) for sql in statements])
+
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         rows: list[tuple[Any, ...]] = await self._submit(("fetch", sql, params))
         return rows
@@ -198,6 +216,10 @@ class SQLiteDatabase:
             thread = self._thread
             self._thread = None
             await asyncio.get_running_loop().run_in_executor(None, thread.join)
+
+
+def _raise(error: BaseException) -> Any:
+    raise error
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -335,6 +357,19 @@ class PostgresDatabase:
             # knowing (a write whose answer was lost); pipelined, this shows before the version check does.
             raise StorageConflict(f"the stored table is not as this process left it: {error}") from error
 
+    async def create_schema(self, statements: Sequence[str]) -> None:
+        """The schema's statements in one transaction under :data:`SCHEMA_LOCK`. ``CREATE TABLE IF NOT EXISTS``
+        alone is no guard: two sessions that both find the table missing both insert it into the catalog, and
+        the second fails (``UniqueViolation`` on ``pg_type``)."""
+        conn = await self._conn()
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SCHEMA_LOCK)
+                for sql in statements:
+                    await conn.execute(sql)
+        finally:
+            self._release(conn)
+
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         conn = await self._conn()
         try:
@@ -362,7 +397,12 @@ class PostgresDatabase:
 def open_database(url: str) -> Database:
     """``sqlite:///path.db`` (``?synchronous=normal``: no flush per commit, see :class:`SQLiteDatabase`), or
     ``postgresql://...``."""
-    parsed = urlparse(url)
+    try:
+        parsed = urlparse(url)
+        parsed.port  # noqa: B018  (a port that is not a number raises here)
+    except ValueError as error:
+        raise HupaiError(f"{shown_url(url)} is not a database URL ({error}): use sqlite:///file.db or "
+                         "postgresql://user:password@host:port/database") from None
     if parsed.scheme == "sqlite":
         path = parsed.path[1:] if url.startswith("sqlite:///") else ""
         if not path:
@@ -374,7 +414,41 @@ def open_database(url: str) -> Database:
         return SQLiteDatabase(path, synchronous)
     if parsed.scheme in ("postgresql", "postgres"):
         return PostgresDatabase(url)
-    raise HupaiError(f"unknown database URL {url!r}: use sqlite:///file.db or postgresql://...")
+    raise HupaiError(f"unknown database URL {shown_url(url)!r}: use sqlite:///file.db or postgresql://...")
+
+
+def shown_url(url: str) -> str:
+    """The URL as a message may show it: its password masked."""
+    try:
+        parsed = urlparse(url)
+        if parsed.password is None:
+            return url
+        return parsed._replace(netloc=parsed.netloc.replace(f":{parsed.password}@", ":***@", 1)).geturl()
+    except ValueError:
+        return "the --db URL"
+
+
+async def check_database(url: str) -> None:
+    """Open the database at ``url``, create its schema where missing, close it: a database that cannot be reached
+    or used (not running, refused, a wrong password, a missing directory) is one :class:`HupaiError` saying what
+    to check, before the server starts."""
+    database = open_database(url)
+    try:
+        await asyncio.wait_for(Storage(database).init(), 30)
+    except HupaiError:
+        raise
+    except Exception as error:
+        if not is_storage_fault(error):
+            raise
+        reason = " ".join(str(error).split()) or type(error).__name__
+        if isinstance(database, SQLiteDatabase):
+            hint = "check that the file's directory exists and that this user may write there"
+        else:
+            hint = ("check that PostgreSQL runs at that host and port and that the URL's user, password and "
+                    "database are right")
+        raise HupaiError(f"cannot use the database {shown_url(url)}: {reason[:300]}: {hint} (--db)") from None
+    finally:
+        await database.close()
 
 
 @dataclass
@@ -451,7 +525,8 @@ class Storage:
         self.snapshot_every = snapshot_every
 
     async def init(self) -> None:
-        await self.db.run([(sql, (), None) for sql in SCHEMA])
+        """Create the schema where it is missing (safe with other processes starting at the same moment)."""
+        await self.db.create_schema(SCHEMA)
 
     async def close(self) -> None:
         await self.db.close()
@@ -531,6 +606,20 @@ class Storage:
                                    "ORDER BY seq", (table_id, hand))
         return [(int(seq), int(seat), _loads(action, f"hupai_actions[{table_id}, {hand}, {seq}].action"))
                 for seq, seat, action in rows]
+
+    async def has_table(self, table_id: str) -> bool:
+        return bool(await self.db.fetch("SELECT 1 FROM hupai_tables WHERE id = ?", (table_id,)))
+
+    async def hand_results(self, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+        """The finished hands without their logs: ``(hand, result)``."""
+        rows = await self.db.fetch("SELECT hand, result FROM hupai_hands WHERE table_id = ? ORDER BY hand",
+                                   (table_id,))
+        return [(int(hand), json.loads(result)) for hand, result in rows]
+
+    async def hand_log(self, table_id: str, hand: int) -> str | None:
+        """One finished hand's log (None: no such finished hand)."""
+        rows = await self.db.fetch("SELECT log FROM hupai_hands WHERE table_id = ? AND hand = ?", (table_id, hand))
+        return str(rows[0][0]) if rows else None
 
     async def hands(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The finished hands: ``(hand, log, result)``."""

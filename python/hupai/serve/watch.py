@@ -13,18 +13,22 @@
   an action, ``next`` or ``back`` is refused (``forbidden``). A table holds at most ``max_spectators``
   spectator WebSockets (``spectators``); the address's rate limits and connection cap count them as any other.
 - ``GET /api/tables/{id}/hands``: the table's finished hands (number, winners, payments, drawn);
-  ``/replay/{id}``: the replay viewer (:func:`hupai.viewer.replay_html`) of every finished hand, with a hand
-  picker: forwards, backwards, jump to an action, every hand face up. It is built from the stored logs, which
-  hold the seed and the wall: the viewer's frames take neither (only what the table showed after each action,
-  and the hands face up, the hand being over). A hand still in play is not replayable. The stored hands are
-  read from the storage, so an expired table's hands stay replayable.
+  ``/replay/{id}``: the replay viewer (:func:`hupai.viewer.viewer_html`) of the finished hands, with a hand
+  picker: forwards, backwards, jump to an action, every hand face up. The page fetches each hand when it is
+  picked from ``/replay/{id}/hands/{n}`` (:func:`hupai.viewer.frames` as JSON), built from the stored log, which
+  holds the seed and the wall: the frames take neither (only what the table showed after each action, and the
+  hands face up, the hand being over). A hand still in play is not replayable. The stored hands are read from
+  the storage, so an expired table's hands stay replayable. Building a hand's replay is bounded per process
+  and per client address, and each is built once (:class:`Replays`).
 - ``/watch/{id}``: the browser table in watch mode (the same page as a seat's).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
+from collections import OrderedDict
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +37,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from ..errors import HupaiError
-from .limits import address, error_reply
-from .storage import dumps
+from .limits import Bucket, address, error_reply
+from .storage import Storage, dumps
 from .tables import SPECTATOR, Listener, Table
 from .wire import WireError, facts_to_wire
 
@@ -42,13 +46,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .app import Host
     from .ws import _Connection
 
-__all__ = ["poll", "spectator_text", "watch_state", "watch_events", "table_hands", "replay_page", "serve_spectator"]
+__all__ = ["Replays", "poll", "spectator_text", "watch_state", "watch_events", "table_hands", "replay_page",
+           "replay_hand", "serve_spectator"]
 
 #: The key of the spectator's facts and view as JSON text among a table's published messages (cleared on every
 #: change).
 _VIEW = SPECTATOR - 1
-#: Replay pages kept built (per table and finished-hand count): a page replays every hand through the engine.
-_REPLAY_CACHE = 32
 
 
 async def poll(request: Request, host: Host, table: Table, seat: int | None = None) -> None:
@@ -113,48 +116,153 @@ async def watch_events(request: Request, host: Host) -> Response:
     return JSONResponse(await table.events(SPECTATOR, since))
 
 
-async def _finished(host: Host, table_id: Any) -> list[tuple[int, str, dict[str, Any]]]:
-    """The table's finished hands as stored; a table the server does not know, in memory or stored, is
-    ``not_found``."""
+async def _known(host: Host, table_id: Any) -> str:
+    """The table's id if the server knows the table, in memory or stored; else ``not_found``."""
     if not isinstance(table_id, str) or not 0 < len(table_id) <= 64:
         raise WireError("not_found", "no such table")
     if table_id not in host.tables and table_id not in host.expired and table_id not in host.broken:
-        if not await host.storage.load_tables(table_id):
+        if not await host.storage.has_table(table_id):
             raise WireError("not_found", "no such table")
-    return await host.storage.hands(table_id)
+    return table_id
 
 
 async def table_hands(request: Request, host: Host) -> Response:
-    table_id = request.path_params["table_id"]
-    hands = await _finished(host, table_id)
+    table_id = await _known(host, request.path_params["table_id"])
+    hands = await host.storage.hand_results(table_id)
     return JSONResponse({"table": table_id, "hands": [
         {"hand": hand, "winners": result.get("winners", []), "payments": result.get("payments", []),
-         "drawn": result.get("drawn", False)} for hand, _log, result in hands]})
+         "drawn": result.get("drawn", False)} for hand, result in hands]})
 
 
 async def replay_page(request: Request, host: Host) -> Response:
-    """The viewer of every finished hand of the table (``/replay/{id}``)."""
-    table_id = request.path_params["table_id"]
-    hands = await _finished(host, table_id)
+    """The viewer of the table's finished hands (``/replay/{id}``): a list of them, each fetched from
+    ``/replay/{id}/hands/{n}`` when it is picked (the page itself replays nothing)."""
+    from ..viewer import viewer_html
+
+    table_id = await _known(host, request.path_params["table_id"])
+    hands = await host.storage.hand_results(table_id)
     if not hands:
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>hupai replay</title>"
                             "<p>No hand of this table has finished yet: a hand in play is not replayable.</p>",
                             status_code=404)
-    cache: dict[tuple[str, int], str] = host.replays
-    key = (table_id, len(hands))
-    page = cache.get(key)
-    if page is None:
-        from ..viewer import replay_html
+    stubs = [{"src": f"/replay/{table_id}/hands/{hand}",
+              "label": f"hand {hand}" + (" (drawn)" if result.get("drawn") else
+                                         f" (won by {', '.join(f'P{seat}' for seat in result.get('winners', []))})")}
+             for hand, result in hands]
+    return HTMLResponse(viewer_html(stubs, f"hupai replay: table {table_id}"))
 
-        logs = [log for _hand, log, _result in hands]
-        try:  # replaying every hand through the engine: off the event loop
-            page = await asyncio.to_thread(replay_html, logs, f"hupai replay: table {table_id}")
-        except HupaiError as error:  # a stored log the engine refuses (tampered): the operator's to repair
-            raise WireError("broken", f"a stored hand of this table cannot be replayed: {str(error)[:200]}") from None
-        while len(cache) >= _REPLAY_CACHE:
-            del cache[next(iter(cache))]
-        cache[key] = page
-    return HTMLResponse(page)
+
+async def replay_hand(request: Request, host: Host) -> Response:
+    """One finished hand's replay (:func:`hupai.viewer.frames` as JSON), built once and kept compressed
+    (:class:`Replays`); a finished hand never changes, so browsers may keep it too."""
+    table_id = await _known(host, request.path_params["table_id"])
+    try:
+        hand = int(request.path_params["hand"])
+    except ValueError:
+        raise WireError("not_found", "no such hand") from None
+    body = await host.replays.get(table_id, hand, address(request), host.storage)
+    headers = {"cache-control": "public, max-age=86400, immutable"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(body, media_type="application/json", headers={**headers, "content-encoding": "gzip",
+                                                                      "vary": "accept-encoding"})
+    return Response(gzip.decompress(body), media_type="application/json", headers={**headers,
+                                                                                   "vary": "accept-encoding"})
+
+
+class Replays:
+    """Finished hands' replays, built on demand at a bounded cost.
+
+    A replay replays its hand through the engine and describes the table after every action: tens to hundreds
+    of milliseconds of CPU for one hand. So each is built once and kept gzip-compressed (about a tenth of its
+    JSON) in a cache bounded in bytes (``cache_bytes``, least recently used out first), at most ``builders``
+    at once for the whole process (the others wait their turn, and past ``queue`` waiting are refused
+    ``unavailable``), at most one at a time per client address, and per address at most ``rate`` builds a
+    second after a burst of ``burst`` (``rate_limited``). Asking for a built one costs nothing of that.
+    """
+
+    def __init__(self, cache_bytes: int = 32 << 20, builders: int = 1, queue: int = 16, rate: float = 1.0,
+                 burst: float = 8.0) -> None:
+        self.cache_bytes, self.queue, self.rate, self.burst = cache_bytes, queue, rate, burst
+        self.cached: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self.size = 0
+        self.built = 0
+        self._slots = asyncio.Semaphore(builders)
+        self._waiting = 0
+        self._building: dict[tuple[str, int], asyncio.Future[bytes]] = {}
+        self._busy: set[str] = set()  # addresses with a build under way
+        self._buckets: dict[str, Bucket] = {}
+
+    async def get(self, table_id: str, hand: int, client: str, storage: Storage) -> bytes:
+        key = (table_id, hand)
+        body = self.cached.get(key)
+        if body is not None:
+            self.cached.move_to_end(key)
+            return body
+        build = self._building.get(key)
+        if build is None:  # (else someone asked first: the same build answers both)
+            self._admit(client)
+            # A task of its own: a client that goes away does not waste the build (nor stop another's wait).
+            build = asyncio.ensure_future(self._build(key, storage))
+            self._building[key] = build
+            self._busy.add(client)
+            build.add_done_callback(lambda done: self._built(key, client, done))
+        return await asyncio.shield(build)
+
+    async def _build(self, key: tuple[str, int], storage: Storage) -> bytes:
+        self._waiting += 1
+        waiting = True
+        try:
+            async with self._slots:
+                self._waiting -= 1
+                waiting = False
+                log = await storage.hand_log(*key)
+                if log is None:
+                    raise WireError("not_found", "no such finished hand at this table")
+                body = await asyncio.to_thread(_build, log, key[0])
+        finally:
+            if waiting:  # stopped before its turn (the server stopping)
+                self._waiting -= 1
+        self._keep(key, body)
+        return body
+
+    def _built(self, key: tuple[str, int], client: str, build: asyncio.Future[bytes]) -> None:
+        del self._building[key]
+        self._busy.discard(client)
+        if not build.cancelled():
+            build.exception()  # retrieved here: its askers (if any are left) get it too
+
+    def _admit(self, client: str) -> None:
+        if client in self._busy:
+            raise WireError("rate_limited", "a replay of yours is being built: wait for it")
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) > 10_000:
+                self._buckets.clear()
+            bucket = self._buckets[client] = Bucket(self.rate, self.burst)
+        if not bucket.take():
+            raise WireError("rate_limited", "too many replays asked for: wait a little")
+        if self._waiting >= self.queue:
+            raise WireError("unavailable", "the server is building many replays: try again in a moment")
+
+    def _keep(self, key: tuple[str, int], body: bytes) -> None:
+        self.built += 1
+        self.cached[key] = body
+        self.size += len(body)
+        while self.size > self.cache_bytes and len(self.cached) > 1:
+            _, dropped = self.cached.popitem(last=False)
+            self.size -= len(dropped)
+
+
+def _build(log: str, table_id: str) -> bytes:
+    """One hand's replay as gzip-compressed JSON (in a worker thread)."""
+    from ..viewer import frames
+
+    try:
+        replay = frames(log)
+    except HupaiError as error:  # a stored log the engine refuses (tampered): the operator's to repair
+        raise WireError("broken", f"this stored hand of table {table_id} cannot be replayed: "
+                                  f"{str(error)[:200]}") from None
+    return gzip.compress(dumps(replay).encode(), compresslevel=6)
 
 
 async def serve_spectator(connection: _Connection, table: Table) -> None:

@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -189,6 +190,20 @@ def _run_pool(spec: SimulationSpec, workers: int, on_result: OnResult) -> None:
                 cancel, on_result)
 
 
+def _check_reachable(address: str) -> None:
+    """A Ray address given as HOST:PORT (or ray://HOST:PORT) answers a TCP connection, or the error says so at
+    once: Ray itself would retry for minutes, logging every try."""
+    where = address.removeprefix("ray://")
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit():  # "auto", "local", or a form Ray reads itself
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except (OSError, ValueError) as error:
+        raise HupaiError(f"cannot reach the Ray cluster at {address!r} ({getattr(error, 'strerror', None) or error}): "
+                         "check the address, or start the cluster there with `ray start --head`") from None
+
+
 def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, address: str | None) -> None:
     try:
         import ray
@@ -198,7 +213,15 @@ def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, add
     if not ray.is_initialized():
         # A local instance sized to `workers`, or the cluster at `address` ("auto": the one this machine is in).
         kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
-        ray.init(include_dashboard=False, logging_level=logging.WARNING, **kwargs)
+        if address:
+            _check_reachable(address)
+        try:
+            ray.init(include_dashboard=False, logging_level=logging.WARNING, **kwargs)
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as error:
+            reason = " ".join(str(error).split())[:300] or type(error).__name__
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise HupaiError(f"cannot start or reach {where}: {reason}: start one with `ray start --head`, give "
+                             "its address (--address HOST:6379), or leave out --address for a local one") from None
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=2)(run_chunk)

@@ -8,6 +8,7 @@ the live wall's size, who was to act, the rule system's public facts as it descr
 package's own tables (:meth:`hupai.rules.Rules.pattern_names`). It never holds the seed or
 the order of the wall's undrawn tiles. :func:`replay_html` writes the viewer, with the frames of one or more
 hands inside it: forwards, backwards, jump to an action, plain HTML/CSS/JS with no outside file.
+:func:`viewer_html` writes the same viewer over hands it fetches one at a time, when each is picked.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..game import Game
 from ..jsonform import tile_out
 from ..serve.wire import facts_to_wire, tile_faces
 
-__all__ = ["frames", "replay_html"]
+__all__ = ["frames", "replay_html", "viewer_html"]
 
 #: A log longer than this many actions is not a hand this engine could have played.
 MAX_ACTIONS = 5_000
@@ -98,7 +99,12 @@ def replay_html(logs: Sequence[str | Mapping[str, Any]], title: str = "hupai rep
     """The viewer as one HTML page holding the replay of every hand of ``logs``."""
     if not logs:
         raise HupaiError("no hand to show")
-    hands = [frames(log) for log in logs]
+    return viewer_html([frames(log) for log in logs], title)
+
+
+def viewer_html(hands: Sequence[Mapping[str, Any]], title: str = "hupai replay") -> str:
+    """The viewer page over ``hands``: each a hand's replay (:func:`frames`), or ``{"src": URL, "label": text}``,
+    a hand the page fetches (as :func:`frames` JSON) only when it is picked (the server's replay pages)."""
     template = resources.files(__package__).joinpath("replay.html").read_text(encoding="utf-8")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return template.replace("{{TITLE}}", safe_title).replace("{{HANDS}}", _script_safe(hands))
+    return template.replace("{{TITLE}}", safe_title).replace("{{HANDS}}", _script_safe(list(hands)))
