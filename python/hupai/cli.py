@@ -22,7 +22,7 @@ import numpy as np
 
 from . import cli_score
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
-from .errors import HupaiError
+from .errors import HupaiError, missing_extra
 from .hand import parse_hand
 from .tiles import format_tiles, kind_name, to_counts
 
@@ -343,7 +343,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise HupaiError("--backend ray needs Ray: pip install 'hupai[ray]'") from None
+            raise missing_extra("--backend ray (Ray)", "ray") from None
 
     bars: list[Progress] = []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import HupaiError
+from ..errors import HupaiError, missing_extra
 from .result import SimulationResult
 
 __all__ = ["check_format", "plot", "require_matplotlib"]
@@ -17,7 +17,7 @@ def require_matplotlib() -> Any:
     try:
         import matplotlib  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        raise HupaiError("--plot needs matplotlib: pip install 'hupai[plot]'") from None
+        raise missing_extra("--plot (matplotlib)", "plot") from None
     matplotlib.use("Agg")  # files only: no display needed, none opened
     import matplotlib.pyplot as pyplot  # type: ignore[import-not-found, unused-ignore]
 
