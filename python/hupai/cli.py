@@ -228,7 +228,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="write every hand's replayable log to DIR (a JSONL file per chunk; see hupai replay)")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="plot the points distribution per seat and the pattern frequencies, and with --rotate "
-                          "each bot's points per hand (needs hupai[plot])")
+                          "each bot's points per hand (needs the plot extra)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)")
     serve_cmd.add_argument("--db", default="sqlite:///hupai.db", help="sqlite:///file.db or postgresql://...")

@@ -143,7 +143,7 @@ def test_no_hands_prints_a_clear_empty_summary(capsys: pytest.CaptureFixture[str
 
 
 def test_the_payments_plot_draws_bars_and_a_tournament_its_bots(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install 'hupai[plot]')")
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed (make install)")
     from hupai.simulate.plot import _bots, _payments, plot, require_matplotlib
 
     pyplot = require_matplotlib()
