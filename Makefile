@@ -8,25 +8,41 @@ SOURCES := pyproject.toml CMakeLists.txt $(wildcard cpp/*.cpp cpp/*.hpp) $(shell
 
 .PHONY: test run bench bench-check bench-check-quick install lint typecheck docs docs-serve wheel test-wheel clean sanitize fuzz serve chaos
 
+# One venv and one C++ build (build/{wheel_tag}) for every target. pip builds in the venv itself
+# (--no-build-isolation): an isolated build environment is new at every install, and scikit-build-core clears the
+# build directory when its own path changes, so every install (another extra, `make serve` after `make run`)
+# would recompile the whole core. The build's requirements ([build-system] in pyproject.toml, and CMake where
+# scikit-build-core finds none it can use) are installed into the venv first.
+BUILD_REQUIRES := "scikit-build-core>=0.10" "pybind11>=2.13"
+BUILD_STAMP    := $(VENV)/.hupai-build-requires
+PIP_INSTALL    := $(PY) -m pip install --quiet --no-build-isolation
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change. `make test`
-# (and every tool target) installs what the tests need; `make run` and `make serve` only what they run.
-$(STAMP): $(PY) $(SOURCES)
-	$(PY) -m pip install --quiet -e ".[test,server-test]"
+$(BUILD_STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet $(BUILD_REQUIRES)
+	tools=$$($(PY) -c "from scikit_build_core.build import get_requires_for_build_editable as r; print(*r())"); \
+		[ -z "$$tools" ] || $(PY) -m pip install --quiet $$tools
+	touch $(BUILD_STAMP)
+
+# Editable install: Python sources are used in place, the C++ core is rebuilt when its sources change (only the
+# files that changed). `make test` (and every tool target) installs what the tests need; `make run` and
+# `make serve` only what they run, in the same venv, reusing the same build.
+$(STAMP): $(BUILD_STAMP) $(SOURCES)
+	$(PIP_INSTALL) -e ".[test,server-test]"
 	touch $(STAMP)
 
 RUN_STAMP   := $(VENV)/.hupai-run-installed
 SERVE_STAMP := $(VENV)/.hupai-serve-installed
 
-$(RUN_STAMP): $(PY) $(SOURCES)
-	$(PY) -m pip install --quiet -e ".[progress]"
+$(RUN_STAMP): $(BUILD_STAMP) $(SOURCES)
+	$(PIP_INSTALL) -e ".[progress]"
 	touch $(RUN_STAMP)
 
-$(SERVE_STAMP): $(PY) $(SOURCES)
-	$(PY) -m pip install --quiet -e ".[server]"
+$(SERVE_STAMP): $(BUILD_STAMP) $(SOURCES)
+	$(PIP_INSTALL) -e ".[server]"
 	touch $(SERVE_STAMP)
 
 install: $(STAMP)
@@ -60,7 +76,7 @@ chaos: $(STAMP)
 
 # Every benchmark, its pytest-benchmark JSON in build/bench.json, then the rates (hands/s, calls/s).
 bench: $(STAMP)
-	$(PY) -m pip install --quiet -e ".[test,bench]"
+	$(PIP_INSTALL) -e ".[test,bench]"
 	mkdir -p build
 	$(PY) -m pytest bench --benchmark-only --benchmark-columns=min,median,ops,rounds --benchmark-json=build/bench.json
 	$(PY) bench/rates.py build/bench.json
@@ -93,11 +109,12 @@ docs-serve: $(STAMP)
 	$(PY) -m pip install --quiet "mkdocs>=1.6,<2"
 	$(PY) -m mkdocs serve
 
-# A wheel and an sdist into dist/ (the C++ build reuses build/{wheel_tag}). Binary wheels for every platform come
+# A wheel and an sdist into dist/, built as a user's pip builds them (an isolated environment), in a build
+# directory of their own so that the editable install's is left as it is. Binary wheels for every platform come
 # from cibuildwheel ([tool.cibuildwheel], .github/workflows/wheels.yml).
 wheel: $(STAMP)
 	rm -rf dist
-	$(PY) -m build --sdist --wheel --outdir dist .
+	$(PY) -m build --sdist --wheel --outdir dist -Cbuild-dir=build/dist/{wheel_tag} .
 
 # The wheel and sdist built from this checkout, the wheel installed into a fresh venv and the README run there
 # (tests/packaging; minutes, so `make test` skips it and CI runs it).
@@ -117,9 +134,13 @@ $(ASAN_PY):
 	$(PYTHON) -m venv $(ASAN_VENV)
 	$(ASAN_PY) -m pip install --quiet --upgrade pip
 
+# The same build requirements as the main venv's, so that a second run rebuilds only what changed.
 sanitize: $(ASAN_PY)
-	$(ASAN_PY) -m pip install --quiet -e ".[test]" -Cbuild-dir=build/asan -Ccmake.build-type=Debug \
-		-Ccmake.define.HUPAI_SANITIZE=ON
+	$(ASAN_PY) -m pip install --quiet $(BUILD_REQUIRES)
+	tools=$$($(ASAN_PY) -c "from scikit_build_core.build import get_requires_for_build_editable as r; print(*r())"); \
+		[ -z "$$tools" ] || $(ASAN_PY) -m pip install --quiet $$tools
+	$(ASAN_PY) -m pip install --quiet --no-build-isolation -e ".[test]" -Cbuild-dir=build/asan \
+		-Ccmake.build-type=Debug -Ccmake.define.HUPAI_SANITIZE=ON
 	$(ASAN_RUN) $(ASAN_PY) -m pytest -q -n 2 -p no:cacheprovider $(SANITIZE_TESTS)
 
 # Long fuzz runs (hypothesis profile "fuzz", tests/conftest.py; `make test` runs the same suites briefly): the
@@ -129,7 +150,7 @@ FUZZ_SECONDS ?= 120
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -n 2 tests/fuzz/test_state_fuzz.py
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -p no:xdist -p no:cacheprovider tests/fuzz/test_fuzz_core.py
-	if $(PY) -m pip install --quiet -e ".[test,fuzz]"; then \
+	if $(PIP_INSTALL) -e ".[test,fuzz]"; then \
 		mkdir -p build/fuzz && $(PY) tests/fuzz/atheris_core.py -max_total_time=$(FUZZ_SECONDS) \
 			-artifact_prefix=build/fuzz/; \
 	else echo "atheris did not install: only the hypothesis suite ran"; fi

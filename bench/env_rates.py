@@ -66,7 +66,7 @@ def main() -> None:
         import riichienv  # noqa: F401
         workloads["RiichiEnv (riichi, Python env)"] = lambda: riichienv_random(args.hands)
     except ImportError:
-        print("riichienv is not installed (pip install 'hupai[bench]'): hupai only")
+        print("riichienv is not installed (make bench installs it): hupai only")
     rates: dict[str, list[tuple[float, float, float]]] = {name: [] for name in workloads}
     for _ in range(args.rounds):
         for name, run in workloads.items():

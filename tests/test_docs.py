@@ -116,3 +116,29 @@ def test_every_rule_id_cited_in_the_code_and_tests_is_documented() -> None:
 def test_a_missing_anchor_is_caught() -> None:
     assert _has_anchor("GD-23") and _has_anchor("WH-E19")
     assert not _has_anchor("GD-99") and not _has_anchor("YX-E99")
+
+
+def test_the_index_and_the_nav_list_every_page() -> None:
+    """docs/index.md links every page in docs/, and mkdocs.yml's nav holds every page (`make docs` is strict)."""
+    pages = {page.relative_to(DOCS).as_posix() for page in DOCS.rglob("*.md")}
+    linked = set(re.findall(r"\]\(([\w/.-]+\.md)(?:#[\w-]+)?\)", (DOCS / "index.md").read_text(encoding="utf-8")))
+    assert pages - {"index.md"} <= linked, sorted(pages - {"index.md"} - linked)
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("nav:", 1)[1]
+    assert all(page in nav for page in pages), sorted(page for page in pages if page not in nav)
+
+
+def test_the_server_page_begins_with_how_to_start_it() -> None:
+    text = (DOCS / "server.md").read_text(encoding="utf-8")
+    first = text.split("\n## ", 2)[1]  # the first section
+    assert first.startswith("Starting the server")
+    for command in ("make serve", "hupai serve --db", "hupai serve --cluster --db postgresql://"):
+        assert command in first, command
+
+
+def test_readme_and_docs_tell_no_story_of_their_making() -> None:
+    """Users read what the project does: no commit hashes, issue numbers or machine load in README or docs."""
+    commit = r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}"  # a hash has letters and digits
+    story = re.compile(rf"\bissue \d+|\bload average\b|\bthis stop\b|`{commit}`|\b(?:against|build|commit) {commit}\b")
+    for path in [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not story.search(line), f"{path.relative_to(ROOT)}:{number}: {line}"

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import cli_score
 from .analysis import Decomposition, Forms, decompositions, shanten, waits
-from .errors import HupaiError
+from .errors import HupaiError, missing_extra
 from .hand import parse_hand
 from .tiles import format_tiles, kind_name, to_counts
 
@@ -247,7 +247,7 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="write every hand's replayable log to DIR (a JSONL file per chunk; see hupai replay)")
     sim.add_argument("--plot", default=None, metavar="FILE.png",
                      help="plot the points distribution per seat and the pattern frequencies, and with --rotate "
-                          "each bot's points per hand (needs hupai[plot])")
+                          "each bot's points per hand (needs the plot extra)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     serve_cmd = commands.add_parser("serve", help="the reference game server (needs the `server` extra)",
                                     description="Serve the browser table and the game API (see docs/server.md).",
@@ -369,7 +369,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise HupaiError("--backend ray needs Ray: pip install 'hupai[ray]'") from None
+            raise missing_extra("--backend ray (Ray)", "ray") from None
 
     bars: list[Progress] = []
 

@@ -24,3 +24,10 @@ class NotAWin(HupaiError, ValueError):
     """A well-formed win context that is not a win under the rules asked (the hand is not complete, or the
     rules forbid this win: a discarded gold, YX-11; three golds on a discard, YX-18). Malformed input raises
     :class:`InvalidHand` instead."""
+
+
+def missing_extra(what: str, extra: str) -> HupaiError:
+    """The one-line error for a feature whose optional dependencies (the ``extra``) are not installed, with the
+    install lines that work from a clone (the Makefile's venv, which reuses the C++ build) and from a wheel."""
+    return HupaiError(f"{what} needs the {extra} extra: in a clone, make install (or .venv/bin/pip install "
+                      f"--no-build-isolation -e '.[{extra}]'); from a wheel, pip install 'hupai[{extra}]'")

@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (pip install -e '.[env]')")
-pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (pip install -e '.[env]')")
+pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (make install)")
+pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (make install)")
 
 import hupai  # noqa: E402
 from hidden import blind_twin  # noqa: E402

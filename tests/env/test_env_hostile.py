@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (pip install -e '.[env]')")
-gymnasium = pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (pip install -e '.[env]')")
+pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (make install)")
+gymnasium = pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (make install)")
 
 import hupai  # noqa: E402
 from hupai import HupaiError, IllegalAction  # noqa: E402

@@ -1,8 +1,9 @@
 """Packaging: one version source, and a wheel and sdist built from this checkout that work on their own.
 
-The wheel test builds both distributions (the C++ build reuses `build/{wheel_tag}`, so it is incremental after
-`make install`), installs the wheel into a fresh venv and runs the README's examples there from a directory
-outside the checkout, so that nothing is imported from `python/`.
+The wheel test builds both distributions as a user's pip would (an isolated build environment, in a build
+directory of its own, `build/dist/{wheel_tag}`, so that the editable install's build is left alone), installs the
+wheel with the `env` extra (the README trains an agent) into a fresh venv and runs the README's examples there
+from a directory outside the checkout, so that nothing is imported from `python/`.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _run(args: list[str], cwd: Path) -> str:
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)], cwd=ROOT)
+    _run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out),
+          "-Cbuild-dir=build/dist/{wheel_tag}", str(ROOT)], cwd=ROOT)
     wheels, sdists = sorted(out.glob("hupai-*.whl")), sorted(out.glob("hupai-*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(out.iterdir())
     return {"wheel": wheels[0], "sdist": sdists[0]}
@@ -73,7 +75,7 @@ def test_wheel_installs_alone_and_runs_the_readme(dists: dict[str, Path], tmp_pa
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    _run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], cwd=tmp_path)
+    _run([str(python), "-m", "pip", "install", "--quiet", f"{wheel}[env]"], cwd=tmp_path)
     out = _run([str(python), str(ROOT / "tests" / "readme_blocks.py"), str(ROOT / "README.md")], cwd=tmp_path)
     # the examples ran against the wheel's copy, not this checkout's python/ directory
     assert f"hupai {hupai.__version__} from {env_dir}" in out, out

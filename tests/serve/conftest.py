@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette", reason="the server extra is not installed (pip install -e '.[server-test]')")
-pytest.importorskip("httpx", reason="the server tests need httpx (pip install -e '.[server-test]')")
+pytest.importorskip("starlette", reason="the server extra is not installed (make install)")
+pytest.importorskip("httpx", reason="the server tests need httpx (make install)")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's notice that it prefers another HTTP client package

@@ -43,7 +43,7 @@ def test_the_fallback_line_shows_rate_and_eta() -> None:
 
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install 'hupai[plot]')")
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed (make install)")
     from hupai.simulate.plot import plot
 
     result = hupai.simulate("guangdong", hands=30, bots="greedy", seed=1)

@@ -146,7 +146,7 @@ def test_the_payments_plot_draws_one_outline_per_bot_and_a_tournament_its_bots(t
     """Issue 29 item 6: a tournament's payments are drawn per bot (a seat held every bot in turn), each bot once,
     as an outline over shared bins of whole payments; the legend names the bots, never a seat under one bot's
     name."""
-    pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install 'hupai[plot]')")
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed (make install)")
     from hupai.simulate.plot import _bots, _payments, plot, require_matplotlib
 
     pyplot = require_matplotlib()

@@ -1,4 +1,4 @@
-"""Agent environments (``pip install 'hupai[env]'``: PettingZoo and Gymnasium).
+"""Agent environments (PettingZoo and Gymnasium, the optional ``env`` extra).
 
 - :func:`aec_env` (``rules``, ``**options``): a PettingZoo AEC environment of every rule system, the seats as
   agents (:class:`~hupai.env.aec.HupaiAEC`);
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HupaiError
+from ..errors import missing_extra
 from .actions import ActionSpace
 from .features import Features
 
@@ -32,7 +32,7 @@ def _need_extra() -> None:
         import gymnasium  # noqa: F401
         import pettingzoo  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as error:
-        raise HupaiError("hupai.env needs PettingZoo and Gymnasium: pip install 'hupai[env]'") from error
+        raise missing_extra("hupai.env (PettingZoo and Gymnasium)", "env") from error
 
 
 def aec_env(rules: str = "guangdong", *, hands: int = 1, claim_window: str = "all",

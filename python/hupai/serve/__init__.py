@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HupaiError
+from ..errors import missing_extra
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.applications import Starlette
@@ -21,8 +21,8 @@ __all__ = ["create_app", "run"]
 def _app_module() -> Any:
     try:
         from . import app
-    except ImportError as error:
-        raise HupaiError(f"hupai serve needs the server extra (pip install 'hupai[server]'): {error}") from None
+    except ImportError:
+        raise missing_extra("hupai serve (Starlette, uvicorn)", "server") from None
     return app
 
 

@@ -54,7 +54,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .. import rules as rules_module
-from ..errors import HupaiError
+from ..errors import HupaiError, missing_extra
 from .cluster import Cluster
 from .limits import AddressLimits, Bucket, SocketGuard, address, error_reply, guarded_protocol
 from .relay import forward_http
@@ -516,7 +516,7 @@ def run(db: str, host: str = "127.0.0.1", port: int = 8000, settings: Settings |
     try:
         import uvicorn
     except ImportError as error:
-        raise HupaiError("hupai serve needs the server extra: pip install 'hupai[server]'") from error
+        raise missing_extra("hupai serve (uvicorn)", "server") from error
     settings = settings or Settings()
     if settings.cluster and not settings.advertise:
         if host in ("0.0.0.0", "::", ""):

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
-from ..errors import HupaiError
+from ..errors import HupaiError, missing_extra
 from .storage import SCHEMA_LOCK
 from .wire import WireError
 
@@ -85,6 +85,11 @@ class Cluster:
         if not advertise.startswith(("http://", "https://")):
             raise HupaiError(f"a cluster process advertises an http(s):// address its peers can reach, got "
                              f"{advertise!r}")
+        try:  # refused now, before `hupai serve --cluster` starts serving
+            import httpx  # noqa: F401  (a forwarded request)
+            import psycopg  # noqa: F401  (the lock connection)
+        except ImportError:
+            raise missing_extra("hupai serve --cluster (psycopg 3, httpx)", "postgres") from None
         self.url = url
         self.advertise = advertise.rstrip("/")
         self.scan_seconds = scan_seconds
@@ -106,12 +111,6 @@ class Cluster:
 
     # -- the lock connection ---------------------------------------------------------------------------------
     async def start(self, host: Host) -> None:
-        try:
-            import httpx  # noqa: F401  (a forwarded request)
-            import psycopg  # noqa: F401  (the lock connection)
-        except ImportError as error:
-            raise HupaiError(f"hupai serve --cluster needs the postgres extra (pip install 'hupai[server,postgres]'): "
-                             f"{error}") from None
         self._host = host
         await self._connect()
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="hupai-cluster")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
 
-from ..errors import HupaiError, InvalidState
+from ..errors import HupaiError, InvalidState, missing_extra
 
 __all__ = ["Database", "Storage", "StorageConflict", "StoredTable", "check_database", "dumps", "is_storage_fault",
            "open_database", "shown_url", "Statement"]
@@ -231,6 +231,14 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:  # the `postgres` extra brings it
+        raise missing_extra("PostgreSQL storage (psycopg 3)", "postgres") from None
+    return psycopg
+
+
 class PostgresDatabase:
     """psycopg 3's async connections, a few kept in a queue (a pool without another dependency), with group
     commit: the writes waiting at one moment go in one pipelined transaction."""
@@ -239,6 +247,7 @@ class PostgresDatabase:
     WRITERS = 2  # of the pool's connections: the others serve reads
 
     def __init__(self, url: str, size: int = 4) -> None:
+        _psycopg()  # a missing driver is refused now, before `hupai serve` starts serving
         self._url = url
         self.url = url  # a cluster's lock connection (see .cluster) opens its own session with it
         self._size = size
@@ -263,11 +272,7 @@ class PostgresDatabase:
         return conn
 
     async def _connect(self) -> Any:
-        try:
-            import psycopg
-        except ImportError as error:  # the `postgres` extra brings it
-            raise HupaiError("PostgreSQL storage needs psycopg 3: pip install 'hupai[postgres]'") from error
-        conn = await psycopg.AsyncConnection.connect(self._url, autocommit=False)
+        conn = await _psycopg().AsyncConnection.connect(self._url, autocommit=False)
         self._all.append(conn)
         return conn
 

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import HupaiError
+from ..errors import HupaiError, missing_extra
 from .chunk import ChunkResult, SimulationSpec, run_chunk
 
 __all__ = ["BACKENDS", "run"]
@@ -208,7 +208,7 @@ def _run_ray(spec: SimulationSpec, workers: int | None, on_result: OnResult, add
     try:
         import ray
     except ImportError:
-        raise HupaiError("backend='ray' needs Ray: pip install 'hupai[ray]'") from None
+        raise missing_extra("backend='ray' (Ray)", "ray") from None
     started = False
     if not ray.is_initialized():
         # A local instance sized to `workers`, or the cluster at `address` ("auto": the one this machine is in).

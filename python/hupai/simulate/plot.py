@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import HupaiError
+from ..errors import HupaiError, missing_extra
 from .result import SimulationResult
 
 __all__ = ["check_format", "plot", "require_matplotlib"]
@@ -18,7 +18,7 @@ def require_matplotlib() -> Any:
     try:
         import matplotlib  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        raise HupaiError("--plot needs matplotlib: pip install 'hupai[plot]'") from None
+        raise missing_extra("--plot (matplotlib)", "plot") from None
     matplotlib.use("Agg")  # files only: no display needed, none opened
     import matplotlib.pyplot as pyplot  # type: ignore[import-not-found, unused-ignore]
 
