@@ -133,8 +133,9 @@ def fits(page: Any) -> None:
         where = f"{name} at ({left:.0f},{top:.0f})-({right:.0f},{bottom:.0f}) on {size['width']}x{size['height']}"
         assert left >= -0.5 and top >= -0.5 and right <= size["width"] + 0.5 and bottom <= size["height"] + 0.5, where
         assert width >= 40 - 0.5 and height >= 40 - 0.5, f"{where}: {width:.0f}x{height:.0f} px"
-    wide = page.evaluate("[...document.querySelectorAll('body *:not(#callout *)')].filter(e => e.getBoundingClientRect().right > "
-                         "innerWidth + 0.5 && e.getClientRects().length).map(e => e.id || e.className).slice(0, 5)")
+    wide = page.evaluate("[...document.querySelectorAll('body *:not(#callout *)')].filter(e => "
+                         "e.getBoundingClientRect().right > innerWidth + 0.5 && e.getClientRects().length)"
+                         ".map(e => e.id || e.className).slice(0, 5)")
     assert not wide and page.evaluate("document.documentElement.scrollWidth") <= size["width"], wide
     assert page.evaluate("document.scrollingElement.scrollTop") == 0
 
@@ -147,11 +148,13 @@ class Played:
         self.timed = self.marked = self.pond = False
         self.turn_lines: set[str] = set()
         self.sizes: set[tuple[int, int]] = set()
+        self.shots: set[str] = set()
         self.labels: list[str] = []  # the claim buttons clicked, as they read
         self.shown = 0  # the most tiles a rule showed face up in another seat's hand (亮倒)
 
 
-def play_through(page: Any, played: Played, *, claim: bool = True, limit: float = 150, resize: bool = True) -> None:
+def play_through(page: Any, played: Played, *, claim: bool = True, limit: float = 150, resize: bool = True,
+                 name: str = "") -> None:
     """Play the open hand through the page until its result shows: win when offered, claim when offered (pass
     otherwise), else discard. Each new decision is met at the next viewport size of SIZES and checked by
     :func:`fits`; every fourth discard and pass is made by keyboard."""
@@ -174,6 +177,11 @@ def play_through(page: Any, played: Played, *, claim: bool = True, limit: float 
                     played.sizes.add((size["width"], size["height"]))
                 if not page.is_visible("#result"):
                     fits(page)
+                    size = page.viewport_size
+                    shot = f"{size['width']}x{size['height']}"
+                    if name and resize and shot not in played.shots:  # the table at a decision, once per size
+                        played.shots.add(shot)
+                        shoot(page, f"{name}_{shot}")
             played.timed = played.timed or page.is_visible("#timer")
             played.marked = played.marked or page.locator("#seats .pond .tile.last").count() == 1
             played.pond = played.pond or page.locator("#seats .pond .tile").count() >= 4
@@ -290,7 +298,7 @@ def test_a_table_of_each_system_through_the_page(site: Site, system: str, bots: 
         played = Played()
         won = False
         for hand in range(3):  # until a hand is won (a drawn hand names no pattern) and a claim was made
-            play_through(page, played)
+            play_through(page, played, name=f"table_{system}")
             unique_ids(page)
             page.set_viewport_size(PHONE if hand == 0 else DESKTOP)
             won = check_result(page, patterns) or won

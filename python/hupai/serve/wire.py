@@ -17,7 +17,7 @@ the same way (:func:`action_to_wire`). An action in the other family's notation 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..actions import Action
@@ -27,8 +27,8 @@ from ..rules.base import Rules
 from ..tiles import NUM_KINDS as MAHJONG_KINDS
 from ..zipai.cards import NUM_KINDS as ZIPAI_KINDS
 
-__all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds", "facts_to_wire", "house_rules",
-           "observation_to_wire", "pattern_names", "scoring_to_wire", "tile_faces"]
+__all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds", "facts_to_wire",
+           "house_rules", "observation_to_wire", "pattern_names", "scoring_to_wire", "tile_faces"]
 
 #: Mahjong's tile notation (``1m`` .. ``7z``), as the JSON contract writes it.
 MAHJONG_NAMES = frozenset(str(tile_out(kind)) for kind in range(MAHJONG_KINDS))
@@ -147,8 +147,11 @@ def scoring_to_wire(result: Any) -> list[dict[str, Any]] | None:
 def house_rules(rules: Rules) -> list[dict[str, Any]]:
     """The rule system's house rules (options declared ``house=True`` with a few choices), for the lobby:
     ``[{"name", "rule", "doc", "choices", "default"}]``, the default (the spec's reading) first."""
+    options = getattr(rules, "options", None)  # a rule package's RuleOptions (the base Rules declares none)
+    if options is None or not is_dataclass(options):
+        return []
     out = []
-    for spec in fields(rules.options):
+    for spec in fields(options):
         kind = spec.metadata.get("option")
         choices = getattr(kind, "choices", ())
         if kind is not None and kind.house and choices:

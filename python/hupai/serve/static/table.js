@@ -501,7 +501,6 @@ function renderMine(obs, live) {
   const golds = factTiles(facts, "金");
   const white = facts.find((f) => f.zh === "白板");
   const goldFace = golds.size ? [...golds][0] : null;
-  sizeHand(tiles.length);
   tiles.forEach((t, index) => {
     const isDrawn = drawn && index === tiles.length - 1;
     const button = make("button", { type: "button", className: "tile-button" + (isDrawn ? " drawn" : "") });
@@ -697,6 +696,7 @@ function render() {
     if (autoPass(obs, live)) return;
     renderMine(obs, live);
     renderActions(obs, live);
+    sizeHand($("hand").children.length);  // measured with the buttons beside it in place
   }
   renderResult(obs);
   $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
