@@ -258,7 +258,10 @@ async function open(tableId) {
   $("table").hidden = false;
   document.body.classList.add("at-table");
   $("lang").onclick = () => { T.setLang(T.lang() === "zh" ? "en" : "zh"); translate(); if (state) render(); };
-  $("facts-box").open = window.matchMedia("(min-width: 1000px) and (min-height: 760px)").matches;
+  // The facts panel open where there is room for it (a desktop), folded into a line of chips elsewhere.
+  const roomy = window.matchMedia("(min-width: 1000px) and (min-height: 760px)");
+  $("facts-box").open = roomy.matches;
+  roomy.addEventListener("change", () => { $("facts-box").open = roomy.matches; });
 }
 
 async function sit(tableId, seat) {
@@ -472,6 +475,7 @@ function renderIndicators(obs) {
 // narrower than a finger (40 px).
 function sizeHand(count) {
   const hand = $("hand");
+  hand.dataset.rows = "1";  // measured without the width a layout of several rows gives itself
   const width = hand.clientWidth || window.innerWidth;
   const tall = window.innerHeight;
   const maxWidth = Math.min(64, (tall * 0.16) * 0.75);
