@@ -138,6 +138,7 @@ const HupaiText = (() => {
     payments: ["结算", "Payments"],
     you_pay: ["你付给 {payee} {v}", "You pay {payee} {v}"],
     pays: ["{payer} 付给 {payee} {v}", "{payer} pays {payee} {v}"],
+    liangdao_double: ["亮倒：点炮者赔双倍", "亮倒 declared ready: the discarder pays double"],
     other_money: ["杠钱及其他结算", "Kong money and other settlement"],
     net: ["本局", "This hand"],
     next_hand: ["下一局", "Next hand"],

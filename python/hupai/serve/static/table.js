@@ -635,6 +635,8 @@ function renderResult(obs) {
       winPaid[seat] += v;
       if (v < 0) pays.append(make("li", { textContent: T.t(seat === obs.seat ? "you_pay" : "pays", { payer: seatName(seat), payee: seatName(win.seat), v: -v }) }));
     });
+    const details = scoring.get(win.seat);
+    if (details && details.liangdao_double) pays.append(make("li", { className: "liable", textContent: T.t("liangdao_double") }));
     if (win.liable !== null && win.liable !== undefined) pays.append(make("li", { className: "liable", textContent: T.t("liable", { who: seatName(win.liable) }) }));
     div.append(make("h3", { textContent: T.t("payments") }), pays);
     box.append(div);
