@@ -71,6 +71,22 @@ def test_the_page_uses_every_id_once_and_the_script_finds_each() -> None:
     assert wanted - made <= set(ids), wanted - made - set(ids)
 
 
+def test_every_word_the_pages_ask_for_is_in_the_dictionary_in_both_languages() -> None:
+    """The words of the table, the spectator page and the replay viewer come from one dictionary (i18n.js), each
+    in Chinese and English: a key the pages ask for that the dictionary lacks would show as the key itself."""
+    dictionary = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    entries = dict(re.findall(r'^ {4}(\w+): \["([^"]*)", "[^"]*"\],', dictionary, re.M))
+    english = dict(re.findall(r'^ {4}(\w+): \["[^"]*", "([^"]*)"\],', dictionary, re.M))
+    assert len(entries) > 100 and all(entries.values()) and all(english.values())
+    pages = (STATIC / "table.js").read_text(encoding="utf-8") + \
+        (STATIC.parent.parent / "viewer" / "replay.html").read_text(encoding="utf-8")
+    asked = set(re.findall(r'T\.(?:t|both)\("(\w+)"', pages)) | set(re.findall(r'data-i18n="(\w+)"', (
+        STATIC / "index.html").read_text(encoding="utf-8")))
+    prefixes = {key for key in asked if key.endswith("_")}  # T.t("act_" + kind): a family of entries
+    assert all(any(entry.startswith(prefix) for entry in entries) for prefix in prefixes)
+    assert asked - prefixes <= set(entries), asked - prefixes - set(entries)
+
+
 # ---- One server and one Chromium for the module -----------------------------------------------------------------
 
 class Site:

@@ -133,6 +133,7 @@ const HupaiText = (() => {
     count_factor: ["各项相乘", "factors multiply"],
     capped: ["封顶", "capped"],
     amounts: ["点炮者付 {first}，其余每家付 {other}", "the discarder pays {first}, each of the others {other}"],
+    amounts_each: ["其余每家付 {other}", "each of the others pays {other}"],
     wall_word: ["余牌", "wall"],
     count_points: ["各项相加", "points add up"],
     payments: ["结算", "Payments"],

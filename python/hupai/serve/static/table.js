@@ -583,7 +583,8 @@ function countLines(win, details) {
     lines.push(make("p", { className: "count", textContent: `${T.t("count_factor")}: ${factors || "×1"} = ×${details.product}`
       + (details.capped ? ` (${T.t("capped")})` : "") + ` → ${win.value}` }));
   } else if (details && Array.isArray(details.amounts)) {
-    lines.push(make("p", { className: "count", textContent: T.t("amounts", { first: details.amounts[0], other: details.amounts[1] }) }));
+    const discard = win.discarder !== null && win.discarder !== undefined;
+    lines.push(make("p", { className: "count", textContent: T.t(discard ? "amounts" : "amounts_each", { first: details.amounts[0], other: details.amounts[1] }) }));
   }
   // Yunxiao's reading names its scoring row (the patterns above say it); the others lay out the hand's groups.
   if (win.reading && !(details && details.row !== undefined)) lines.push(make("p", { className: "reading" }, make("span", { textContent: T.t("reading") + " " }), make("code", { textContent: win.reading })));
