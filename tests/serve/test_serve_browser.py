@@ -169,7 +169,7 @@ class Played:
         self.shown = 0  # the most tiles a rule showed face up in another seat's hand (亮倒)
 
 
-def play_through(page: Any, played: Played, *, claim: bool = True, limit: float = 150, resize: bool = True,
+def play_through(page: Any, played: Played, *, claim: bool = True, limit: float = 300, resize: bool = True,
                  name: str = "") -> None:
     """Play the open hand through the page until its result shows: win when offered, claim when offered (pass
     otherwise), else discard. Each new decision is met at the next viewport size of SIZES and checked by
@@ -363,7 +363,7 @@ def test_the_language_switch_the_phone_and_the_end_of_a_match(site: Site) -> Non
         page.click("#lang")
         page.check("#autopass")
         played = Played()
-        deadline = time.monotonic() + 150
+        deadline = time.monotonic() + 300
         offered = 0
         while not page.is_visible("#result"):
             assert time.monotonic() < deadline
