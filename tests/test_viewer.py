@@ -4,6 +4,7 @@ self-contained HTML page and `hupai replay LOG --html OUT`."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,7 +49,9 @@ def test_the_page_is_self_contained_and_script_safe() -> None:
     page = replay_html([_log("guangdong"), _log("waihuzi")], title="<b>x</b>")
     assert str(SEED) not in page
     assert "<b>x</b>" not in page and "&lt;b&gt;" in page
-    assert "http://" not in page and "https://" not in page and "src=" not in page  # nothing from outside
+    # Nothing from outside: no script, style, image or link fetched (an SVG namespace URI is a name, not a fetch).
+    assert "src=" not in page and not re.search(r"(href|url)\s*[=(]\s*[\"']?https?:", page)
+    assert "HupaiTiles" in page and "HupaiText" in page  # the table's own tile art and words, inlined
     opening = '<script id="hands" type="application/json">'
     start = page.index(opening) + len(opening)
     embedded = page[start:page.index("</script>", start)]
@@ -109,9 +112,10 @@ def test_the_viewer_steps_in_chromium(tmp_path: Path) -> None:
         page.keyboard.press("ArrowRight")
         assert "action 2 /" in page.inner_text("#where")
         page.click("#last")
-        assert "payments" in page.inner_text("#result")
+        assert "payments" in page.inner_text("#result").lower()
+        assert page.locator("#table .tile svg").count() > 20  # the table's SVG tiles
         page.select_option("#hand", "1")
-        assert "guangdong" in page.inner_text("#info")
+        assert "guangdong" in page.inner_text("#info").lower()
         page.click("#last")
         page.screenshot(path=str(artifacts / "replay_viewer.png"), full_page=True)
         browser.close()

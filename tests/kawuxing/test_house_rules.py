@@ -114,9 +114,12 @@ def test_kw_18_liangdao_discarder_pays_double() -> None:
     # Seed 九.1 赔2倍 and 九.5 点炮者出双份: 卡五星 2 x 亮倒 2 = 4, paid twice by the discarder; a self-draw and a
     # hand not declared pay as before.
     double = {"liangdao_discarder": "double"}
-    assert score("123p789p234s46s77s", "5s", discarder=0, liangdao=True, options=double).payments == (-8, 8, 0)
+    doubled = score("123p789p234s46s77s", "5s", discarder=0, liangdao=True, options=double)
+    assert doubled.payments == (-8, 8, 0)
+    assert doubled.details["liangdao_double"] is True  # what the result screen says of the payment
     assert score("123p789p234s46s77s", "5s", liangdao=True, options=double).payments == (-4, 8, -4)
-    assert score("123p789p234s46s77s", "5s", discarder=0, options=double).payments == (-2, 2, 0)
+    plain = score("123p789p234s46s77s", "5s", discarder=0, options=double)
+    assert plain.payments == (-2, 2, 0) and "liangdao_double" not in plain.details
 
 
 # -- KW-21: 明四归一 and 暗四归一 by the way the tile came ----------------------------------------------------

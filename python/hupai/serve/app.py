@@ -61,7 +61,7 @@ from .relay import forward_http
 from .storage import Database, PostgresDatabase, Storage, check_database, is_storage_fault, open_database
 from .tables import Table, parse_config, playable
 from .watch import Replays, poll, replay_hand, replay_page, table_hands, watch_events, watch_state
-from .wire import WireError, pattern_names, tile_faces
+from .wire import WireError, house_rules, pattern_names, tile_faces
 from .ws import websocket_endpoint
 
 __all__ = ["Settings", "Host", "create_app"]
@@ -376,7 +376,8 @@ async def _rules(request: Request, host: Host) -> Response:
     for name in rules_module.names():
         rules = rules_module.get(name)
         out.append({"name": name, "num_players": rules.num_players, "family": rules.family,
-                    "playable": playable(rules), "options": rules.options_dict(), "faces": tile_faces(rules)})
+                    "playable": playable(rules), "options": rules.options_dict(), "faces": tile_faces(rules),
+                    "house_rules": house_rules(rules)})
     return _reply({"rules": out})
 
 

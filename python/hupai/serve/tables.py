@@ -251,7 +251,8 @@ class Table:
                 "bank": round(self.clock.bank[seat], 3) if seat in self.clock.bank else None,
                 "auto": sorted(self.clock.auto), "scores": list(self.match.scores), "hands": self.config.hands,
                 "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": self.game.event_count, "facts": wire.facts_to_wire(self.rules, observation.extras),
+                "event_count": self.game.event_count, "scoring": wire.scoring_to_wire(self.game.result),
+                "facts": wire.facts_to_wire(self.rules, observation.extras),
                 "observation": wire.observation_to_wire(observation)}
 
     def spectator_message(self) -> dict[str, Any]:
@@ -266,7 +267,7 @@ class Table:
                 "status": self.status, "decision": None, "seat": None, "deadline": None, "bank": None,
                 "timers": timers, "auto": sorted(self.clock.auto), "scores": list(self.match.scores),
                 "hands": self.config.hands, "ready": sorted(self.ready), "bots": list(self.config.bots),
-                "event_count": self.game.event_count}
+                "event_count": self.game.event_count, "scoring": wire.scoring_to_wire(self.game.result)}
 
     async def events(self, seat: int, since: Any) -> dict[str, Any]:
         """The seat's public event stream of the current hand from index ``since`` on (:meth:`hupai.Game.events_for`:

@@ -18,6 +18,7 @@ reading one as the other would play another card.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..actions import Action
@@ -27,7 +28,7 @@ from ..tiles import NUM_KINDS as MAHJONG_KINDS
 from ..zipai.cards import NUM_KINDS as ZIPAI_KINDS
 
 __all__ = ["WireError", "action_from_wire", "action_from_store", "action_to_wire", "card_kinds", "facts_to_wire",
-           "observation_to_wire", "pattern_names", "tile_faces"]
+           "house_rules", "observation_to_wire", "pattern_names", "scoring_to_wire", "tile_faces"]
 
 class WireError(HupaiError):
     """A message that is not what the wire format allows; ``code`` says which kind of refusal it is."""
@@ -104,6 +105,33 @@ def facts_to_wire(rules: Rules, extras: Mapping[str, Any]) -> list[dict[str, Any
 #: rule object's id -> (the rule object, the last extras' items, their described facts) for :func:`facts_to_wire`.
 _FACTS: dict[int, tuple[Rules, tuple[tuple[str, Any], ...], list[dict[str, Any]]]] = {}
 _FACTS_KEPT = 4096
+
+
+def scoring_to_wire(result: Any) -> list[dict[str, Any]] | None:
+    """How each win of a finished hand was counted, for the result screen: ``[{"seat", "details"}]``, the score's
+    details as the rule system records them (Guangdong: the share and who pays under which rule; Wai Huzi: each
+    group with its 息, the 名堂 and 元 factors; Yunxiao: its scoring row; Kawuxing: its factors). A state
+    message's optional ``scoring``; None while the hand is played (the result is public once the hand is over,
+    every hand laid open)."""
+    if result is None:
+        return None
+    return [{"seat": win.seat, "details": win.score.to_dict()["details"]} for win in result.wins]
+
+
+def house_rules(rules: Rules) -> list[dict[str, Any]]:
+    """The rule system's house rules (options declared ``house=True`` with a few choices), for the lobby:
+    ``[{"name", "rule", "doc", "choices", "default"}]``, the default (the spec's reading) first."""
+    options = getattr(rules, "options", None)  # a rule package's RuleOptions (the base Rules declares none)
+    if options is None or not is_dataclass(options):
+        return []
+    out = []
+    for spec in fields(options):
+        kind = spec.metadata.get("option")
+        choices = getattr(kind, "choices", ())
+        if kind is not None and kind.house and choices:
+            out.append({"name": spec.name, "rule": kind.rule, "doc": kind.doc, "choices": list(choices),
+                        "default": choices[0]})
+    return out
 
 
 def pattern_names(rules: Rules) -> dict[str, dict[str, str]]:

@@ -70,6 +70,8 @@ def frames(log: str | Mapping[str, Any]) -> dict[str, Any]:
         "result": {"winners": list(result.winners), "payments": list(result.payments), "drawn": result.drawn,
                    "unit": final.rules.pattern_unit,
                    "wins": [{"seat": win.seat, "tile": tile_out(win.tile, kinds), "value": win.score.value,
+                             "source": win.source, "discarder": win.discarder,
+                             "payments": list(win.score.payments), "details": win.score.to_dict()["details"],
                              "patterns": [{"name": p.name, "chinese": names.get(p.name, (p.chinese, ""))[0],
                                            "english": names.get(p.name, ("", p.name))[1], "value": p.value}
                                           for p in win.score.patterns]}
@@ -107,4 +109,13 @@ def viewer_html(hands: Sequence[Mapping[str, Any]], title: str = "hupai replay")
     a hand the page fetches (as :func:`frames` JSON) only when it is picked (the server's replay pages)."""
     template = resources.files(__package__).joinpath("replay.html").read_text(encoding="utf-8")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return template.replace("{{TITLE}}", safe_title).replace("{{HANDS}}", _script_safe(list(hands)))
+    return (template.replace("{{TITLE}}", safe_title).replace("{{SCRIPTS}}", _shared_scripts())
+            .replace("{{HANDS}}", _script_safe(list(hands))))
+
+
+def _shared_scripts() -> str:
+    """The browser table's words and tile art (``serve/static/i18n.js``, ``tiles.js``), inlined: the viewer draws
+    the same tiles with the same words, and stays one file that needs nothing from outside."""
+    static = resources.files("hupai.serve").joinpath("static")
+    return "\n".join(static.joinpath(name).read_text(encoding="utf-8").replace("</", "<\\/")
+                     for name in ("i18n.js", "tiles.js"))

@@ -81,9 +81,10 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
         payments[context.discarder] = -paid
         payments[winner] = paid
     patterns = tuple(entry.pattern() for entry in entries)
-    return ScoreResult(patterns, value, tuple(payments),
-                       {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs},
-                       reading=describe(reading))
+    details: dict[str, object] = {"product": raw, "capped": capped != raw, "seven_pairs": reading.seven_pairs}
+    if context.discarder is not None and -payments[context.discarder] != value:
+        details["liangdao_double"] = True  # KW-18's house rule applied: the discarder paid 2V
+    return ScoreResult(patterns, value, tuple(payments), details, reading=describe(reading))
 
 
 def describe(reading: Reading) -> str:

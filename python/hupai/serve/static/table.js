@@ -1,229 +1,117 @@
 // The hupai browser table: plain JavaScript, no build step. It shows one seat's state as the server sends it
 // (the seat's observation: nothing of the other hands) and sends the seat's chosen action; at /watch/{id} it
-// shows a spectator's state (no seat: every hand face down) and sends nothing.
+// shows a spectator's state (no seat: every hand face down) and sends nothing. Words come from i18n.js
+// (HupaiText), tiles from tiles.js (HupaiTiles).
 "use strict";
 
+const T = HupaiText;
+const Tiles = HupaiTiles;
 const $ = (id) => document.getElementById(id);
 const make = (tag, props = {}, ...children) => {
-  const element = Object.assign(document.createElement(tag), props);
-  for (const child of children) if (child !== null && child !== undefined) element.append(child);
+  const { dataset, ariaLabel, ariaHidden, role, ...rest } = props;
+  const element = Object.assign(document.createElement(tag), rest);
+  if (role) element.setAttribute("role", role);
+  if (dataset) Object.assign(element.dataset, dataset);
+  if (ariaLabel) element.setAttribute("aria-label", ariaLabel);
+  if (ariaHidden) element.setAttribute("aria-hidden", ariaHidden);
+  for (const child of children) if (child !== null && child !== undefined && child !== false) element.append(child);
   return element;
 };
-const WINDS = ["东", "南", "西", "北"];
-const NUMBERS = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十"];
-const BIG = ["壹", "贰", "叁", "肆", "伍", "陆", "柒", "捌", "玖", "拾"];
-const SUITS = { m: "万", p: "筒", s: "条" };
-const HONORS = ["东", "南", "西", "北", "白", "发", "中"];
-// Action kinds as a player reads them; the flags of declarations (亮倒, 游金, ...) as the rule systems name them.
-const KINDS = { discard: "打 discard", chow: "吃 chow", pung: "碰 pung", kong: "杠 kong", win: "胡 win",
-  pass: "过 pass", declare: "declare", liu: "溜 liu", piao: "飘 piao", wai: "歪 wai" };
-const FLAGS = { liangdao: "亮倒 declare ready", you_jin: "游金 swimming gold", qiang_jin: "抢金 rob the gold",
-  ming_gang: "明杠 exposed kong", tianhu: "天胡 heavenly hand", concealed: "暗杠 concealed kong",
-  added: "补杠 added kong", exposed: "明杠 exposed kong" };
-const POSITIONS = { 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+const COARSE = window.matchMedia("(pointer: coarse)");
+const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
+// A meld's type (mahjong's or a Wai Huzi group's) as the call that made it: the call-out's words.
+const CALLS = { chow: "act_chow", chi: "act_chow", pung: "act_pung", peng: "act_pung", kong: "act_kong",
+  wai: "act_wai", liu: "act_liu", piao: "act_piao" };
+// Keys that answer a decision (shown on the buttons as aria-keyshortcuts).
+const KEYS = { pass: "p", chow: "c", pung: "g", kong: "k", win: "h", wai: "w", liu: "l", piao: "o", declare: "d" };
 
-let faces = [];         // faces[kind] = [glyph, notation], for the table's rules
-let names = {};         // pattern name -> {zh, en}, from the rule package's tables
-let unit = "";          // what a pattern's value counts: "番", "×" (a factor) or "" (an amount)
+let info = null;        // the table's public info: faces, pattern names and unit, config, family
+let order = {};         // notation -> its kind's index (the hand's sort order)
 let session = null;     // {table, seat, token}; a spectator has {table, watch: true}
 let socket = null;
 let state = null;       // the latest state message
-let previous = null;    // the one before: who discarded last
-let lastDiscard = null; // {seat, index}
+let previous = null;    // the one before, in the same hand (what changed: call-outs, animations)
 let sent = null;        // the decision an action was sent for (buttons stay off until the next one)
-let timerEnd = 0;
-let timerBank = 0;
-let timerSeat = null;
+let selected = null;    // a touch screen's first tap on a tile selects it; the second discards
+let timerEnd = 0, timerBank = 0, timerTotal = 0, timerSeat = null;
+let seatTimers = new Map(); // a spectator's view of each human seat's timer: seat -> when it runs out
 let replaced = false;   // another device took the seat over: no reconnecting until asked
 
-const label = (kind) => (kind >= 0 && kind < faces.length ? faces[kind][1] : "?");
+// ---- Words and small views ------------------------------------------------------------------------------------
 
-// The JSON contract (schema version 2) writes tiles in notation ("5m", "d3") and null for none; the page works
-// on kinds (faces[kind]), so an observation is turned into kinds once, as it arrives. The server accepts both.
-function kindOf(value) {
-  if (value === null || value === undefined) return -1;
-  if (typeof value === "number") return value;
-  return faces.findIndex((f) => f[1] === value);
+function translate(root = document) {
+  for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = T.t(element.dataset.i18n);
+  $("lang").textContent = T.t("language");
+  $("lang").setAttribute("aria-label", T.t("language_name") + ": " + T.t("language"));
+  $("sound").replaceChildren(speaker(soundOn()), make("span", { className: "label", textContent: T.t("sound") }));
+  $("sound").setAttribute("aria-pressed", String(soundOn()));
+  $("sound").setAttribute("aria-label", T.t("sound"));
+  $("copy-link").title = T.t("copy_link");
+  $("seat-link").setAttribute("aria-label", T.t("seat_link_label"));
+  $("hand").setAttribute("aria-label", T.t("your_hand"));
+  $("autopass-box").title = T.t("auto_pass_title");
 }
 
-function meldKinds(meld) {
-  if (Array.isArray(meld)) return meld;
-  return [meld.type, meld.tiles.map(kindOf), meld.concealed, meld.claimed_from ?? -1, meld.added, kindOf(meld.claimed_tile)];
+// A speaker, with waves when the sound is on (drawn: no icon font).
+function speaker(on) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>' + (on
+    ? '<path d="M15 8.5a5 5 0 0 1 0 7M17.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/>'
+    : '<path d="M15 9l6 6M21 9l-6 6" stroke="currentColor" stroke-width="2"/>');
+  return svg;
 }
 
-function actionKinds(action) {
-  const out = { ...action };
-  if (action.tile !== undefined) out.tile = kindOf(action.tile);
-  if (action.tiles) out.tiles = action.tiles.map(kindOf);
-  return out;
-}
+const zipai = () => info && info.family === "zipai";
+const tile = (notation, options) => Tiles.tile(notation, options);
 
-function observationKinds(obs) {
-  const result = obs.result && {
-    ...obs.result,
-    wins: obs.result.wins.map((win) => ({
-      ...win, tile: kindOf(win.tile), hand: win.hand.map(kindOf), melds: win.melds.map(meldKinds),
-      discarder: win.discarder ?? -1, liable: win.liable ?? -1,
-      patterns: win.patterns.map((p) => (Array.isArray(p) ? p : [p.name, p.value]))})),
-  };
-  return {
-    ...obs, seat: obs.seat ?? null, tile: kindOf(obs.tile), drawn: kindOf(obs.drawn), source: obs.source ?? -1,
-    hand: (obs.hand || []).map(kindOf), melds: obs.melds.map((melds) => melds.map(meldKinds)),
-    discards: obs.discards.map((d) => d.map(kindOf)), legal_actions: (obs.legal_actions || []).map(actionKinds), result,
-  };
-}
-
-// A tile as a card in styled text: 五 over 万, 东, 中 in red, a Wai Huzi card 七 over 小 (its red cards red), with
-// the notation beneath for the hand's tiles.
-function faceOf(kind) {
-  const text = label(kind);
-  const mahjong = /^([1-9])([mpsz])$/.exec(text);
-  if (mahjong) {
-    const n = +mahjong[1];
-    if (mahjong[2] === "z") return { top: HONORS[n - 1] || "?", bottom: "", cls: "z z" + n };
-    return { top: NUMBERS[n - 1], bottom: SUITS[mahjong[2]], cls: mahjong[2] };
-  }
-  const card = /^([xd])(10|[1-9])$/.exec(text);
-  if (card) {
-    const n = +card[2];
-    return { top: (card[1] === "x" ? NUMBERS : BIG)[n - 1], bottom: card[1] === "x" ? "小" : "大",
-      cls: card[1] + ([2, 7, 10].includes(n) ? " red" : "") };
-  }
-  return { top: "?", bottom: "", cls: "" };
-}
-
-function dress(element, kind) {
-  const f = faceOf(kind);
-  element.replaceChildren(make("b", { textContent: f.top }), make("i", { textContent: f.bottom }),
-    make("small", { textContent: label(kind) }));
-  element.className += " " + f.cls;
-  element.title = label(kind) + " " + f.top + f.bottom;
-  element.setAttribute("aria-label", element.title);
-  element.dataset.kind = kind;
-  element.dataset.tile = label(kind);
-  return element;
-}
-
-function tile(kind, cls = "") { return dress(make("span", { className: "tile " + cls }), kind); }
-
-function backs(count, cls = "small") {
+function backs(count) {
   const box = make("span", { className: "backs" });
-  for (let i = 0; i < count; i++) box.append(make("span", { className: "tile back " + cls, title: "a hidden tile" }));
+  for (let i = 0; i < count; i++) box.append(tile(null, { back: true, zipai: zipai() }));
   return box;
 }
 
-function meldView(meld, cls = "small") {
-  const [type, tiles, concealed, from, , claimed] = meld;
-  const box = make("span", { className: "meld", title: type + (concealed ? " (concealed)" : "") });
-  if (!tiles.length) { box.append(backs(4, cls)); return box; }
-  const shown = type === "kong" ? [tiles[0], tiles[0], tiles[0], tiles[0]] : type === "pung" ? [tiles[0], tiles[0], tiles[0]] : tiles;
-  let marked = false;
-  for (const kind of shown) {
-    const t = tile(kind, cls);
-    if (!marked && from >= 0 && kind === claimed) { t.classList.add("claimed"); marked = true; }
-    box.append(t);
-  }
-  return box;
+// Seats by what a player calls them: "You", the seat's wind at a mahjong table ("West"), its place at a Wai
+// Huzi table (上家 Left, 下家 Right), a spectator's "Seat 2".
+function seatName(seat, obs = state.observation) {
+  if (seat === obs.seat) return T.t("you");
+  if (!zipai() && obs.seat_winds) return T.wind(obs.seat_winds[seat]) + (T.lang() === "zh" ? "家" : "");
+  if (obs.seat === null) return T.t("seat_n", { n: seat + 1 });
+  return T.position(positionOf(seat, obs));
 }
 
-function describe(action) {
-  const parts = [];
-  if (action.flag && FLAGS[action.flag] && !(action.kind === "kong" && action.flag === "exposed")) {
-    parts.push(action.kind === "discard" ? FLAGS[action.flag] + " · 打" : FLAGS[action.flag]);
-  } else parts.push(KINDS[action.kind] || action.kind);
-  if (action.tiles && action.tiles.length) parts.push(action.tiles.map(label).join(" "));
-  else if (action.tile !== undefined && action.tile >= 0) parts.push(label(action.tile));
-  return parts.join(" ");
+function positionOf(seat, obs) {
+  const n = obs.hand_sizes.length;
+  const bottom = obs.seat === null ? 0 : obs.seat;
+  return (POSITIONS[n] || POSITIONS[4])[(seat - bottom + n) % n];
 }
+
+function valueText(value) {
+  const unit = info.pattern_unit;
+  return unit === "×" ? T.t("value_factor", { v: value }) : unit === "番" ? T.t("value_fan", { v: value })
+    : T.t("value_points", { v: value });
+}
+
+function patternName(name) {
+  const entry = (info.patterns || {})[name];
+  return entry || { zh: name, en: name.replace(/_/g, " ") };
+}
+
+function actionLabel(action) {
+  const flag = action.flag && !(action.kind === "kong" && action.flag === "exposed") ? "flag_" + action.flag : null;
+  return flag && T.has(flag) ? T.t(flag) : T.t("act_" + action.kind);
+}
+
+// ---- Talking to the server ------------------------------------------------------------------------------------
 
 async function api(path, options = {}) {
   const response = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
   const data = await response.json();
   if (!response.ok) throw new Error(data.message || response.statusText);
   return data;
-}
-
-async function lobby() {
-  const { rules } = await api("/api/rules");
-  const select = $("rules");
-  for (const r of rules.filter((r) => r.playable)) select.append(make("option", { value: r.name, textContent: `${r.name} (${r.num_players} seats)` }));
-  const { tables } = await api("/api/tables");
-  for (const t of tables) {
-    if (t.status === "broken" || t.status === "match_over") continue;
-    const free = t.seats.filter((s) => !s.bot && !s.taken).map((s) => s.seat);
-    const item = make("li", {}, make("a", { href: free.length ? `/t/${t.id}` : `/watch/${t.id}`,
-      textContent: `${t.config.rules} table ${t.id}` + (free.length ? "" : " (watch)") }));
-    $("tables").append(item);
-  }
-  $("create").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const name = select.value;
-    const n = rules.find((r) => r.name === name).num_players;
-    const table = await api("/api/tables", { method: "POST", body: JSON.stringify({
-      rules: name, bots: [...Array(n).keys()].slice(1), think_ms: +$("think").value, hands: +$("hands").value,
-      claim_seconds: +$("claim").value, turn_seconds: +$("turn").value, bank_seconds: +$("bank").value }) });
-    location.href = `/t/${table.id}`;
-  });
-}
-
-// A seat link (/t/{table}#seat=..&token=..): the token lives in the URL fragment, which the browser never sends;
-// it is kept for this tab and taken off the address bar at once.
-function fromLink(tableId) {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  if (!fragment.get("token")) return null;
-  history.replaceState(null, "", location.pathname);
-  return { table: tableId, seat: +fragment.get("seat"), token: fragment.get("token") };
-}
-
-async function copySeatLink() {
-  const box = $("seat-link");
-  box.value = `${location.origin}/t/${session.table}#seat=${session.seat}&token=${encodeURIComponent(session.token)}`;
-  box.hidden = false;
-  box.select();
-  try { await navigator.clipboard.writeText(box.value); $("message").textContent = "Seat link copied: open it on your other device (keep it secret: it opens your seat)."; }
-  catch (e) { $("message").textContent = "Copy the seat link shown (keep it secret: it opens your seat)."; }
-}
-
-async function open(tableId) {
-  const info = await api(`/api/tables/${tableId}`);
-  faces = info.faces;
-  names = info.patterns || {};
-  unit = info.pattern_unit || "";
-  $("lobby").hidden = true;
-  $("table").hidden = false;
-}
-
-async function sit(tableId, seat) {
-  const key = `hupai:${tableId}`;
-  session = fromLink(tableId) || JSON.parse(sessionStorage.getItem(key) || "null");
-  if (session) sessionStorage.setItem(key, JSON.stringify(session));
-  else {
-    const joined = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify(seat === null ? {} : { seat }) });
-    session = { table: tableId, seat: joined.seat, token: joined.token };
-    sessionStorage.setItem(key, JSON.stringify(session));
-  }
-  await open(tableId);
-  $("autopass").checked = sessionStorage.getItem(key + ":autopass") === "1";
-  $("autopass").onchange = () => { sessionStorage.setItem(key + ":autopass", $("autopass").checked ? "1" : "0"); if (state) render(); };
-  connect();
-}
-
-async function watch(tableId) {
-  session = { table: tableId, watch: true };
-  document.body.classList.add("watching");
-  await open(tableId);
-  $("links").hidden = true;
-  $("mine").hidden = true;
-  try { receive(await api(`/api/tables/${tableId}/watch`)); } catch (e) { $("message").textContent = e.message; }
-  connect();
-}
-
-function receive(message) {
-  if (message.type !== "state") return;
-  if (state && state.hand === message.hand) previous = state;
-  else { previous = null; lastDiscard = null; }
-  state = { ...message, observation: observationKinds(message.observation) };
-  render();
 }
 
 function connect() {
@@ -240,32 +128,182 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    if (replaced) { $("status").textContent = "this seat is open on another device"; return; }
-    $("status").textContent = "disconnected: reconnecting"; setTimeout(connect, 1500);
+    if (replaced) { $("status").textContent = T.t("other_device"); return; }
+    $("status").textContent = T.t("reconnecting"); setTimeout(connect, 1500);
   };
 }
 
-function playHere() { replaced = false; $("here").hidden = true; $("message").textContent = ""; connect(); }
-
 function send(action) {
-  if (session.watch) return;
+  if (session.watch || !state) return;
   sent = state.decision;
+  selected = null;
   $("message").textContent = "";
   socket.send(JSON.stringify({ type: "action", decision: state.decision, action }));
   render();
 }
 
-// The seat at the bottom: one's own, or seat 0 for a spectator; the others around the square in turn order.
-function bottomSeat(obs) { return obs.seat === null || obs.seat === undefined ? 0 : obs.seat; }
-function seatName(seat) {
-  const obs = state.observation;
-  if (seat === obs.seat) return "You";
-  return `Seat ${seat}` + (state.bots.includes(seat) ? " (bot)" : "");
+// ---- The lobby -------------------------------------------------------------------------------------------------
+
+const SECONDS = { think: [0, 300, 600, 1000, 2000], turn: [0, 10, 15, 20, 30, 45, 60, 90],
+  claim: [0, 5, 8, 10, 15, 20, 30], bank: [0, 30, 60, 90, 120, 180], hands: [1, 4, 8, 16] };
+
+function fillSelect(select, values, label, chosen) {
+  select.replaceChildren(...values.map((v) => make("option", { value: String(v), textContent: label(v), selected: v === chosen })));
 }
 
-// The discard made last: the tile on offer, else the seat whose discards grew since the previous state.
-function findLastDiscard(obs) {
-  if (obs.tile >= 0 && obs.source >= 0 && obs.discards[obs.source] && obs.discards[obs.source].at(-1) === obs.tile) {
+async function lobby() {
+  $("lobby").hidden = false;
+  const { rules } = await api("/api/rules");
+  const playable = rules.filter((r) => r.playable);
+  const box = $("systems");
+  const chosen = sessionStorage.getItem("hupai:rules") || (playable[0] && playable[0].name);
+  const drawLobby = () => {
+    translate();
+    box.querySelectorAll("label").forEach((l) => l.remove());
+    for (const r of playable) {
+      const input = make("input", { type: "radio", name: "rules", value: r.name, checked: r.name === (current() || chosen) });
+      input.onchange = houseRules;
+      const sample = r.family === "zipai" ? ["x2", "d7", "x10"] : r.name === "kawuxing" ? ["5p", "6z", "7s"] : ["1m", "5p", "7z"];
+      box.append(make("label", { className: "system", dataset: { rules: r.name } }, input,
+        make("span", { className: "system-tiles", ariaHidden: "true" }, ...sample.map((s) => Tiles.tile(s))),
+        make("span", { className: "system-name" }, make("strong", { textContent: T.rules(r.name) }),
+          make("small", { textContent: (T.lang() === "zh" ? T.rulesBoth(r.name).split(" ").slice(1).join(" ") : T.rulesBoth(r.name).split(" ")[0])
+            + " · " + T.t("players_n", { n: r.num_players }) }))));
+    }
+    const keep = (id) => ($(id).value === "" ? undefined : +$(id).value);
+    fillSelect($("bot"), ["greedy", "random"], (b) => T.t("bot_" + b), $("bot").value || "greedy");
+    fillSelect($("think"), SECONDS.think, (ms) => (ms ? T.t("speed_s", { s: ms / 1000 }) : T.t("speed_instant")), keep("think") ?? 600);
+    fillSelect($("hands"), SECONDS.hands, (n) => T.t("hands_n", { n }), keep("hands") ?? 4);
+    const secs = (s) => (s ? T.t("seconds", { s }) : T.t("no_limit"));
+    fillSelect($("turn-seconds"), SECONDS.turn, secs, keep("turn-seconds") ?? 30);
+    fillSelect($("claim-seconds"), SECONDS.claim, secs, keep("claim-seconds") ?? 20);
+    fillSelect($("bank-seconds"), SECONDS.bank, (s) => T.t("seconds", { s }), keep("bank-seconds") ?? 60);
+    houseRules();
+    openTables().catch(failed);
+  };
+  const current = () => { const c = box.querySelector("input:checked"); return c ? c.value : null; };
+  function houseRules() {
+    const r = playable.find((x) => x.name === current());
+    const list = (r && r.house_rules) || [];
+    $("house").hidden = !list.length;
+    $("house-rules").replaceChildren(...list.map((h) => {
+      const select = make("select", { name: h.name, id: "house-" + h.name });
+      fillSelect(select, h.choices, (c) => (c === h.default ? `${c} · ${T.t("house_default")}` : String(c)), h.default);
+      return make("div", { className: "house-rule" }, make("label", { htmlFor: select.id },
+        make("strong", { textContent: `${h.rule} ` }), select), make("p", { textContent: h.doc }));
+    }));
+  }
+  drawLobby();
+  $("lang").onclick = () => { T.setLang(T.lang() === "zh" ? "en" : "zh"); drawLobby(); };
+  $("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = current();
+    const r = playable.find((x) => x.name === name);
+    sessionStorage.setItem("hupai:rules", name);
+    const options = {};
+    for (const select of $("house-rules").querySelectorAll("select")) {
+      const h = r.house_rules.find((x) => x.name === select.name);
+      if (h && select.value !== String(h.default)) options[select.name] = h.choices.find((c) => String(c) === select.value);
+    }
+    try {
+      const table = await api("/api/tables", { method: "POST", body: JSON.stringify({
+        rules: name, options, bots: [...Array(r.num_players).keys()].slice(1), bot: $("bot").value,
+        think_ms: +$("think").value, hands: +$("hands").value, claim_seconds: +$("claim-seconds").value,
+        turn_seconds: +$("turn-seconds").value, bank_seconds: +$("bank-seconds").value }) });
+      location.href = `/t/${table.id}`;
+    } catch (e) { failed(e); }
+  });
+}
+
+async function openTables() {
+  const { tables } = await api("/api/tables");
+  const list = $("tables");
+  list.replaceChildren();
+  for (const t of tables) {
+    if (t.status === "broken") continue;
+    const free = t.seats.filter((s) => !s.bot && !s.taken).map((s) => s.seat);
+    const item = make("li", {}, make("span", { textContent: T.t("table_of", { rules: T.rules(t.config.rules), hand: t.hand + 1 }) }));
+    if (t.status !== "match_over" && free.length) item.append(make("a", { href: `/t/${t.id}`, className: "button", textContent: T.t("join") }));
+    if (t.status !== "match_over") item.append(make("a", { href: `/watch/${t.id}`, className: "button", textContent: T.t("watch") }));
+    if (t.hand > 0 || t.status !== "playing") item.append(make("a", { href: `/replay/${t.id}`, className: "button", textContent: T.t("replay") }));
+    list.append(item);
+  }
+  if (!list.children.length) list.append(make("li", { className: "empty", textContent: T.t("no_tables") }));
+}
+
+// ---- Seats, links, watching ------------------------------------------------------------------------------------
+
+// A seat link (/t/{table}#seat=..&token=..): the token lives in the URL fragment, which the browser never sends;
+// it is kept for this tab and taken off the address bar at once.
+function fromLink(tableId) {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get("token")) return null;
+  history.replaceState(null, "", location.pathname);
+  return { table: tableId, seat: +fragment.get("seat"), token: fragment.get("token") };
+}
+
+async function copySeatLink() {
+  const box = $("seat-link");
+  box.value = `${location.origin}/t/${session.table}#seat=${session.seat}&token=${encodeURIComponent(session.token)}`;
+  box.hidden = false;
+  box.select();
+  try { await navigator.clipboard.writeText(box.value); $("message").textContent = T.t("link_copied"); }
+  catch (e) { $("message").textContent = T.t("link_shown"); }
+}
+
+async function open(tableId) {
+  info = await api(`/api/tables/${tableId}`);
+  order = Object.fromEntries(info.faces.map((face, index) => [face[1], index]));
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  document.body.classList.add("at-table");
+  $("lang").onclick = () => { T.setLang(T.lang() === "zh" ? "en" : "zh"); translate(); if (state) render(); };
+  // The facts panel open where there is room for it (a desktop), folded into a line of chips elsewhere.
+  const roomy = window.matchMedia("(min-width: 1000px) and (min-height: 760px)");
+  $("facts-box").open = roomy.matches;
+  roomy.addEventListener("change", () => { $("facts-box").open = roomy.matches; });
+}
+
+async function sit(tableId, seat) {
+  const key = `hupai:${tableId}`;
+  session = fromLink(tableId) || JSON.parse(sessionStorage.getItem(key) || "null");
+  if (session) sessionStorage.setItem(key, JSON.stringify(session));
+  else {
+    const joined = await api(`/api/tables/${tableId}/join`, { method: "POST", body: JSON.stringify(seat === null ? {} : { seat }) });
+    session = { table: tableId, seat: joined.seat, token: joined.token };
+    sessionStorage.setItem(key, JSON.stringify(session));
+  }
+  await open(tableId);
+  $("links").hidden = false;
+  $("autopass").checked = sessionStorage.getItem(key + ":autopass") === "1";
+  $("autopass").onchange = () => { sessionStorage.setItem(key + ":autopass", $("autopass").checked ? "1" : "0"); if (state) render(); };
+  connect();
+}
+
+async function watch(tableId) {
+  session = { table: tableId, watch: true };
+  document.body.classList.add("watching");
+  await open(tableId);
+  $("mine").hidden = true;
+  try { receive(await api(`/api/tables/${tableId}/watch`)); } catch (e) { $("message").textContent = e.message; }
+  connect();
+}
+
+function receive(message) {
+  if (message.type !== "state") return;
+  previous = state && state.hand === message.hand ? state : null;
+  state = message;
+  if (previous === null || previous.decision !== state.decision) selected = null;
+  render();
+  feedback();
+}
+
+// ---- The table -------------------------------------------------------------------------------------------------
+
+// The discard made last: the tile on offer (its discarder's pond ends with it), else the pond that grew.
+function lastDiscard(obs) {
+  if (obs.tile !== null && obs.source !== null && (obs.discards[obs.source] || []).at(-1) === obs.tile
+      && ["claim", "rob"].includes(obs.phase)) {
     return { seat: obs.source, index: obs.discards[obs.source].length - 1 };
   }
   if (previous) {
@@ -273,117 +311,234 @@ function findLastDiscard(obs) {
     for (let seat = 0; seat < obs.discards.length; seat++) {
       if (obs.discards[seat].length > (before[seat] || []).length) return { seat, index: obs.discards[seat].length - 1 };
     }
+    if (previous.lastDiscard && obs.discards[previous.lastDiscard.seat].length === previous.lastDiscard.index + 1) {
+      return previous.lastDiscard;
+    }
   }
-  if (lastDiscard && obs.discards[lastDiscard.seat] && obs.discards[lastDiscard.seat].length === lastDiscard.index + 1) return lastDiscard;
   return null;
 }
 
 function badge(text, cls = "", title = "") { return make("span", { className: "badge " + cls, textContent: text, title }); }
 
-function renderSeats(obs, facts) {
+// The tiles each seat's discards lost to a claim: a meld's claimed tile from that seat. A pond keeps every
+// discard in order (the observation's discards); the claimed ones are marked.
+function claimedFrom(obs) {
+  const claimed = obs.discards.map(() => new Map());
+  obs.melds.forEach((melds) => melds.forEach((meld) => {
+    if (meld.claimed_from === null || meld.claimed_from === undefined || meld.concealed) return;
+    const map = claimed[meld.claimed_from];
+    if (map) map.set(meld.claimed_tile, (map.get(meld.claimed_tile) || 0) + 1);
+  }));
+  return claimed;
+}
+
+function meldView(meld, golds) {
+  const box = make("span", { className: "meld", dataset: { type: meld.type } });
+  box.title = meld.type + (meld.concealed ? " (concealed)" : "");
+  if (!meld.tiles.length) { box.append(backs(4)); return box; }
+  let marked = false;
+  for (const t of meld.tiles) {
+    const view = tile(t, { gold: golds.has(t) });
+    if (!marked && meld.claimed_from !== null && meld.claimed_from !== undefined && t === meld.claimed_tile) {
+      view.classList.add("claimed"); marked = true;
+    }
+    box.append(view);
+  }
+  return box;
+}
+
+function factTiles(facts, zh) {
+  return new Set(facts.filter((f) => f.zh === zh).flatMap((f) => f.tiles || []));
+}
+
+function renderSeats(obs, facts, last) {
   const box = $("seats");
   box.replaceChildren();
   const n = obs.hand_sizes.length;
-  const bottom = bottomSeat(obs);
-  const zipai = obs.kinds === 20;
   box.className = "seats-" + n;
+  const golds = factTiles(facts, "金");
+  const claimed = claimedFrom(obs);
+  const timers = new Map((state.timers || []).map((t) => [t.seat, t]));
   for (let seat = 0; seat < n; seat++) {
-    const position = POSITIONS[n] ? POSITIONS[n][(seat - bottom + n) % n] : "top";
+    const position = positionOf(seat, obs);
     const acting = obs.to_act.includes(seat) && state.status === "playing";
-    const div = make("div", { className: `seat ${position}` + (acting ? " acting" : "") });
+    const div = make("section", { className: `seat ${position}` + (acting ? " acting" : "") + (seat === obs.seat ? " mine" : "") });
     div.dataset.seat = seat;
     div.dataset.position = position;
-    const head = make("div", { className: "seat-head" },
-      make("strong", { textContent: seatName(seat) }),
-      zipai ? null : make("span", { className: "wind", textContent: WINDS[obs.seat_winds[seat]], title: "seat wind" }),
-      seat === obs.dealer ? badge("庄 dealer", "dealer") : null,
-      make("span", { className: "score", textContent: String(state.scores[seat]), title: "match score" }));
-    if (acting) head.append(badge(obs.phase === "claim" || obs.phase === "rob" ? "claim?" : "to play", "turn"));
-    if ((state.auto || []).includes(seat)) head.append(badge("auto", "auto", "away: the server's bot plays this seat until it comes back"));
-    const own = facts.filter((f) => f.seat === seat);
-    for (const fact of own) head.append(badge(fact.zh, "fact", `${fact.en}: ${fact.text}`));
-    div.append(head);
+    div.setAttribute("aria-label", seatName(seat));
+    const plate = make("div", { className: "plate" },
+      zipai() ? null : make("span", { className: "wind", textContent: T.wind(obs.seat_winds[seat]).slice(0, T.lang() === "zh" ? 1 : 1), title: T.wind(obs.seat_winds[seat]) }),
+      make("strong", { className: "name", textContent: seatName(seat) }),
+      seat === obs.dealer ? badge(T.t("dealer"), "dealer") : null,
+      state.bots.includes(seat) ? badge(T.t("bot"), "bot") : null,
+      (state.auto || []).includes(seat) ? badge(T.t("auto_badge"), "auto", T.t("auto_title")) : null,
+      make("span", { className: "score", textContent: String(state.scores[seat]), title: T.t("match_score") }));
+    for (const fact of facts.filter((f) => f.seat === seat)) plate.append(badge(fact.zh, "fact", `${fact.en}: ${fact.text}`));
+    if (timers.has(seat)) plate.append(make("span", { className: "seat-timer", dataset: { seat } }));
+    div.append(plate);
     if (seat !== obs.seat) {
       // Another seat's hand: face down, except the tiles a rule shows face up (亮倒), drawn once.
-      const shown = own.filter((f) => f.hand).flatMap((f) => f.tiles.map(kindOf));
-      const hand = make("div", { className: "hand-row" });
-      for (const kind of shown) hand.append(tile(kind, "small shown"));
+      const shown = facts.filter((f) => f.seat === seat && f.hand).flatMap((f) => f.tiles || []);
+      const hand = make("div", { className: "hand-row", role: "group" });
+      for (const t of shown) { const v = tile(t); v.classList.add("shown"); hand.append(v); }
       hand.append(backs(Math.max(0, obs.hand_sizes[seat] - shown.length)));
       hand.dataset.count = obs.hand_sizes[seat];
+      hand.setAttribute("aria-label", T.t("hand_of_seat", { who: seatName(seat), n: obs.hand_sizes[seat] }));
       div.append(hand);
     }
-    const melds = make("div", { className: "melds" });
-    for (const meld of obs.melds[seat]) melds.append(meldView(meld));
-    div.append(melds);
-    const discards = make("div", { className: "discards" });
-    obs.discards[seat].forEach((kind, index) => {
-      const t = tile(kind, "small");
-      if (lastDiscard && lastDiscard.seat === seat && lastDiscard.index === index) { t.classList.add("last"); t.title += " (last discard)"; }
-      discards.append(t);
+    const melds = make("div", { className: "melds", role: "group", ariaLabel: T.t(seat === obs.seat ? "your_melds" : "melds_of", { who: seatName(seat) }) });
+    obs.melds[seat].forEach((meld, index) => {
+      const view = meldView(meld, golds);
+      if (previous && index >= previous.observation.melds[seat].length) view.classList.add("fresh");
+      melds.append(view);
     });
-    div.append(discards);
+    div.append(melds);
+    const pond = make("div", { className: "pond discards", role: "group", ariaLabel: T.t(seat === obs.seat ? "your_discards" : "discards_of", { who: seatName(seat) }) });
+    const taken = new Map(claimed[seat]);
+    // The latest claims take the latest matching discards.
+    const marks = new Set();
+    for (let index = obs.discards[seat].length - 1; index >= 0; index--) {
+      const t = obs.discards[seat][index];
+      if (taken.get(t)) { marks.add(index); taken.set(t, taken.get(t) - 1); }
+    }
+    obs.discards[seat].forEach((t, index) => {
+      const view = tile(t, { gold: golds.has(t) });
+      if (marks.has(index)) { view.classList.add("claimed"); view.title += " · " + T.t("claimed"); }
+      if (last && last.seat === seat && last.index === index) {
+        view.classList.add("last");
+        view.title += " · " + T.t("last_discard");
+        if (!previous || (previous.observation.discards[seat] || []).length <= index) view.classList.add("fresh");
+      }
+      pond.append(view);
+    });
+    div.append(pond);
     box.append(div);
   }
 }
 
-function renderCenter(obs, facts, mine) {
-  const turn = $("turn");
-  const who = obs.to_act.map((s) => (s === obs.seat ? "you" : `seat ${s}`)).join(", ");
-  turn.textContent = state.status === "playing" ? (mine ? "Your move" : `Waiting for ${who}`) + ` · ${obs.phase}`
-    : state.status === "hand_over" ? "Hand over" : state.status === "match_over" ? "Match over" : state.status;
+function renderCenter(obs, mine) {
+  const line = $("turn-line");
+  const others = obs.to_act.filter((s) => s !== obs.seat).map((s) => seatName(s)).join(" · ");
+  const claim = ["claim", "rob"].includes(obs.phase);
+  let text;
+  if (state.status === "playing") {
+    if (mine) text = claim ? T.t("your_claim") : T.t("your_move");
+    else if (!obs.to_act.length) text = "";
+    else text = claim ? T.t("to_claim", { who: others }) : T.t("to_discard", { who: others });
+  } else text = state.status === "hand_over" ? T.t("hand_over") : state.status === "match_over" ? T.t("match_over")
+    : state.status === "broken" ? T.t("broken") : T.t("waiting");
+  line.textContent = text;
+  line.classList.toggle("mine", mine && state.status === "playing");
+  // The compass: each seat's wind (or place) around the wall count, the acting seat's lit.
+  const compass = $("compass");
+  compass.replaceChildren(make("span", { className: "wall", title: T.t("wall_title") },
+    make("b", { textContent: String(obs.wall_left) }), make("small", { textContent: T.t("wall_word") })));
+  obs.hand_sizes.forEach((_, seat) => {
+    const label = zipai() ? "●" : T.wind(obs.seat_winds[seat]).slice(0, 1);
+    compass.append(make("span", { className: `dir ${positionOf(seat, obs)}` + (obs.to_act.includes(seat) && state.status === "playing" ? " on" : "")
+      + (seat === obs.dealer ? " dealer" : ""), textContent: label }));
+  });
   const offer = $("offer");
   offer.replaceChildren();
-  if (obs.tile >= 0 && state.status === "playing") offer.append("On offer ", tile(obs.tile), obs.source >= 0 ? ` from seat ${obs.source}` : "");
+  if (obs.tile !== null && state.status === "playing" && claim && obs.source !== null) {
+    const discarded = (obs.discards[obs.source] || []).at(-1) === obs.tile;
+    const who = seatName(obs.source);
+    const words = !discarded && zipai() ? (obs.source === obs.seat ? T.t("turned_up") : T.t("offered_by", { who }))
+      : T.t("discarded_by", { who });
+    offer.append(make("span", { textContent: words }), tile(obs.tile));
+  }
+}
+
+function renderFacts(facts) {
+  const chips = $("fact-chips");
+  chips.replaceChildren(...facts.map((f) => make("span", { className: "chip" }, f.zh, ...(f.hand ? [] : (f.tiles || []).map((t) => tile(t))))));
   const list = $("facts");
   list.replaceChildren();
   for (const fact of facts) {
     const value = make("dd", {});
     // A shown hand (亮倒) is drawn once, in front of its seat; here only its words.
-    if (!fact.hand) for (const kind of fact.tiles.map(kindOf)) value.append(tile(kind, "small"));
+    if (!fact.hand) for (const t of fact.tiles || []) value.append(tile(t, { gold: fact.zh === "金" }));
     value.append(" " + fact.text);
     list.append(make("dt", { title: fact.en }, make("span", { className: "zh", textContent: fact.zh }), " ",
       make("span", { className: "en", textContent: fact.en })), value);
   }
+  $("facts-box").hidden = !facts.length;
 }
 
 function renderIndicators(obs) {
-  const box = $("indicators");
-  const hand = `hand ${state.hand + 1}/${state.hands}`;
-  const round = obs.kinds === 20 ? "" : ` · ${WINDS[obs.round_wind]} round`;
-  box.replaceChildren(make("span", { className: "indicator", textContent: `${obs.rules} · ${hand}${round}` }),
-    make("span", { className: "indicator wall", textContent: `wall ${obs.wall_left}`, title: "tiles left to draw" }));
+  const parts = [T.t("hand_of", { hand: state.hand + 1, hands: state.hands })];
+  if (!zipai()) parts.push(T.t("round_wind", { wind: T.wind(obs.round_wind).slice(0, T.lang() === "zh" ? 1 : 9) }));
+  $("indicators").replaceChildren(...parts.map((p, i) => make("span", { className: "indicator" + (i ? " round" : ""), textContent: p })));
+}
+
+// The hand's tiles: as large as the width allows in one row, or in two rows when one row would make them
+// narrower than a finger (40 px).
+function sizeHand(count) {
+  const hand = $("hand");
+  hand.dataset.rows = "1";  // measured without the width a layout of several rows gives itself
+  const width = hand.clientWidth || window.innerWidth;
+  const tall = window.innerHeight;
+  const maxWidth = Math.min(64, (tall * 0.16) * 0.75);
+  // The fewest rows (up to three: a Wai Huzi hand holds 20 cards) that give each tile 40 px.
+  let rows = 1;
+  let w = 0;
+  for (; rows <= 3; rows++) {
+    w = Math.min(maxWidth, (width - 8) / (Math.ceil(count / rows) + 0.6) - 2);
+    if (w >= 40) break;
+  }
+  rows = Math.min(rows, 3);
+  hand.style.setProperty("--tile-w", `${Math.floor(w)}px`);
+  hand.style.setProperty("--per-row", String(Math.ceil(count / rows) + 0.6));
+  hand.dataset.rows = rows;
 }
 
 function renderMine(obs, live) {
   const hand = $("hand");
   hand.replaceChildren();
-  const legal = obs.legal_actions;
   const discards = new Map();
-  legal.forEach((a) => { if (a.kind === "discard" && !a.flag && !discards.has(a.tile)) discards.set(a.tile, a); });
-  const kinds = [...obs.hand].sort((a, b) => a - b);
-  if (obs.drawn >= 0 && kinds.includes(obs.drawn)) kinds.splice(kinds.indexOf(obs.drawn), 1);
-  const order = obs.drawn >= 0 && obs.hand.includes(obs.drawn) ? [...kinds, obs.drawn] : kinds;
-  const golds = new Set(((state.facts || []).find((f) => f.zh === "金") || { tiles: [] }).tiles.map(kindOf));
-  order.forEach((kind, index) => {
-    const button = dress(make("button", { className: "tile", type: "button" }), kind);
-    if (obs.drawn >= 0 && index === order.length - 1 && order.length !== kinds.length) button.classList.add("drawn");
-    if (golds.has(kind)) button.classList.add("gold");
-    const action = discards.get(kind);
-    button.disabled = !(live && action);
-    if (action) { button.classList.add("playable"); button.onclick = () => send(action); }
+  obs.legal_actions.forEach((a) => { if (a.kind === "discard" && !a.flag && !discards.has(a.tile)) discards.set(a.tile, a); });
+  const sorted = [...obs.hand].sort((a, b) => order[a] - order[b]);
+  const drawn = obs.drawn !== null && sorted.includes(obs.drawn) && state.status === "playing" && obs.phase === "turn";
+  if (drawn) sorted.splice(sorted.indexOf(obs.drawn), 1);
+  const tiles = drawn ? [...sorted, obs.drawn] : sorted;
+  const facts = state.facts || [];
+  const golds = factTiles(facts, "金");
+  const white = facts.find((f) => f.zh === "白板");
+  const goldFace = golds.size ? [...golds][0] : null;
+  tiles.forEach((t, index) => {
+    const isDrawn = drawn && index === tiles.length - 1;
+    const button = make("button", { type: "button", className: "tile-button" + (isDrawn ? " drawn" : "") });
+    Tiles.tile(t, { gold: golds.has(t), stand: white && goldFace && t === "5z" ? goldFace : null }, button);
+    const action = discards.get(t);
+    const playable = live && action;
+    button.disabled = !playable;
+    button.dataset.index = index;
+    if (playable) {
+      button.classList.add("playable");
+      if (selected === index) button.classList.add("selected");
+      button.onclick = () => {
+        if (COARSE.matches && selected !== index) { selected = index; render(); return; }
+        send(action);
+      };
+    }
     hand.append(button);
   });
+  hand.classList.toggle("live", Boolean(live && discards.size));
 }
 
 function renderActions(obs, live) {
   const box = $("actions");
   box.replaceChildren();
   obs.legal_actions.forEach((action, index) => {
-    if (action.kind === "discard" && !action.flag) return;  // a plain discard: click the tile
-    const button = make("button", { type: "button", textContent: describe(action), className: "action " + action.kind });
+    if (action.kind === "discard" && !action.flag) return;  // a plain discard: tap the tile
+    const button = make("button", { type: "button", className: "action " + action.kind });
+    const tiles = action.tiles && action.tiles.length ? action.tiles : action.tile ? [action.tile] : [];
+    button.append(make("span", { className: "word", textContent: actionLabel(action) }), ...tiles.map((t) => tile(t)));
     button.dataset.index = index;
     button.dataset.kind = action.kind;
     if (action.flag) button.dataset.flag = action.flag;
+    if (KEYS[action.kind]) button.setAttribute("aria-keyshortcuts", KEYS[action.kind]);
+    button.setAttribute("aria-label", actionLabel(action) + " " + tiles.map(Tiles.name).join(", "));
     button.disabled = !live;
     button.onclick = () => send(action);
     box.append(button);
@@ -400,101 +555,300 @@ function autoPass(obs, live) {
   return true;
 }
 
-function patternName(name) {
-  const entry = names[name];
-  return entry ? `${entry.zh} ${entry.en}` : name;
+// ---- The result ------------------------------------------------------------------------------------------------
+
+function sourceText(win) {
+  const who = win.discarder !== null && win.discarder !== undefined ? seatName(win.discarder) : "";
+  const key = "src_" + win.source;
+  return T.has(key) ? T.t(key, { who }) : T.t("src_other", { src: win.source.replace(/_/g, " ") });
+}
+
+// How a win counts, in the rule system's own terms, from the score's details (the state's ``scoring``).
+function countLines(win, details) {
+  const lines = [];
+  if (details && Array.isArray(details.parts)) {  // Wai Huzi: the groups with their 息, then the product
+    const parts = make("ul", { className: "parts" });
+    for (const part of details.parts) {
+      parts.append(make("li", {}, make("span", { className: "zh", textContent: part.chinese }),
+        ...String(part.cards).split(/\s+/).filter(Boolean).map((c) => tile(c)), make("b", { textContent: `${part.xi} 息` })));
+    }
+    lines.push(parts);
+    const terms = [`${details.xi} 息`, `名堂 ×${details.mingtang_factor}`];
+    if (details.yuan_factor !== 1) terms.push(`元 ×${details.yuan_factor}`);
+    lines.push(make("p", { className: "count", textContent: `${terms.join(" × ")} = ${details.score}` + (details.capped ? ` → ${win.value}` : "") }));
+  } else if (info.pattern_unit === "番" && details && details.share !== undefined) {
+    lines.push(make("p", { className: "count", textContent: `${T.t("total")} ${T.t("value_fan", { v: win.value })} → ${T.lang() === "zh" ? "每份" : "one share"} = 2^${win.value} × ${details.options ? details.options.base ?? 1 : 1} = ${details.share}` }));
+  } else if (info.pattern_unit === "×" && details && details.product !== undefined) {
+    const factors = win.patterns.map((p) => `×${p.value}`).join(" ");
+    lines.push(make("p", { className: "count", textContent: `${T.t("count_factor")}: ${factors || "×1"} = ×${details.product}`
+      + (details.capped ? ` (${T.t("capped")})` : "") + ` → ${win.value}` }));
+  } else if (details && Array.isArray(details.amounts)) {
+    const discard = win.discarder !== null && win.discarder !== undefined;
+    lines.push(make("p", { className: "count", textContent: T.t(discard ? "amounts" : "amounts_each", { first: details.amounts[0], other: details.amounts[1] }) }));
+  }
+  // Yunxiao's reading names its scoring row (the patterns above say it); the others lay out the hand's groups.
+  if (win.reading && !(details && details.row !== undefined)) lines.push(make("p", { className: "reading" }, make("span", { textContent: T.t("reading") + " " }), make("code", { textContent: win.reading })));
+  return lines;
 }
 
 function renderResult(obs) {
+  const layer = $("result-layer");
   const box = $("result");
-  if (!obs.result) { box.hidden = true; return; }
+  if (!obs.result) { layer.hidden = true; box.hidden = true; return; }
+  layer.hidden = false;
   box.hidden = false;
   box.replaceChildren();
   const r = obs.result;
-  box.append(make("h2", { textContent: r.drawn ? "流局 Drawn hand" : `胡 Won by ${r.winners.map(seatName).join(", ")}` }));
+  const scoring = new Map((state.scoring || []).map((s) => [s.seat, s.details]));
+  const title = r.drawn || !r.wins.length ? T.t("result_drawn")
+    : T.t("result_win", { who: r.winners.map((s) => seatName(s)).join(" · ") });
+  box.append(make("h2", { id: "result-title", className: r.winners.includes(obs.seat) ? "won" : "" },
+    make("span", { className: "big-word", textContent: r.drawn || !r.wins.length ? "流" : "胡" }), " ", title));
+  if (r.drawn || !r.wins.length) box.append(make("p", { textContent: T.t("result_drawn_text") }));
+  const winPaid = r.payments.map(() => 0);
   for (const win of r.wins) {
-    const p = make("div", { className: "win" });
-    p.append(`${seatName(win.seat)} won on `, tile(win.tile, "small"),
-      ` (${win.source}${win.discarder >= 0 ? " from seat " + win.discarder : ""})`);
-    const list = make("ul", { className: "patterns" });
-    for (const [name, value] of win.patterns) {
-      list.append(make("li", { textContent: `${patternName(name)} ` + (unit === "×" ? `×${value}` : unit ? `${value} ${unit}` : `${value}`) }));
+    const div = make("article", { className: "win" });
+    div.append(make("p", { className: "win-head" }, make("strong", { textContent: seatName(win.seat) }), " ",
+      T.t("won_on"), " ", tile(win.tile), " ", make("span", { textContent: sourceText(win) })));
+    const laid = make("div", { className: "win-hand" });
+    const sorted = [...win.hand].sort((a, b) => order[a] - order[b]);
+    const golds = factTiles(state.facts || [], "金");
+    for (const t of sorted) laid.append(tile(t, { gold: golds.has(t) }));
+    const winning = tile(win.tile); winning.classList.add("winning");
+    laid.append(winning);
+    for (const meld of win.melds) laid.append(meldView(meld, golds));
+    div.append(laid);
+    if (win.patterns.length) {
+      const list = make("ul", { className: "patterns" });
+      for (const p of win.patterns) {
+        const name = patternName(p.name);
+        list.append(make("li", {}, make("span", { className: "zh", textContent: name.zh }), " ",
+          make("span", { className: "en", textContent: name.en }), " ", make("b", { className: "val", textContent: valueText(p.value) })));
+      }
+      div.append(list);
     }
-    p.append(list, make("div", { textContent: `Value ${win.value}` }));
-    const hand = make("div", { className: "hand-row" });
-    for (const kind of win.hand) hand.append(tile(kind, "small"));
-    for (const meld of win.melds) hand.append(meldView(meld));
-    p.append(hand);
-    box.append(p);
+    div.append(...countLines(win, scoring.get(win.seat)));
+    // The total is 番 in Guangdong; elsewhere what each loser pays (Kawuxing's and Wai Huzi's factors multiply into it).
+    const total = info.pattern_unit === "番" ? valueText(win.value) : T.t("value_points", { v: win.value });
+    div.append(make("p", { className: "total" }, make("span", { textContent: T.t("total") + " " }), make("b", { textContent: total })));
+    const pays = make("ul", { className: "pays" });
+    win.payments.forEach((v, seat) => {
+      winPaid[seat] += v;
+      if (v < 0) pays.append(make("li", { textContent: T.t(seat === obs.seat ? "you_pay" : "pays", { payer: seatName(seat), payee: seatName(win.seat), v: -v }) }));
+    });
+    const details = scoring.get(win.seat);
+    if (details && details.liangdao_double) pays.append(make("li", { className: "liable", textContent: T.t("liangdao_double") }));
+    if (win.liable !== null && win.liable !== undefined) pays.append(make("li", { className: "liable", textContent: T.t("liable", { who: seatName(win.liable) }) }));
+    div.append(make("h3", { textContent: T.t("payments") }), pays);
+    box.append(div);
   }
-  box.append(make("div", { textContent: "Payments: " + r.payments.map((v, s) => `${seatName(s)} ${v > 0 ? "+" : ""}${v}`).join(", ") }));
-  if (state.status === "hand_over" && !session.watch) {
-    const next = make("button", { id: "next", type: "button", textContent: state.ready.includes(obs.seat) ? "Waiting for the others" : "Next hand" });
-    next.disabled = state.ready.includes(obs.seat);
-    next.onclick = () => socket.send(JSON.stringify({ type: "next" }));
-    box.append(next);
-  } else if (state.status === "match_over") {
-    box.append(make("strong", { id: "match-over", textContent: "Match over" }));
+  const other = r.payments.map((v, seat) => v - winPaid[seat]);
+  if (other.some((v) => v !== 0)) {
+    box.append(make("p", { className: "other" }, make("strong", { textContent: T.t("other_money") + ": " }),
+      other.map((v, s) => `${seatName(s)} ${v > 0 ? "+" : ""}${v}`).join(" · ")));
   }
-}
-
-function renderScores() {
   const table = make("table", { className: "scores" });
   const row = (cells, tag) => { const tr = make("tr"); for (const c of cells) tr.append(make(tag, { textContent: c })); return tr; };
   table.append(row(["", ...state.scores.map((_, s) => seatName(s))], "th"));
-  table.append(row(["match score", ...state.scores.map(String)], "td"));
-  $("scores").replaceChildren(table);
+  table.append(row([T.t("net"), ...r.payments.map((v) => (v > 0 ? "+" : "") + v)], "td"));
+  table.append(row([T.t("match_score"), ...state.scores.map(String)], "td"));
+  box.append(table);
+  const buttons = make("div", { className: "buttons" });
+  if (state.status === "hand_over" && !session.watch) {
+    const waiting = state.ready.includes(obs.seat);
+    const next = make("button", { id: "next", type: "button", className: "primary", textContent: waiting ? T.t("waiting_others") : T.t("next_hand") });
+    next.disabled = waiting;
+    next.onclick = () => socket.send(JSON.stringify({ type: "next" }));
+    buttons.append(next);
+  } else if (state.status === "match_over") {
+    box.append(make("p", { id: "match-over", className: "match-over", textContent: T.t("match_over") }));
+    if (!session.watch) {
+      const again = make("button", { id: "new-match", type: "button", className: "primary", textContent: T.t("new_match") });
+      again.onclick = newMatch;
+      buttons.append(again);
+    }
+    buttons.append(make("a", { id: "to-lobby", href: "/", className: "button", textContent: T.t("back_lobby") }));
+  }
+  buttons.append(make("a", { href: `/replay/${state.table}`, className: "button quiet", textContent: T.t("replay"), target: "_blank" }));
+  box.append(buttons);
+}
+
+async function newMatch() {
+  const c = info.config;
+  try {
+    const table = await api("/api/tables", { method: "POST", body: JSON.stringify({ rules: c.rules, options: c.options,
+      bots: c.bots, bot: c.bot, think_ms: c.think_ms, hands: c.hands, claim_seconds: c.claim_seconds,
+      turn_seconds: c.turn_seconds, bank_seconds: c.bank_seconds }) });
+    location.href = `/t/${table.id}`;
+  } catch (e) { failed(e); }
 }
 
 function render() {
   const obs = state.observation;
-  const facts = (state.facts || []).map((f) => ({ ...f, tiles: f.tiles || [] }));
+  const facts = state.facts || [];
   const mine = !session.watch && state.decision !== null && state.decision !== undefined;
   const live = mine && sent !== state.decision && state.status === "playing";
-  lastDiscard = findLastDiscard(obs);
-  $("status").textContent = (session.watch ? "watching · " : "") + `${obs.rules} · table ${state.table} · ${state.status}` +
-    (mine && state.status === "playing" ? " · your move" : "");
+  const last = lastDiscard(obs);
+  state.lastDiscard = last;
+  $("status").textContent = (session.watch ? T.t("watching") + " · " : "") + T.rules(obs.rules);
+  $("status").dataset.rules = obs.rules;
+  $("status").dataset.status = state.status;
+  document.body.classList.toggle("my-turn", live);
+  document.body.dataset.decision = `${state.hand}:${state.decision ?? ""}:${state.status}`;
   renderIndicators(obs);
-  renderSeats(obs, facts);
-  renderCenter(obs, facts, mine);
+  renderSeats(obs, facts, last);
+  renderCenter(obs, mine);
+  renderFacts(facts);
   if (!session.watch) {
     if (autoPass(obs, live)) return;
     renderMine(obs, live);
     renderActions(obs, live);
+    sizeHand($("hand").children.length);  // measured with the buttons beside it in place
   }
   renderResult(obs);
-  renderScores();
   $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
   // A seat's timer (deadline and bank), or for a spectator the first running timer among the seats'.
   const timer = session.watch ? (state.timers || [])[0] : { deadline: state.deadline, bank: state.bank };
   timerEnd = timer && timer.deadline !== null && timer.deadline !== undefined ? performance.now() + timer.deadline * 1000 : 0;
   timerBank = timer && timer.bank ? timer.bank : 0;
+  timerTotal = timer && timer.deadline ? Math.max(1, timer.deadline - timerBank) : 1;
   timerSeat = timer && timer.seat !== undefined ? timer.seat : null;
+  seatTimers = new Map((state.timers || []).map((t) => [t.seat, performance.now() + t.deadline * 1000]));
   tick();
 }
 
 function tick() {
   const box = $("timer");
-  if (!timerEnd || !state) { box.hidden = true; return; }
+  const bar = $("my-timer");
+  if (!timerEnd || !state) { box.hidden = true; bar.classList.remove("on"); return; }
   const left = Math.max(0, (timerEnd - performance.now()) / 1000);
-  const bank = timerBank;
   box.hidden = false;
-  if (state.status === "hand_over") { box.textContent = `Next hand in ${left.toFixed(0)} s`; return; }
-  const claim = ["claim", "rob"].includes(state.observation.phase);
-  const kind = session.watch ? `Seat ${timerSeat}` : claim ? "Claim window" : "Your move";
-  box.classList.toggle("bank", left <= bank);
-  box.textContent = left > bank ? `${kind}: ${(left - bank).toFixed(0)} s` + (bank ? ` (+ ${bank.toFixed(0)} s bank)` : "")
-    : `${kind}: ${left.toFixed(0)} s of the bank left (then the server's bot plays)`;
+  if (state.status !== "playing") { box.textContent = T.t("next_in", { s: left.toFixed(0) }); bar.classList.remove("on"); return; }
+  const own = left - timerBank;
+  box.classList.toggle("bank", own <= 0);
+  box.classList.toggle("low", own > 0 && own <= 5);
+  const who = session.watch && timerSeat !== null ? seatName(timerSeat) + " " : "";
+  box.replaceChildren(who + (own > 0 ? T.t("timer_s", { s: own.toFixed(0) }) : T.t("timer_bank_only", { s: left.toFixed(0) })));
+  if (own > 0 && timerBank) box.append(make("small", { textContent: " +" + T.t("timer_bank", { s: timerBank.toFixed(0) }) }));
+  if (!session.watch) {
+    bar.classList.add("on");
+    bar.classList.toggle("bank", own <= 0);
+    bar.firstElementChild.style.width = `${Math.max(0, Math.min(100, own > 0 ? (own / timerTotal) * 100 : (left / Math.max(1, timerBank)) * 100))}%`;
+  }
+  for (const view of document.querySelectorAll(".seat-timer")) {
+    const end = seatTimers.get(+view.dataset.seat);
+    if (end) view.textContent = T.t("timer_s", { s: Math.max(0, (end - performance.now()) / 1000).toFixed(0) });
+  }
 }
 setInterval(tick, 250);
 
+// ---- Motion and sound ------------------------------------------------------------------------------------------
+
+// What changed since the previous state, said aloud (a call-out over the seat) and played (when sound is on).
+function feedback() {
+  const obs = state.observation;
+  if (!previous) return;
+  const before = previous.observation;
+  for (let seat = 0; seat < obs.melds.length; seat++) {
+    const added = obs.melds[seat].slice(before.melds[seat].length);
+    for (const meld of added) if (CALLS[meld.type]) callout(seat, T.both(CALLS[meld.type]).split(" ")[0], meld.type);
+  }
+  const ready = (facts) => new Set((facts || []).filter((f) => f.zh === "亮倒" && f.seat !== null && f.seat !== undefined).map((f) => f.seat));
+  const was = ready(previous.facts);
+  for (const seat of ready(state.facts)) if (!was.has(seat)) callout(seat, "亮倒", "liangdao");
+  if (obs.result && !before.result) {
+    if (obs.result.wins.length) for (const win of obs.result.wins) callout(win.seat, win.source === "wall" ? "自摸" : "胡", "win");
+    else callout(null, "流局", "drawn");
+  } else if (obs.discards.some((d, s) => d.length > (before.discards[s] || []).length)) sound("discard");
+  if (state.decision !== null && state.decision !== previous.decision && state.status === "playing" && !session.watch) sound("turn");
+}
+
+function callout(seat, word, kind) {
+  const layer = $("callout");
+  const anchor = seat === null ? $("center") : document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+  const bubble = make("div", { className: "bubble " + kind, textContent: word });
+  if (anchor) {
+    const box = anchor.getBoundingClientRect();
+    bubble.style.left = `${Math.min(window.innerWidth - 70, Math.max(70, box.left + box.width / 2))}px`;
+    bubble.style.top = `${Math.max(40, box.top + box.height / 2)}px`;
+  }
+  layer.append(bubble);
+  setTimeout(() => bubble.remove(), REDUCED.matches ? 1200 : 1400);
+  sound(kind === "win" ? "win" : "call");
+}
+
+let audio = null;
+const soundOn = () => { try { return localStorage.getItem("hupai:sound") === "1"; } catch (e) { return false; } };
+
+// Sounds made on the spot by WebAudio (no sound file): a click for a discard, two notes for a call, a chord
+// for a win, a soft bell when a decision is yours. Off until the player turns them on.
+function sound(kind) {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const notes = { discard: [[880, 0, 0.05, "triangle"]], turn: [[660, 0, 0.12, "sine"]],
+      call: [[523, 0, 0.1, "square"], [784, 0.09, 0.14, "square"]],
+      win: [[523, 0, 0.3, "sine"], [659, 0.08, 0.3, "sine"], [784, 0.16, 0.4, "sine"]] }[kind] || [];
+    const now = audio.currentTime;
+    for (const [freq, at, length, type] of notes) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = type; osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(kind === "discard" ? 0.25 : 0.12, now + at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + at); osc.stop(now + at + length + 0.02);
+    }
+  } catch (e) { /* no audio device: silence */ }
+}
+
+// ---- Keyboard --------------------------------------------------------------------------------------------------
+
+// ← → move along the hand, Enter or Space discards the focused tile (a button), and a letter answers a
+// decision: P pass, C chow, G pung (碰), K kong, H win (胡).
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || !state || session.watch) return;
+  const target = event.target;
+  if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+  const tiles = [...$("hand").querySelectorAll("button")];
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    if (!tiles.length) return;
+    const at = tiles.indexOf(document.activeElement);
+    const next = at < 0 ? (event.key === "ArrowLeft" ? tiles.length - 1 : 0)
+      : (at + (event.key === "ArrowLeft" ? -1 : 1) + tiles.length) % tiles.length;
+    tiles[next].focus();
+    event.preventDefault();
+    return;
+  }
+  const kind = Object.keys(KEYS).find((k) => KEYS[k] === event.key.toLowerCase());
+  if (kind) {
+    const button = $("actions").querySelector(`button[data-kind="${kind}"]:enabled`);
+    if (button) { button.click(); event.preventDefault(); }
+  } else if (event.key === "Escape") {
+    const pass = $("actions").querySelector('button[data-kind="pass"]:enabled');
+    if (pass) pass.click();
+  }
+}
+
+// ---- Start -----------------------------------------------------------------------------------------------------
+
+const failed = (e) => { $("message").textContent = e.message; };
+T.setLang(T.lang());
+translate();
+$("sound").onclick = () => {
+  try { localStorage.setItem("hupai:sound", soundOn() ? "0" : "1"); } catch (e) { /* private mode */ }
+  translate();
+  sound("call");
+};
 $("copy-link").onclick = copySeatLink;
 $("take-back").onclick = () => socket.send(JSON.stringify({ type: "back" }));
-$("here").onclick = playHere;
+$("here").onclick = () => { replaced = false; $("here").hidden = true; $("message").textContent = ""; connect(); };
+document.addEventListener("keydown", onKey);
+window.addEventListener("resize", () => { if (state && !session.watch) render(); });
 const params = new URLSearchParams(location.search);
 const seatPath = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
 const watchPath = location.pathname.match(/^\/watch\/([A-Za-z0-9_-]+)$/);
-const failed = (e) => { $("message").textContent = e.message; };
 if (watchPath || params.has("watch")) watch(watchPath ? watchPath[1] : params.get("watch")).catch(failed);
 else if (seatPath || params.get("table")) sit(seatPath ? seatPath[1] : params.get("table"), params.has("seat") ? +params.get("seat") : null).catch(failed);
 else lobby().catch(failed);
