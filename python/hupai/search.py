@@ -24,6 +24,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from . import rules as rules_module
 from .actions import Action
 from .bots import GreedyBot, _own_groups, _zipai_advice
 from .errors import HupaiError, IllegalAction
@@ -31,6 +32,7 @@ from .ev import EVBot
 from .game import play
 from .observation import Observation
 from .rules.base import Rules
+from .rules.base_advice import Advice
 from .worlds import fork, rules_of, sample
 
 __all__ = ["SearchBot", "ROLLOUT_POLICIES"]
@@ -101,7 +103,9 @@ class SearchBot:
     def _candidates(self, observation: Observation, prior: Action) -> list[Action]:
         """The prior's choice, then the others by the rule system's ranking (a win always among them), top_k."""
         legal = list(dict.fromkeys(observation.legal_actions))  # equal actions once
-        ranked = _ranked(observation, legal)
+        ranked, shanten = _ranked(observation, legal)
+        if prior in shanten:  # a discard further from a win than the prior's is not worth a rollout
+            ranked = [a for a in ranked if a not in shanten or shanten[a] <= shanten[prior]]
         out = [prior] + [a for a in ranked if a != prior]
         wins = [a for a in out if a.kind == "win" and a not in out[:self.top_k]]
         return out[:max(1, self.top_k - len(wins))] + wins
@@ -156,25 +160,29 @@ def _pick(totals: list[list[float]], played: int, margin: float) -> int:
     return best if mean > margin * error else 0
 
 
-def _ranked(observation: Observation, legal: list[Action]) -> list[Action]:
-    """The legal actions, the rule system's best discards first (a cheap prior); others keep their order."""
+def _ranked(observation: Observation, legal: list[Action]) -> tuple[list[Action], dict[Action, int]]:
+    """The legal actions, the rule system's best discards first (a cheap prior), others in their order; and, for
+    a mahjong seat's discards, the shanten each leaves (the search keeps only those as good as its prior's)."""
     discards = [a for a in legal if a.kind == "discard" and not a.flag]
     if len(discards) < 2:
-        return legal
+        return legal, {}
+    shanten: dict[Action, int] = {}
     try:
         if len(observation.counts) == 34:
-            from . import rules as rules_module
-
-            scores: list[Any] = list(rules_module.advice(observation.rules).rank_discards(observation, discards))
+            advice = rules_module.advice(observation.rules)
+            scores: list[Any] = list(advice.rank_discards(observation, discards))
+            plain = type(advice).rank_discards is Advice.rank_discards  # the core's copies - 256 x shanten
+            shanten = {a: -int(score // 256) if plain else -int(score)
+                       for a, score in zip(discards, scores, strict=True)}
         else:
-            advice = _zipai_advice({}, observation)
-            judged = advice.rank_discards(bytes(observation.counts),
-                                          _own_groups(observation.seat, observation.melds[observation.seat]))
+            zipai = _zipai_advice({}, observation)
+            judged = zipai.rank_discards(bytes(observation.counts),
+                                         _own_groups(observation.seat, observation.melds[observation.seat]))
             scores = [judged.get(a.tile) for a in discards]
             if any(score is None for score in scores):
-                return legal
+                return legal, {}
     except HupaiError:
-        return legal
+        return legal, {}
     order = sorted(range(len(discards)), key=lambda i: scores[i], reverse=True)
     ranked = [discards[i] for i in order]
-    return ranked + [a for a in legal if a not in discards]
+    return ranked + [a for a in legal if a not in discards], shanten

@@ -7,7 +7,6 @@ import dataclasses
 import time
 
 import pytest
-
 from hupai.actions import Action
 from hupai.bots import GreedyBot
 from hupai.errors import HupaiError

@@ -7,9 +7,6 @@ import json
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from hupai.actions import Action
 from hupai.bots import GreedyBot
 from hupai.game import Game, play
@@ -17,6 +14,9 @@ from hupai.game.consistency import check_table, check_with_rules
 from hupai.game.state import Table
 from hupai.game.zipai_state import check_table_shape
 from hupai.worlds import fork, sample, unseen_counts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.hidden import blind_twin
 
 SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")

@@ -23,7 +23,8 @@ MAX_THINK_MS = 10_000
 MAX_CLAIM_SECONDS = 600.0  # and of turn_seconds
 MAX_BANK_SECONDS = 3600.0
 MAX_OPTIONS = 32
-#: The bots a table may seat (``"search"`` thinks within the turn timer: :meth:`hupai.serve.tables.Table.search_budget_ms`).
+#: The bots a table may seat (``"search"`` thinks within the turn timer:
+#: :meth:`hupai.serve.tables.Table.search_budget_ms`).
 BOT_NAMES = ("greedy", "random", "ev", "search")
 
 

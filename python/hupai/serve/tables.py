@@ -41,8 +41,8 @@ from typing import Any
 from .. import rules as rules_module
 from ..actions import Action
 from ..bots import GreedyBot, RandomBot
-from ..ev import EVBot
 from ..errors import InvalidState
+from ..ev import EVBot
 from ..game import Game, Match
 from ..game.match import MATCH_FORMAT
 from ..game.observation import Observer

@@ -65,7 +65,8 @@ class League:
         """The ratings as a text table, best first."""
         order = sorted(range(len(self.bots)), key=lambda i: -self.ratings[i].value)
         width = max(len(name) for name in self.bots)
-        lines = [f"{self.rules}: league of {len(self.bots)} bots, {self.deals:,} rotated deals a pair (seed {self.seed})",
+        lines = [f"{self.rules}: league of {len(self.bots)} bots, {self.deals:,} rotated deals a pair "
+                 f"(seed {self.seed})",
                  f"{'bot':<{width}}  {'rating':>8}  95% interval (points per seat-hand, sum 0)"]
         for i in order:
             r = self.ratings[i]
