@@ -27,7 +27,7 @@ from typing import Any
 from . import rules as rules_module
 from .actions import Action
 from .bots import GreedyBot, _own_groups, _zipai_advice
-from .errors import HupaiError, IllegalAction
+from .errors import HupaiError
 from .ev import EVBot
 from .game import play
 from .observation import Observation
@@ -125,18 +125,18 @@ class SearchBot:
             attempts += 1
             world = sample(observation, rng, rules=rules)
             rollout_seed = rng.getrandbits(32)
-            results = []
+            results: list[float] = []
             for action in candidates:
                 if deadline is not None and time.perf_counter() >= deadline:
                     return totals, played
                 game = fork(world)
                 try:
                     game.apply(action)
-                except IllegalAction:  # the world's rules refuse it (a hidden fact it could not know): skip the world
+                    players = [policy(rollout_seed + other) for other in range(rules.num_players)]
+                    result = play(game, players) if not game.over else game.result
+                except HupaiError:  # the world's rules refuse a move (a hidden fact a world got wrong): skip it
                     results = []
                     break
-                players = [policy(rollout_seed + other) for other in range(rules.num_players)]
-                result = play(game, players) if not game.over else game.result
                 assert result is not None
                 results.append(float(result.payments[seat]))
             if len(results) == len(candidates):  # a world refused by a candidate counts for none of them

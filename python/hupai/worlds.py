@@ -123,10 +123,11 @@ def _game_on(rules: Rules, setup: Mapping[str, Any], table: Any, like: Any = Non
     game = Game.__new__(Game)
     game.rules = rules
     game.setup = dict(setup)
-    game._flow = _flow_for(rules, "eligible")
-    game._flow.restore(table)
+    flow: Any = _flow_for(rules, "eligible")
+    flow.restore(table)
     if like is not None and hasattr(like, "_dealer_discarded"):
-        game._flow._dealer_discarded = like._dealer_discarded  # type: ignore[union-attr]
+        flow._dealer_discarded = like._dealer_discarded  # the zipai flow's own fact (WH-35's house rule)
+    game._flow = flow
     game._prefix = []
     game._actions = []
     game._event_prefix = None
@@ -235,7 +236,7 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
             for tile in known:
                 hand[tile] += 1
             need = sizes[other] - len(known)
-            if not known and gold is not None and you[other] and need >= 2:
+            if not known and gold is not None and you[other] and need >= 1:
                 _you_shape(hand, pool, need, gold, rng)
                 need = 0
             for tile in _deal(pool, rng)[:need]:
@@ -450,7 +451,7 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         private = obs.private
         table.chi_ban[seat] = set(private.get("chi_ban", ()))
         table.peng_ban[seat] = set(private.get("peng_ban", ()))
-        table.menzi_ban[seat] = {tuple(t) for t in private.get("menzi_ban", ())}  # type: ignore[misc]
+        table.menzi_ban[seat] = {tuple(t) for t in private.get("menzi_ban", ())}
         table.locked[seat] = set(private.get("locked", ()))
         table.ready_deal = [False, False, False]
         table.grouped = [bool(g) for g in groups]

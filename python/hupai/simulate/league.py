@@ -73,8 +73,8 @@ class League:
             lines.append(f"{self.bots[i]:<{width}}  {r.value:>+8.3f}  [{r.low:+.3f}, {r.high:+.3f}]")
         lines.append("pairs (A - B, points per seat-hand, 95% interval):")
         for p in self.pairings:
-            i = p.interval()
-            lines.append(f"  {p.a} - {p.b}: {i.value:+.3f} [{i.low:+.3f}, {i.high:+.3f}]")
+            pair = p.interval()
+            lines.append(f"  {p.a} - {p.b}: {pair.value:+.3f} [{pair.low:+.3f}, {pair.high:+.3f}]")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -118,7 +118,7 @@ def fit_ratings(count: int, pairs: Sequence[tuple[int, int, float, float]]) -> n
         targets.append(difference * weight)
     rows.append(np.ones(count) * 1e3)  # sum(r) = 0, weighted to hold
     targets.append(0.0)
-    solution, *_ = np.linalg.lstsq(np.array(rows), np.array(targets), rcond=None)
+    solution: np.ndarray = np.linalg.lstsq(np.array(rows), np.array(targets), rcond=None)[0]
     return solution
 
 
