@@ -7,7 +7,6 @@ import math
 from types import SimpleNamespace
 
 import pytest
-
 from hupai.cli import main
 from hupai.errors import HupaiError
 from hupai.search import SearchBot
