@@ -49,7 +49,7 @@ class SearchBot:
     candidates the prior keeps; ``rollout``: the rollout players' policy (``"greedy"`` or ``"ev"``);
     ``margin``: how many standard errors a candidate must beat the prior's choice by."""
 
-    def __init__(self, seed: int = 0, *, rollouts: int | None = 48, budget_ms: float | None = None, top_k: int = 3,
+    def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
                  rollout: str = "greedy", margin: float = 1.0) -> None:
         if rollouts is None and budget_ms is None:
             raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
