@@ -21,6 +21,9 @@ hidden tiles are dealt to hold:
   (rejection, so the deals kept are uniform among those that agree), up to a bound, then its window holds a
   lone ``pass``. Seats that answered already are taken to have passed (their answers are not shown).
 
+Two parts are constructed rather than dealt, close to but not exactly uniform among the deals that agree: a
+face-down kong's kind (uniform among the kinds that fit) and a 游 hand (the gold, then melds drawn one at a time).
+
 Hidden facts that no observation shows are set to what the seat can assume: nobody's 漏胡 block (GD-11), no
 bans or locks for other Wai Huzi seats, no 报听 bonus pending (WH-38), the melds made in turn order.
 
