@@ -94,7 +94,10 @@ class SearchBot:
         limit = self.budget_ms if budget_ms is None else budget_ms
         deadline = None if limit is None or (self.rollouts is not None and budget_ms is None) else began + limit / 1000
         worlds = None if self.rollouts is None or budget_ms is not None else max(1, self.rollouts // len(candidates))
-        totals, played = self._search(observation, candidates, decision_seed, worlds, deadline)
+        try:
+            totals, played = self._search(observation, candidates, decision_seed, worlds, deadline)
+        except HupaiError:  # no world could be dealt from this observation: a fact the worlds do not model
+            totals, played = [], 0
         self.last = (tuple(candidates), played, time.perf_counter() - began)
         if played < 2:
             return prior
