@@ -25,7 +25,8 @@ Two parts are constructed rather than dealt, close to but not exactly uniform am
 face-down kong's kind (uniform among the kinds that fit) and a 游 hand (the gold, then melds drawn one at a time).
 
 Hidden facts that no observation shows are set to what the seat can assume: nobody's 漏胡 block (GD-11), no
-bans or locks for other Wai Huzi seats, no 报听 bonus pending (WH-38), the melds made in turn order.
+bans or locks for other Wai Huzi seats, the melds made in turn order. A Wai Huzi seat with no group still holds
+its dealt hand (the dealer: less its opening discard), so its 报听 (WH-38) is whether that hand is ready.
 
 :func:`fork` copies a game for one rollout: the one place search copies a game (the table's fields are copied,
 the flow's derived state is rebuilt from them by its ``restore``). It costs a tenth to a third of a millisecond,
@@ -464,6 +465,10 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         table.calls = sum(len(g) for g in groups)
         setup = {"seed": 0, "dealer": obs.dealer, "round_wind": 0, "first_dealer": obs.dealer, "wall": list(wall)}
         game = _game_on(rules, setup, table)
+        flow: Any = game._flow
+        for other in range(3):  # WH-38: a seat with no group holds its dealt hand (the dealer: less its opening
+            if not groups[other]:  # discard), so its 报听 is whether that hand is ready, as the flow asked then
+                table.ready_deal[other] = None if table.opening and other == obs.dealer else flow._ready(other)
         if obs.phase != "claim":
             return game
         kind = extras.get("offer", "discard")
@@ -474,7 +479,6 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         table.dealer_opening = (not drawn and obs.source == obs.dealer and nothing_moved)
         if drawn and head == len(wall):
             table.haidi = obs.source
-        flow: Any = game._flow
         options = flow._offer_options(obs.tile, obs.source, drawn)
         pending = {other: (*options.get(other, ()), ACTIONS.pass_[other]) for other in options}
         if any(other != seat and other not in pending for other in obs.to_act) and attempt < REDEALS:
