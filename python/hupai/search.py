@@ -8,7 +8,8 @@ among the deals its observation allows) plays every candidate to the end of the 
 players for every seat (``rollout``: GreedyBot for mahjong, EVBot for Wai Huzi by default), on copies of the
 same world (:func:`hupai.worlds.fork`) and with the same rollout seeds, so that candidates are compared on the
 same deals. It keeps the prior's choice unless another candidate's mean payment to its seat beats it by more
-than ``margin`` standard errors of the paired differences: a search of a few dozen rollouts is noisy, and the prior is a good player.
+than ``margin`` standard errors of the paired differences: a search of a few dozen rollouts is noisy, and the
+prior is a good player.
 
 Budgets: ``rollouts`` (a count per decision, all candidates together: deterministic, the same seed gives the
 same choices) or ``budget_ms`` (anytime: it stops when the time is up, with the worlds played so far; before
