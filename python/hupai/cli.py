@@ -225,8 +225,8 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="hands to play (default 1000; with --rotate, deals, each played under every seating; "
                           "at most 10**12 hands in all)")
     sim.add_argument("--bots", default=None,
-                     help="one bot for every seat or one per seat, comma-separated: random, greedy, ev "
-                          "(default greedy), e.g. greedy,random,random,random")
+                     help="one bot for every seat or one per seat, comma-separated: random, greedy, ev, search "
+                          "(search:N: N rollouts a decision; default greedy), e.g. greedy,random,random,random")
     sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
     sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")
     sim.add_argument("--workers", type=_positive, default=None,
@@ -235,6 +235,10 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rotate", action="store_true",
                      help="a tournament: play each hand under every distinct seating of --bots (seat and dealer "
                           "luck cancel) and report each bot's points per hand with 95%% intervals")
+    sim.add_argument("--league", default=None, metavar="BOTS",
+                     help="a league of these bots (comma-separated, e.g. random,greedy,ev,search): every pair plays "
+                          "--hands rotated deals, and each bot gets a rating (points per seat-hand) with a 95%% "
+                          "bootstrap interval; with --plot, a chart of the ratings")
     sim.add_argument("--backend", choices=["local", "ray"], default="local", help="where the chunks run")
     sim.add_argument("--address", default=None, help="the Ray cluster to join (backend ray; default: start one)")
     sim.add_argument("--claim-window", choices=["eligible", "all"], default="eligible",
@@ -355,6 +359,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
     # Every check before the first hand, so that a mistake is one line and nothing else.
     rule_system = rules.get(args.rules, dict(args.option))
+    if args.league is not None:
+        return _run_league(args, rule_system)
     bots = resolve_bots((args.bots or "greedy").split(","), rule_system.num_players)
     if args.json == "-" and args.csv == "-":
         raise HupaiError("--json and --csv cannot both go to stdout: give one a file")
@@ -402,6 +408,37 @@ def _run_simulate(args: argparse.Namespace) -> int:
     if result.interrupted:
         print(f"hupai: interrupted after {result.hands:,} of {result.hands_planned:,} hands", file=sys.stderr)
         return 130
+    return 0
+
+
+def _run_league(args: argparse.Namespace, rule_system: Any) -> int:
+    """``hupai simulate --league a,b,c``: the league's table (and JSON, and a chart of the ratings)."""
+    from .simulate.league import league
+
+    if args.bots is not None or args.rotate:
+        raise HupaiError("--league plays its own rotated tables: give the bots to --league alone")
+    for path, what in ((args.json, "--json"), (args.plot, "--plot")):
+        if path not in (None, "-"):
+            _writable(path, what)
+    if args.plot is not None:
+        from .simulate.plot import check_format
+
+        check_format(args.plot)
+
+    def progress(what: str) -> None:
+        if not args.no_progress and sys.stderr.isatty():
+            print(f"{rule_system.name}: {what}", file=sys.stderr)
+
+    result = league(rule_system, args.league.split(","), deals=args.hands, seed=args.seed, workers=args.workers,
+                    progress=progress)
+    if args.json == "-":
+        sys.stdout.write(result.to_json() + "\n")
+    else:
+        print(result.table())
+        if args.json is not None:
+            _write(args.json, "--json", result.to_json())
+    if args.plot is not None:
+        result.plot(args.plot)
     return 0
 
 

@@ -24,6 +24,7 @@ from ..ev import EVBot
 from ..game.match import Player
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
+from ..search import SearchBot
 from .aec import HupaiAEC, check_seed
 
 __all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS", "MAX_SKIPPED"]
@@ -34,7 +35,8 @@ MAX_ENVS = 4096
 #: (the dealer's win on its first turn, which the learner sees only if the claim window asks it): a bound, never
 #: reached in practice.
 MAX_SKIPPED = 1000
-_BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot, "ev": EVBot}
+_BOTS: dict[str, Callable[[int], Player]] = {"greedy": GreedyBot, "random": RandomBot, "ev": EVBot,
+                                             "search": SearchBot}
 
 
 def _opponents(opponents: str | Callable[[int], Player] | Sequence[str | Callable[[int], Player]],
@@ -56,8 +58,8 @@ def _opponents(opponents: str | Callable[[int], Player] | Sequence[str | Callabl
 
 
 class HupaiGym(gymnasium.Env):
-    """One seat (``seat``) of a match against ``opponents`` (``"greedy"``, ``"random"``, ``"ev"``, a factory
-    ``f(seed) -> player``, or one per other seat). An action index the mask rules out leaves the game as it was
+    """One seat (``seat``) of a match against ``opponents`` (``"greedy"``, ``"random"``, ``"ev"``, ``"search"``, a
+    factory ``f(seed) -> player``, or one per other seat). An action index the mask rules out leaves the game as it was
     and is rewarded ``illegal_penalty`` (``info["illegal_action"]``); ``illegal_penalty=None`` raises
     :class:`~hupai.IllegalAction` instead. What is no index of the action space at all (not an integer, out of
     range) raises IllegalAction either way.

@@ -23,6 +23,9 @@ MAX_THINK_MS = 10_000
 MAX_CLAIM_SECONDS = 600.0  # and of turn_seconds
 MAX_BANK_SECONDS = 3600.0
 MAX_OPTIONS = 32
+#: The bots a table may seat (``"search"`` thinks within the turn timer:
+#: :meth:`hupai.serve.tables.Table.search_budget_ms`).
+BOT_NAMES = ("greedy", "random", "ev", "search")
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,8 @@ def parse_config(data: Any) -> tuple[TableConfig, Rules, int | None]:
             or len(set(bots)) != len(bots)):
         raise WireError("malformed", f"bots must be a list of distinct seats in 0..{n - 1}")
     bot = data.get("bot", "greedy")
-    if bot not in ("greedy", "random"):
-        raise WireError("malformed", "bot must be 'greedy' or 'random'")
+    if bot not in BOT_NAMES:
+        raise WireError("malformed", f"bot must be one of {', '.join(repr(name) for name in BOT_NAMES)}")
     claim_seconds = _seconds(data, "claim_seconds", 20.0, MAX_CLAIM_SECONDS)
     turn_seconds = _seconds(data, "turn_seconds", 30.0, MAX_CLAIM_SECONDS)
     bank_seconds = _seconds(data, "bank_seconds", 60.0, MAX_BANK_SECONDS)

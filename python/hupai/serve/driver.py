@@ -15,6 +15,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..search import SearchBot
 from .commit import Backoff, commit, deal, store_runtime
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,7 +133,12 @@ class Driver:
             table.clock.auto.add(seat)
             log.info("table %s: seat %d is on auto (%s)", table.id, seat, kind)
             bot = table.stand_ins[seat]
-        await commit(table, seat, bot.act(table.observation(seat)))
+        observation = table.observation(seat)
+        if isinstance(bot, SearchBot):  # it thinks in a worker thread, within what the turn timer leaves
+            action = await asyncio.to_thread(bot.act, observation, table.search_budget_ms(seat))
+        else:
+            action = bot.act(observation)
+        await commit(table, seat, action)
 
     async def _between_hands(self, kind: str, seat: int) -> None:
         """A seat that does not say ``next`` in time is counted ready; one that is away goes on auto."""

@@ -42,11 +42,13 @@ from .. import rules as rules_module
 from ..actions import Action
 from ..bots import GreedyBot, RandomBot
 from ..errors import InvalidState
+from ..ev import EVBot
 from ..game import Game, Match
 from ..game.match import MATCH_FORMAT
 from ..game.observation import Observer
 from ..observation import Observation
 from ..rules.base import Rules
+from ..search import SearchBot
 from . import wire
 from .commit import commit, deal, resync, store_runtime, store_state
 from .config import TableConfig, parse_config, playable
@@ -106,6 +108,16 @@ class Listener:
     moved: bool = False  # the table left this process (see .cluster): the client connects again
 
 
+#: The bots a table may seat (``config.bot``): at its bot seats and for its human seats on auto. ``"search"``
+#: plays by time, each decision's budget capped below the turn timer (:meth:`Table.search_budget_ms`).
+SERVER_BOTS: dict[str, Any] = {"greedy": GreedyBot, "random": RandomBot, "ev": EVBot,
+                               "search": lambda seed: SearchBot(seed, rollouts=None, budget_ms=SEARCH_MS)}
+#: The most a server's SearchBot thinks about one decision, in milliseconds (less when the turn timer is nearer).
+SEARCH_MS = 200.0
+#: What a SearchBot's budget leaves of the turn timer, in seconds: the move is stored and sent within it.
+SEARCH_SLACK = 0.25
+
+
 class Table:
     """One table: a match of hands, its seats, bots and listeners. Every method runs on the event loop."""
 
@@ -140,7 +152,7 @@ class Table:
         # write puts the table back to exactly that (see _revert).
         self._stored = (match.to_dict(), game.snapshot())
         self._tail: list[Action] = []
-        bot_class = GreedyBot if config.bot == "greedy" else RandomBot
+        bot_class = SERVER_BOTS[config.bot]
         self.bots = {seat: bot_class(secrets.randbits(32)) for seat in config.bots}
         self.stand_ins = {seat: bot_class(secrets.randbits(32)) for seat in self.human_seats()}  # auto seats
         self.driver = Driver(self)
@@ -338,6 +350,17 @@ class Table:
         self.changed.set()
         self.changed = asyncio.Event()
         self.driver.wake.set()
+
+    def search_budget_ms(self, seat: int, now: float | None = None) -> float:
+        """The time budget of a search bot's decision for ``seat`` now: :data:`SEARCH_MS`, capped so that the move
+        comes :data:`SEARCH_SLACK` seconds before the decision's turn timer (its base, the claim timer's in a claim
+        window) runs out; 0 once it has (the bot then plays its prior's choice at once)."""
+        base = self.clock.base(self._timed(seat))
+        if base <= 0:
+            return SEARCH_MS
+        now = time.monotonic() if now is None else now
+        left = self.opened_at.get(seat, now) + base - SEARCH_SLACK - now
+        return max(0.0, min(SEARCH_MS, 1000.0 * left))
 
     def _timed(self, seat: int) -> bool:
         """Whether the seat's decision has the claim timer's base: it is asked in a claim or rob window (where

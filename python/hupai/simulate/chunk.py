@@ -16,6 +16,7 @@ does not depend on its number of hands.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import pickle
@@ -31,16 +32,30 @@ from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.wall import hand_seed, splitmix64
+from ..search import SearchBot
 from .stats import BotStats, Stats
 
-__all__ = ["BOTS", "BotSpec", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
+__all__ = ["BOTS", "BotSpec", "bot_factory", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
 
 #: A bot factory: called with a seed, returns a player (anything with ``act(observation)``).
 BotFactory = Callable[[int], Player]
 BotSpec = str | BotFactory
 
-#: The named bots.
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot}
+#: The named bots. ``"search"`` is :class:`hupai.search.SearchBot` at its default budget in rollouts (a time
+#: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision.
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot, "search": SearchBot}
+
+
+def bot_factory(name: str) -> BotFactory:
+    """The factory of a named bot: a name of :data:`BOTS`, or ``"search:N"`` (SearchBot with N rollouts a
+    decision). HupaiError for any other name."""
+    factory = BOTS.get(name)
+    if factory is not None:
+        return factory
+    prefix, _, count = name.partition(":")
+    if prefix == "search" and count.isdigit() and 0 < int(count) <= 100_000:
+        return functools.partial(SearchBot, rollouts=int(count))
+    raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision)")
 
 
 def bot_name(bot: BotSpec) -> str:
@@ -65,8 +80,7 @@ def resolve_bots(bots: BotSpec | Sequence[BotSpec], num_players: int) -> tuple[B
         raise HupaiError(f"bots must be a name, a factory or a sequence of them, got {type(bots).__name__}")
     for bot in seats:
         if isinstance(bot, str):
-            if bot not in BOTS:
-                raise HupaiError(f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+            bot_factory(bot)  # raises for an unknown name
         elif not callable(bot):
             raise HupaiError(f"a bot must be a name or a factory taking a seed, got {bot!r}")
     return seats
@@ -155,7 +169,7 @@ def run_chunk(spec: SimulationSpec, start: int, stop: int) -> ChunkResult:
     rules = spec.rules_object if spec.rules_object is not None else rules_module.get(spec.rules, spec.options)
     n = rules.num_players
     chunk = start // spec.chunk_size
-    players = [(BOTS[bot] if isinstance(bot, str) else bot)(chunk_seed(spec.seed, chunk, seat))
+    players = [(bot_factory(bot) if isinstance(bot, str) else bot)(chunk_seed(spec.seed, chunk, seat))
                for seat, bot in enumerate(spec.bots)]
     for bot, player in zip(spec.bots, players, strict=True):
         if not callable(getattr(player, "act", None)):

@@ -1,0 +1,196 @@
+"""``SearchBot``: Monte Carlo search over sampled worlds (``"search"`` in ``simulate``, the CLI, the server and the
+agent environments).
+
+At a decision with more than one legal action it takes a few candidate actions (the best by a cheap prior:
+:class:`~hupai.ev.EVBot`'s choice first, then the rule system's discard ranking; a discard of one kind is one
+action already), and for each sampled world (:func:`hupai.worlds.sample`: the hidden tiles dealt at random
+among the deals its observation allows) plays every candidate to the end of the hand with fast rollout
+players for every seat (``rollout``: GreedyBot for mahjong, EVBot for Wai Huzi by default), on copies of the
+same world (:func:`hupai.worlds.fork`) and with the same rollout seeds, so that candidates are compared on the
+same deals. It keeps the prior's choice unless another candidate's mean payment to its seat beats it by more
+than ``margin`` standard errors of the paired differences: a search of a few dozen rollouts is noisy, and the
+prior is a good player.
+
+Budgets: ``rollouts`` (a count per decision, all candidates together: deterministic, the same seed gives the
+same choices) or ``budget_ms`` (anytime: it stops when the time is up, with the worlds played so far; before
+one full world it keeps the prior's choice). A decision with one legal action returns it at once. It acts on an
+:class:`~hupai.observation.Observation` only: the worlds are dealt from it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from . import rules as rules_module
+from .actions import Action
+from .bots import GreedyBot, _own_groups, _zipai_advice
+from .errors import HupaiError
+from .ev import EVBot
+from .game import play
+from .observation import Observation
+from .rules.base import Rules
+from .rules.base_advice import Advice
+from .worlds import fork, rules_of, sample
+
+__all__ = ["SearchBot", "ROLLOUT_POLICIES"]
+
+#: Rollout players by name: every seat of a rollout plays one of these.
+ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot}
+
+
+class SearchBot:
+    """Monte Carlo search over sampled worlds (see the module docstring).
+
+    ``rollouts``: rollouts per decision (all candidates together; at least one world per candidate), or None
+    to play by time; ``budget_ms``: the time budget of a decision when ``rollouts`` is None; ``top_k``: how many
+    candidates the prior keeps; ``rollout``: the rollout players' policy (``"greedy"`` or ``"ev"``; None: greedy
+    for mahjong, ev for Wai Huzi);
+    ``margin``: how many standard errors a candidate must beat the prior's choice by (3: with five worlds a
+    candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior)."""
+
+    def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
+                 rollout: str | None = None, margin: float = 3.0) -> None:
+        if rollouts is None and budget_ms is None:
+            raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
+        if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
+            raise HupaiError(f"rollouts must be a positive int or None, got {rollouts!r}")
+        if budget_ms is not None and not budget_ms >= 0:
+            raise HupaiError(f"budget_ms must be a non-negative number or None, got {budget_ms!r}")
+        if rollout is not None and rollout not in ROLLOUT_POLICIES:
+            raise HupaiError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUT_POLICIES)})")
+        if type(top_k) is not int or top_k < 1:
+            raise HupaiError(f"top_k must be a positive int, got {top_k!r}")
+        self._rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.budget_ms = budget_ms
+        self.top_k = top_k
+        self.margin = margin
+        self._policy = None if rollout is None else ROLLOUT_POLICIES[rollout]
+        self._prior = EVBot(seed)
+        self._rules: dict[Any, Rules] = {}
+        #: what the last searched decision did: (candidates, worlds played, seconds), for tests and tuning
+        self.last: tuple[tuple[Action, ...], int, float] = ((), 0, 0.0)
+
+    def choose(self, legal_actions: Sequence[Action]) -> Action | None:
+        """A lone legal action needs no search (asked first by :func:`hupai.game.play`)."""
+        return legal_actions[0] if len(legal_actions) == 1 else None
+
+    def act(self, observation: Observation, budget_ms: float | None = None) -> Action:
+        """The searched choice among ``observation.legal_actions``; ``budget_ms`` overrides the time budget of
+        this decision (a server caps it below its turn timer)."""
+        legal = observation.legal_actions
+        if not legal:
+            raise HupaiError(f"SearchBot: seat {observation.seat} has nothing to decide now "
+                             f"(phase {observation.phase}, no legal action)")
+        if len(legal) == 1:
+            return legal[0]
+        began = time.perf_counter()
+        decision_seed = self._rng.getrandbits(64)  # drawn at every searched decision: the stream stays in step
+        prior = self._prior.act(observation)
+        candidates = self._candidates(observation, prior)
+        if len(candidates) == 1:
+            return candidates[0]
+        limit = self.budget_ms if budget_ms is None else budget_ms
+        deadline = None if limit is None or (self.rollouts is not None and budget_ms is None) else began + limit / 1000
+        worlds = None if self.rollouts is None or budget_ms is not None else max(1, self.rollouts // len(candidates))
+        try:
+            totals, played = self._search(observation, candidates, decision_seed, worlds, deadline)
+        except HupaiError:  # no world could be dealt from this observation: a fact the worlds do not model
+            totals, played = [], 0
+        self.last = (tuple(candidates), played, time.perf_counter() - began)
+        if played < 2:
+            return prior
+        return candidates[_pick(totals, played, self.margin)]
+
+    def _candidates(self, observation: Observation, prior: Action) -> list[Action]:
+        """The prior's choice, then the others by the rule system's ranking (a win always among them), top_k."""
+        legal = list(dict.fromkeys(observation.legal_actions))  # equal actions once
+        ranked, shanten = _ranked(observation, legal)
+        if prior in shanten:  # a discard further from a win than the prior's is not worth a rollout
+            ranked = [a for a in ranked if a not in shanten or shanten[a] <= shanten[prior]]
+        out = [prior] + [a for a in ranked if a != prior]
+        wins = [a for a in out if a.kind == "win" and a not in out[:self.top_k]]
+        return out[:max(1, self.top_k - len(wins))] + wins
+
+    def _search(self, observation: Observation, candidates: list[Action], seed: int, worlds: int | None,
+                deadline: float | None) -> tuple[list[list[float]], int]:
+        """Per candidate, the payment to the seat in each world played; and how many worlds were played."""
+        rng = random.Random(seed)
+        rules = rules_of(observation, self._rules)
+        seat = observation.seat
+        totals: list[list[float]] = [[] for _ in candidates]
+        played = attempts = 0
+        # By default GreedyBot rolls out mahjong hands (twice as fast as EVBot there) and EVBot Wai Huzi hands (as
+        # fast as GreedyBot there, and it keeps the 报听 bonus a greedy rollout would throw away, WH-38).
+        policy = self._policy or (EVBot if rules.family == "zipai" else GreedyBot)
+        while worlds is None or attempts < worlds:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            attempts += 1
+            world = sample(observation, rng, rules=rules)
+            rollout_seed = rng.getrandbits(32)
+            results: list[float] = []
+            for action in candidates:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return totals, played
+                game = fork(world)
+                try:
+                    game.apply(action)
+                    players = [policy(rollout_seed + other) for other in range(rules.num_players)]
+                    result = play(game, players) if not game.over else game.result
+                except HupaiError:  # the world's rules refuse a move (a hidden fact a world got wrong): skip it
+                    results = []
+                    break
+                assert result is not None
+                results.append(float(result.payments[seat]))
+            if len(results) == len(candidates):  # a world refused by a candidate counts for none of them
+                for per_candidate, paid in zip(totals, results, strict=True):
+                    per_candidate.append(paid)
+                played += 1
+        return totals, played
+
+
+def _pick(totals: list[list[float]], played: int, margin: float) -> int:
+    """The candidate to play: the best mean if it beats the prior's (index 0) by ``margin`` standard errors of
+    the paired differences, else the prior's."""
+    means = [sum(values) / played for values in totals]
+    best = max(range(len(totals)), key=lambda i: (means[i], -i))
+    if best == 0:
+        return 0
+    differences = [b - a for a, b in zip(totals[0], totals[best], strict=True)]
+    mean = sum(differences) / played
+    variance = sum((d - mean) ** 2 for d in differences) / (played - 1)
+    error = math.sqrt(variance / played)
+    return best if mean > margin * error else 0
+
+
+def _ranked(observation: Observation, legal: list[Action]) -> tuple[list[Action], dict[Action, int]]:
+    """The legal actions, the rule system's best discards first (a cheap prior), others in their order; and, for
+    a mahjong seat's discards, the shanten each leaves (the search keeps only those as good as its prior's)."""
+    discards = [a for a in legal if a.kind == "discard" and not a.flag]
+    if len(discards) < 2:
+        return legal, {}
+    shanten: dict[Action, int] = {}
+    try:
+        if len(observation.counts) == 34:
+            advice = rules_module.advice(observation.rules)
+            scores: list[Any] = list(advice.rank_discards(observation, discards))
+            plain = type(advice).rank_discards is Advice.rank_discards  # the core's copies - 256 x shanten
+            shanten = {a: -int(score // 256) if plain else -int(score)
+                       for a, score in zip(discards, scores, strict=True)}
+        else:
+            zipai = _zipai_advice({}, observation)
+            judged = zipai.rank_discards(bytes(observation.counts),
+                                         _own_groups(observation.seat, observation.melds[observation.seat]))
+            scores = [judged.get(a.tile) for a in discards]
+            if any(score is None for score in scores):
+                return legal, {}
+    except HupaiError:
+        return legal, {}
+    order = sorted(range(len(discards)), key=lambda i: scores[i], reverse=True)
+    ranked = [discards[i] for i in order]
+    return ranked + [a for a in legal if a not in discards], shanten

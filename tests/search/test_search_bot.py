@@ -1,0 +1,89 @@
+"""SearchBot (hupai.search): the one-action fast path, determinism for a budget in rollouts, the time budget,
+and a search that finds an obviously winning action the prior would not take."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pytest
+from hupai.actions import Action
+from hupai.bots import GreedyBot
+from hupai.errors import HupaiError
+from hupai.game import Game, play
+from hupai.game.scripted import discard, stacked_game
+from hupai.observation import Observation
+from hupai.search import SearchBot
+
+
+class _Discarding:
+    """A prior that never wins: the search alone must find the win."""
+
+    def act(self, observation: Observation) -> Action:
+        return next(a for a in observation.legal_actions if a.kind in ("discard", "pass"))
+
+
+def _searcher(**budget: object) -> SearchBot:
+    bot = SearchBot(3, **budget)  # type: ignore[arg-type]
+    bot._prior = _Discarding()  # type: ignore[assignment]
+    return bot
+
+
+def test_a_self_drawn_win_is_found_over_a_discard() -> None:
+    game = stacked_game(["123m456p789s111z55s", "", "", ""])  # 天和: the dealer's dealt hand wins (GD-20)
+    observation = game.observation(0)
+    assert observation.legal_actions[0].kind == "win"
+    bot = _searcher(rollouts=12, top_k=2)
+    assert bot.act(observation).kind == "win"
+    assert bot.last[1] >= 2  # it searched: worlds played
+
+
+def test_a_discard_win_is_found_over_a_pass() -> None:
+    game = stacked_game(["1z", "123m456p789s11z55s", "", ""])
+    discard(game, "1z", then_pass=False)  # seat 1 may win on it (a 双碰 wait on 1z or 5s)
+    observation = game.observation(1)
+    assert {a.kind for a in observation.legal_actions} >= {"win", "pass"}
+    assert _searcher(rollouts=12).act(observation).kind == "win"
+
+
+def test_one_legal_action_returns_at_once() -> None:
+    game = stacked_game(["1z", "123m456p789s11z55s", "", ""])
+    observation = game.observation(0)
+    bot = SearchBot(1, rollouts=1000)
+    legal = (observation.legal_actions[0],)
+    lone = dataclasses.replace(observation, legal_actions=legal)
+    began = time.perf_counter()
+    assert bot.act(lone) is legal[0]
+    assert time.perf_counter() - began < 0.05 and bot.last == ((), 0, 0.0)
+    assert bot.choose(legal) is legal[0] and bot.choose(observation.legal_actions) is None
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "waihuzi"])
+def test_same_seed_same_choices(rules: str) -> None:
+    logs = []
+    for _ in range(2):
+        game = Game(rules, seed=21, claim_window="eligible")
+        n = game.rules.num_players
+        play(game, [SearchBot(5, rollouts=4)] + [GreedyBot(seat) for seat in range(1, n)])
+        logs.append(game.to_json())
+    assert logs[0] == logs[1]
+
+
+def test_time_budget_is_kept() -> None:
+    game = Game("guangdong", seed=8, claim_window="eligible")
+    observation = game.observation(game.seats_to_act[0])
+    bot = SearchBot(2, rollouts=None, budget_ms=30)
+    began = time.perf_counter()
+    bot.act(observation)
+    spent = time.perf_counter() - began
+    assert spent < 0.03 + 0.25  # the budget, and at most one rollout begun before it ran out (a busy machine)
+    assert bot.act(observation, budget_ms=0) == bot._prior.act(observation)  # no time: the prior's choice
+
+
+def test_budgets_are_checked() -> None:
+    with pytest.raises(HupaiError, match="budget"):
+        SearchBot(rollouts=None, budget_ms=None)
+    with pytest.raises(HupaiError, match="rollouts"):
+        SearchBot(rollouts=0)
+    with pytest.raises(HupaiError, match="rollout policy"):
+        SearchBot(rollout="mcts")
