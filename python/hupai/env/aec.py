@@ -5,7 +5,9 @@ the wall seed derived from the match seed, so ``reset(seed=s)`` and the same act
 for byte in each hand's log (:attr:`HupaiAEC.game`). The seat to act is :attr:`agent_selection`; in a claim
 window each asked seat answers in turn (``claim_window="all"``, the default, asks every seat about every
 discard, so that being asked says nothing about a seat's tiles; ``"eligible"`` asks only seats with a claim,
-faster). A seat's reward is its payments when a hand ends (kong money included), zero otherwise.
+faster). A seat's reward is its payments when a hand ends (kong money included) times ``reward_scale`` (the
+rule system's :data:`~hupai.env.REWARD_SCALES` entry by default), zero otherwise; ``infos[agent]["payments"]``
+holds the hand's payments unscaled.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from .. import rules as rules_module
 from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
+from ..game.claims import CLAIM_WINDOWS
 from ..game.observation import Observer
 from ..rules.base import Rules
 from .actions import ActionSpace
@@ -49,9 +52,16 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
-                 claim_window: str = "all", render_mode: str | None = None) -> None:
+                 claim_window: str = "all", reward_scale: float | None = None,
+                 render_mode: str | None = None) -> None:
+        from . import reward_scale as checked_scale
+
         super().__init__()
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
+        if type(claim_window) is not str or claim_window not in CLAIM_WINDOWS:  # refused here, not at reset()
+            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
+        #: What a payment is multiplied by to make a reward.
+        self.reward_scale = checked_scale(self.rules.name, reward_scale)
         if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
             raise HupaiError(f"hands must be an int in 1..{MAX_HANDS}, got {hands!r}")
         if render_mode not in RENDER_MODES:
@@ -61,7 +71,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"hupai_{self.rules.name}_v0"}
         self.action_layout = ActionSpace(self.rules)
-        self.features = Features(self.rules, self.action_layout)
+        self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
         n = self.rules.num_players
         self.possible_agents = [f"seat_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -154,8 +164,9 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             result = self.game.result
             assert result is not None
             for other, payment in enumerate(result.payments):
-                self.rewards[self.possible_agents[other]] = float(payment)
-            self.infos = {name: {"hand_over": True, "hand": self.match.hand_index} for name in self.agents}
+                self.rewards[self.possible_agents[other]] = payment * self.reward_scale
+            self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
+                                 "payments": list(result.payments)} for name in self.agents}
             self.match.record(self.game)
             if self.match.over or self.match.hand_index >= self.hands:
                 self.terminations = {name: True for name in self.agents}
