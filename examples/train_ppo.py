@@ -18,79 +18,101 @@ Output in ``--out`` (build/ppo): ``curve.png`` (the mean reward per hand over tr
 
 from __future__ import annotations
 
-import argparse
-import json
-import time
-from pathlib import Path
-from typing import Any
+import os
 
-import numpy as np
+# One BLAS thread: the network is small, and BLAS threads that spin for a core the environment needs make a
+# matrix product of this size ten or more times slower on a machine with two cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import hupai.env
-from hupai.bots import RandomBot
+import argparse  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import hupai.env  # noqa: E402
+from hupai.bots import RandomBot  # noqa: E402
 
 
 # -- features ----------------------------------------------------------------------------------------------------
-def to_inputs(obs: dict[str, np.ndarray]) -> np.ndarray:
-    """The network's input rows (float32[N, D]) from stacked observations of ``vector_env``."""
+KIND_FEATURES = 4
+
+
+def to_inputs(obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs from stacked observations of ``vector_env``: rows of the whole observation
+    (float32[N, D]) and features of each tile kind (float32[N, 34, KIND_FEATURES]) for the discard block."""
     n = obs["hand"].shape[0]
     shanten = obs["discard_shanten"].astype(np.float32)
     held = shanten < hupai.env.features.NO_DISCARD
     best = np.where(held, shanten, 99).min(axis=1, keepdims=True)
+    keeps_best = held * (shanten == best)              # the discards that keep the best shanten
+    after = np.where(held, np.clip(shanten, -1, 8) / 8.0, 0.0)
+    seen = (obs["discard_counts"].sum(axis=1) + obs["melds"].sum(axis=1)) / 4.0   # copies in sight
     parts = [
         obs["hand"] / 4.0, obs["drawn"], obs["tile"],
         obs["melds"].reshape(n, -1) / 4.0, obs["discard_counts"].reshape(n, -1) / 4.0,
         obs["hand_sizes"] / 14.0, obs["table"] / np.maximum(obs["table"].max(axis=1, keepdims=True), 1.0),
-        held * (shanten == best),                      # the discards that keep the best shanten
-        np.where(held, np.clip(shanten, -1, 8) / 8.0, 0.0),
-        obs["action_mask"],
+        keeps_best, after,
     ]
-    return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
+    rows = np.concatenate([part.astype(np.float32) for part in parts], axis=1)
+    kinds = np.stack([keeps_best, after, obs["hand"] / 4.0, seen], axis=2).astype(np.float32)
+    return rows, kinds
 
 
 # -- the network -------------------------------------------------------------------------------------------------
 class Policy:
-    """logits = tanh(x W1 + b1) Wp + x Ws + bp; value = tanh(x W1 + b1) wv + bv."""
+    """logits = tanh(x W1 + b1) Wp + x Ws + bp, plus (discard block) each kind's features . wk;
+    value = tanh(x W1 + b1) wv + bv. The shared wk scores every kind's discard alike, so what is learnt about
+    one tile (keep the best shanten) holds for all of them."""
 
     def __init__(self, inputs: int, actions: int, hidden: int, rng: np.random.Generator) -> None:
         scale = np.sqrt(1.0 / inputs)
         self.params = {
             "W1": rng.normal(0, scale, (inputs, hidden)).astype(np.float32), "b1": np.zeros(hidden, np.float32),
             "Wp": rng.normal(0, 0.01, (hidden, actions)).astype(np.float32), "bp": np.zeros(actions, np.float32),
-            "Ws": np.zeros((inputs, actions), np.float32),
+            "Ws": np.zeros((inputs, actions), np.float32), "wk": np.zeros(KIND_FEATURES, np.float32),
             "wv": rng.normal(0, 0.01, (hidden, 1)).astype(np.float32), "bv": np.zeros(1, np.float32)}
         self.moments = {key: (np.zeros_like(value), np.zeros_like(value)) for key, value in self.params.items()}
         self.updates = 0
 
-    def forward(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def forward(self, x: tuple[np.ndarray, np.ndarray], mask: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(hidden, log-probabilities with -inf where masked, values)."""
         p = self.params
-        hidden = np.tanh(x @ p["W1"] + p["b1"])
-        logits = hidden @ p["Wp"] + x @ p["Ws"] + p["bp"]
+        rows, kinds = x
+        hidden = np.tanh(rows @ p["W1"] + p["b1"])
+        logits = hidden @ p["Wp"] + rows @ p["Ws"] + p["bp"]
+        logits[:, :kinds.shape[1]] += kinds @ p["wk"]  # the discard block comes first
         logits = np.where(mask, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         logp = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
         return hidden, logp, (hidden @ p["wv"] + p["bv"])[:, 0]
 
-    def act(self, x: np.ndarray, mask: np.ndarray, rng: np.random.Generator, greedy: bool = False
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def act(self, x: tuple[np.ndarray, np.ndarray], mask: np.ndarray, rng: np.random.Generator,
+            greedy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         _, logp, values = self.forward(x, mask)
+        count = len(mask)
         if greedy:
             actions = logp.argmax(axis=1)
         else:
             cumulative = np.exp(logp).cumsum(axis=1)
-            draws = rng.random((len(x), 1)) * cumulative[:, -1:]
+            draws = rng.random((count, 1)) * cumulative[:, -1:]
             actions = np.minimum((cumulative < draws).sum(axis=1), logp.shape[1] - 1)
             # A draw can land on a masked index only through rounding: take the most likely legal one instead.
-            bad = ~mask[np.arange(len(x)), actions]
+            bad = ~mask[np.arange(count), actions]
             actions[bad] = logp[bad].argmax(axis=1)
-        return actions, logp[np.arange(len(x)), actions], values
+        return actions, logp[np.arange(count), actions], values
 
-    def ppo_step(self, x: np.ndarray, mask: np.ndarray, actions: np.ndarray, old_logp: np.ndarray,
+    def ppo_step(self, x: tuple[np.ndarray, np.ndarray], mask: np.ndarray, actions: np.ndarray,
+                 old_logp: np.ndarray,
                  advantages: np.ndarray, returns: np.ndarray, clip: float, value_coef: float,
                  entropy_coef: float, lr: float) -> dict[str, float]:
         """One Adam step on the PPO loss of a minibatch; the loss's parts."""
-        p, rows = self.params, np.arange(len(x))
+        p, rows = self.params, np.arange(len(mask))
+        inputs, kinds = x
         hidden, logp, values = self.forward(x, mask)
         probs = np.exp(logp)
         safe_logp = np.where(mask, logp, 0.0)
@@ -98,7 +120,7 @@ class Policy:
         ratio = np.exp(logp[rows, actions] - old_logp)
         clipped = ((advantages > 0) & (ratio > 1 + clip)) | ((advantages < 0) & (ratio < 1 - clip))
         policy_loss = -np.minimum(ratio * advantages, np.clip(ratio, 1 - clip, 1 + clip) * advantages)
-        batch = len(x)
+        batch = len(mask)
         # d loss / d logp[a] of the chosen action, then through the softmax; the entropy bonus's own gradient.
         g_chosen = np.where(clipped, 0.0, -ratio * advantages) / batch
         d_logits = -probs * g_chosen[:, None]
@@ -107,9 +129,10 @@ class Policy:
         d_values = value_coef * (values - returns) / batch
         d_hidden = d_logits @ p["Wp"].T + d_values[:, None] @ p["wv"].T
         d_pre = d_hidden * (1 - hidden ** 2)
-        grads = {"Wp": hidden.T @ d_logits, "bp": d_logits.sum(axis=0), "Ws": x.T @ d_logits,
+        grads = {"Wp": hidden.T @ d_logits, "bp": d_logits.sum(axis=0), "Ws": inputs.T @ d_logits,
+                 "wk": np.einsum("nk,nkf->f", d_logits[:, :kinds.shape[1]], kinds),
                  "wv": hidden.T @ d_values[:, None], "bv": d_values.sum(keepdims=True),
-                 "W1": x.T @ d_pre, "b1": d_pre.sum(axis=0)}
+                 "W1": inputs.T @ d_pre, "b1": d_pre.sum(axis=0)}
         norm = np.sqrt(sum(float((g ** 2).sum()) for g in grads.values()))
         shrink = min(1.0, 0.5 / (norm + 1e-8))  # gradient norm clipped at 0.5
         self.updates += 1
@@ -131,13 +154,13 @@ def train(args: argparse.Namespace) -> tuple[Policy, list[dict[str, float]]]:
     envs = hupai.env.vector_env("guangdong", args.envs, opponents="random")
     obs, _ = envs.reset(seed=args.seed)
     x = to_inputs(obs)
-    policy = Policy(x.shape[1], envs.single_action_space.n, args.hidden, rng)
+    policy = Policy(x[0].shape[1], envs.single_action_space.n, args.hidden, rng)
     curve: list[dict[str, float]] = []
     start = time.monotonic()
     hand_rewards = np.zeros(args.envs)
     steps = 0
     while time.monotonic() - start < args.minutes * 60:
-        batch: dict[str, list[np.ndarray]] = {k: [] for k in ("x", "mask", "action", "logp", "value", "reward",
+        batch: dict[str, list[Any]] = {k: [] for k in ("x", "mask", "action", "logp", "value", "reward",
                                                                "done")}
         finished: list[float] = []
         for _ in range(args.rollout):
@@ -166,8 +189,10 @@ def train(args: argparse.Namespace) -> tuple[Policy, list[dict[str, float]]]:
             running = delta + args.gamma * args.lam * live * running
             advantages[t] = running
         returns = (advantages + values).reshape(-1)
-        flat = {key: np.concatenate(batch[key]) if key in ("x", "mask") else np.array(batch[key]).reshape(-1)
-                for key in ("x", "mask", "action", "logp")}
+        flat = {key: np.concatenate(batch[key]) if key == "mask" else np.array(batch[key]).reshape(-1)
+                for key in ("mask", "action", "logp")}
+        flat_rows = np.concatenate([rows for rows, _ in batch["x"]])
+        flat_kinds = np.concatenate([kinds for _, kinds in batch["x"]])
         adv = advantages.reshape(-1)
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         losses: dict[str, float] = {}
@@ -176,7 +201,7 @@ def train(args: argparse.Namespace) -> tuple[Policy, list[dict[str, float]]]:
             order = rng.permutation(total)
             for begin in range(0, total, args.minibatch):
                 pick = order[begin:begin + args.minibatch]
-                losses = policy.ppo_step(flat["x"][pick], flat["mask"][pick], flat["action"][pick].astype(int),
+                losses = policy.ppo_step((flat_rows[pick], flat_kinds[pick]), flat["mask"][pick], flat["action"][pick].astype(int),
                                          flat["logp"][pick], adv[pick], returns[pick], args.clip, 0.5,
                                          args.entropy, args.lr)
         point = {"seconds": time.monotonic() - start, "steps": steps, "hands": len(finished),
@@ -251,7 +276,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rollout", type=int, default=32, help="steps per table between updates")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--minibatch", type=int, default=512)
-    parser.add_argument("--hidden", type=int, default=128)
+    parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--lam", type=float, default=0.95)

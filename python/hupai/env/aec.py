@@ -129,9 +129,14 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:
             raise HupaiError(f"no agent {agent!r} in this environment (agents: {', '.join(self.possible_agents)})")
-        if self._observer is None or self._observer[0] is not self.game:
-            self._observer = (self.game, Observer(self.game))
-        return self._observer[1].observe(seat)
+        return self.observer(self.game)(seat)
+
+    def observer(self, game: Game) -> Any:
+        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.observation.Observer` per hand: it freezes
+        the hand's fixed facts once)."""
+        if self._observer is None or self._observer[0] is not game:
+            self._observer = (game, Observer(game))
+        return self._observer[1].observe
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
@@ -161,24 +166,30 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.rewards = {name: 0.0 for name in self.agents}
         self.game.apply(chosen)
         if self.game.over:
-            result = self.game.result
-            assert result is not None
-            for other, payment in enumerate(result.payments):
-                self.rewards[self.possible_agents[other]] = payment * self.reward_scale
-            self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
-                                 "payments": list(result.payments)} for name in self.agents}
-            self.match.record(self.game)
-            if self.match.over or self.match.hand_index >= self.hands:
-                self.terminations = {name: True for name in self.agents}
-            else:
-                self.game = self.match.new_game()
-                self._select()
+            self._end_hand()
         else:
             self.infos = {name: {} for name in self.agents}
             self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_hand(self) -> None:
+        """The hand is over: its payments as rewards (set in :attr:`rewards`), the match moved on, the next hand
+        dealt or every agent terminated."""
+        assert self.game is not None and self.match is not None
+        result = self.game.result
+        assert result is not None
+        for other, payment in enumerate(result.payments):
+            self.rewards[self.possible_agents[other]] = payment * self.reward_scale
+        self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
+                             "payments": list(result.payments)} for name in self.agents}
+        self.match.record(self.game)
+        if self.match.over or self.match.hand_index >= self.hands:
+            self.terminations = {name: True for name in self.agents}
+        else:
+            self.game = self.match.new_game()
+            self._select()
 
     def render(self) -> str | None:
         """A line saying where the hand stands: printed with ``render_mode="human"`` (None returned), else

@@ -184,8 +184,12 @@ class Features:
         and the arrays of :meth:`shapes` as views of them (with a leading ``tables`` axis when ``tables > 1``)."""
         ints = np.empty((tables, self._int_size), np.int8)
         floats = np.empty((tables, self._float_size), np.float32)
-        lead = () if tables == 1 else (tables,)
-        views = {key: (floats if is_float else ints)[:, start:stop].reshape(lead + shape)
+        if tables == 1:  # a 1-d key is its slice itself: no reshape
+            int_row, float_row = ints[0], floats[0]
+            return ints, floats, {key: (float_row if is_float else int_row)[start:stop] if len(shape) == 1
+                                  else (float_row if is_float else int_row)[start:stop].reshape(shape)
+                                  for key, shape, is_float, start, stop in self._layout}
+        views = {key: (floats if is_float else ints)[:, start:stop].reshape((tables, *shape))
                  for key, shape, is_float, start, stop in self._layout}
         return ints, floats, views
 
@@ -203,20 +207,25 @@ class Features:
         to_act = 0
         for other in observation.to_act:
             to_act |= 1 << other
-        melds = bytearray(self._blank_melds)
-        meld_counts = []
-        for other, seat_melds in enumerate(observation.melds):
-            if len(seat_melds) > MAX_MELDS:
-                raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most {MAX_MELDS})")
-            at = other * MAX_MELDS * 5
-            for meld in seat_melds:
-                tiles = meld.tiles
-                if tiles:
-                    melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
-                else:  # face down: its kind is not this seat's to see
-                    melds[at] = 1
-                at += 5
-            meld_counts.append(len(seat_melds))
+        all_melds = observation.melds
+        meld_counts = list(map(len, all_melds))
+        if any(meld_counts):
+            melds = bytearray(self._blank_melds)
+            for other, seat_melds in enumerate(all_melds):
+                if len(seat_melds) > MAX_MELDS:
+                    raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most "
+                                     f"{MAX_MELDS})")
+                at = other * MAX_MELDS * 5
+                for meld in seat_melds:
+                    tiles = meld.tiles
+                    if tiles:
+                        melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
+                    else:  # face down: its kind is not this seat's to see
+                        melds[at] = 1
+                    at += 5
+            meld_bytes = bytes(melds)
+        else:
+            meld_bytes = self._blank_melds
         stride = self._stride
         piles = observation.discards
         discards = b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles])
@@ -227,9 +236,17 @@ class Features:
         smalls.extend(observation.hand_sizes)
         smalls.extend(observation.seat_winds)
         legal = bytearray(self._blank_legal)
-        for index in self.actions.legal_indices(observation.legal_actions):
+        memo, index_of = self.actions._memo, self.actions.index
+        count = 0
+        for action in observation.legal_actions:
+            index = memo.get(action)
+            if index is None:
+                index = index_of(action)
+            count += 1 - legal[index]
             legal[index] = 1
-        return smalls, observation.counts, bytes(melds), discards, bytes(legal)
+        if count != len(observation.legal_actions):  # two legal actions on one index: a bug of the layout
+            self.actions.legal_indices(observation.legal_actions)  # raises, naming them
+        return smalls, observation.counts, meld_bytes, discards, bytes(legal)
 
     def finish(self, observation: Observation, views: Mapping[str, np.ndarray], scores: Sequence[int] | None,
                discard_shanten: bool) -> None:

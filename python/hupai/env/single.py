@@ -24,7 +24,7 @@ from ..actions import Action
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
 from ..game import Game
-from ..game.match import Player
+from ..game.match import Player, play_until
 from ..rules.base import Rules
 from .aec import HupaiAEC, check_seed
 
@@ -89,6 +89,7 @@ class HupaiGym(gymnasium.Env):
         self.agent = self.aec.possible_agents[seat]
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
+        self._players: list[Player | None] = []  # by seat, None at the learner's
         self.last_observation: Any = None  # the Observation of the features last returned
         self._mask: np.ndarray | None = None  # the action mask last returned
         self.observation_space = self.aec.observation_space(self.agent)
@@ -131,28 +132,36 @@ class HupaiGym(gymnasium.Env):
                 raise HupaiError(f"the opponent factory {factory!r} made {type(bot).__name__!r}, not a player "
                                  "(anything with act(observation))")
             self._bots[agent] = bot
+        self._players = [self._bots.get(agent) for agent in self.aec.possible_agents]
 
     def _advance(self) -> float:
-        """Let the opponents act until the learner must decide or the match ends; the learner's reward."""
+        """Let the opponents act until the learner must decide or the match ends; the learner's reward. The
+        opponents play through :func:`hupai.game.match.play_until` (the engine's own loop: a bot that decides
+        from the legal actions alone, such as RandomBot, is never given an observation); the AEC's bookkeeping
+        is brought up to date where a hand ends and where the learner is asked."""
         aec = self.aec
         reward = 0.0
         while True:
             if aec.terminations.get(self.agent, True):
                 return reward
-            agent = aec.agent_selection
-            if agent == self.agent:
-                return reward
-            assert aec.game is not None
-            bot = self._bots[agent]
-            action = bot.act(aec.observation(agent))
-            if not isinstance(action, Action):
-                raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered {action!r}, not an "
-                                 "Action")
-            try:
-                aec.step(aec.action_layout.index(action))
-            except HupaiError as error:
-                raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered {action}, which is "
-                                 f"not legal: {error}") from None
+            game = aec.game
+            assert game is not None
+            if not game.over:
+                try:
+                    over = play_until(game, self._players, self.seat, aec.observer(game))
+                except HupaiError as error:  # the game is as it was before that answer: name who gave it
+                    seats = game.seats_to_act
+                    agent = aec.possible_agents[seats[0]] if seats else "?"
+                    bot = self._bots.get(agent)
+                    raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered with no legal "
+                                     f"action: {error}") from None
+                if not over:
+                    aec.infos = {name: {} for name in aec.agents}
+                    aec._select()
+                    return reward
+            aec.rewards = {name: 0.0 for name in aec.agents}
+            aec._end_hand()
+            aec._accumulate_rewards()
             reward += aec.rewards.get(self.agent, 0.0)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
@@ -168,7 +177,8 @@ class HupaiGym(gymnasium.Env):
         if aec.agent_selection != self.agent:  # cannot happen between calls: _advance stops only here
             raise HupaiError("not this seat's turn")
         index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
-        if self.illegal_penalty is not None and not self.is_legal(index):
+        if self.illegal_penalty is not None and not (self._mask[index] if self._mask is not None
+                                                      else self.is_legal(index)):
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
             return float(self.illegal_penalty), False, {"illegal_action": True}
