@@ -37,7 +37,7 @@ def hupai_random(rules: str, hands: int, claim_window: str) -> tuple[int, int]:
     return steps, steps
 
 
-def _uniform(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def uniform_choice(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One index per row, uniform over the row's legal indices."""
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
@@ -47,7 +47,8 @@ def hupai_gym(rules: str, decisions: int) -> tuple[int, int]:
     rng = np.random.default_rng(0)
     observation, _ = env.reset(seed=0)
     for _ in range(decisions):
-        observation, _, terminated, truncated, _ = env.step(int(_uniform(observation["action_mask"][None], rng)[0]))
+        action = int(uniform_choice(observation["action_mask"][None], rng)[0])
+        observation, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:
             observation, _ = env.reset()
     return decisions, decisions
@@ -59,7 +60,7 @@ def hupai_vector(rules: str, decisions: int, tables: int = 64) -> tuple[int, int
     env.reset(seed=0)
     steps = max(1, decisions // tables)
     for _ in range(steps):
-        env.step(_uniform(env.action_masks(), rng))
+        env.step(uniform_choice(env.action_masks(), rng))
     return steps, steps * tables
 
 
@@ -129,7 +130,8 @@ def main() -> None:
             parts += [f"aec_env (eligible) / RiichiEnv {best(f'hupai aec_env {rules} (eligible)') / reference:.2f}x",
                       f"gym_env / RiichiEnv {best(f'hupai gym_env {rules}') / reference:.2f}x",
                       f"vector_env(64) / RiichiEnv {best(f'hupai vector_env(64) {rules}') / reference:.2f}x"]
-        parts.append(f"vector_env(64) / gym_env {best(f'hupai vector_env(64) {rules}') / best(f'hupai gym_env {rules}'):.2f}x")
+        vector, single = best(f"hupai vector_env(64) {rules}"), best(f"hupai gym_env {rules}")
+        parts.append(f"vector_env(64) / gym_env {vector / single:.2f}x")
         print(f"  {rules:10} " + ", ".join(parts))
 
 

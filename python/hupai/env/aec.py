@@ -53,7 +53,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
                  claim_window: str = "all", reward_scale: float | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, layout_of: HupaiAEC | None = None) -> None:
         from . import reward_scale as checked_scale
 
         super().__init__()
@@ -70,13 +70,22 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.claim_window = claim_window
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"hupai_{self.rules.name}_v0"}
-        self.action_layout = ActionSpace(self.rules)
-        self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
         n = self.rules.num_players
         self.possible_agents = [f"seat_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
+        self.action_layout: ActionSpace
+        self.features: Features
+        self.observation_spaces: dict[str, Any]
+        self.action_spaces: dict[str, spaces.Discrete]
+        if layout_of is not None and layout_of.rules is self.rules and layout_of.reward_scale == self.reward_scale:
+            # Another table of the same rules (a vector environment's): its layout and spaces, built once.
+            self.action_layout, self.features = layout_of.action_layout, layout_of.features
+            self.observation_spaces, self.action_spaces = layout_of.observation_spaces, layout_of.action_spaces
+        else:
+            self.action_layout = ActionSpace(self.rules)
+            self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
+            self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
+            self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
         self.game: Game | None = None

@@ -288,8 +288,9 @@ class Features:
         smalls = array("i")
         for row in inputs:
             smalls.extend(row[0])
-        joined = [b"".join([row[part] for row in inputs]) for part in (1, 2, 3, 4)]  # type: ignore[misc]
-        _core.encode_features(ints, floats, smalls, *joined, self._dims)
+        hands, melds, discards, legal = (b"".join([row[part] for row in inputs])
+                                         for part in (1, 2, 3, 4))
+        _core.encode_features(ints, floats, smalls, hands, melds, discards, legal, self._dims)
         single = self._layout
         for table, observation in enumerate(observations):
             rows = {key: (floats if is_float else ints)[table, start:stop].reshape(shape)

@@ -16,11 +16,8 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
-from ..actions import Action
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
 from ..game import Game
@@ -73,13 +70,14 @@ class HupaiGym(gymnasium.Env):
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *,
                  opponents: Any = "greedy", seat: int = 0, hands: int = 1, claim_window: str = "eligible",
                  illegal_penalty: float | None = -1.0, reward_scale: float | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, layout_of: HupaiGym | None = None) -> None:
         if illegal_penalty is not None and (isinstance(illegal_penalty, bool) or not isinstance(
                 illegal_penalty, (int, float, np.integer, np.floating)) or not np.isfinite(illegal_penalty)):
             raise HupaiError(f"illegal_penalty must be a finite number or None, got {illegal_penalty!r}")
         self.illegal_penalty = illegal_penalty
-        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window, reward_scale=reward_scale,
-                            render_mode=render_mode)
+        self.aec: HupaiAEC = HupaiAEC(rules, options, hands=hands, claim_window=claim_window,
+                                      reward_scale=reward_scale, render_mode=render_mode,
+                                      layout_of=None if layout_of is None else layout_of.aec)
         n = self.aec.rules.num_players
         if isinstance(seat, np.integer):
             seat = int(seat)
@@ -250,9 +248,11 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
             raise HupaiError(f"num_envs must be an int in 1..{MAX_ENVS}, got {num_envs!r}")
-        self.envs = [HupaiGym(rules, **kwargs) for _ in range(num_envs)]
+        first = HupaiGym(rules, **kwargs)
+        # The other tables share the first one's rules object, action layout, features and spaces.
+        others = {**kwargs, "options": None}
+        self.envs = [first] + [HupaiGym(first.aec.rules, layout_of=first, **others) for _ in range(num_envs - 1)]
         self.num_envs = num_envs
-        first = self.envs[0]
         self.features = first.aec.features
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
@@ -334,7 +334,8 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if done:
                 infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)
                 info = env._reset(None)
-            infos = self._add_info(infos, info, table)
+            if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
+                infos = self._add_info(infos, info, table)
         return self._observe_all(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def close_extras(self, **kwargs: Any) -> None:
