@@ -97,6 +97,34 @@ def _env_steps(rules: str, hands: int) -> Callable[[], None]:
     return lambda: hupai_random(rules, hands, "eligible") and None
 
 
+def _learner_steps(rules: str, tables: int, decisions: int) -> Callable[[], None]:
+    """Random learner decisions through ``gym_env`` (tables 0) or ``vector_env(tables)`` against RandomBots,
+    the environment built once (issue 31 item 3)."""
+    pytest.importorskip("pettingzoo")
+    import hupai.env
+    import numpy as np
+    from env_rates import uniform_choice
+
+    rng = np.random.default_rng(0)
+    if tables == 0:
+        single = hupai.env.gym_env(rules, opponents="random")
+        single.reset(seed=0)
+
+        def run_single() -> None:
+            for _ in range(decisions):
+                _, _, terminated, _, _ = single.step(int(uniform_choice(single.action_masks()[None], rng)[0]))
+                if terminated:
+                    single.reset()
+        return run_single
+    vector = hupai.env.vector_env(rules, tables, opponents="random")
+    vector.reset(seed=0)
+
+    def run_vector() -> None:
+        for _ in range(decisions // tables):
+            vector.step(uniform_choice(vector.action_masks(), rng))
+    return run_vector
+
+
 # workload -> (build the round function, items per round, unit)
 WORKLOADS: dict[str, tuple[Callable[[], Callable[[], Any]], int, str]] = {
     "reference": (lambda: _reference, REFERENCE_ITEMS, "ops/s"),
@@ -112,6 +140,8 @@ for _name in hupai.simulate.playable():  # a system the engine cannot play yet h
         WORKLOADS[f"hands_{_name}_{_label}"] = (
             lambda name=_name, bot=_bot, count=_count: _hands(name, bot, count), _count, "hands/s")
 WORKLOADS["env_guangdong_random"] = (lambda: _env_steps("guangdong", HANDS // 2), HANDS // 2, "hands/s")
+WORKLOADS["env_gym_guangdong_random"] = (lambda: _learner_steps("guangdong", 0, 640), 640, "decisions/s")
+WORKLOADS["env_vector64_guangdong_random"] = (lambda: _learner_steps("guangdong", 64, 1280), 1280, "decisions/s")
 
 
 @pytest.mark.benchmark(group="bench-check")

@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
     hupai::binding::register_wall(m);
     hupai::binding::register_engine(m);
     hupai::binding::register_turn(m);
+    hupai::binding::register_features(m);
     register_wild(m);
     register_zipai(m);
 }

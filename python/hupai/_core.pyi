@@ -41,6 +41,10 @@ def discard_shanten(
 def decompositions(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]]: ...
+def encode_features(
+    ints: npt.NDArray[np.int8], floats: npt.NDArray[np.float32], smalls: Buffer, hands: Buffer, melds: Buffer,
+    discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int],
+) -> None: ...
 def shanten_batch(
     counts: npt.NDArray[np.uint8], jokers: _Int | npt.NDArray[np.integer[Any]],
     melds: _Int | npt.NDArray[np.integer[Any]], forms: _Int, joker_kinds: _Int | None, threads: _Int,

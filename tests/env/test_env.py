@@ -104,7 +104,7 @@ def test_features_are_a_function_of_the_observation_alone() -> None:
 
 
 def _play_aec(system: str, seed: int) -> tuple[list[str], dict[str, float]]:
-    env = aec_env(system, hands=2, claim_window="eligible")
+    env = aec_env(system, hands=2, claim_window="eligible", reward_scale=1.0)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     logs = []
@@ -128,7 +128,7 @@ def test_seeds_reproduce_games_and_rewards_are_the_payments(system: str) -> None
     second, again = _play_aec(system, 5)
     assert first == second and totals == again
     # The rewards over the episode add up to the match's scores.
-    replay = aec_env(system, hands=2, claim_window="eligible")
+    replay = aec_env(system, hands=2, claim_window="eligible", reward_scale=1.0)
     match_scores = {agent: 0.0 for agent in replay.possible_agents}
     replay.reset(seed=5)
     rng = np.random.default_rng(5)

@@ -5,7 +5,9 @@ the wall seed derived from the match seed, so ``reset(seed=s)`` and the same act
 for byte in each hand's log (:attr:`HupaiAEC.game`). The seat to act is :attr:`agent_selection`; in a claim
 window each asked seat answers in turn (``claim_window="all"``, the default, asks every seat about every
 discard, so that being asked says nothing about a seat's tiles; ``"eligible"`` asks only seats with a claim,
-faster). A seat's reward is its payments when a hand ends (kong money included), zero otherwise.
+faster). A seat's reward is its payments when a hand ends (kong money included) times ``reward_scale`` (the
+rule system's :data:`~hupai.env.REWARD_SCALES` entry by default), zero otherwise; ``infos[agent]["payments"]``
+holds the hand's payments unscaled.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from .. import rules as rules_module
 from ..errors import HupaiError, IllegalAction
 from ..game import Game, Match
+from ..game.claims import CLAIM_WINDOWS
 from ..game.observation import Observer
 from ..rules.base import Rules
 from .actions import ActionSpace
@@ -49,9 +52,16 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
-                 claim_window: str = "all", render_mode: str | None = None) -> None:
+                 claim_window: str = "all", reward_scale: float | None = None,
+                 render_mode: str | None = None, layout_of: HupaiAEC | None = None) -> None:
+        from . import reward_scale as checked_scale
+
         super().__init__()
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
+        if type(claim_window) is not str or claim_window not in CLAIM_WINDOWS:  # refused here, not at reset()
+            raise HupaiError(f"claim_window must be one of {', '.join(CLAIM_WINDOWS)}, got {claim_window!r}")
+        #: What a payment is multiplied by to make a reward.
+        self.reward_scale = checked_scale(self.rules.name, reward_scale)
         if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
             raise HupaiError(f"hands must be an int in 1..{MAX_HANDS}, got {hands!r}")
         if render_mode not in RENDER_MODES:
@@ -60,13 +70,22 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.claim_window = claim_window
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"hupai_{self.rules.name}_v0"}
-        self.action_layout = ActionSpace(self.rules)
-        self.features = Features(self.rules, self.action_layout)
         n = self.rules.num_players
         self.possible_agents = [f"seat_{seat}" for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
+        self.action_layout: ActionSpace
+        self.features: Features
+        self.observation_spaces: dict[str, Any]
+        self.action_spaces: dict[str, spaces.Discrete]
+        if layout_of is not None and layout_of.rules is self.rules and layout_of.reward_scale == self.reward_scale:
+            # Another table of the same rules (a vector environment's): its layout and spaces, built once.
+            self.action_layout, self.features = layout_of.action_layout, layout_of.features
+            self.observation_spaces, self.action_spaces = layout_of.observation_spaces, layout_of.action_spaces
+        else:
+            self.action_layout = ActionSpace(self.rules)
+            self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
+            self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
+            self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
         self.game: Game | None = None
@@ -119,9 +138,14 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:
             raise HupaiError(f"no agent {agent!r} in this environment (agents: {', '.join(self.possible_agents)})")
-        if self._observer is None or self._observer[0] is not self.game:
-            self._observer = (self.game, Observer(self.game))
-        return self._observer[1].observe(seat)
+        return self.observer(self.game)(seat)
+
+    def observer(self, game: Game) -> Any:
+        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.observation.Observer` per hand: it freezes
+        the hand's fixed facts once)."""
+        if self._observer is None or self._observer[0] is not game:
+            self._observer = (game, Observer(game))
+        return self._observer[1].observe
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
@@ -151,23 +175,30 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.rewards = {name: 0.0 for name in self.agents}
         self.game.apply(chosen)
         if self.game.over:
-            result = self.game.result
-            assert result is not None
-            for other, payment in enumerate(result.payments):
-                self.rewards[self.possible_agents[other]] = float(payment)
-            self.infos = {name: {"hand_over": True, "hand": self.match.hand_index} for name in self.agents}
-            self.match.record(self.game)
-            if self.match.over or self.match.hand_index >= self.hands:
-                self.terminations = {name: True for name in self.agents}
-            else:
-                self.game = self.match.new_game()
-                self._select()
+            self._end_hand()
         else:
             self.infos = {name: {} for name in self.agents}
             self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_hand(self) -> None:
+        """The hand is over: its payments as rewards (set in :attr:`rewards`), the match moved on, the next hand
+        dealt or every agent terminated."""
+        assert self.game is not None and self.match is not None
+        result = self.game.result
+        assert result is not None
+        for other, payment in enumerate(result.payments):
+            self.rewards[self.possible_agents[other]] = payment * self.reward_scale
+        self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
+                             "payments": list(result.payments)} for name in self.agents}
+        self.match.record(self.game)
+        if self.match.over or self.match.hand_index >= self.hands:
+            self.terminations = {name: True for name in self.agents}
+        else:
+            self.game = self.match.new_game()
+            self._select()
 
     def render(self) -> str | None:
         """A line saying where the hand stands: printed with ``render_mode="human"`` (None returned), else

@@ -23,27 +23,44 @@ key                shape, dtype        what it holds
 ``facts``          ``(F,)`` float32    the rule system's public facts (:attr:`Rules.public_facts`: the
                                        gold, 游 levels, 亮倒 flags and hands, the 神, 死手 flags, ...)
 ``private``        ``(P,)`` float32    the seat's own rule facts (:attr:`Rules.private_facts`)
-``scores``         ``(n,)`` float32    the match scores before this hand
+``scores``         ``(n,)`` float32    the match scores before this hand (times the reward scale)
 ``action_mask``    ``(A,)`` int8       1 for each legal action's index (:class:`~hupai.env.ActionSpace`)
+``discard_shanten`` ``(K,)`` int8      the seat's shanten after discarding each kind it holds, as the rule
+                                       system counts it (Yunxiao's golds as jokers); 99 where there is
+                                       no such discard, and in Wai Huzi
 =================  ==================  ===============================================================
+
+Every array is bounded (:meth:`Features.spaces`): counts in 0..127, one-hots 0..1, the live wall in 0..its
+size, facts in -1..127, scores in -1e9..1e9.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from .. import _core
+from .. import rules as rules_module
 from ..errors import HupaiError
 from ..observation import Observation
 from ..rules.base import Rules
+from ..rules.base_advice import Advice
 from .actions import ActionSpace, kinds_of
 
-__all__ = ["Features", "PHASES", "FACT_KINDS"]
+__all__ = ["Features", "PHASES", "FACT_KINDS", "MAX_MELDS", "NO_DISCARD", "SCORE_BOUND"]
 
 #: The decision phases of every flow, in their one-hot order.
 PHASES = ("turn", "predraw", "claim", "rob", "over")
+#: ``discard_shanten`` where there is no such discard (a kind the seat does not hold, a hand that need not
+#: discard, Wai Huzi).
+NO_DISCARD = 99
+#: Meld records per seat the core's encoder reads (more than any hand holds).
+MAX_MELDS = 8
+#: The bound of the ``scores`` box: far above any match's scores, so that the space is bounded.
+SCORE_BOUND = 1e9
 #: How a declared fact is encoded (``Rules.public_facts`` / ``private_facts``): its width and meaning.
 FACT_KINDS = {
     "tile": "one-hot over the tile kinds (none: zeros)",
@@ -86,9 +103,13 @@ def _count_tiles(value: Any, out: np.ndarray) -> None:
 
 
 class Features:
-    """The feature layout of one rule system: :meth:`encode` an observation, :meth:`spaces` for Gymnasium."""
+    """The feature layout of one rule system: :meth:`encode` an observation, :meth:`spaces` for Gymnasium.
 
-    def __init__(self, rules: Rules, actions: ActionSpace | None = None, max_discards: int | None = None) -> None:
+    ``score_scale`` multiplies the match scores (the environments pass their reward scale, so that scores and
+    rewards are in the same unit)."""
+
+    def __init__(self, rules: Rules, actions: ActionSpace | None = None, max_discards: int | None = None,
+                 score_scale: float = 1.0) -> None:
         self.kinds = kinds_of(rules)
         self.num_players = rules.num_players
         self.actions = actions if actions is not None else ActionSpace(rules)
@@ -97,13 +118,36 @@ class Features:
         if max_discards is not None and (type(max_discards) is not int or max_discards < 1):
             raise HupaiError(f"max_discards must be an int >= 1 (or None), got {max_discards!r}")
         self.max_discards = max_discards if max_discards is not None else len(rules.tiles()) // self.num_players
+        self.score_scale = float(score_scale)
+        self.wall_size = len(rules.tiles())
         n, kinds = self.num_players, self.kinds
         self._public = tuple(rules.public_facts.items())
         self._private = tuple(rules.private_facts.items())
         self.facts_size = sum(_width(kind, kinds, n) for _, kind in self._public)
         self.private_size = sum(_width(kind, kinds, n) for _, kind in self._private)
         self.table_size = 1 + 4 + 4 * n + 3 * n + len(PHASES)
+        #: The rule system's shanten count (its playing advice) for ``discard_shanten``; None: no such count.
+        self.advice = rules_module.advice(rules.name) if rules.family == "mahjong" else None
+        # The plain count (no wild tiles) is the core's, inside its encoder; a count that reads the table (Yunxiao's
+        # gold) is the advice's, after it.
+        self._core_shanten = self.advice is not None and type(self.advice).shanten is Advice.shanten
         self._shapes = self.shapes()
+        # Every array of one encode is a view of one int8 and one float32 buffer: two allocations, not fourteen.
+        self._layout: list[tuple[str, tuple[int, ...], bool, int, int]] = []
+        at = {True: 0, False: 0}
+        for key, (shape, dtype) in self._shapes.items():
+            is_float = dtype == np.float32
+            size = int(np.prod(shape))
+            self._layout.append((key, shape, is_float, at[is_float], at[is_float] + size))
+            at[is_float] += size
+        self._int_size, self._float_size = at[False], at[True]
+        # The core's encoder (cpp/features.hpp): the sizes it checks, and a blank meld-record block per table.
+        self._stride = self.wall_size  # a discard pile never holds more tiles than the wall
+        self._dims = (n, kinds, self.max_discards, self.actions.n, self.table_size, MAX_MELDS, self._stride,
+                      self.advice._forms if self._core_shanten and self.advice is not None else 0)
+        self._blank_melds = bytes([0, 255, 255, 255, 255]) * (n * MAX_MELDS)
+        self._blank_legal = bytes(self.actions.n)
+        self._phase = {phase: index for index, phase in enumerate(PHASES)}
 
     def shapes(self) -> dict[str, tuple[tuple[int, ...], Any]]:
         """Each key's shape and dtype."""
@@ -113,34 +157,163 @@ class Features:
                 "hidden_melds": ((n,), i8), "discards": ((n, self.max_discards), i8),
                 "discard_counts": ((n, k), i8), "hand_sizes": ((n,), i8), "table": ((self.table_size,), f32),
                 "facts": ((self.facts_size,), f32), "private": ((self.private_size,), f32),
-                "scores": ((n,), f32), "action_mask": ((self.actions.n,), i8)}
+                "scores": ((n,), f32), "action_mask": ((self.actions.n,), i8),
+                "discard_shanten": ((k,), i8)}
+
+    def bounds(self) -> dict[str, tuple[float, float]]:
+        """Each key's lowest and highest value (what :meth:`spaces` declares)."""
+        out: dict[str, tuple[float, float]] = {}
+        for key in self._shapes:
+            out[key] = (0, 127)
+        out.update({"drawn": (0, 1), "tile": (0, 1), "action_mask": (0, 1), "discards": (-1, self.kinds - 1),
+                    "discard_shanten": (-1, NO_DISCARD), "table": (0, max(self.wall_size, 1)),
+                    "facts": (-1, 127), "private": (-1, 127), "scores": (-SCORE_BOUND, SCORE_BOUND)})
+        return out
 
     def spaces(self) -> Any:
-        """The ``gymnasium.spaces.Dict`` of :meth:`encode`'s output."""
+        """The ``gymnasium.spaces.Dict`` of :meth:`encode`'s output (every box bounded)."""
         from gymnasium import spaces
 
         box: Any = spaces.Box  # gymnasium's overloads type Box's dtype argument as float only
-        out: dict[str, Any] = {}
-        for key, (shape, dtype) in self.shapes().items():
-            if dtype == np.float32:
-                out[key] = box(-np.inf, np.inf, shape, np.float32)
-            elif key == "discards":
-                out[key] = box(-1, self.kinds - 1, shape, np.int8)
-            elif key == "action_mask":
-                out[key] = box(0, 1, shape, np.int8)
-            else:
-                out[key] = box(0, 127, shape, np.int8)
-        return spaces.Dict(out)
+        bounds = self.bounds()
+        return spaces.Dict({key: box(bounds[key][0], bounds[key][1], shape, dtype)
+                            for key, (shape, dtype) in self._shapes.items()})
 
-    def encode(self, observation: Observation, scores: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """The arrays of :meth:`shapes` for ``observation`` (``scores``: the match's, in seat order)."""
+    def empty(self, tables: int = 1) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+        """Buffers for ``tables`` tables' features, ``int8[tables, I]`` and ``float32[tables, F]`` (uninitialised),
+        and the arrays of :meth:`shapes` as views of them (with a leading ``tables`` axis when ``tables > 1``)."""
+        ints = np.empty((tables, self._int_size), np.int8)
+        floats = np.empty((tables, self._float_size), np.float32)
+        if tables == 1:  # a 1-d key is its slice itself: no reshape
+            int_row, float_row = ints[0], floats[0]
+            return ints, floats, {key: (float_row if is_float else int_row)[start:stop] if len(shape) == 1
+                                  else (float_row if is_float else int_row)[start:stop].reshape(shape)
+                                  for key, shape, is_float, start, stop in self._layout}
+        views = {key: (floats if is_float else ints)[:, start:stop].reshape((tables, *shape))
+                 for key, shape, is_float, start, stop in self._layout}
+        return ints, floats, views
+
+    def core_inputs(self, observation: Observation) -> tuple[array[int], bytes, bytes, bytes, bytes]:
+        """The core encoder's inputs for ``observation`` (cpp/features.hpp): what the observation holds, as plain
+        data: small ints, the seat's counts, meld records and discard rows of every seat (in seat order), the
+        legal actions as a 0/1 row."""
+        n = self.num_players
+        if len(observation.counts) != self.kinds or observation.num_players != n:
+            raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
+                             f"{observation.num_players} seats) given to the features of another rule system")
+        phase = self._phase.get(observation.phase)
+        if phase is None:
+            raise HupaiError(f"hupai.env: unknown phase {observation.phase!r}")
+        to_act = 0
+        for other in observation.to_act:
+            to_act |= 1 << other
+        all_melds = observation.melds
+        meld_counts = list(map(len, all_melds))
+        if any(meld_counts):
+            melds = bytearray(self._blank_melds)
+            for other, seat_melds in enumerate(all_melds):
+                if len(seat_melds) > MAX_MELDS:
+                    raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most "
+                                     f"{MAX_MELDS})")
+                at = other * MAX_MELDS * 5
+                for meld in seat_melds:
+                    tiles = meld.tiles
+                    if tiles:
+                        melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
+                    else:  # face down: its kind is not this seat's to see
+                        melds[at] = 1
+                    at += 5
+            meld_bytes = bytes(melds)
+        else:
+            meld_bytes = self._blank_melds
+        stride = self._stride
+        piles = observation.discards
+        discards = b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles])
+        smalls = array("i", (observation.seat, observation.drawn, observation.tile, observation.wall_left,
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
+        smalls.extend(meld_counts)
+        smalls.extend(map(len, piles))
+        smalls.extend(observation.hand_sizes)
+        smalls.extend(observation.seat_winds)
+        legal = bytearray(self._blank_legal)
+        memo, index_of = self.actions._memo, self.actions.index
+        count = 0
+        for action in observation.legal_actions:
+            index = memo.get(action)
+            if index is None:
+                index = index_of(action)
+            count += 1 - legal[index]
+            legal[index] = 1
+        if count != len(observation.legal_actions):  # two legal actions on one index: a bug of the layout
+            self.actions.legal_indices(observation.legal_actions)  # raises, naming them
+        return smalls, observation.counts, meld_bytes, discards, bytes(legal)
+
+    def finish(self, observation: Observation, views: Mapping[str, np.ndarray], scores: Sequence[int] | None,
+               discard_shanten: bool) -> None:
+        """What the core's encoder leaves to Python: the rule facts, the scores, and ``discard_shanten`` where
+        the rule system counts it itself (Yunxiao's gold)."""
+        n = self.num_players
+        order = [(observation.seat + i) % n for i in range(n)]
+        self._facts(self._public, observation.extras, order, views["facts"])
+        self._facts(self._private, observation.private, order, views["private"])
+        if scores is not None:
+            views["scores"][:] = [scores[other] * self.score_scale for other in order]
+        if discard_shanten and self.advice is not None and not self._core_shanten:
+            hand = np.frombuffer(observation.counts, dtype=np.uint8)
+            held = np.flatnonzero(hand)
+            total = int(hand.sum())
+            if total % 3 == 2 and len(held):
+                rows = np.repeat(hand[None, :], len(held), axis=0)
+                rows[np.arange(len(held)), held] -= 1
+                views["discard_shanten"][held] = self.advice.shanten(observation, rows, (14 - total) // 3)
+
+    def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
+               discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """The arrays of :meth:`shapes` for ``observation`` (``scores``: the match's, in seat order;
+        ``discard_shanten=False`` leaves that array at 99 where the core does not count it, for a caller that
+        counts it for many tables at once). The core writes them (cpp/features.hpp) from
+        :meth:`core_inputs`, then :meth:`finish` adds the rule facts and scores."""
+        ints, floats, views = self.empty()
+        _core.encode_features(ints, floats, *self.core_inputs(observation), self._dims)
+        self.finish(observation, views, scores, discard_shanten)
+        return views
+
+    def encode_many(self, observations: Sequence[Observation], scores: Sequence[Sequence[int] | None],
+                    discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """:meth:`encode` of every observation, stacked (a leading axis of ``len(observations)``), the core's
+        part in one call for all of them."""
+        count = len(observations)
+        ints, floats, views = self.empty(count)
+        inputs = [self.core_inputs(observation) for observation in observations]
+        smalls = array("i")
+        for row in inputs:
+            smalls.extend(row[0])
+        hands, melds, discards, legal = (b"".join([row[part] for row in inputs])
+                                         for part in (1, 2, 3, 4))
+        _core.encode_features(ints, floats, smalls, hands, melds, discards, legal, self._dims)
+        single = self._layout
+        for table, observation in enumerate(observations):
+            rows = {key: (floats if is_float else ints)[table, start:stop].reshape(shape)
+                    for key, shape, is_float, start, stop in single}
+            self.finish(observation, rows, scores[table], discard_shanten)
+        if count == 1:
+            views = {key: value[None] for key, value in views.items()}
+        return views
+
+    def encode_python(self, observation: Observation, scores: Sequence[int] | None = None, *,
+                      discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """What :meth:`encode` gives, computed in Python alone: the reference the core's encoder is tested
+        against."""
         n, kinds, seat = self.num_players, self.kinds, observation.seat
         if len(observation.counts) != kinds or observation.num_players != n:
             raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
                              f"{observation.num_players} seats) given to the features of another rule system")
         order = [(seat + i) % n for i in range(n)]
-        out = {key: np.zeros(shape, dtype) for key, (shape, dtype) in self._shapes.items()}
-        out["hand"][:] = np.frombuffer(observation.counts, dtype=np.uint8)
+        ints, floats, out = self.empty()
+        ints[:] = 0
+        floats[:] = 0
+        hand = np.frombuffer(observation.counts, dtype=np.uint8)
+        out["hand"][:] = hand
         if observation.drawn >= 0:
             out["drawn"][observation.drawn] = 1
         if observation.tile >= 0:
@@ -178,10 +351,19 @@ class Features:
         self._facts(self._public, observation.extras, order, out["facts"])
         self._facts(self._private, observation.private, order, out["private"])
         if scores is not None:
-            out["scores"][:] = [scores[other] for other in order]
+            out["scores"][:] = [scores[other] * self.score_scale for other in order]
         mask = out["action_mask"]
         for index in self.actions.legal_indices(observation.legal_actions):
             mask[index] = 1
+        shanten = out["discard_shanten"]
+        shanten[:] = NO_DISCARD
+        if discard_shanten and self.advice is not None:
+            held = np.flatnonzero(hand)
+            total = int(hand.sum())
+            if total % 3 == 2 and len(held):
+                rows = np.repeat(hand[None, :], len(held), axis=0)
+                rows[np.arange(len(held)), held] -= 1
+                shanten[held] = self.advice.shanten(observation, rows, (14 - total) // 3)
         return out
 
     def _table(self, observation: Observation, order: list[int], table: np.ndarray) -> None:

@@ -4,8 +4,9 @@
 learner's action, then lets the opponents act until the learner must decide again or the match ends; the
 reward is the learner's payments of the hands that ended meanwhile. The opponents are seeded from the episode's
 seed, so ``reset(seed=s)`` and the same actions replay the same game. :class:`HupaiVectorEnv` steps N such
-tables at once (``gymnasium.vector.VectorEnv``) and adds, from batched core calls, the ``discard_shanten``
-feature: the learner's shanten after each discard, as the rule system counts it (Yunxiao's golds as jokers).
+tables at once (``gymnasium.vector.VectorEnv``), counting the ``discard_shanten`` feature of every table in
+batched core calls. Both ask the learner only about decisions with a choice by default (claim window
+``"eligible"``) and give ``action_masks()`` as sb3-contrib's MaskablePPO reads it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,13 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from .. import rules as rules_module
 from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
-from ..game.match import Player
+from ..game import Game
+from ..game.match import Player, play_until
 from ..rules.base import Rules
-from ..rules.base_advice import Advice
 from ..search import SearchBot
 from .aec import HupaiAEC, check_seed
 
@@ -71,13 +70,16 @@ class HupaiGym(gymnasium.Env):
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *,
-                 opponents: Any = "greedy", seat: int = 0, hands: int = 1, claim_window: str = "all",
-                 illegal_penalty: float | None = -1.0, render_mode: str | None = None) -> None:
+                 opponents: Any = "greedy", seat: int = 0, hands: int = 1, claim_window: str = "eligible",
+                 illegal_penalty: float | None = -1.0, reward_scale: float | None = None,
+                 render_mode: str | None = None, layout_of: HupaiGym | None = None) -> None:
         if illegal_penalty is not None and (isinstance(illegal_penalty, bool) or not isinstance(
                 illegal_penalty, (int, float, np.integer, np.floating)) or not np.isfinite(illegal_penalty)):
             raise HupaiError(f"illegal_penalty must be a finite number or None, got {illegal_penalty!r}")
         self.illegal_penalty = illegal_penalty
-        self.aec = HupaiAEC(rules, options, hands=hands, claim_window=claim_window, render_mode=render_mode)
+        self.aec: HupaiAEC = HupaiAEC(rules, options, hands=hands, claim_window=claim_window,
+                                      reward_scale=reward_scale, render_mode=render_mode,
+                                      layout_of=None if layout_of is None else layout_of.aec)
         n = self.aec.rules.num_players
         if isinstance(seat, np.integer):
             seat = int(seat)
@@ -87,7 +89,9 @@ class HupaiGym(gymnasium.Env):
         self.agent = self.aec.possible_agents[seat]
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
+        self._players: list[Player | None] = []  # by seat, None at the learner's
         self.last_observation: Any = None  # the Observation of the features last returned
+        self._mask: np.ndarray | None = None  # the action mask last returned
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = render_mode
@@ -96,6 +100,11 @@ class HupaiGym(gymnasium.Env):
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         seed = check_seed(seed)  # before Gymnasium's own seeding, which raises its own error type
         super().reset(seed=seed)
+        info = self._reset(seed)
+        return self._observe(), info
+
+    def _reset(self, seed: int | None) -> dict[str, Any]:
+        """A new episode up to the learner's first decision (not observed: the caller encodes); its info."""
         self.aec.reset(seed=seed)
         skipped = 0
         while True:
@@ -109,7 +118,7 @@ class HupaiGym(gymnasium.Env):
             if skipped > MAX_SKIPPED:
                 raise HupaiError(f"{MAX_SKIPPED} matches in a row ended before {self.agent} could act")
             self.aec.reset()
-        return self._observe(), {"reward_before_first_decision": reward, "skipped_matches": skipped}
+        return {"reward_before_first_decision": reward, "skipped_matches": skipped}
 
     def _deal_opponents(self) -> None:
         assert self.aec.match is not None
@@ -123,45 +132,103 @@ class HupaiGym(gymnasium.Env):
                 raise HupaiError(f"the opponent factory {factory!r} made {type(bot).__name__!r}, not a player "
                                  "(anything with act(observation))")
             self._bots[agent] = bot
+        self._players = [self._bots.get(agent) for agent in self.aec.possible_agents]
 
     def _advance(self) -> float:
-        """Let the opponents act until the learner must decide or the match ends; the learner's reward."""
+        """Let the opponents act until the learner must decide or the match ends; the learner's reward. The
+        opponents play through :func:`hupai.game.match.play_until` (the engine's own loop: a bot that decides
+        from the legal actions alone, such as RandomBot, is never given an observation); the AEC's bookkeeping
+        is brought up to date where a hand ends and where the learner is asked."""
         aec = self.aec
         reward = 0.0
         while True:
             if aec.terminations.get(self.agent, True):
                 return reward
-            agent = aec.agent_selection
-            if agent == self.agent:
-                return reward
-            assert aec.game is not None
-            action = self._bots[agent].act(aec.observation(agent))
-            aec.step(aec.action_layout.index(action))
+            game = aec.game
+            assert game is not None
+            if not game.over:
+                try:
+                    over = play_until(game, self._players, self.seat, aec.observer(game))
+                except HupaiError as error:  # the game is as it was before that answer: name who gave it
+                    seats = game.seats_to_act
+                    agent = aec.possible_agents[seats[0]] if seats else "?"
+                    bot = self._bots.get(agent)
+                    raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered with no legal "
+                                     f"action: {error}") from None
+                if not over:
+                    aec.infos = {name: {} for name in aec.agents}
+                    aec._select()
+                    return reward
+            aec.rewards = {name: 0.0 for name in aec.agents}
+            aec._end_hand()
+            aec._accumulate_rewards()
             reward += aec.rewards.get(self.agent, 0.0)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        reward, terminated, info = self._act(action)
+        return self._observe(), reward, terminated, False, info
+
+    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+        """The learner's action and the opponents' answers up to its next decision (not observed: the caller
+        encodes): reward, terminated, info."""
         aec = self.aec
         if aec.game is None or aec.terminations.get(self.agent, True):
             raise HupaiError("the episode is over: reset() the environment")
         if aec.agent_selection != self.agent:  # cannot happen between calls: _advance stops only here
             raise HupaiError("not this seat's turn")
         index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
-        if self.illegal_penalty is not None and not self.is_legal(index):
+        if self.illegal_penalty is not None and not (self._mask[index] if self._mask is not None
+                                                      else self.is_legal(index)):
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
-            return self._observe(), float(self.illegal_penalty), False, False, {"illegal_action": True}
+            return float(self.illegal_penalty), False, {"illegal_action": True}
+        checkpoint = self._checkpoint()
         aec.step(index)
-        reward = aec.rewards.get(self.agent, 0.0) + self._advance()
-        terminated = aec.terminations.get(self.agent, True)
-        return self._observe(), reward, terminated, False, {}
+        try:
+            reward = aec.rewards.get(self.agent, 0.0) + self._advance()
+        except HupaiError:
+            # An opponent's answer was no legal action: the table goes back to before the learner's action, so
+            # that the refused step changed nothing (the opponents' own random state excepted).
+            self._restore(checkpoint)
+            raise
+        return reward, aec.terminations.get(self.agent, True), {}
+
+    def _checkpoint(self) -> tuple[Any, ...]:
+        """What a step may change, cheaply: the game and how many actions it had, the match's carried fields,
+        the AEC's bookkeeping (each a reference: step() replaces these, it does not change them in place)."""
+        aec = self.aec
+        match = aec.match
+        assert aec.game is not None and match is not None
+        return (aec.game, len(aec.game.actions), match.rules, match.scores, len(match.results), match.round_wind,
+                match.dealer, match.hand_index, match.over, aec.agent_selection, aec.rewards,
+                dict(aec._cumulative_rewards), aec.terminations, aec.truncations, aec.infos)
+
+    def _restore(self, checkpoint: tuple[Any, ...]) -> None:
+        aec = self.aec
+        match = aec.match
+        assert match is not None
+        (game, actions, match.rules, match.scores, results, match.round_wind, match.dealer, match.hand_index,
+         match.over, aec.agent_selection, aec.rewards, aec._cumulative_rewards, aec.terminations,
+         aec.truncations, aec.infos) = checkpoint
+        del match.results[results:]
+        aec.game = Game.replay(game.log(), upto=actions, rules=game.rules)
+        aec._observer = None
 
     def _observe(self) -> dict[str, np.ndarray]:
         """The learner's features, keeping the :class:`~hupai.observation.Observation` they encode
-        (:attr:`last_observation`: what the vector form's rule-counted shanten reads, without building it again)."""
+        (:attr:`last_observation`)."""
         aec = self.aec
         assert aec.match is not None
         self.last_observation = aec.observation(self.agent)
-        return aec.features.encode(self.last_observation, aec.match.scores)
+        observation = aec.features.encode(self.last_observation, aec.match.scores)
+        self._mask = observation["action_mask"]
+        return observation
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[n]``: the legal actions of the learner now (what sb3-contrib's MaskablePPO asks for)."""
+        if self._mask is None or self.aec.game is None:
+            raise HupaiError("reset() the environment first")
+        return self._mask.astype(bool)
 
     def is_legal(self, index: int) -> bool:
         """Whether action ``index`` is legal for the learner now."""
@@ -177,56 +244,46 @@ class HupaiGym(gymnasium.Env):
 
 class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` :class:`HupaiGym` tables stepped together; an ended table resets itself (the next seed of
-    its sequence). Observations are stacked per key, plus ``discard_shanten`` (mahjong family: ``int8[N,
-    34]``, the learner's shanten after discarding each kind it holds as the rule system counts it, 99
-    elsewhere; one core call for all tables, or one per table where the count reads the table (Yunxiao's
-    gold))."""
+    its sequence). Observations are stacked per key, with the features of :class:`HupaiGym`, every table's
+    encoded by the core in one call (:meth:`hupai.env.Features.encode_many`)."""
 
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
             raise HupaiError(f"num_envs must be an int in 1..{MAX_ENVS}, got {num_envs!r}")
-        self.envs = [HupaiGym(rules, **kwargs) for _ in range(num_envs)]
+        first = HupaiGym(rules, **kwargs)
+        # The other tables share the first one's rules object, action layout, features and spaces.
+        others = {**kwargs, "options": None}
+        self.envs = [first] + [HupaiGym(first.aec.rules, layout_of=first, **others) for _ in range(num_envs - 1)]
         self.num_envs = num_envs
-        first = self.envs[0]
-        self._mahjong = first.aec.rules.family == "mahjong"
-        kinds = first.aec.features.kinds
-        single = dict(first.aec.features.spaces().spaces)
-        single["discard_shanten"] = spaces.Box(-1, 99, (kinds,), np.int8)
-        self.single_observation_space = spaces.Dict(single)
+        self.features = first.aec.features
+        self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
-        # The shanten as the rule system counts it (Yunxiao: the golds as jokers and 白板 as the gold's face,
-        # YX-6, YX-7), from its playing advice. Advice that reads nothing of the observation (the plain count) is
-        # asked once for every table's rows; advice that reads it (the gold) once per table.
-        self._advice = rules_module.advice(first.aec.rules.name)
-        self._per_table = type(self._advice).shanten is not Advice.shanten
+        self._masks: np.ndarray | None = None
 
-    def _stack(self, observations: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-        out = {key: np.stack([obs[key] for obs in observations]) for key in observations[0]}
-        hands = out["hand"]
-        kinds = hands.shape[1]
-        shanten = np.full((len(observations), kinds), 99, dtype=np.int8)
-        if self._mahjong:
-            # One row per (table, kind held) of a hand that must discard (3n+2 tiles): the hand less that kind,
-            # with the melds its size implies, every table in one batched core call.
-            sizes = hands.sum(axis=1, dtype=np.int64)
-            tables, held = np.nonzero(hands * (sizes % 3 == 2)[:, None])
-            if len(tables):
-                rows = hands[tables].astype(np.uint8)
-                rows[np.arange(len(tables)), held] -= 1
-                melds = ((14 - sizes[tables]) // 3).astype(np.int32)
-                if not self._per_table:
-                    # One call for every table (the observation is not read by this advice).
-                    shanten[tables, held] = self._advice.shanten(self.envs[0].last_observation, rows, melds)
-                else:
-                    for table in np.unique(tables):
-                        env, mine = self.envs[table], tables == table
-                        shanten[table, held[mine]] = self._advice.shanten(
-                            env.last_observation, np.ascontiguousarray(rows[mine]), melds[mine])
-        out["discard_shanten"] = shanten
+    def _observe_all(self) -> dict[str, np.ndarray]:
+        """Every table's learner features, stacked: one core call for all of them."""
+        observations = []
+        scores = []
+        for env in self.envs:
+            aec = env.aec
+            assert aec.match is not None
+            env.last_observation = aec.observation(env.agent)
+            observations.append(env.last_observation)
+            scores.append(aec.match.scores)
+        out = self.features.encode_many(observations, scores)
+        self._masks = out["action_mask"]
+        for env, mask in zip(self.envs, self._masks, strict=True):
+            env._mask = mask
         return out
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[N, n]``: each table's legal actions now (what sb3-contrib's MaskablePPO asks for)."""
+        if self._masks is None:
+            raise HupaiError("reset() the vector environment first")
+        return self._masks.astype(bool)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -242,13 +299,11 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         else:
             raise HupaiError(f"seed must be an int, a list of one per table or None, got {seed!r}")
         seeds = [check_seed(table_seed) for table_seed in seeds]  # every one before any table is dealt
-        observations: list[dict[str, np.ndarray]] = []
         infos: dict[str, Any] = {}
         for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
-            observation, info = env.reset(seed=table_seed)
-            observations.append(observation)
-            infos = self._add_info(infos, info, index)
-        return self._stack(observations), infos
+            gymnasium.Env.reset(env, seed=table_seed)
+            infos = self._add_info(infos, env._reset(table_seed), index)
+        return self._observe_all(), infos
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per table. Every action is checked before any table moves (IllegalAction for one that is
@@ -261,29 +316,29 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             raise IllegalAction(f"actions: one per table ({self.num_envs}), got {actions!r}") from None
         if len(chosen) != self.num_envs:
             raise IllegalAction(f"actions: one per table ({self.num_envs}), got {len(chosen)}")
+        masks = self._masks
         indices = []
         for table, (env, action) in enumerate(zip(self.envs, chosen, strict=True)):
-            if env.aec.game is None or env.aec.terminations.get(env.agent, True):
+            if masks is None or env.aec.game is None or env.aec.terminations.get(env.agent, True):
                 raise HupaiError("reset() the vector environment first")
             try:
                 index = env.aec.action_layout.as_index(action)
             except IllegalAction as error:
                 raise IllegalAction(f"table {table}: {error}") from None
-            if env.illegal_penalty is None and not env.is_legal(index):
+            if env.illegal_penalty is None and not masks[table, index]:
                 raise IllegalAction(f"table {table}: action index {index} is not legal now (see its action_mask)")
             indices.append(index)
-        observations: list[dict[str, np.ndarray]] = []
         infos: dict[str, Any] = {}
         rewards, terminated = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
         for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
-            observation, reward, done, _, info = env.step(index)
+            reward, done, info = env._act(index)
             rewards[table], terminated[table] = reward, done
             if done:
-                infos = self._add_info(infos, {"final_obs": observation, "final_info": info}, table)
-                observation, info = env.reset()
-            observations.append(observation)
-            infos = self._add_info(infos, info, table)
-        return self._stack(observations), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+                infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)
+                info = env._reset(None)
+            if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
+                infos = self._add_info(infos, info, table)
+        return self._observe_all(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:

@@ -18,7 +18,7 @@ it was made or restored); their logs are the record of each hand (a server store
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .. import rules as rules_module
@@ -36,7 +36,7 @@ from .observation import Observer
 from .result import HandResult
 from .wall import hand_seed, splitmix64
 
-__all__ = ["Match", "Player", "play", "MATCH_FORMAT"]
+__all__ = ["Match", "Player", "play", "play_until", "MATCH_FORMAT"]
 
 #: The format tag of :meth:`Match.to_dict`.
 MATCH_FORMAT = "hupai-match/1"
@@ -73,6 +73,19 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     engine's own objects) is applied here without the :meth:`Game.apply` frame, with its guarantees: the same
     identity check, the same busy guard while the flow works, the same refusal if the flow fails half-way; a
     mahjong flow's plain discard goes straight to its lean turn. Anything else goes through :meth:`Game.apply`."""
+    play_until(game, players)
+    result = game.result
+    assert result is not None
+    return result
+
+
+def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
+               observe: Callable[[int], Observation] | None = None) -> bool:
+    """:func:`play`, stopping when ``seat`` must act (its player is never asked, and may be None): True when the
+    hand is over, False when it stopped at ``seat``. ``observe`` gives a seat's observation (default: an
+    :class:`Observer` of the game, made when a player first needs one). An answer that is no legal action
+    raises :class:`~hupai.IllegalAction` from :meth:`Game.apply`, the game as it was before that answer."""
+    until = seat
     flow = game._flow  # a game keeps its table object and its flow from start to end
     table = flow.table
     apply = game.apply
@@ -84,10 +97,10 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     lean = None if lean_flow is None else lean_flow._lean_turn
     known_legal = _known_nothing if lean_flow is None else lean_flow.known_legal
     actions = game._actions  # the game's action list (the same object for the game's life)
-    observe = None  # Observer(game).observe, made at the first observation asked for (it freezes the hand's
-    # fixed facts once; a player that decides from the legal actions alone never needs one)
+    # Observer(game).observe unless given, made at the first observation asked for (it freezes the hand's fixed
+    # facts once; a player that decides from the legal actions alone never needs one)
     choosers = [getattr(player, "choose", _no_choice) for player in players]
-    acts = [player.act for player in players]
+    acts = [getattr(player, "act", None) for player in players]
     while True:
         phase = table.phase
         if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
@@ -95,8 +108,10 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
         else:  # a claim window: its seats answer one by one, in the order asked
             seats = seats_to_act()
             if not seats:
-                break
+                return True
             seat = seats[0]
+        if seat == until:
+            return False
         # The game's legal-action cache, read here without a call: after an action it usually holds the
         # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
         cache = game._legal
@@ -105,7 +120,10 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
         if action is None:
             if observe is None:
                 observe = Observer(game).observe
-            action = acts[seat](observe(seat))
+            act = acts[seat]
+            if act is None:
+                raise HupaiError(f"play: the player at seat {seat} is {players[seat]!r}, not a player")
+            action = act(observe(seat))
         # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
         # the cache still the one read above (every apply makes a new one: a player that changed the game
         # meanwhile takes the general path).
@@ -124,9 +142,6 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
         except BaseException as error:
             game._failed(action, error)
         game._legal = known
-    result = game.result
-    assert result is not None
-    return result
 
 
 class Match:

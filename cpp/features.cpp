@@ -1,0 +1,126 @@
+// Agent features of one seat from plain arrays (features.hpp).
+#include "features.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "analysis.hpp"
+
+namespace hupai {
+
+int FeatureDims::int_size() const {
+    return 3 * kinds + seats * kinds + seats + seats * max_discards + seats * kinds + seats + actions + kinds;
+}
+
+namespace {
+
+std::string out_of_range(const char* what, long long value) {
+    return std::string(what) + " " + std::to_string(value) + " is out of range";
+}
+
+}  // namespace
+
+std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8_t* ints, float* floats,
+                        int float_size) {
+    const int n = dims.seats, kinds = dims.kinds;
+    std::memset(ints, 0, size_t(dims.int_size()));
+    std::fill(floats, floats + float_size, 0.0f);
+    const std::int32_t* small = view.smalls;
+    const int seat = small[0], drawn = small[1], tile = small[2], wall_left = small[3], round_wind = small[4];
+    const int dealer = small[5], source = small[6], phase = small[7];
+    const std::uint32_t to_act = std::uint32_t(small[8]);
+    const std::int32_t* meld_counts = small + FeatureDims::kSmallsFixed;
+    const std::int32_t* pile_lengths = meld_counts + n;
+    const std::int32_t* hand_sizes = pile_lengths + n;
+    const std::int32_t* winds = hand_sizes + n;
+    if (seat < 0 || seat >= n) return out_of_range("seat", seat);
+    if (drawn < -1 || drawn >= kinds) return out_of_range("drawn tile", drawn);
+    if (tile < -1 || tile >= kinds) return out_of_range("tile", tile);
+    if (round_wind < 0 || round_wind > 3) return out_of_range("round wind", round_wind);
+    if (dealer < 0 || dealer >= n) return out_of_range("dealer", dealer);
+    if (source < -1 || source >= n) return out_of_range("source seat", source);
+    if (phase < 0 || 5 + 7 * n + phase >= dims.table_size) return out_of_range("phase", phase);
+    if (wall_left < 0 || wall_left > 1000) return out_of_range("live wall", wall_left);
+
+    std::int8_t* hand = ints;
+    std::int8_t* drawn_row = hand + kinds;
+    std::int8_t* tile_row = drawn_row + kinds;
+    std::int8_t* melds = tile_row + kinds;
+    std::int8_t* hidden = melds + n * kinds;
+    std::int8_t* discards = hidden + n;
+    std::int8_t* discard_counts = discards + n * dims.max_discards;
+    std::int8_t* sizes = discard_counts + n * kinds;
+    std::int8_t* mask = sizes + n;
+    std::int8_t* shanten = mask + dims.actions;
+
+    if (kinds > kNumKinds) return out_of_range("kinds", kinds);
+    // Copied once, then checked and used: the caller's array may be written by another thread meanwhile.
+    std::array<std::uint8_t, kNumKinds> own{};
+    std::memcpy(own.data(), view.hand, size_t(kinds));
+    int total = 0;
+    for (int k = 0; k < kinds; ++k) {
+        const int count = own[size_t(k)];
+        if (count > 4) return out_of_range("hand count", count);
+        hand[k] = std::int8_t(count);
+        total += count;
+    }
+    if (drawn >= 0) drawn_row[drawn] = 1;
+    if (tile >= 0) tile_row[tile] = 1;
+    std::memset(discards, -1, size_t(n * dims.max_discards));
+    for (int row = 0; row < n; ++row) {
+        const int other = (seat + row) % n;
+        const int meld_count = meld_counts[other];
+        if (meld_count < 0 || meld_count > dims.max_melds) return out_of_range("meld count", meld_count);
+        for (int m = 0; m < meld_count; ++m) {
+            const std::int8_t* record = view.melds + (other * dims.max_melds + m) * FeatureDims::kMeldWidth;
+            if (record[0] & 1 && other != seat) {  // face down: another seat sees that it is there, not its kind
+                ++hidden[row];
+                continue;
+            }
+            for (int t = 1; t < FeatureDims::kMeldWidth; ++t) {
+                const int kind = record[t];
+                if (kind < -1 || kind >= kinds) return out_of_range("meld tile", kind);
+                if (kind >= 0) ++melds[row * kinds + kind];
+            }
+        }
+        const int length = pile_lengths[other];
+        if (length < 0 || length > dims.discard_stride) return out_of_range("discard count", length);
+        const std::int8_t* pile = view.discards + other * dims.discard_stride;
+        const int first_kept = std::max(0, length - dims.max_discards);
+        for (int d = 0; d < length; ++d) {
+            const int kind = pile[d];
+            if (kind < 0 || kind >= kinds) return out_of_range("discard", kind);
+            ++discard_counts[row * kinds + kind];
+            if (d >= first_kept) discards[row * dims.max_discards + d - first_kept] = std::int8_t(kind);
+        }
+        const int size = hand_sizes[other];
+        if (size < 0 || size > 127) return out_of_range("hand size", size);
+        sizes[row] = std::int8_t(size);
+        const int wind = winds[other];
+        if (wind < 0 || wind > 3) return out_of_range("seat wind", wind);
+        floats[5 + 4 * row + wind] = 1.0f;
+        if (other == dealer) floats[5 + 4 * n + row] = 1.0f;
+        if (to_act >> other & 1u) floats[5 + 5 * n + row] = 1.0f;
+        if (other == source) floats[5 + 6 * n + row] = 1.0f;
+    }
+    floats[0] = float(wall_left);
+    floats[1 + round_wind] = 1.0f;
+    floats[5 + 7 * n + phase] = 1.0f;
+    for (int a = 0; a < dims.actions; ++a) mask[a] = view.legal[a] ? 1 : 0;
+
+    std::memset(shanten, kNoDiscard, size_t(kinds));
+    if (dims.shanten_forms != 0 && kinds == kNumKinds && total % 3 == 2 && total <= 14) {
+        // The shanten after each discard in one pass (as a batch of the hand less each kind held would count it).
+        std::array<std::int8_t, kNumKinds> after{};
+        std::array<std::uint64_t, kNumKinds> improving{};
+        const HandQuery query{own.data(), 0, (14 - total) / 3, dims.shanten_forms, kAllKinds};
+        if (check_query(query, SizeRule::kComplete) != 0) return "the hand is no complete-size hand";
+        discard_analysis(query, after.data(), improving.data());
+        for (int k = 0; k < kinds; ++k)
+            if (own[size_t(k)] > 0) shanten[k] = after[size_t(k)];
+    }
+    return "";
+}
+
+}  // namespace hupai
