@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--played", default=None, metavar="DIR",
                         help="keep the played tables here, and reuse them if they are there already (to compare "
                              "two builds on the same tables without playing them twice)")
+    parser.add_argument("--latency-only", action="store_true", help="skip the cold replay of every table")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="hupai-replay-attack-"))
     code = None
@@ -141,26 +142,27 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copy(work / "replay.db", played / "replay.db")
                 (played / "ids.json").write_text(json.dumps(ids))
 
-        server = Server(db, code, log)  # cold caches
-        with httpx.Client(base_url=server.base, timeout=120) as client:
-            rss_before = rss_mb(server.process.pid)
-            cpu0, wall0, requests = cpu_seconds(server.process.pid), time.perf_counter(), 0
-            for table_id in ids:
-                urls = replay_urls(client, table_id)
-                requests += 1
-                for url in urls:
-                    while (reply := client.get(url)).status_code == 429:  # this build's per-address pace
-                        time.sleep(0.2)
-                        requests += 1
-                    assert reply.status_code == 200, reply.text[:200]
+        if not args.latency_only:
+            server = Server(db, code, log)  # cold caches
+            with httpx.Client(base_url=server.base, timeout=120) as client:
+                rss_before = rss_mb(server.process.pid)
+                cpu0, wall0, requests = cpu_seconds(server.process.pid), time.perf_counter(), 0
+                for table_id in ids:
+                    urls = replay_urls(client, table_id)
                     requests += 1
-            cpu = cpu_seconds(server.process.pid) - cpu0
-            wall = time.perf_counter() - wall0
-            print(f"replays of {args.tables} tables x {args.hands} hands, cold: server CPU {cpu:.2f} s "
-                  f"({cpu / args.tables:.3f} s per table, {cpu / (args.tables * args.hands) * 1000:.1f} ms per "
-                  f"hand; {requests} requests in {wall:.1f} s); RSS {rss_before:.0f} -> "
-                  f"{rss_mb(server.process.pid):.0f} MB")
-        server.stop()
+                    for url in urls:
+                        while (reply := client.get(url)).status_code == 429:  # this build's per-address pace
+                            time.sleep(0.2)
+                            requests += 1
+                        assert reply.status_code == 200, reply.text[:200]
+                        requests += 1
+                cpu = cpu_seconds(server.process.pid) - cpu0
+                wall = time.perf_counter() - wall0
+                print(f"replays of {args.tables} tables x {args.hands} hands, cold: server CPU {cpu:.2f} s "
+                      f"({cpu / args.tables:.3f} s per table, {cpu / (args.tables * args.hands) * 1000:.1f} ms per "
+                      f"hand; {requests} requests in {wall:.1f} s); RSS {rss_before:.0f} -> "
+                      f"{rss_mb(server.process.pid):.0f} MB")
+            server.stop()
 
         server = Server(db, code, log)  # cold again, for the hammer
         quiet, loud, answers = asyncio.run(_latency(server.base, ids, args))

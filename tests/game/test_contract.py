@@ -20,7 +20,7 @@ PACKAGE = pathlib.Path(hupai.__file__).parent
 # observation -> _core).
 LAYERS = [
     {"_core", "errors", "tiles", "hand", "analysis", "actions", "events", "scoring", "zipai", "observation",
-     "jsonform"},
+     "jsonform", "notation"},
     {"rules"},
     {"game"},
     {"bots", "ev"},
