@@ -9,6 +9,7 @@ import json
 import time
 from typing import Any
 
+import hupai
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game
 from hupai.observation import Observation
@@ -43,7 +44,8 @@ def check_stored_table(client: Any, table_id: str) -> None:
         assert [seq for seq, _, _ in rows] == list(range(len(rows)))
         data = json.loads(log)
         # Rows hold the wire form (tiles in notation), the log the int form (format 1): the same actions.
-        assert [Action.from_json(a).to_log() for _, _, a in rows] == data["actions"]
+        kinds = hupai.rules.get(data["rules"]).num_kinds  # rows are in the table's notation (Wai Huzi: its cards)
+        assert [Action.from_json(a, kinds).to_log() for _, _, a in rows] == data["actions"]
         # The table's options, but for what the match fixes after a hand (WH-5: the session's 神, drawn in hand 1).
         fixed = {"shen"} if stored.config["rules"] == "waihuzi" and hand > 0 else set()
         assert {k: v for k, v in data["options"].items() if k not in fixed} == \
