@@ -229,14 +229,13 @@ def test_the_checkers_pass_with_every_seat_asked_and_longer_episodes(system: str
 
 
 def test_the_readmes_env_blocks_run() -> None:
-    """The README marks its blocks that need an extra with a ```py fence, so the wheel test (a bare install)
-    leaves them out; here, with the env extra installed, they run as written."""
+    """The README's agent examples run as written with the env extra installed."""
     import re
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    blocks = [block for block in re.findall(r"```py\n(.*?)```", readme, flags=re.S) if "hupai.env" in block]
-    assert blocks, "the README's Agents section has no ```py block"
+    blocks = [block for block in re.findall(r"```(?:py|python)\n(.*?)```", readme, flags=re.S) if "hupai.env" in block]
+    assert blocks, "the README's Agents section has no example"
     for index, block in enumerate(blocks):
         exec(compile(block, f"README.md py block {index}", "exec"), {})
 

@@ -23,7 +23,7 @@ LAYERS = [
      "jsonform", "notation"},
     {"rules"},
     {"game"},
-    {"bots", "ev"},
+    {"bots", "ev", "worlds", "search"},
     {"cli", "cli_score", "simulate", "serve", "env", "viewer", "__main__", "__init__"},
 ]
 

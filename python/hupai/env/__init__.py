@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..errors import missing_extra
+from ..errors import HupaiError, missing_extra
 from .actions import ActionSpace
 from .features import Features
 
