@@ -145,10 +145,7 @@ async def replay_page(request: Request, host: Host) -> Response:
         return HTMLResponse("<!doctype html><meta charset=utf-8><title>hupai replay</title>"
                             "<p>No hand of this table has finished yet: a hand in play is not replayable.</p>",
                             status_code=404)
-    stubs = [{"src": f"/replay/{table_id}/hands/{hand}",
-              "label": f"hand {hand}" + (" (drawn)" if result.get("drawn") else
-                                         f" (won by {', '.join(f'P{seat}' for seat in result.get('winners', []))})")}
-             for hand, result in hands]
+    stubs = [{"src": f"/replay/{table_id}/hands/{hand}"} for hand, _ in hands]
     return HTMLResponse(viewer_html(stubs, f"hupai replay: table {table_id}"))
 
 

@@ -105,8 +105,8 @@ def replay_html(logs: Sequence[str | Mapping[str, Any]], title: str = "hupai rep
 
 
 def viewer_html(hands: Sequence[Mapping[str, Any]], title: str = "hupai replay") -> str:
-    """The viewer page over ``hands``: each a hand's replay (:func:`frames`), or ``{"src": URL, "label": text}``,
-    a hand the page fetches (as :func:`frames` JSON) only when it is picked (the server's replay pages)."""
+    """The viewer page over ``hands``: each a hand's replay (:func:`frames`), or ``{"src": URL}``, a hand
+    the page fetches (as :func:`frames` JSON) only when it is picked (the server's replay pages)."""
     template = resources.files(__package__).joinpath("replay.html").read_text(encoding="utf-8")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return (template.replace("{{TITLE}}", safe_title).replace("{{SCRIPTS}}", _shared_scripts())
