@@ -33,6 +33,7 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -106,8 +107,8 @@ class SQLiteDatabase:
         self._thread: threading.Thread | None = None
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
+        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=5.0)
+        _enter_wal(conn)
         # FULL (the default): committed = flushed to the disk. NORMAL (``?synchronous=normal``): in WAL mode a
         # commit survives the process's crash (kill -9) but not the machine's power loss; no flush per commit.
         conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
@@ -216,6 +217,26 @@ class SQLiteDatabase:
             thread = self._thread
             self._thread = None
             await asyncio.get_running_loop().run_in_executor(None, thread.join)
+
+
+def _enter_wal(conn: sqlite3.Connection, seconds: float = 10.0) -> None:
+    """Switch the database to WAL, waiting out other processes that open it at the same moment.
+
+    The switch needs the database to itself, and SQLite reports "database is locked" at once, without its busy
+    handler, when another connection holds it; WAL is stored in the file, so once any connection has switched,
+    the others find it already on.
+    """
+    deadline = time.monotonic() + seconds
+    pause = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def _raise(error: BaseException) -> Any:
