@@ -197,7 +197,7 @@ def test_kw_16_evbot_never_discards_a_shown_hands_winning_tile_when_a_discard_as
                 best = min(shanten)
                 waited = set().union(*known.values())
                 if (any(a.tile in waited for a in discards)
-                        and any(a.tile not in waited and s == best for a, s in zip(discards, shanten))):
+                        and any(a.tile not in waited and s == best for a, s in zip(discards, shanten, strict=True))):
                     chosen = EVBot(seat).act(observation)
                     assert chosen.tile not in waited, (seed, observation.counts, known)
                     checked += 1
