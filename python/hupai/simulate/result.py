@@ -315,16 +315,16 @@ class SimulationResult:
                              f"{_pct(self.bot_deal_in_rate(name)):>13} {points.value:>9.3f} "
                              f"[{points.low:7.3f}, {points.high:7.3f}]")
             lines.append("points per seat-hand by outcome:")
-            lines.append(f"  {'bot':16} " + " ".join(f"{_OUTCOME_LABELS[o]:>14}" for o in OUTCOMES))
+            lines.append(f"  {'bot':16} " + " ".join(f"{_OUTCOME_LABELS[o]:>17}" for o in OUTCOMES))
             for name in self.bot_stats:
                 parts = self.bot_points_by_outcome(name)
-                lines.append(f"  {name[:16]:16} " + " ".join(f"{parts[o]:>14.3f}" for o in OUTCOMES))
+                lines.append(f"  {name[:16]:16} " + " ".join(f"{parts[o]:>17.3f}" for o in OUTCOMES))
         return "\n".join(lines)
 
 
 #: Column heads of :data:`.stats.OUTCOMES` in the summary.
 _OUTCOME_LABELS = {"won_self_draw": "won self-draw", "won_discard": "won discard", "dealt_in": "dealt in",
-                   "paid_self_draw": "others' tsumo", "other": "other"}
+                   "paid_self_draw": "others' self-draw", "other": "other"}
 
 
 def _pct(interval: Interval) -> str:
