@@ -10,6 +10,7 @@ from hupai.ev import EVBot, _shape_danger
 from hupai.game import Game, play
 from hupai.game.scripted import stacked_game
 from hupai.rules import advice
+from hupai.rules.base_advice import Advice
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 
@@ -170,3 +171,35 @@ def test_waihuzi_ready_bonus_needs_a_ready_hand_without_groups() -> None:
     assert not waihuzi.holds_ready_bonus(ready, [Declared.peng(0)])  # a group made: no 报听
     # ready by shape (d6 or d9 to d7d8, d10d10 the unit) but short of min_huxi's 5 息 (WH-32): no win to wait for
     assert not waihuzi.holds_ready_bonus(bytes(to_counts("x1x2x3 x4x5x6 x7x8x9 d1d2d3 d4d5d6 d10d10 d7 d8")))
+
+
+def test_kw_16_evbot_never_discards_a_shown_hands_winning_tile_when_a_discard_as_good_is_safe() -> None:
+    """KW-16: a 亮倒 hand shows its tiles, so its winning tiles are known to every seat. At every turn of
+    GreedyBot-played hands where a shown hand waits on some legal discard while another discard keeps the hand as
+    near a win (the same shanten), EVBot discards a tile the shown hands do not win on (GreedyBot does not
+    look)."""
+    kawuxing = advice("kawuxing")
+    plain = type(kawuxing).rank_discards is Advice.rank_discards  # the core's copies - 256 x shanten
+    checked = 0
+    for seed in range(40):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        bots = [GreedyBot(seed * 3 + s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            legal = observation.legal_actions
+            known = kawuxing.known_waits(observation)
+            discards = [a for a in legal if a.kind == "discard" and not a.flag]
+            if (known and observation.phase == "turn" and len(discards) > 1
+                    and not any(a.kind in ("win", "kong") for a in legal)):
+                scores = kawuxing.rank_discards(observation, discards)
+                shanten = [-int(score // 256) if plain else -int(score) for score in scores]
+                best = min(shanten)
+                waited = set().union(*known.values())
+                if (any(a.tile in waited for a in discards)
+                        and any(a.tile not in waited and s == best for a, s in zip(discards, shanten, strict=True))):
+                    chosen = EVBot(seat).act(observation)
+                    assert chosen.tile not in waited, (seed, observation.counts, known)
+                    checked += 1
+            game.apply(bots[seat].act(observation))
+    assert checked >= 5

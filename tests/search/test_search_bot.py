@@ -87,3 +87,47 @@ def test_budgets_are_checked() -> None:
         SearchBot(rollouts=0)
     with pytest.raises(HupaiError, match="rollout policy"):
         SearchBot(rollout="mcts")
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "waihuzi"])
+def test_every_candidate_is_played_on_the_same_worlds_with_the_same_rollout_seeds(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: in each sampled world every candidate is played from a copy of that one world, by
+    rollout players seeded alike, so the candidates' payments differ by what the candidates do, not by the deal."""
+    import hupai.search as search
+
+    forked: list[int] = []
+    seeds: list[tuple[int, ...]] = []
+    real_fork, real_play = search.fork, search.play
+
+    def fork(world: Game) -> Game:
+        forked.append(id(world))
+        return real_fork(world)
+
+    def play_seeds(game: Game, players: list[GreedyBot]) -> object:
+        seeds.append(tuple(player._rng.getstate()[1][:4] for player in players))
+        return real_play(game, players)
+
+    monkeypatch.setattr(search, "fork", fork)
+    monkeypatch.setattr(search, "play", play_seeds)
+    game = Game(rules, seed=4, claim_window="eligible")
+    bot = SearchBot(7, rollouts=12)
+    for _ in range(60):  # the first decision the search plays out
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        forked.clear()
+        seeds.clear()
+        chosen = bot.act(observation)
+        if forked:
+            break
+        game.apply(chosen)
+    candidates, worlds, _ = bot.last
+    assert len(candidates) >= 2 and worlds >= 2 and len(forked) == len(candidates) * worlds
+    for world in range(worlds):
+        block = slice(world * len(candidates), (world + 1) * len(candidates))
+        assert len(set(forked[block])) == 1  # one world for every candidate
+        if len(seeds) == len(forked):  # no candidate ended the hand at once: each was rolled out
+            assert len(set(seeds[block])) == 1  # and the same rollout seeds
+    firsts = forked[::len(candidates)]
+    # a new world each time (the last one is still alive while the next is dealt, so their ids differ)
+    assert all(a != b for a, b in zip(firsts[:-1], firsts[1:], strict=True))

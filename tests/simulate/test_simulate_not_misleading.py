@@ -23,8 +23,23 @@ def test_the_summary_names_no_bot_for_a_seat_of_a_tournament(tournament: hupai.s
     lines = tournament.summary().splitlines()
     seat_rows = [line for line in lines if line[:4].strip().isdigit()]
     assert len(seat_rows) == 3 and all(row.split()[1:3] == ["every", "bot"] for row in seat_rows)
-    bot_rows = [line.split()[0] for line in lines[lines.index(next(x for x in lines if x.startswith("bots,"))) + 2:]]
-    assert bot_rows == BOTS
+    first = lines.index(next(x for x in lines if x.startswith("bots,"))) + 2
+    last = lines.index("points per seat-hand by outcome:")
+    assert [line.split()[0] for line in lines[first:last]] == BOTS
+    assert [line.split()[0] for line in lines[last + 2:]] == BOTS
+
+
+def test_a_bots_points_by_outcome_add_up_to_its_points(tournament: hupai.simulate.SimulationResult) -> None:
+    """Where a bot's points come from (its wins by self-draw and on a discard, dealing in, others' self-draws,
+    the rest) adds up to its points per seat-hand; a bot that never dealt in has nothing there, and its points
+    by pattern come from its wins alone."""
+    for name, stats in tournament.bot_stats.items():
+        parts = tournament.bot_points_by_outcome(name)
+        assert list(parts) == list(hupai.simulate.stats.OUTCOMES)
+        assert sum(parts.values()) == pytest.approx(tournament.bot_points(name).value)
+        assert stats.deal_ins > 0 or parts["dealt_in"] == 0
+        assert stats.wins > 0 or parts["won_self_draw"] == parts["won_discard"] == 0
+        assert (stats.wins > 0) == bool(tournament.bot_points_by_pattern(name))
 
 
 def test_the_json_seats_name_no_bot_and_the_bots_section_has_each(

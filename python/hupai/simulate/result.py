@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import HupaiError
 from ..jsonform import JSONText
-from .stats import BotStats, Interval, Stats, mean_interval, wilson_interval
+from .stats import OUTCOMES, BotStats, Interval, Stats, mean_interval, wilson_interval
 
 __all__ = ["SimulationResult"]
 
@@ -104,6 +104,22 @@ class SimulationResult:
         """The share of ``bot``'s seat-hands it dealt in (点炮)."""
         stats = self._bot(bot)
         return wilson_interval(stats.deal_ins, stats.seat_hands)
+
+    def bot_points_by_outcome(self, bot: str) -> dict[str, float]:
+        """Where ``bot``'s points per seat-hand came from, by its part in each hand (:data:`.stats.OUTCOMES`:
+        its own wins by self-draw and on a discard, dealing in, others' self-draws, the rest); they add up to
+        :meth:`bot_points`. Set against another bot's, they show where one gains on the other."""
+        stats = self._bot(bot)
+        hands = stats.seat_hands or 1
+        return {name: stats.by_outcome[name] / hands for name in OUTCOMES}
+
+    def bot_points_by_pattern(self, bot: str) -> dict[str, float]:
+        """``bot``'s points per seat-hand from the hands it won, by pattern (a win counts under each of its
+        patterns), largest first."""
+        stats = self._bot(bot)
+        hands = stats.seat_hands or 1
+        return {name: points / hands for name, points in sorted(stats.by_pattern.items(),
+                                                                key=lambda item: (-item[1], item[0]))}
 
     @property
     def num_players(self) -> int:
@@ -210,7 +226,8 @@ class SimulationResult:
             data["bots"] = [{"bot": name, **stats.to_dict(), "win_rate": self.bot_win_rate(name).to_dict(),
                              "self_draw_rate": self.bot_self_draw_rate(name).to_dict(),
                              "deal_in_rate": self.bot_deal_in_rate(name).to_dict(),
-                             "points": self.bot_points(name).to_dict()}
+                             "points": self.bot_points(name).to_dict(),
+                             "points_by_outcome": self.bot_points_by_outcome(name)}
                             for name, stats in self.bot_stats.items()]
         return data
 
@@ -297,7 +314,17 @@ class SimulationResult:
                 lines.append(f"  {name[:16]:16} {stats.seat_hands:>10,} {_pct(self.bot_win_rate(name)):>13} "
                              f"{_pct(self.bot_deal_in_rate(name)):>13} {points.value:>9.3f} "
                              f"[{points.low:7.3f}, {points.high:7.3f}]")
+            lines.append("points per seat-hand by outcome:")
+            lines.append(f"  {'bot':16} " + " ".join(f"{_OUTCOME_LABELS[o]:>17}" for o in OUTCOMES))
+            for name in self.bot_stats:
+                parts = self.bot_points_by_outcome(name)
+                lines.append(f"  {name[:16]:16} " + " ".join(f"{parts[o]:>17.3f}" for o in OUTCOMES))
         return "\n".join(lines)
+
+
+#: Column heads of :data:`.stats.OUTCOMES` in the summary.
+_OUTCOME_LABELS = {"won_self_draw": "won self-draw", "won_discard": "won discard", "dealt_in": "dealt in",
+                   "paid_self_draw": "others' self-draw", "other": "other"}
 
 
 def _pct(interval: Interval) -> str:

@@ -19,7 +19,12 @@ from ..errors import HupaiError
 from ..game.result import HandResult
 from ..jsonform import dict_in, json_text
 
-__all__ = ["BotStats", "Interval", "SeatStats", "Stats", "mean_interval", "wilson_interval"]
+__all__ = ["BotStats", "Interval", "OUTCOMES", "SeatStats", "Stats", "mean_interval", "wilson_interval"]
+
+#: What a seat's payment in a hand came from, by its part in the hand (:meth:`BotStats.add_game`): its own win by
+#: self-draw or on a discard, a win on its discard (dealing in, 点炮), another seat's self-draw, or anything else
+#: (another seat dealt in, kong money, a drawn hand).
+OUTCOMES = ("won_self_draw", "won_discard", "dealt_in", "paid_self_draw", "other")
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -139,21 +144,36 @@ class BotStats:
     current: int = 0
     #: payment -> seat-hands: this bot's distribution, for plots (a tournament's seats each hold every bot)
     histogram: Counter[int] = field(default_factory=Counter)
+    #: where its points came from: the sum of its payments by its part in the hand (:data:`OUTCOMES`)
+    by_outcome: Counter[str] = field(default_factory=Counter)
+    #: the sum of its payments in the hands it won, by each pattern the win scored (a win of two patterns
+    #: counts under both): which hands pay it
+    by_pattern: Counter[str] = field(default_factory=Counter)
 
     @staticmethod
     def add_game(bots: dict[str, BotStats], result: HandResult, seat_bots: list[str]) -> None:
         """Count one game of the current deal; ``seat_bots`` names the bot at each seat."""
+        outcome: dict[int, str] = {}
+        patterns: dict[int, tuple[str, ...]] = {}
         for win in result.wins:
             bots[seat_bots[win.seat]].wins += 1
             if win.discarder is None:
                 bots[seat_bots[win.seat]].self_draws += 1
             else:
                 bots[seat_bots[win.discarder]].deal_ins += 1
+                outcome.setdefault(win.discarder, "dealt_in")
+            outcome[win.seat] = "won_self_draw" if win.discarder is None else "won_discard"
+            patterns[win.seat] = win.score.pattern_names
+        self_drawn = any(win.discarder is None for win in result.wins)
         for seat, paid in enumerate(result.payments):
             stats = bots[seat_bots[seat]]
+            paid = _int(paid, "payments")
             stats.seat_hands += 1
-            stats.current += _int(paid, "payments")
+            stats.current += paid
             stats.histogram[paid] += 1
+            stats.by_outcome[outcome.get(seat, "paid_self_draw" if self_drawn else "other")] += paid
+            for name in patterns.get(seat, ()):
+                stats.by_pattern[name] += paid
 
     @staticmethod
     def end_deal(bots: dict[str, BotStats]) -> None:
@@ -175,6 +195,8 @@ class BotStats:
         self.deal_points_squared += other.deal_points_squared
         self.deals += other.deals
         self.histogram.update(other.histogram)
+        self.by_outcome.update(other.by_outcome)
+        self.by_pattern.update(other.by_pattern)
 
     def points_interval(self) -> Interval:
         """Mean payment per seat-hand, with a 95% interval over the deals."""
@@ -191,7 +213,9 @@ class BotStats:
     def to_dict(self) -> dict[str, Any]:
         return {"seat_hands": self.seat_hands, "wins": self.wins, "self_draws": self.self_draws,
                 "deal_ins": self.deal_ins, "points": self.points, "deal_points_squared": self.deal_points_squared,
-                "deals": self.deals, "histogram": {str(k): v for k, v in sorted(self.histogram.items())}}
+                "deals": self.deals, "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+                "by_outcome": {name: self.by_outcome[name] for name in OUTCOMES},
+                "by_pattern": dict(sorted(self.by_pattern.items()))}
 
     @classmethod
     def from_json(cls, data: str | bytes | Mapping[str, Any]) -> BotStats:
@@ -202,7 +226,8 @@ class BotStats:
     def from_dict(cls, data: Mapping[str, Any]) -> BotStats:
         return cls(data["seat_hands"], data["wins"], data["self_draws"], data["deal_ins"], data["points"],
                    data["deal_points_squared"], data["deals"], 0,
-                   Counter({int(k): v for k, v in data.get("histogram", {}).items()}))
+                   Counter({int(k): v for k, v in data.get("histogram", {}).items()}),
+                   Counter(data.get("by_outcome", {})), Counter(data.get("by_pattern", {})))
 
 
 @dataclass

@@ -1,0 +1,116 @@
+"""What SearchBot's departures from EVBot are worth, measured on the true deal.
+
+    python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
+                                 [--rollout greedy|ev] [--seed 1000]
+
+A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
+keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
+a difference of a few hundredths of a point. This audit looks only at the decisions where the two differ. It
+plays hands with EVBot at every seat; at each decision with more than one legal action it runs the search
+(candidates, sampled worlds, rollouts, as :class:`hupai.search.SearchBot` does) and notes the best candidate
+other than EVBot's choice and how many standard errors of the paired differences it leads by (``z``). Then it
+plays that candidate and EVBot's choice on two copies of the *true* game (the real hidden tiles and wall) to
+the end, every seat by EVBot with the same seeds for both, and records the difference in the seat's payment.
+The table gives, for a margin m, the departures with z > m, their mean worth on the true deal with its 95%
+interval, and their total per seat-hand: what a SearchBot with that margin would gain or lose on EVBot (a
+first-order estimate: after a departure the hand differs, and later decisions are not audited on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import random
+import time
+
+import hupai
+from hupai.actions import Action
+from hupai.ev import EVBot
+from hupai.game import Game, play
+from hupai.search import SearchBot
+from hupai.worlds import fork
+
+MARGINS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, ...] = (1, 2)) -> float:
+    """The seat's mean payment when ``action`` is played on a copy of the true game and EVBots play on."""
+    paid = 0
+    for seed in seeds:
+        copy = fork(game)
+        copy.apply(action)
+        result = copy.result if copy.over else play(copy, [EVBot(seed * 7 + s) for s in range(copy.rules.num_players)])
+        assert result is not None
+        paid += result.payments[seat]
+    return paid / len(seeds)
+
+
+def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int) -> None:
+    n = hupai.rules.get(rules).num_players
+    departures: list[tuple[str, float, float]] = []  # (decision kind, z, worth on the true deal)
+    searched = 0
+    began = time.process_time()
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(index * 10 + s) for s in range(n)]
+        searcher = SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            chosen = bots[seat].act(observation)
+            candidates = searcher._candidates(observation, chosen) if len(observation.legal_actions) > 1 else []
+            if len(candidates) > 1:
+                searched += 1
+                decision_seed = random.Random(index * 100_003 + len(game.actions)).getrandbits(64)
+                totals, played = searcher._search(observation, candidates, decision_seed,
+                                                  max(1, rollouts // len(candidates)), None)
+                if played >= 2:
+                    means = [sum(paid) / played for paid in totals]
+                    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+                    if best:
+                        differences = [b - a for a, b in zip(totals[0], totals[best], strict=True)]
+                        mean = sum(differences) / played
+                        error = math.sqrt(sum((d - mean) ** 2 for d in differences) / (played - 1) / played)
+                        z = mean / error if error > 0 else (math.inf if mean > 0 else 0.0)
+                        worth = (worth_on_true_deal(game, seat, candidates[best])
+                                 - worth_on_true_deal(game, seat, chosen))
+                        kind = f"{observation.phase}: {chosen.kind} -> {candidates[best].kind}"
+                        departures.append((kind, z, worth))
+            game.apply(chosen)
+    seat_hands = games * n
+    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'}; "
+          f"{searched} searched decisions, {time.process_time() - began:.0f} s CPU")
+    print(f"  {'margin':>6} {'departures':>10} {'worth each (95% CI)':>24} {'per seat-hand':>14}")
+    for margin in MARGINS:
+        worths = [worth for _, z, worth in departures if z > margin]
+        if len(worths) < 2:
+            print(f"  {margin:>6.1f} {len(worths):>10}")
+            continue
+        mean = sum(worths) / len(worths)
+        half = 1.96 * math.sqrt(sum((w - mean) ** 2 for w in worths) / (len(worths) - 1) / len(worths))
+        print(f"  {margin:>6.1f} {len(worths):>10} {mean:>+9.3f} [{mean - half:+.3f}, {mean + half:+.3f}] "
+              f"{sum(worths) / seat_hands:>+14.4f}")
+    kinds: dict[str, list[float]] = collections.defaultdict(list)
+    for kind, z, worth in departures:
+        if z > 1.0:
+            kinds[kind].append(worth)
+    print("  departures with z > 1 by decision:")
+    for kind, worths in sorted(kinds.items(), key=lambda item: -len(item[1])):
+        print(f"    {kind:28} {len(worths):>5}  worth each {sum(worths) / len(worths):+.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="guangdong")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--top-k", type=int, default=3)
+    parser.add_argument("--rollout", choices=("greedy", "ev"), default=None)
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+    audit(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed)
+
+
+if __name__ == "__main__":
+    main()
