@@ -424,7 +424,6 @@ function renderSeats(obs, facts, last) {
       pond.append(view);
     });
   }
-  fitSeats();
 }
 
 // A pond as its seat sees it: rows of discards from the seat's left to its right, the first row nearest the
@@ -751,6 +750,7 @@ function render() {
     sizeHand($("hand").children.length);  // measured with the buttons beside it in place
   }
   renderResult(obs);
+  fitSeats();  // last: the board's room is what your hand and buttons leave it
   $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
   // A seat's timer (deadline and bank), or for a spectator the first running timer among the seats'.
   const timer = session.watch ? (state.timers || [])[0] : { deadline: state.deadline, bank: state.bank };
@@ -863,7 +863,7 @@ function flyClaim(seat, meldIndex, meld, offerBox) {
     { transform: `translate(${dx}px, ${dy}px) rotate(${angleFrom}deg) scale(${scale})`, offset: 0 },
     { transform: `translate(${dx * 0.45}px, ${dy * 0.45 - 30}px) rotate(${(angleFrom + angleTo) / 2}deg) scale(${(scale + 1) * 0.75})`, offset: 0.5 },
     { transform: `rotate(${angleTo}deg)`, offset: 1 },
-  ], { duration: 520, easing: "cubic-bezier(0.3, 0.7, 0.3, 1)", fill: "forwards" });
+  ], { duration: 600, easing: "cubic-bezier(0.4, 0, 0.2, 1)", fill: "forwards" });
   flight.onfinish = land;
   flight.oncancel = land;
   setTimeout(land, 900);  // a page in the background may never finish an animation
