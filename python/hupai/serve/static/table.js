@@ -381,7 +381,7 @@ function renderSeats(obs, facts, last) {
     for (const fact of facts.filter((f) => f.seat === seat)) plate.append(badge(fact.zh, "fact", `${fact.en}: ${fact.text}`));
     if (timers.has(seat)) plate.append(make("span", { className: "seat-timer", dataset: { seat } }));
     div.append(plate);
-    // What lies in front of the seat, turned to face it (tiles.css): its hand, its melds, its pond.
+    // What lies in front of the seat, turned to face it (table.css): its hand, its melds, its pond.
     const area = make("div", { className: "area" });
     div.append(area);
     if (seat !== obs.seat) {
@@ -838,7 +838,7 @@ function flyClaim(seat, meldIndex, meld, offerBox) {
   const target = meldView && meldView.querySelector(".tile.claimed");
   if (!target) return;
   const from = document.querySelector(`#seats .seat[data-seat="${meld.claimed_from}"]`);
-  const source = from && [...from.querySelectorAll(".pond .tile")].reverse().find((t) => t.dataset.tile === meld.claimed_tile);
+  const source = from && [...from.querySelectorAll(".pond .tile.claimed")].reverse().find((t) => t.dataset.tile === meld.claimed_tile);
   const start = source ? source.getBoundingClientRect() : offerBox;
   if (!start || !start.width) return;
   const end = target.getBoundingClientRect();
