@@ -3,11 +3,13 @@ of each rule system against server-side bots and plays it as a person would: a t
 mouse, and by keyboard), a claim's button when one is offered, 胡 when it can. Along the way the viewport changes
 between a desktop, two portrait phones (375x667, 390x844) and a landscape phone (844x390), and at every decision
 the hand and every action button must be on the screen, at least 40 px a side. It checks the layout (seats facing
-each other, you at the bottom, ponds in discard order, the centre line saying whose turn it is), the result screen
+each other, each seat's tiles turned to face it, you at the bottom, ponds in discard order, the centre line saying
+whose turn it is), a claimed tile's flight into its meld (none with reduced motion), the result screen
 (each pattern's Chinese and English name, the total, who pays whom; next hand; at the match's end new match and
 back to the lobby), the language switch (remembered), the spectator page, that no id is used twice, that nothing
 is logged as an error, and an automated accessibility check (axe-core) where it is installed. One server and one
-Chromium serve the whole module (CI's budget). Screenshots go to tests/artifacts/table_*.png."""
+Chromium serve the whole module, each system's seed has a claim and a win in its first hand, and the page is
+waited on, never slept on (CI's budget). Screenshots go to tests/artifacts/table_*.png."""
 
 from __future__ import annotations
 
