@@ -294,8 +294,12 @@ function receive(message) {
   previous = state && state.hand === message.hand ? state : null;
   state = message;
   if (previous === null || previous.decision !== state.decision) selected = null;
+  // Where the tile on offer stood (a Wai Huzi card turned up from the wall is in no pond): a claim of it flies
+  // from there.
+  const offered = $("offer").querySelector(".tile");
+  const offerBox = offered ? offered.getBoundingClientRect() : null;
   render();
-  feedback();
+  feedback(offerBox);
 }
 
 // ---- The table -------------------------------------------------------------------------------------------------
@@ -365,6 +369,7 @@ function renderSeats(obs, facts, last) {
     const div = make("section", { className: `seat ${position}` + (acting ? " acting" : "") + (seat === obs.seat ? " mine" : "") });
     div.dataset.seat = seat;
     div.dataset.position = position;
+    box.append(div);  // in the page at once: the pond's layout (--cols) is read from the style sheet
     div.setAttribute("aria-label", seatName(seat));
     const plate = make("div", { className: "plate" },
       zipai() ? null : make("span", { className: "wind", textContent: T.wind(obs.seat_winds[seat]).slice(0, T.lang() === "zh" ? 1 : 1), title: T.wind(obs.seat_winds[seat]) }),
@@ -376,6 +381,9 @@ function renderSeats(obs, facts, last) {
     for (const fact of facts.filter((f) => f.seat === seat)) plate.append(badge(fact.zh, "fact", `${fact.en}: ${fact.text}`));
     if (timers.has(seat)) plate.append(make("span", { className: "seat-timer", dataset: { seat } }));
     div.append(plate);
+    // What lies in front of the seat, turned to face it (table.css): its hand, its melds, its pond.
+    const area = make("div", { className: "area" });
+    div.append(area);
     if (seat !== obs.seat) {
       // Another seat's hand: face down, except the tiles a rule shows face up (亮倒), drawn once.
       const shown = facts.filter((f) => f.seat === seat && f.hand).flatMap((f) => f.tiles || []);
@@ -384,7 +392,7 @@ function renderSeats(obs, facts, last) {
       hand.append(backs(Math.max(0, obs.hand_sizes[seat] - shown.length)));
       hand.dataset.count = obs.hand_sizes[seat];
       hand.setAttribute("aria-label", T.t("hand_of_seat", { who: seatName(seat), n: obs.hand_sizes[seat] }));
-      div.append(hand);
+      area.append(hand);
     }
     const melds = make("div", { className: "melds", role: "group", ariaLabel: T.t(seat === obs.seat ? "your_melds" : "melds_of", { who: seatName(seat) }) });
     obs.melds[seat].forEach((meld, index) => {
@@ -392,7 +400,7 @@ function renderSeats(obs, facts, last) {
       if (previous && index >= previous.observation.melds[seat].length) view.classList.add("fresh");
       melds.append(view);
     });
-    div.append(melds);
+    area.append(melds);
     const pond = make("div", { className: "pond discards", role: "group", ariaLabel: T.t(seat === obs.seat ? "your_discards" : "discards_of", { who: seatName(seat) }) });
     const taken = new Map(claimed[seat]);
     // The latest claims take the latest matching discards.
@@ -401,8 +409,12 @@ function renderSeats(obs, facts, last) {
       const t = obs.discards[seat][index];
       if (taken.get(t)) { marks.add(index); taken.set(t, taken.get(t) - 1); }
     }
+    const perRow = +getComputedStyle(pond).getPropertyValue("--cols") || 6;
+    const rows = Math.max(1, Math.ceil(obs.discards[seat].length / perRow));
+    area.append(pond);
     obs.discards[seat].forEach((t, index) => {
       const view = tile(t, { gold: golds.has(t) });
+      placeInPond(view, position, index, perRow, rows);
       if (marks.has(index)) { view.classList.add("claimed"); view.title += " · " + T.t("claimed"); }
       if (last && last.seat === seat && last.index === index) {
         view.classList.add("last");
@@ -411,8 +423,40 @@ function renderSeats(obs, facts, last) {
       }
       pond.append(view);
     });
-    div.append(pond);
-    box.append(div);
+  }
+}
+
+// A pond as its seat sees it: rows of discards from the seat's left to its right, the first row nearest the
+// centre and each next one nearer the seat. On the screen that is a grid turned with the seat: the top seat's
+// rows run right to left, the left seat's top to bottom (its first row the column nearest the centre), the right
+// seat's bottom to top.
+function placeInPond(view, position, index, perRow, rows) {
+  const row = Math.floor(index / perRow);
+  const along = index % perRow;
+  const [gridRow, gridColumn] = {
+    bottom: [row + 1, along + 1],
+    top: [rows - row, perRow - along],
+    left: [along + 1, rows - row],
+    right: [perRow - along, row + 1],
+  }[position];
+  view.style.gridRow = String(gridRow);
+  view.style.gridColumn = String(gridColumn);
+}
+
+// Each seat's tiles as large as its place on the board lets them be: a seat whose tiles overflow its place (a
+// long pond, many melds, a shown hand) draws them smaller (--fit scales the board's tile size), never off the
+// screen.
+function fitSeats() {
+  for (const seat of document.querySelectorAll("#seats .seat")) {
+    const area = seat.querySelector(".area");
+    let fit = 1;
+    seat.style.removeProperty("--fit");
+    for (let step = 0; step < 4; step++) {
+      const over = Math.max(area.scrollWidth / Math.max(1, area.clientWidth), area.scrollHeight / Math.max(1, area.clientHeight));
+      if (over <= 1.01 || fit <= 0.4) break;
+      fit = Math.max(0.4, Math.floor((fit / over) * 100) / 100);
+      seat.style.setProperty("--fit", String(fit));
+    }
   }
 }
 
@@ -706,6 +750,7 @@ function render() {
     sizeHand($("hand").children.length);  // measured with the buttons beside it in place
   }
   renderResult(obs);
+  fitSeats();  // last: the board's room is what your hand and buttons leave it
   $("auto").hidden = session.watch || !(state.auto || []).includes(obs.seat);
   // A seat's timer (deadline and bank), or for a spectator the first running timer among the seats'.
   const timer = session.watch ? (state.timers || [])[0] : { deadline: state.deadline, bank: state.bank };
@@ -745,13 +790,16 @@ setInterval(tick, 250);
 // ---- Motion and sound ------------------------------------------------------------------------------------------
 
 // What changed since the previous state, said aloud (a call-out over the seat) and played (when sound is on).
-function feedback() {
+function feedback(offerBox) {
   const obs = state.observation;
   if (!previous) return;
   const before = previous.observation;
   for (let seat = 0; seat < obs.melds.length; seat++) {
-    const added = obs.melds[seat].slice(before.melds[seat].length);
-    for (const meld of added) if (CALLS[meld.type]) callout(seat, T.both(CALLS[meld.type]).split(" ")[0], meld.type);
+    const had = before.melds[seat].length;
+    obs.melds[seat].slice(had).forEach((meld, index) => {
+      if (CALLS[meld.type]) callout(seat, T.both(CALLS[meld.type]).split(" ")[0], meld.type);
+      flyClaim(seat, had + index, meld, offerBox);
+    });
   }
   const ready = (facts) => new Set((facts || []).filter((f) => f.zh === "亮倒" && f.seat !== null && f.seat !== undefined).map((f) => f.seat));
   const was = ready(previous.facts);
@@ -775,6 +823,50 @@ function callout(seat, word, kind) {
   layer.append(bubble);
   setTimeout(() => bubble.remove(), REDUCED.matches ? 1200 : 1400);
   sound(kind === "win" ? "win" : "call");
+}
+
+// How each place on the board turns its tiles (table.css): a claimed tile turns as it flies between seats.
+const ANGLE = { bottom: 0, right: -90, top: 180, left: 90 };
+
+// A claimed tile flies from the discarder's pond (or from the centre, a card turned up from the wall) into the
+// claimer's new meld: a copy of it crosses the call-out layer over the board, turning and growing from the
+// pond's tile into the meld's, and the meld's own tile shows when it lands. Not with reduced motion.
+function flyClaim(seat, meldIndex, meld, offerBox) {
+  if (REDUCED.matches || meld.concealed || meld.claimed_from === null || meld.claimed_from === undefined) return;
+  const to = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+  const meldView = to && to.querySelectorAll(".melds .meld")[meldIndex];
+  const target = meldView && meldView.querySelector(".tile.claimed");
+  if (!target) return;
+  const from = document.querySelector(`#seats .seat[data-seat="${meld.claimed_from}"]`);
+  const source = from && [...from.querySelectorAll(".pond .tile.claimed")].reverse().find((t) => t.dataset.tile === meld.claimed_tile);
+  const start = source ? source.getBoundingClientRect() : offerBox;
+  if (!start || !start.width) return;
+  const end = target.getBoundingClientRect();
+  const angleTo = ANGLE[to.dataset.position] || 0;
+  let angleFrom = source ? ANGLE[from.dataset.position] || 0 : 0;
+  if (angleFrom - angleTo > 180) angleFrom -= 360;  // the short way round
+  if (angleTo - angleFrom > 180) angleFrom += 360;
+  const width = (angle, box) => (Math.abs(angle) % 180 === 90 ? box.height : box.width);  // the tile's own width
+  const w = width(angleTo, end);
+  const flying = Tiles.tile(meld.claimed_tile);
+  flying.classList.add("flying");
+  flying.style.setProperty("--tw", `${w}px`);
+  Object.assign(flying.style, { left: `${end.left + end.width / 2 - w / 2}px`, top: `${end.top + end.height / 2 - (w * 2) / 3}px` });
+  const dx = start.left + start.width / 2 - (end.left + end.width / 2);
+  const dy = start.top + start.height / 2 - (end.top + end.height / 2);
+  const scale = width(angleFrom, start) / w;
+  $("callout").append(flying);
+  target.style.visibility = "hidden";
+  document.body.dataset.flights = String(+(document.body.dataset.flights || 0) + 1);
+  const land = () => { flying.remove(); target.style.visibility = ""; };
+  const flight = flying.animate([
+    { transform: `translate(${dx}px, ${dy}px) rotate(${angleFrom}deg) scale(${scale})`, offset: 0 },
+    { transform: `translate(${dx * 0.45}px, ${dy * 0.45 - 30}px) rotate(${(angleFrom + angleTo) / 2}deg) scale(${(scale + 1) * 0.75})`, offset: 0.5 },
+    { transform: `rotate(${angleTo}deg)`, offset: 1 },
+  ], { duration: 600, easing: "cubic-bezier(0.4, 0, 0.2, 1)", fill: "forwards" });
+  flight.onfinish = land;
+  flight.oncancel = land;
+  setTimeout(land, 900);  // a page in the background may never finish an animation
 }
 
 let audio = null;
@@ -811,7 +903,7 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || !state || session.watch) return;
   const target = event.target;
   if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
-  const tiles = [...$("hand").querySelectorAll("button")];
+  const tiles = [...$("hand").querySelectorAll("button:enabled")];  // the tiles that can be discarded now
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
     if (!tiles.length) return;
     const at = tiles.indexOf(document.activeElement);
