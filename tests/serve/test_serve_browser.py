@@ -428,6 +428,7 @@ def test_the_language_switch_the_phone_and_the_end_of_a_match(site: Site) -> Non
         assert melds and not page.get_attribute("body", "data-flights"), melds  # reduced motion: melds, no flight
         page.wait_for_selector("#to-lobby")
         assert "Match over" in page.inner_text("#result")
+        assert "You's" not in page.inner_text("#result")  # "on your discard", the reader's own seat as "you"
         shoot(page, "table_kawuxing_match_over_phone")
         page.click("#new-match")
         page.wait_for_url(re.compile(r"/t/\w+"))

@@ -603,7 +603,8 @@ function autoPass(obs, live) {
 
 function sourceText(win) {
   const who = win.discarder !== null && win.discarder !== undefined ? seatName(win.discarder) : "";
-  const key = "src_" + win.source;
+  const own = "src_" + win.source + "_you";  // "on your discard", not "on You's discard"
+  const key = win.discarder === state.observation?.seat && T.has(own) ? own : "src_" + win.source;
   return T.has(key) ? T.t(key, { who }) : T.t("src_other", { src: win.source.replace(/_/g, " ") });
 }
 
