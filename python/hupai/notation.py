@@ -8,14 +8,18 @@ reader reads its own family only (:func:`hupai.tiles.parse`, :func:`hupai.zipai.
 plays: 34 or 20), and refuses the other's with :func:`refusal`'s message, which names both families and gives
 an example of the one it reads.
 
-This module holds words and patterns only (no parser): both parsers import it.
+This module holds words and patterns only, and :func:`read_in_family`, which runs a family's own parser and
+adds the refusal to its error: both parsers import it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-__all__ = ["MAHJONG_KINDS", "ZIPAI_KINDS", "family_of", "reads", "other_family_token", "refusal"]
+from .errors import InvalidHand
+
+__all__ = ["MAHJONG_KINDS", "ZIPAI_KINDS", "family_of", "reads", "other_family_token", "refusal", "read_in_family"]
 
 MAHJONG_KINDS = 34
 ZIPAI_KINDS = 20
@@ -61,3 +65,17 @@ def refusal(text: str, family: str) -> str | None:
         return None
     other = "zipai" if family == "mahjong" else "mahjong"
     return f"{reads(family)}; {token!r} is {_WHAT[other]}"
+
+
+def read_in_family(text: object, family: str, parse: Callable[[str], list[int]], noun: str) -> list[int]:
+    """``parse(text)``, ``family``'s own parser, with a clear :class:`InvalidHand` for a non-string and, when the
+    parser refuses a text holding the other family's notation, :func:`refusal`'s words added to its message."""
+    if not isinstance(text, str):
+        raise InvalidHand(f"expected a {noun} string, got {type(text).__name__}")
+    try:
+        return parse(text)
+    except InvalidHand as error:
+        other = refusal(text, family)
+        if other is None:
+            raise
+        raise InvalidHand(f"{error}; {other}") from error

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, Union
 
 from . import _core
 from .errors import InvalidHand
-from .notation import refusal
+from .notation import read_in_family
 
 if TYPE_CHECKING:  # numpy is imported on first use, so that ``import hupai`` stays fast
     import numpy as np
@@ -101,15 +101,7 @@ def parse(text: str) -> list[int]:
 
     Zipai cards (``"x2"``, ``"贰"``) are refused, saying so: they are another family's notation, never guessed.
     """
-    if not isinstance(text, str):
-        raise InvalidHand(f"expected a tile string, got {type(text).__name__}")
-    try:
-        return _parse(text)
-    except InvalidHand as error:
-        other = refusal(text, "mahjong")
-        if other is None:
-            raise
-        raise InvalidHand(f"{error}; {other}") from error
+    return read_in_family(text, "mahjong", _parse, "tile")
 
 
 def _parse(text: str) -> list[int]:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal, Union
 
 from ..errors import InvalidHand
-from ..notation import refusal
+from ..notation import read_in_family
 from ..tiles import as_ndarray, is_integer, numpy
 
 if TYPE_CHECKING:
@@ -73,15 +73,7 @@ def parse(text: str) -> list[int]:
 
     Mahjong tiles (``"2m"``, ``"二万"``) are refused, saying so: they are another family's notation, never guessed.
     """
-    if not isinstance(text, str):
-        raise InvalidHand(f"expected a card string, got {type(text).__name__}")
-    try:
-        return _parse(text)
-    except InvalidHand as error:
-        other = refusal(text, "zipai")
-        if other is None:
-            raise
-        raise InvalidHand(f"{error}; {other}") from error
+    return read_in_family(text, "zipai", _parse, "card")
 
 
 def _parse(text: str) -> list[int]:
