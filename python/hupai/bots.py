@@ -45,6 +45,10 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self._rng = random.Random(seed)
 
+    def reseed(self, seed: int) -> None:
+        """Restart the bot's random stream at ``seed``: it plays on as a new bot of that seed would."""
+        self._rng.seed(seed)
+
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         """One of ``observation.legal_actions`` at random. (``act(game, seat)`` is deprecated.)"""
         if seat is not None:
@@ -76,6 +80,12 @@ class GreedyBot:
         self._forms = forms
         self._advice: dict[str, Advice] = {}  # by rules name: the registry's answer, looked up once
         self._zipai: dict[Any, Any] = {}  # zipai advice by (rules name, options)
+
+    def reseed(self, seed: int) -> None:
+        """Restart the bot's random stream at ``seed``: it plays on as a new bot of that seed would (its tie
+        breaks are its only random choices), and keeps the rule advice it has looked up. A search that plays many
+        rollouts reseeds its rollout players instead of building new ones."""
+        self._rng.seed(seed)
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)

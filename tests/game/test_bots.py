@@ -198,3 +198,20 @@ def test_choose_decides_as_act_does_when_it_decides(rules):
             seat = game.seats_to_act[0]
             game.apply(bots[seat].act(game.observation(seat)))
     assert answered > 50
+
+
+@pytest.mark.parametrize("make", [RandomBot, GreedyBot])
+def test_a_reseeded_bot_plays_as_a_new_bot_of_that_seed(make):
+    """``reseed`` restarts the random stream (a search reseeds its rollout players instead of building new ones):
+    bots that played a hand and were reseeded play the next exactly as new bots of those seeds."""
+    def log(bots):
+        game = Game("guangdong", seed=3)
+        play(game, bots)
+        return game.to_json()
+    used = [make(100 + seat) for seat in range(4)]
+    log(used)
+    for seat, bot in enumerate(used):
+        bot.reseed(seat)
+    fresh = log([make(seat) for seat in range(4)])
+    assert log(used) == fresh
+    assert log([make(50 + seat) for seat in range(4)]) != fresh  # the seeds matter in this hand

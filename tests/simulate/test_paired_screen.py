@@ -1,0 +1,41 @@
+"""``bench/paired_screen.py``: a bot screened against itself pays the same in every seat-hand (a difference of
+exactly zero); a different bot is told apart on the same deals."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SCREEN = Path(__file__).resolve().parents[2] / "bench" / "paired_screen.py"
+
+
+@pytest.fixture(scope="module")
+def paired() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_paired_screen", SCREEN)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_bot_screened_against_itself_differs_by_nothing(paired: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    paired.screen("waihuzi", "ev", "ev", "greedy", deals=4, seed=5)
+    out = capsys.readouterr().out
+    assert "ev - ev = +0.000 [+0.000, +0.000]" in out and "0 of 12 seat-hands paid differently" in out
+
+
+def test_a_different_bot_is_told_apart(paired: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    paired.screen("waihuzi", "greedy", "random", "greedy", deals=4, seed=5)
+    out = capsys.readouterr().out
+    assert "random - greedy" in out and " 0 of 12 seat-hands" not in out
+
+
+def test_a_bot_is_named_by_the_registry_or_module_and_class(paired: Any) -> None:
+    from hupai.ev import EVBot
+    assert paired.factory("hupai.ev:EVBot") is EVBot
+    assert paired.factory("ev") is EVBot
