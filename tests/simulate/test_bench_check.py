@@ -3,25 +3,19 @@ one workload 30% slower relative to the reference fails, small noise passes."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_scripts import load_bench
 
 CHECK = Path(__file__).resolve().parents[2] / "bench" / "check.py"
 
 
 @pytest.fixture(scope="module")
 def check() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_check_tool", CHECK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("check.py", "bench_check_tool")
 
 
 BASE_SECONDS = {"reference": 0.005, "hands_guangdong_random": 0.010, "shanten_batch": 0.004}
@@ -126,10 +120,7 @@ def test_a_run_without_the_reference_is_refused(check: Any, tmp_path: Path) -> N
 
 
 def test_rates_prints_each_benchmark_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_rates_tool", CHECK.parent / "rates.py")
-    assert spec is not None and spec.loader is not None
-    rates = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rates)
+    rates = load_bench("rates.py", "bench_rates_tool")
     run = {"benchmarks": [
         {"name": "test_a", "extra_info": {"hands/s": 1234.0, "best hands/s": 1500.0}, "stats": {"median": 1, "ops": 1}},
         {"name": "test_b", "extra_info": {"items": 50, "unit": "hands/s"}, "stats": {"median": 0.5, "ops": 2}},

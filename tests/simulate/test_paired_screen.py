@@ -3,24 +3,15 @@ exactly zero); a different bot is told apart on the same deals."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-SCREEN = Path(__file__).resolve().parents[2] / "bench" / "paired_screen.py"
+from bench_scripts import load_bench
 
 
 @pytest.fixture(scope="module")
 def paired() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_paired_screen", SCREEN)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("paired_screen.py", "bench_paired_screen")
 
 
 def test_a_bot_screened_against_itself_differs_by_nothing(paired: Any, capsys: pytest.CaptureFixture[str]) -> None:
