@@ -62,13 +62,15 @@ class SearchBot:
             raise HupaiError(f"budget_ms must be a non-negative number or None, got {budget_ms!r}")
         if rollout is not None and rollout not in ROLLOUT_POLICIES:
             raise HupaiError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUT_POLICIES)})")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0.0 <= margin <= 100.0:
+            raise HupaiError(f"margin must be a number from 0 to 100 (standard errors), got {margin!r}")
         if type(top_k) is not int or top_k < 1:
             raise HupaiError(f"top_k must be a positive int, got {top_k!r}")
         self._rng = random.Random(seed)
         self.rollouts = rollouts
         self.budget_ms = budget_ms
         self.top_k = top_k
-        self.margin = margin
+        self.margin = float(margin)
         self._policy = None if rollout is None else ROLLOUT_POLICIES[rollout]
         self._prior = EVBot(seed)
         self._rules: dict[Any, Rules] = {}

@@ -48,9 +48,16 @@ def test_league_refuses_one_bot() -> None:
 def test_search_is_a_named_bot() -> None:
     assert bot_factory("search") is SearchBot
     assert bot_factory("search:3")(1).rollouts == 3
-    for bad in ("search:0", "search:x", "searchy"):
+    bot = bot_factory("search:4:margin=1.5")(1)
+    assert (bot.rollouts, bot.margin) == (4, 1.5)
+    assert bot_factory("search:4")(1).margin == 3.0
+    for bad in ("search:0", "search:x", "searchy", "search:4:margin=", "search:4:margin=nan", "search:4:margin=-1",
+                "search:4:margin=1e9", "search:4:top=2", "search:4:margin=1:x", "search::margin=1"):
         with pytest.raises(HupaiError, match="unknown bot"):
             bot_factory(bad)
+    for margin in (-0.5, float("nan"), float("inf"), "1", True, None):
+        with pytest.raises(HupaiError, match="margin must be"):
+            SearchBot(0, margin=margin)  # type: ignore[arg-type]
     result = simulate("waihuzi", hands=1, bots=["search:2", "greedy", "greedy"], seed=3)
     assert result.hands == 1
 

@@ -42,20 +42,38 @@ BotFactory = Callable[[int], Player]
 BotSpec = str | BotFactory
 
 #: The named bots. ``"search"`` is :class:`hupai.search.SearchBot` at its default budget in rollouts (a time
-#: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision.
+#: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision and
+#: ``"search:N:margin=M"`` with a margin of M standard errors too.
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot, "search": SearchBot}
 
 
 def bot_factory(name: str) -> BotFactory:
-    """The factory of a named bot: a name of :data:`BOTS`, or ``"search:N"`` (SearchBot with N rollouts a
-    decision). HupaiError for any other name."""
+    """The factory of a named bot: a name of :data:`BOTS`, ``"search:N"`` (SearchBot with N rollouts a
+    decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100). HupaiError for any other
+    name."""
     factory = BOTS.get(name)
     if factory is not None:
         return factory
-    prefix, _, count = name.partition(":")
+    prefix, _, rest = name.partition(":")
+    count, _, option = rest.partition(":")
     if prefix == "search" and count.isdigit() and 0 < int(count) <= 100_000:
-        return functools.partial(SearchBot, rollouts=int(count))
-    raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision)")
+        if not option:
+            return functools.partial(SearchBot, rollouts=int(count))
+        key, _, value = option.partition("=")
+        margin = _margin(value) if key == "margin" else None
+        if margin is not None:
+            return functools.partial(SearchBot, rollouts=int(count), margin=margin)
+    raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision, "
+                     f"search:N:margin=M for a margin of M standard errors, 0 to 100)")
+
+
+def _margin(text: str) -> float | None:
+    """A margin written in a bot's name (a number from 0 to 100), or None."""
+    try:
+        margin = float(text)
+    except ValueError:
+        return None
+    return margin if 0.0 <= margin <= 100.0 else None  # NaN and infinities fail the comparison
 
 
 def bot_name(bot: BotSpec) -> str:
