@@ -68,7 +68,7 @@ def screen(rules: str, base: str, variant: str, against: str, deals: int, seed: 
           f"{changed} of {seat_hands} seat-hands paid differently; {time.process_time() - began:.0f} s CPU)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="waihuzi")
     parser.add_argument("--base", default="ev")
@@ -76,7 +76,11 @@ def main() -> None:
     parser.add_argument("--against", default="greedy")
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=5)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if not 2 <= args.deals <= 1_000_000:
+        parser.error(f"--deals must be from 2 to 1000000 (an interval needs two deals), got {args.deals}")
+    if not 0 <= args.seed < 2**63:
+        parser.error(f"--seed must be from 0 to 2**63 - 1, got {args.seed}")
     screen(args.rules, args.base, args.variant, args.against, args.deals, args.seed)
 
 

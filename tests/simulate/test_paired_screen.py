@@ -30,3 +30,11 @@ def test_a_bot_is_named_by_the_registry_or_module_and_class(paired: Any) -> None
     from hupai.ev import EVBot
     assert paired.factory("hupai.ev:EVBot") is EVBot
     assert paired.factory("ev") is EVBot
+
+
+@pytest.mark.parametrize("argv", [["--deals", "0"], ["--deals", "1"], ["--deals", "10000000"], ["--seed", "-1"],
+                                  ["--seed", str(2**63)]])
+def test_counts_out_of_range_are_refused_before_any_deal(paired: Any, argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        paired.main(["--variant", "ev", *argv])
+    assert refused.value.code == 2
