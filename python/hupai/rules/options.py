@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import HupaiError
@@ -179,15 +180,14 @@ class RuleOptions:
     def __post_init__(self) -> None:
         # Checked here, not only in from_mapping, so that direct construction cannot build an option set the spec
         # does not allow.
-        for spec in fields(self):
-            kind = _kind_of(type(self), spec.name, spec.metadata)
-            value = getattr(self, spec.name)
+        for name, kind, _ in _specs(type(self)):
+            value = getattr(self, name)
             try:
                 checked = kind.check(value)
             except ValueError as why:
-                raise HupaiError(f"{self.system} option {spec.name!r} {why}, got {describe(value)}") from None
+                raise HupaiError(f"{self.system} option {name!r} {why}, got {describe(value)}") from None
             if checked is not value:
-                object.__setattr__(self, spec.name, checked)
+                object.__setattr__(self, name, checked)
 
     @classmethod
     def from_mapping(cls: type[_Options], options: Mapping[str, Any] | _Options | None = None) -> _Options:
@@ -199,7 +199,7 @@ class RuleOptions:
             return options
         if not isinstance(options, Mapping):
             raise HupaiError(f"{cls.system} options must be a mapping, got {type(options).__name__}")
-        known = [spec.name for spec in fields(cls)]
+        known = [name for name, _, _ in _specs(cls)]
         unknown = sorted(name if type(name) is str else describe(name) for name in options if name not in known)
         if unknown:
             raise HupaiError(f"unknown {cls.system} option{'s' if len(unknown) > 1 else ''} "
@@ -211,10 +211,10 @@ class RuleOptions:
         """Every option, JSON-ready, in field order (results and replay logs record it); a house rule only when
         it is not at its default (so logs from before it was added replay unchanged)."""
         out = {}
-        for spec in fields(self):
-            kind, value = spec.metadata["option"], getattr(self, spec.name)
-            if not (kind.house and value == spec.default):
-                out[spec.name] = kind.to_json(value)
+        for name, kind, default in _specs(type(self)):
+            value = getattr(self, name)
+            if not (kind.house and value == default):
+                out[name] = kind.to_json(value)
         return out
 
     @classmethod
@@ -226,6 +226,13 @@ class RuleOptions:
             infos.append(OptionInfo(spec.name, kind.allowed, kind.to_json(spec.default), kind.rule, kind.doc,
                                     kind.house))
         return tuple(infos)
+
+
+@cache  # one entry per options class: a dataclass's fields are fixed once the class exists
+def _specs(cls: type) -> tuple[tuple[str, OptionKind, Any], ...]:
+    """Each field of the options class ``cls``: its name, its kind and its default, in field order (every
+    construction checks them all, and :meth:`RuleOptions.to_dict` reads them again)."""
+    return tuple((spec.name, _kind_of(cls, spec.name, spec.metadata), spec.default) for spec in fields(cls))
 
 
 def _kind_of(cls: type, name: str, metadata: Mapping[str, Any]) -> OptionKind:
