@@ -29,7 +29,7 @@ is recorded like any option. :meth:`~RuleOptions.describe` lists it always.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, ClassVar, TypeVar
@@ -228,11 +228,15 @@ class RuleOptions:
         return tuple(infos)
 
 
-@cache  # one entry per options class: a dataclass's fields are fixed once the class exists
-def _specs(cls: type) -> tuple[tuple[str, OptionKind, Any], ...]:
+def _field_specs(cls: type) -> tuple[tuple[str, OptionKind, Any], ...]:
     """Each field of the options class ``cls``: its name, its kind and its default, in field order (every
     construction checks them all, and :meth:`RuleOptions.to_dict` reads them again)."""
     return tuple((spec.name, _kind_of(cls, spec.name, spec.metadata), spec.default) for spec in fields(cls))
+
+
+# One entry per options class: a dataclass's fields are fixed once the class exists. (Typed as a plain callable:
+# the cache's own signature asks for Hashable arguments, which mypy does not grant a dataclass's type.)
+_specs: Callable[[type], tuple[tuple[str, OptionKind, Any], ...]] = cache(_field_specs)
 
 
 def _kind_of(cls: type, name: str, metadata: Mapping[str, Any]) -> OptionKind:
