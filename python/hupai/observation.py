@@ -3,9 +3,7 @@
 An observation is immutable plain data (frozen dataclasses, tuples, read-only mappings) with a JSON form
 (:meth:`Observation.to_dict` / :meth:`Observation.from_dict`, the same as text by :meth:`Observation.to_json` /
 :meth:`Observation.from_json`, a ``schema_version`` checked on the way in). It
-holds no reference to the game or its table, so nothing reached from it can read another seat's tiles. An
-observer may leave the fields a bot seldom reads (:data:`DEFERRED`) to be derived on first read from the
-observation's own fields (:class:`_Deferred`): the same values and the same object in every other way.
+holds no reference to the game or its table, so nothing reached from it can read another seat's tiles.
 
 What it shows (built by :mod:`hupai.game.observation`):
 
@@ -35,8 +33,7 @@ Huzi's 死手 flags (WH-27).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -263,16 +260,9 @@ _OBSERVATION_FIELDS = (
 #: Left out of the JSON form when empty or mahjong's: the seat's private facts, and the number of card kinds.
 _OPTIONAL_FIELDS = ("private", "kinds")
 
-class _Slots:
-    """Observation's base: one slot more than its fields, ``_later``, where a lazily built observation keeps what
-    its deferred fields are derived from (see :class:`_Deferred`). Unset in any other observation."""
 
-    __slots__ = ("_later",)
-    _later: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Observation(_Slots):
+@dataclass(frozen=True, slots=True)
+class Observation:
     """What ``seat`` may see now. See the module docstring for what is shown and what is hidden.
 
     Per-seat tuples (``seat_winds``, ``hand_sizes``, ``melds``, ``discards``) are indexed by seat. ``counts``
@@ -308,16 +298,6 @@ class Observation(_Slots):
     #: What only this seat knows of its rule facts (Wai Huzi: its own 臭 bans and locked cards, WH-21..26); empty
     #: for the mahjong systems, and then left out of the JSON form.
     private: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    # Equality and hashing are the dataclass's (the fields in order, compared as a tuple), written out so that an
-    # observation built lazily (a subclass, _Deferred) equals the same observation built whole.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Observation):
-            return NotImplemented
-        return self is other or _FIELD_VALUES(self) == _FIELD_VALUES(other)
-
-    def __hash__(self) -> int:
-        return hash(_FIELD_VALUES(self))  # raises as the dataclass's did: options and extras are not hashable
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -424,70 +404,6 @@ class Observation(_Slots):
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
-_FIELD_VALUES = attrgetter(*(f.name for f in fields(Observation)))
-
-
-class _Later:
-    """A field of :class:`_Deferred`: the slot's value once it is set, else derived once by
-    :meth:`_Deferred._derived` and kept."""
-
-    __slots__ = ("_slot", "_name")
-
-    def __init__(self, name: str) -> None:
-        self._slot = Observation.__dict__[name]  # the field's own slot (a member descriptor)
-        self._name = name
-
-    def __get__(self, observation: Any, owner: Any = None) -> Any:
-        if observation is None:
-            return self
-        try:
-            return self._slot.__get__(observation, owner)
-        except AttributeError:  # not set yet: derived now, and kept
-            value = observation._derived(self._name)
-            self._slot.__set__(observation, value)
-            return value
-
-    def __set__(self, observation: Any, value: Any) -> None:  # the dataclass's __init__ (dataclasses.replace)
-        self._slot.__set__(observation, value)
-
-
-class _Deferred(Observation):
-    """An :class:`Observation` whose fields in :data:`DEFERRED` an observer (:mod:`hupai.game.observation`) left
-    to be derived when first read: the same values, equality, JSON and copied or pickled form (a plain
-    Observation) as the observation built whole; those fields cost nothing until read. They are derived from
-    the observation's own fields and ``_later``, the rules' hand size: nothing of the game is kept for them, so
-    a value read later is the value at creation."""
-
-    __slots__ = ()
-
-    def _derived(self, name: str) -> Any:
-        """``hand_sizes``: each seat holds the hand size counting three tiles per meld, one more for the seat to
-        act in a turn and for the seat whose added kong awaits robbing (the invariant
-        :mod:`hupai.game.consistency` checks of every mahjong table; Wai Huzi's is WH-11, 19 cards at rest
-        counting three a group, a 4-card group's fourth being the one more it allows). An observer defers it
-        only before the hand is over."""
-        if name != "hand_sizes":
-            raise AttributeError(name)
-        size = self._later
-        sizes = [size - 3 * len(melds) for melds in self.melds]
-        phase = self.phase
-        if phase == "turn":
-            sizes[self.to_act[0]] += 1
-        elif phase == "rob":
-            sizes[self.source] += 1
-        return tuple(sizes)
-
-    def __repr__(self) -> str:
-        return repr(Observation(*_FIELD_VALUES(self)))
-
-    def __reduce__(self) -> tuple[Any, ...]:  # copied or pickled as the observation built whole
-        return (Observation, _FIELD_VALUES(self))
-
-
-#: The fields an observer may defer (:class:`_Deferred`): those a bot rarely reads, cheap to derive later.
-DEFERRED = ("hand_sizes",)
-for _name in DEFERRED:
-    setattr(_Deferred, _name, _Later(_name))
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:

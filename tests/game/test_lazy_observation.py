@@ -1,6 +1,8 @@
-"""Observations built lazily (issue 21): a deferred field is derived on first read, and has the value it had when
-the observation was made, however the game moved on since; the lazy observation is in every way (equality, JSON,
-copies, ``dataclasses.replace``) the observation built whole."""
+"""Observations an observer builds from the rows it keeps (issues 21 and 30): every field has the value it had when
+the observation was made, however the game moved on since (a row an observer rebuilds later is a new object, never
+the old one changed); the hand sizes, which follow from the melds and the decision, are the tiles the table holds;
+such an observation is in every way (equality, JSON, copies, ``dataclasses.replace``) the observation built from
+its JSON."""
 
 from __future__ import annotations
 
@@ -12,24 +14,15 @@ import pytest
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game
 from hupai.game.observation import Observer
-from hupai.observation import DEFERRED, Observation
+from hupai.observation import Observation
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 MAHJONG = SYSTEMS[:3]
-_SLOT = Observation.__dict__  # each field's own slot: reading it does not derive a deferred field
 
 
 def _values(observation: Observation) -> tuple[object, ...]:
-    """Every field, read now (a deferred one derived now)."""
+    """Every field, read now."""
     return tuple(getattr(observation, f.name) for f in dataclasses.fields(Observation))
-
-
-def _is_set(observation: Observation, name: str) -> bool:
-    try:
-        _SLOT[name].__get__(observation, Observation)
-    except AttributeError:
-        return False
-    return True
 
 
 def _bots(game: Game, seed: int) -> list[object]:
@@ -67,9 +60,9 @@ def test_fields_read_after_the_game_moved_on_have_their_values_at_creation(rules
 
 
 @pytest.mark.parametrize("rules", SYSTEMS)
-def test_deferred_fields_are_the_tables_and_the_decision_is_the_games(rules: str) -> None:
-    """At every decision of seeded hands (claims and the end included), each seat's hand sizes
-    derived later are its tiles counted on the table now, and phase, seats to act, tile and source are
+def test_hand_sizes_are_the_tables_and_the_decision_is_the_games(rules: str) -> None:
+    """At every decision of seeded hands (claims and the end included), each seat's hand sizes (which the observer
+    works out from the melds and the decision) are its tiles counted on the table now, and phase, seats to act, tile and source are
     :attr:`Game.current`'s."""
     phases = set()
     for seed in range(12):
@@ -114,32 +107,21 @@ def test_a_robbed_kong_waits_with_its_tile_in_the_kongers_hand() -> None:
 
 
 @pytest.mark.parametrize("rules", SYSTEMS)
-def test_a_bot_that_reads_part_of_an_observation_does_not_derive_the_rest(rules: str) -> None:
-    game = Game(rules, seed=2)
-    observation = Observer(game).observe(game.seats_to_act[0])
-    assert DEFERRED and not any(_is_set(observation, name) for name in DEFERRED)
-    GreedyBot(1).act(observation)
-    assert not any(_is_set(observation, name) for name in DEFERRED)
-    assert observation.hand_sizes == tuple(sum(hand) for hand in game.table.hands)
-    assert all(_is_set(observation, name) for name in DEFERRED)
-
-
-@pytest.mark.parametrize("rules", SYSTEMS)
-def test_a_lazy_observation_is_the_observation_built_whole(rules: str) -> None:
+def test_an_observers_observation_is_the_observation_built_whole(rules: str) -> None:
     game = Game(rules, seed=5)
     seat = game.seats_to_act[0]
-    lazy, whole = game.observation(seat), Observation.from_json(game.observation(seat).to_json())
-    assert type(whole) is Observation and lazy == whole and whole == lazy and lazy != game.observation((seat + 1) % 3)
-    assert isinstance(lazy, Observation) and repr(lazy) == repr(whole)
-    for copied in (copy.copy(lazy), copy.copy(game.observation(seat))):
+    kept, whole = game.observation(seat), Observation.from_json(game.observation(seat).to_json())
+    assert type(whole) is Observation and kept == whole and whole == kept and kept != game.observation((seat + 1) % 3)
+    assert type(kept) is Observation and repr(kept) == repr(whole)
+    for copied in (copy.copy(kept), copy.copy(game.observation(seat))):
         assert type(copied) is Observation and copied == whole
     replaced = dataclasses.replace(game.observation(seat), wall_left=0)
     assert replaced.hand_sizes == whole.hand_sizes and replaced == dataclasses.replace(whole, wall_left=0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         game.observation(seat).hand_sizes = ()  # type: ignore[misc]
     with pytest.raises(TypeError):  # as an observation built whole: its mappings are neither hashable nor pickled
-        hash(lazy)
+        hash(kept)
     with pytest.raises(TypeError):
-        pickle.dumps(lazy)
+        pickle.dumps(kept)
     with pytest.raises(AttributeError):
-        lazy.no_such_field  # type: ignore[attr-defined]  # noqa: B018
+        kept.no_such_field  # type: ignore[attr-defined]  # noqa: B018

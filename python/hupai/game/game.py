@@ -43,7 +43,7 @@ from . import validate
 from .claims import CLAIM_WINDOWS
 from .flow import Flow
 from .mahjong import Decision, MahjongFlow
-from .observation import observe
+from .observation import Observer
 from .result import HandResult
 from .spectator import spectator_events, spectator_view
 from .state import Table
@@ -133,7 +133,8 @@ class Game:
     seat may know) to anyone.
     """
 
-    __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal")
+    __slots__ = ("rules", "setup", "_flow", "_actions", "_prefix", "_event_prefix", "_legal", "_observer")
+    _observer: Observer  # made at the first observation asked for (see observation)
 
     def __init__(self, rules: str | Rules = "guangdong", seed: int | None = None, dealer: int = 0,
                  options: Mapping[str, Any] | None = None, *, round_wind: int = 0,
@@ -313,9 +314,16 @@ class Game:
     # -- views ------------------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (:class:`~hupai.observation.Observation`): its own tiles, everyone's melds and
-        discards, hand sizes, not the wall order. A driver asking at every decision keeps an
-        :class:`~hupai.game.observation.Observer` instead (it freezes the hand's fixed facts once)."""
-        return observe(self, seat)
+        discards, hand sizes, not the wall order. The game keeps one :class:`~hupai.game.observation.Observer`
+        for its hand (it freezes the hand's fixed facts once and rebuilds a view only when the table moved), so
+        asking at every decision costs no more than keeping an observer oneself."""
+        try:
+            observer: Observer | None = self._observer
+        except AttributeError:  # not asked yet
+            observer = None
+        if observer is None or observer._table is not self._flow.table:
+            observer = self._observer = Observer.kept(self)
+        return observer.view(self, seat)
 
     def hand(self, seat: int) -> list[int]:
         """``seat``'s concealed tile counts (34 entries; a copy). Bots read their own hand here."""

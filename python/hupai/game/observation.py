@@ -2,8 +2,10 @@
 
 :class:`Observer` reads the engine's state and copies what one seat may see into immutable values; nothing in
 the result refers back to the game or its table. What never changes within a hand (the rules' name and
-options) is frozen once per observer, so a driver that asks at every decision (:func:`hupai.game.play`) keeps
-one observer per game; :meth:`Game.observation <hupai.game.Game.observation>` builds a fresh one each call.
+options, the seat winds) is frozen once per observer, and what changes (the meld views, the discard piles, the
+rule system's public facts) is rebuilt only when the table says it moved, so one observer serves a whole hand:
+a driver that asks at every decision (:func:`hupai.game.play`) keeps one, and so does :meth:`Game.observation
+<hupai.game.Game.observation>` (the game holds it, see :meth:`Observer.kept`).
 
 Decisions taken here where the specs are silent:
 
@@ -22,7 +24,7 @@ Decisions taken here where the specs are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field, fields, make_dataclass
+from dataclasses import fields, make_dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
@@ -30,17 +32,7 @@ from zlib import adler32
 from ..errors import HupaiError
 from ..hand import Meld
 from ..jsonform import describe
-from ..observation import (
-    DEFERRED,
-    MeldView,
-    Observation,
-    ResultView,
-    WinView,
-    _Deferred,
-    _Slots,
-    freeze,
-    thaw,
-)
+from ..observation import MeldView, Observation, ResultView, WinView, freeze, thaw
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -56,19 +48,16 @@ _NO_EXTRAS: MappingProxyType[str, Any] = MappingProxyType({})
 # twin (the same slots, generated from Observation's own fields, so the two cannot drift apart) and then makes
 # it an Observation by assigning its class: Python allows that only between identical layouts (and raises
 # otherwise), and from then on the object is as frozen as any Observation.
-_Draft = make_dataclass("_Draft", [(f.name, f.type) for f in fields(Observation)], slots=True, bases=(_Slots,))
-# The same with the deferred fields left out of __init__ (their slots unset), for a _Deferred observation.
-_LaterDraft = make_dataclass("_LaterDraft", [(f.name, f.type, field(init=False)) if f.name in DEFERRED
-                                             else (f.name, f.type) for f in fields(Observation)],
-                             slots=True, bases=(_Slots,))
+_Draft = make_dataclass("_Draft", [(f.name, f.type) for f in fields(Observation)], slots=True)
 
 
 class Observer:
     """Builds observations of one game: ``observer.observe(seat)`` (or ``observer(seat)``).
     ``show_concealed_kongs`` overrides the rule system's :attr:`~hupai.rules.Rules.shows_concealed_kongs`."""
 
-    __slots__ = ("_game", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs", "_views",
-                 "_public_melds", "_own_melds", "_melds_at", "_extras", "_result", "_later")
+    __slots__ = ("_game", "_table", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs",
+                 "_views", "_public_melds", "_own_melds", "_melds_at", "_hand_size", "_at_rest", "_one_more",
+                 "_piles", "_piles_made", "_piles_calls", "_extras", "_result")
 
     def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
@@ -80,7 +69,8 @@ class Observer:
 
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
         rules = game.rules
-        self._game = game
+        self._game: Game | None = game
+        self._table = game.table  # the hand this observer shows (a game's table is dealt or restored once)
         self._rules = rules.name
         self._options = freeze(rules.options_dict())
         table = game.table  # the facts a hand is dealt with, fixed until it ends
@@ -97,16 +87,42 @@ class Observer:
         self._public_melds: tuple[tuple[MeldView, ...], ...] = ()
         self._own_melds: dict[int, tuple[tuple[MeldView, ...], ...]] = {}
         self._melds_at = -1
+        # The hand sizes, which follow from the melds (rebuilt with them): the rules' hand size less three tiles
+        # a meld (the invariant hupai.game.consistency checks of every table), and one more for the seat to act
+        # in a turn or whose added kong awaits robbing (``_one_more[seat]``).
+        self._hand_size: int = rules.hand_size
+        self._at_rest: tuple[int, ...] = ()
+        self._one_more: tuple[tuple[int, ...], ...] = ()
+        # The discard piles as tuples, a seat's row rebuilt only when its pile moved: a discard adds one to the
+        # seat's ``discards_made``, a claim takes the last tile off the pile (and adds one to ``calls``).
+        n = table.num_players
+        self._piles: tuple[tuple[int, ...], ...] = ((),) * n
+        self._piles_made = [0] * n
+        self._piles_calls = 0
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
-        # What a deferred field is derived from besides the observation's own fields (_Deferred: the rules' hand
-        # size, fixed for the game).
-        self._later = getattr(rules, "hand_size", 0)
+
+    @classmethod
+    def kept(cls, game: Game) -> Observer:
+        """An observer for ``game`` to keep (:meth:`Game.observation <hupai.game.Game.observation>`): it holds no
+        reference to the game, which hands itself to :meth:`view` at each call, so the two make no reference
+        cycle (a game is freed as soon as it is dropped). ``view(game, seat)`` of any other game is wrong."""
+        observer = cls(game)
+        observer._game = None
+        return observer
 
     def observe(self, seat: int) -> Observation:
         """The observation of ``seat`` now."""
         game = self._game
+        if game is None:
+            raise HupaiError("this observer is kept by its game: ask the game (Game.observation)")
+        return self.view(game, seat)
+
+    __call__ = observe
+
+    def view(self, game: Game, seat: int) -> Observation:
+        """The observation of ``seat`` in ``game``, the game this observer was made for."""
         table = game.table
         if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
             raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
@@ -126,10 +142,24 @@ class Observer:
         else:
             phase, to_act, tile, source = game._flow.current  # Game.current, without the property's call
         drawn = table.drawn if own else -1
-        if self._melds_at != table.calls:
-            self._table_melds(table.melds, table.calls)
+        calls = table.calls
+        if self._melds_at != calls:
+            self._table_melds(table.melds, calls)
         own_melds = self._own_melds  # empty unless a seat has a face-down kong
         melds = own_melds.get(seat, self._public_melds) if own_melds else self._public_melds
+        if phase == "turn":
+            sizes = self._one_more[turn_seat]
+        elif phase == "rob":
+            sizes = self._one_more[source]
+        elif phase == "over":
+            # The hands as they end (a winner's included): Adler-32's low half is 1 + the sum of the bytes mod
+            # 65521 (RFC 1950), so one C call per hand counts its tiles.
+            sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
+        else:
+            sizes = self._at_rest
+        made = table.discards_made
+        if made != self._piles_made or calls != self._piles_calls:
+            self._table_piles(table.discards, made, calls)
         extras = self._extras
         if extras[0] != table.extras:
             frozen = freeze(table.extras)
@@ -138,30 +168,22 @@ class Observer:
         # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play() does
         # (a busy game's cache refuses, as legal_actions does).
         legal = game._legal.get(seat) or game.legal_actions(seat)
-        obs: Any
-        if phase != "over":
-            # The fields a bot seldom reads (DEFERRED: the hand sizes) are derived when first read, from this
-            # observation's own fields and the hand size (_Deferred); nothing of the table is kept for them.
-            obs = _LaterDraft(
-                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-                self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", melds,
-                tuple(map(tuple, table.discards)), wall.tail - wall.head, extras[1], legal, None, _NO_EXTRAS)
-            obs._later = self._later
-            obs.__class__ = _Deferred
-        else:
-            hands = table.hands
-            obs = _Draft(
-                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-                self._seat_winds, bytes(hands[seat]), drawn, table.drawn_from if drawn >= 0 else "",
-                # Hand sizes: Adler-32's low half is 1 + the sum of the bytes mod 65521 (RFC 1950), so one C call
-                # per hand counts its tiles; sum() iterates the 34 counts in Python objects, at twice the cost.
-                tuple([(adler32(hand) & 0xFFFF) - 1 for hand in hands]), melds, tuple(map(tuple, table.discards)),
-                wall.tail - wall.head, extras[1], legal, self._result or self._result_view(game.result), _NO_EXTRAS)
-            obs.__class__ = Observation
+        obs: Any = _Draft(
+            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+            self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes, melds,
+            self._piles, wall.tail - wall.head, extras[1], legal,
+            None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
+        obs.__class__ = Observation
         built: Observation = obs
         return built
 
-    __call__ = observe
+    def _table_piles(self, piles: list[list[int]], made: list[int], calls: int) -> None:
+        """Rebuild the rows of the discard piles that moved since they were last built."""
+        was = self._piles_made
+        self._piles = tuple([row if made[seat] == was[seat] and len(row) == len(pile) else tuple(pile)
+                             for seat, (row, pile) in enumerate(zip(self._piles, piles, strict=True))])
+        self._piles_made = list(made)
+        self._piles_calls = calls
 
     def _table_melds(self, melds: list[list[Meld]], calls: int) -> None:
         """Rebuild the meld views after a meld was made: as every seat sees them, and for each seat with a
@@ -185,6 +207,8 @@ class Observer:
         self._public_melds = everyone = tuple(public)
         self._own_melds = {seat: everyone[:seat] + (shown,) + everyone[seat + 1:] for seat, shown in own.items()}
         self._melds_at = calls
+        self._at_rest = rest = tuple([self._hand_size - 3 * len(seat_melds) for seat_melds in melds])
+        self._one_more = tuple([rest[:seat] + (size + 1,) + rest[seat + 1:] for seat, size in enumerate(rest)])
 
     def _result_view(self, result: HandResult | None) -> ResultView:
         assert result is not None  # the phase is "over"

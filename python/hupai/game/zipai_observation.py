@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
 from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView, _Deferred
-from .observation import Observer, _Draft, _LaterDraft
+from ..observation import MeldView, Observation, ResultView, WinView
+from .observation import Observer, _Draft
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -54,16 +54,16 @@ def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the vie
 class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
-    __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at",
-                 "_piles", "_piles_at")
+    __slots__ = ("_groups", "_groups_at", "_made", "_public", "_public_at", "_private", "_private_at",
+                 "_piles_at")
 
     def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
-        self._forget(None)
+        self._forget(game.table)
 
     def _forget(self, table: Any) -> None:
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
-        is made), the public extras (the 死手 flags change only with a group made), each seat's bans and locks
+        is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group made), each seat's bans and locks
         (sets that only grow in a hand, so their sizes say when), the piles (lists that only grow). ``table``:
         the table they are read from (a game given another table starts them afresh)."""
         self._table = table
@@ -77,8 +77,7 @@ class ZipaiObserver(Observer):
         self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
         self._piles_at = -1
 
-    def observe(self, seat: int) -> Observation:
-        game = self._game
+    def view(self, game: Game, seat: int) -> Observation:
         table: Any = game.table
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ..errors import HupaiError
@@ -96,6 +95,10 @@ class ZipaiObserver(Observer):
                     made[s] = list(groups)
             self._groups = tuple(views)
             self._groups_at = table.calls
+            # WH-11: 19 cards at rest counting three a group (a 4-card group's fourth is the one more it allows),
+            # and one more for the seat to discard
+            self._at_rest = rest = tuple([self._hand_size - 3 * len(groups) for groups in table.groups])
+            self._one_more = tuple([rest[:s] + (size + 1,) + rest[s + 1:] for s, size in enumerate(rest)])
         if self._public_at != table.calls:
             self._public = {}
             self._public_at = table.calls
@@ -122,30 +125,20 @@ class ZipaiObserver(Observer):
                                  for old, pile in zip(self._piles, discards, strict=True)])
             self._piles_at = piled
         legal = game._legal.get(seat) or game.legal_actions(seat)  # the game's cache read directly, as play() does
-        obs: Any
-        if phase == "turn" or phase == "claim":
-            # The hand sizes derived when first read (WH-11: 19 cards at rest counting three a group, one more
-            # for the seat to discard), as for mahjong (hupai.game.observation).
-            obs = _LaterDraft(
-                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-                self._seat_winds, bytes(table.hands[seat]), -1, "", self._groups, self._piles,
-                len(table.wall.tiles) - table.wall.head, public, legal, None, private)
-            obs._later = self._later
-            obs.__class__ = _Deferred
-        else:
-            obs = _Draft(
-                seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-                self._seat_winds, bytes(table.hands[seat]), -1, "",
-                # hand sizes by one C call each (Adler-32's low half is 1 + the byte sum, as the mahjong observer
-                # counts)
-                tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands]), self._groups,
-                self._piles, len(table.wall.tiles) - table.wall.head, public, legal,
-                None if phase != "over" else self._result or self._zipai_result(game), private)
-            obs.__class__ = Observation
+        if phase == "turn":
+            sizes = self._one_more[to_act[0]]
+        elif phase == "claim":
+            sizes = self._at_rest
+        else:  # counted, by one C call a hand (Adler-32's low half is 1 + the byte sum, as the mahjong observer does)
+            sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
+        obs: Any = _Draft(
+            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+            self._seat_winds, bytes(table.hands[seat]), -1, "", sizes, self._groups, self._piles,
+            len(table.wall.tiles) - table.wall.head, public, legal,
+            None if phase != "over" else self._result or self._zipai_result(game), private)
+        obs.__class__ = Observation
         built: Observation = obs
         return built
-
-    __call__ = observe
 
     def _zipai_result(self, game: Game) -> ResultView:
         result = game.result
