@@ -272,10 +272,10 @@ def _observed_course(game: Game, seat: int, bot) -> list[dict]:
     """``seat``'s observation (JSON) and its view of the event log after every action, its bot playing it and
     the others blind (a Wai Huzi dealer's opening discard: the card shown for the 神, which both games deal it)."""
     opening = _initial_wall(game)[ZIPAI_SHOWN] if game.rules.family == "zipai" else -1
-    observer, blind = Observer(game), _Blind(opening)
+    blind = _Blind(opening)
     course = []
     while True:
-        obs = observer.observe(seat)
+        obs = game.observation(seat)  # the observer the game keeps, asked for every seat in turn
         # The event log grows by appending: its length here, and the seat's view of the whole at the end, show
         # every step's view (comparing the whole view at each step costs the square of the hand's length).
         course.append({**obs.to_dict(), "events": len(game.events)})
@@ -285,7 +285,7 @@ def _observed_course(game: Game, seat: int, bot) -> list[dict]:
                 step["events"] = seen[:step["events"]]
             return course
         actor = game.current.seats[0]
-        game.apply(bot.act(obs) if actor == seat else blind.act(observer.observe(actor)))
+        game.apply(bot.act(obs) if actor == seat else blind.act(game.observation(actor)))
 
 
 def _leaks(rules_name: str, claim_window: str, seeds: range) -> list[str]:

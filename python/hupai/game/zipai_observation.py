@@ -83,7 +83,18 @@ class ZipaiObserver(Observer):
             from ..errors import HupaiError
 
             raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
-        phase, to_act, tile, source = game._flow.current  # Game.current without the property's hop
+        phase = table.phase
+        if phase == "turn":  # Game.current's answers for a turn and a claim, read directly (a test holds them equal)
+            to_act: tuple[int, ...] = (table.turn_seat,)
+            tile = -1
+            source = table.turn_seat
+        elif phase == "claim":
+            answers = table.answers
+            to_act = tuple(table.pending) if not answers else tuple([s for s in table.pending if s not in answers])
+            tile = table.offer
+            source = table.offer_from
+        else:
+            phase, to_act, tile, source = game._flow.current
         if self._table is not table:
             self._forget(table)
         if self._groups_at != table.calls:  # a group made: the views of the seats whose groups changed
