@@ -29,6 +29,7 @@ QUICK = os.environ.get("HUPAI_BENCH_QUICK") == "1"
 ROUNDS = 5 if QUICK else 15
 HANDS = 12  # full hands per round: a round of RandomBot hands takes about 10 ms
 REFERENCE_ITEMS = 10_000  # about 5-10 ms, as long as a round of most workloads
+OBSERVED_STATES = 60  # seeded hands stopped at a decision (those still going are observed)
 
 
 def _reference() -> int:
@@ -85,6 +86,35 @@ def _replays(count: int) -> Callable[[], None]:
     return lambda: [Game.replay(log) for log in logs] and None
 
 
+def _observations(rules: str, count: int) -> Callable[[], None]:
+    """``count`` calls of ``Game.observation`` for the seat to act, every field read, going round the states of
+    ``OBSERVED_STATES`` seeded hands stopped at a decision early, mid or late (``bench/state_rates.py``'s states
+    and its ``observation`` measure, issue 30)."""
+    from dataclasses import fields
+
+    held = []
+    for seed in range(OBSERVED_STATES):
+        game = Game(rules, seed=seed, dealer=seed % hupai.rules.get(rules).num_players, claim_window="eligible")
+        bots = [RandomBot(seed * 10 + seat) for seat in range(game.num_players)]
+        for _ in range(1 + (seed * 37) % 60):
+            if game.over:
+                break
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].choose(game.legal_actions(seat)))
+        if not game.over:
+            held.append((game, game.seats_to_act[0]))
+    names = [f.name for f in fields(held[0][0].observation(held[0][1]))]
+    plan = [held[index % len(held)] for index in range(count)]
+
+    def run() -> None:
+        for game, seat in plan:
+            observation = game.observation(seat)
+            for name in names:
+                getattr(observation, name)
+
+    return run
+
+
 def _simulate(hands: int) -> Callable[[], None]:
     return lambda: hupai.simulate("guangdong", hands=hands, bots="random", seed=3, workers=1) and None
 
@@ -139,6 +169,8 @@ for _name in hupai.simulate.playable():  # a system the engine cannot play yet h
                                  ("ev", EVBot, HANDS // 4)):
         WORKLOADS[f"hands_{_name}_{_label}"] = (
             lambda name=_name, bot=_bot, count=_count: _hands(name, bot, count), _count, "hands/s")
+for _name in hupai.simulate.playable():
+    WORKLOADS[f"observation_{_name}"] = (lambda name=_name: _observations(name, 2000), 2000, "observations/s")
 WORKLOADS["env_guangdong_random"] = (lambda: _env_steps("guangdong", HANDS // 2), HANDS // 2, "hands/s")
 WORKLOADS["env_gym_guangdong_random"] = (lambda: _learner_steps("guangdong", 0, 640), 640, "decisions/s")
 WORKLOADS["env_vector64_guangdong_random"] = (lambda: _learner_steps("guangdong", 64, 1280), 1280, "decisions/s")

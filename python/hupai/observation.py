@@ -431,9 +431,13 @@ _SCALARS = frozenset({int, str, bool, float, type(None)})
 
 def thaw(value: Any) -> Any:
     """The JSON form of :func:`freeze`'s output: mappings as dicts, tuples as lists."""
-    if isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return [thaw(item) for item in value]
+    # Exact type tests first, as in freeze: every observation's JSON thaws its options and facts.
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict or isinstance(value, Mapping):
+        return {key: item if type(item) in _SCALARS else thaw(item) for key, item in value.items()}
+    if kind is tuple or isinstance(value, tuple):
+        return [item if type(item) in _SCALARS else thaw(item) for item in value]
     return value
 

@@ -196,7 +196,7 @@ class Observer:
             seen = []
             for meld in seat_melds:
                 cached = views.get(id(meld))
-                if cached is None:
+                if cached is None or cached[0] is not meld:  # (a copied observer's keys are its original's ids)
                     hidden = meld.concealed and not self._show_kongs
                     cached = views[id(meld)] = (meld, MeldView.of(meld), MeldView.of(meld, hidden))
                 shown.append(cached[1])
@@ -226,6 +226,6 @@ class Observer:
 
 
 def observe(game: Game, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:
-    """The observation of ``seat`` in ``game`` (one call; a driver asking repeatedly keeps an
-    :class:`Observer`)."""
+    """The observation of ``seat`` in ``game`` by a fresh :class:`Observer` (:meth:`Game.observation
+    <hupai.game.Game.observation>` asks the one the game keeps)."""
     return Observer(game, show_concealed_kongs=show_concealed_kongs).observe(seat)
