@@ -62,8 +62,8 @@ def test_fields_read_after_the_game_moved_on_have_their_values_at_creation(rules
 @pytest.mark.parametrize("rules", SYSTEMS)
 def test_hand_sizes_are_the_tables_and_the_decision_is_the_games(rules: str) -> None:
     """At every decision of seeded hands (claims and the end included), each seat's hand sizes (which the observer
-    works out from the melds and the decision) are its tiles counted on the table now, and phase, seats to act, tile and source are
-    :attr:`Game.current`'s."""
+    works out from the melds and the decision) are its tiles counted on the table now, and phase, seats to act,
+    tile and source are :attr:`Game.current`'s."""
     phases = set()
     for seed in range(12):
         game = Game(rules, seed=seed, dealer=seed % 3)

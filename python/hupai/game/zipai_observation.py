@@ -63,9 +63,10 @@ class ZipaiObserver(Observer):
 
     def _forget(self, table: Any) -> None:
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
-        is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group made), each seat's bans and locks
-        (sets that only grow in a hand, so their sizes say when), the piles (lists that only grow). ``table``:
-        the table they are read from (a game given another table starts them afresh)."""
+        is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group
+        made), each seat's bans and locks (sets that only grow in a hand, so their sizes say when), the piles
+        (lists that only grow). ``table``: the table they are read from (a game given another table starts them
+        afresh)."""
         self._table = table
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
@@ -120,15 +121,15 @@ class ZipaiObserver(Observer):
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
-        sizes = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
+        grown = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
         private = self._private[seat]
-        if self._private_at[seat] != sizes:
+        if self._private_at[seat] != grown:
             # freeze() of the sorted lists, built frozen (tuples of ints) at once
             private = self._private[seat] = MappingProxyType({
                 "chi_ban": tuple(sorted(chi_ban)), "peng_ban": tuple(sorted(peng_ban)),
                 "menzi_ban": tuple(sorted(menzi_ban)) if menzi_ban else (),
                 "locked": tuple(sorted(locked)) if locked else ()})
-            self._private_at[seat] = sizes
+            self._private_at[seat] = grown
         discards = table.discards
         piled = len(discards[0]) + len(discards[1]) + len(discards[2])
         if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
