@@ -93,8 +93,8 @@ class Observer:
         self._hand_size: int = rules.hand_size
         self._at_rest: tuple[int, ...] = ()
         self._one_more: tuple[tuple[int, ...], ...] = ()
-        # The discard piles as tuples, a seat's row rebuilt only when its pile moved: a discard adds one to the
-        # seat's ``discards_made``, a claim takes the last tile off the pile (and adds one to ``calls``).
+        # The discard piles as tuples, copied again only when a pile moved: a discard adds one to the seat's
+        # ``discards_made``, a claim takes the last tile off a pile (and adds one to ``calls``).
         n = table.num_players
         self._piles: tuple[tuple[int, ...], ...] = ((),) * n
         self._piles_made = [0] * n
@@ -158,8 +158,10 @@ class Observer:
         else:
             sizes = self._at_rest
         made = table.discards_made
-        if made != self._piles_made or calls != self._piles_calls:
-            self._table_piles(table.discards, made, calls)
+        if made != self._piles_made or calls != self._piles_calls:  # a pile moved: copied afresh (at C speed)
+            self._piles = tuple(map(tuple, table.discards))
+            self._piles_made = made[:]
+            self._piles_calls = calls
         extras = self._extras
         if extras[0] != table.extras:
             frozen = freeze(table.extras)
@@ -176,14 +178,6 @@ class Observer:
         obs.__class__ = Observation
         built: Observation = obs
         return built
-
-    def _table_piles(self, piles: list[list[int]], made: list[int], calls: int) -> None:
-        """Rebuild the rows of the discard piles that moved since they were last built."""
-        was = self._piles_made
-        self._piles = tuple([row if made[seat] == was[seat] and len(row) == len(pile) else tuple(pile)
-                             for seat, (row, pile) in enumerate(zip(self._piles, piles, strict=True))])
-        self._piles_made = list(made)
-        self._piles_calls = calls
 
     def _table_melds(self, melds: list[list[Meld]], calls: int) -> None:
         """Rebuild the meld views after a meld was made: as every seat sees them, and for each seat with a
