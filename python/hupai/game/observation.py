@@ -123,7 +123,7 @@ class Observer:
 
     def view(self, game: Game, seat: int) -> Observation:
         """The observation of ``seat`` in ``game``, the game this observer was made for."""
-        table = game.table
+        table = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
             raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
         phase = table.phase

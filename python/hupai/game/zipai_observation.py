@@ -79,7 +79,7 @@ class ZipaiObserver(Observer):
         self._piles_at = -1
 
     def view(self, game: Game, seat: int) -> Observation:
-        table: Any = game.table
+        table: Any = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ..errors import HupaiError
 
