@@ -52,7 +52,9 @@ from .zipai import ZipaiFlow
 __all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
 
 LOG_FORMAT = "hupai-game-log/1"
-SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
+SNAPSHOT_FORMAT = "hupai-game-snapshot/2"
+#: The snapshot formats :meth:`Game.from_snapshot` reads, oldest first (the last is the one written).
+SNAPSHOT_FORMATS = ("hupai-game-snapshot/1", SNAPSHOT_FORMAT)
 
 #: The flow class hosting each rule-system family (``Rules.family``).
 FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow, "zipai": ZipaiFlow}  # type: ignore[dict-item]
@@ -475,7 +477,7 @@ class Game:
         whole log) but not the events (rebuilt on demand)."""
         return {
             "format": SNAPSHOT_FORMAT, "rules": self.rules.name, "options": self.rules.options_dict(),
-            "setup": self._setup_copy(), "table": self.table.to_json(),
+            "setup": self._setup_copy(), "table": self._flow.snapshot_table(),
             "actions": [*self._prefix, *self._actions],  # Actions are tuples: JSON arrays as they stand
         }
 
@@ -496,7 +498,7 @@ class Game:
         InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is
         always restored by that replay: its table's shape is checked, then the replay must give it field by field.
         """
-        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
+        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMATS, rules)
         if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)
@@ -520,7 +522,9 @@ class Game:
                 game.apply(Action.from_compact(action))
             except IllegalAction as error:
                 raise InvalidState(f"snapshot.actions[{index}]: {error}") from None
-        mine, theirs = game.table.to_json(), snap["table"]
+        # The table in the snapshot's own format (format 1 wrote every table in full, Table.to_json).
+        mine = game.table.to_json() if snap["format"] == SNAPSHOT_FORMATS[0] else game._flow.snapshot_table()
+        theirs = snap["table"]
         for key, value in mine.items():
             if _dumps(value) != _dumps(theirs[key]):  # checked data: shallow, dumps cannot recurse deeply
                 raise InvalidState(f"snapshot.table.{key}: not what the snapshot's setup and actions give")

@@ -41,7 +41,9 @@ against its own log (two seats' hands swapped).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain, compress
 from typing import Any
 
 from ..actions import KINDS, Action
@@ -206,7 +208,7 @@ def _small_ints(flat: dict[str, Any]) -> bool:
 
 def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
     """The data is an object whose ``format`` is ``expected``; another version of the same family is refused
-    by version (no older version exists yet: ``/1`` is the first)."""
+    by version."""
     if not isinstance(data, Mapping):
         raise _fail(what, f"must be a JSON object, got {type(data).__name__}")
     tag = data.get("format")
@@ -230,13 +232,14 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
     options = data.get("options")
     if not isinstance(options, dict):
         raise _fail(f"{what}.options", f"must be an object, got {type(options).__name__}")
-    check_free_json(options, f"{what}.options")
     if rules is not None:
         if name != rules.name:
             raise _fail(f"{what}.rules", f"{name[:40]!r} is not the given rules' {rules.name!r}")
-        if options != rules.options_dict():
+        if options != rules.options_dict():  # (equal: plain JSON already, the rules' own)
+            check_free_json(options, f"{what}.options")
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
+    check_free_json(options, f"{what}.options")
     try:
         return rules_module.get(name, options)
     except HupaiError as error:
@@ -318,16 +321,13 @@ def _compact_actions(actions: Sequence[Any], n: int) -> list[int] | None:
             and set(map(type, runs)) <= _RUN_TYPES and max(map(len, runs)) <= 4
             and set(map(type, flags)) == {str} and max(map(len, flags)) <= _MAX_FLAG):
         return None
-    run_tiles = [t for run in runs for t in run]
+    run_tiles = list(chain.from_iterable(runs))
     if run_tiles and not (set(map(type, run_tiles)) == _INT and 0 <= min(run_tiles) and max(run_tiles) <= 33):
         return None
     if "kong" in kinds and not {f for k, f in zip(kinds, flags, strict=True) if k == "kong"} <= _KONG_FLAGS:
         return None
-    discards = [0] * n
-    for kind, seat in zip(kinds, seats, strict=True):
-        if kind == "discard":
-            discards[seat] += 1
-    return discards
+    discarded = Counter(compress(seats, map("discard".__eq__, kinds)))
+    return [discarded[seat] for seat in range(n)]
 
 
 def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
@@ -349,11 +349,14 @@ def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
         raise _fail(where, "a claim window's options end with pass")
 
 
-def check_snapshot(snap: Any, expected_format: str,
+def check_snapshot(snap: Any, formats: Sequence[str],
                    rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
     """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
-    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`)."""
-    snap = check_version(snap, expected_format, "snapshot")
+    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`).
+    ``formats``: the versions read, the one written last (format 1's mahjong table is the full
+    :meth:`Table.to_json`; format 2's is :mod:`hupai.game.compact`)."""
+    tag = snap.get("format") if isinstance(snap, Mapping) else None
+    snap = check_version(snap, tag if tag in formats else formats[-1], "snapshot")
     _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
     rules = build_rules(snap, "snapshot", rules)
     setup = check_setup(rules, snap["setup"], "snapshot.setup")
@@ -365,10 +368,18 @@ def check_snapshot(snap: Any, expected_format: str,
         return rules, setup, None
     from . import consistency  # (imported here: it builds on this module's helpers)
 
+    window = setup.get("claim_window", "eligible")
+    if tag != formats[0]:
+        from .compact import table_from_compact
+
+        return rules, setup, table_from_compact(rules, setup, snap["table"], snap["actions"], discards, window)
     consistency.check_table(rules, setup, snap["table"], discards)
-    consistency.check_against_actions(snap["table"], snap["actions"], rules.num_players)
     table = Table.from_json(snap["table"])
-    consistency.check_with_rules(rules, setup.get("claim_window", "eligible"), table, snap["actions"])
+    consistency.check_against_actions(table, [answer for _, answer in snap["table"]["answers"]], snap["actions"])
+    consistency.check_with_rules(rules, window, table, snap["actions"])
+    if table.phase in ("claim", "rob") and table.pending != consistency.open_window(rules, window, table):
+        raise _fail("snapshot.table.pending", f"is not the {table.phase} window the rules open on this "
+                                              f"{'discard' if table.phase == 'claim' else 'kong'}")
     return rules, setup, table
 
 
