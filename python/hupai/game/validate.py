@@ -41,8 +41,8 @@ against its own log (two seats' hands swapped).
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import chain, compress
 from typing import Any
 
@@ -326,8 +326,8 @@ def _compact_actions(actions: Sequence[Any], n: int) -> list[int] | None:
         return None
     if "kong" in kinds and not {f for k, f in zip(kinds, flags, strict=True) if k == "kong"} <= _KONG_FLAGS:
         return None
-    discarded = Counter(compress(seats, map("discard".__eq__, kinds)))
-    return [discarded[seat] for seat in range(n)]
+    discarders = list(compress(seats, map("discard".__eq__, kinds)))
+    return [discarders.count(seat) for seat in range(n)]
 
 
 def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
@@ -396,9 +396,16 @@ def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rul
 
 
 def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> list[int]:
+    return list(setup["wall"]) if "wall" in setup else list(_shuffled(tuple(rules.tiles()), setup["seed"]))
+
+
+@lru_cache(maxsize=64)
+def _shuffled(tiles: tuple[int, ...], seed: int) -> tuple[int, ...]:
+    """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
+    request, and the shuffle costs about as much as the rest of the table's checks."""
     from .wall import shuffle
 
-    return list(setup["wall"]) if "wall" in setup else shuffle(rules.tiles(), setup["seed"])
+    return tuple(shuffle(tiles, seed))
 
 
 def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit: int = MAX_ACTIONS) -> bool:
