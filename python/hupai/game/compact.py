@@ -35,7 +35,7 @@ from ..hand import Meld
 from ..rules.base import Rules
 from . import consistency
 from .state import Table, copy_json
-from .validate import _INT, MAX_ACTIONS, _PHASES, _dealt_wall, _dict, _fail, _list, _show, check_free_json
+from .validate import _INT, _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, check_free_json
 from .wall import Wall
 
 __all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]

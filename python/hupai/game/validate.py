@@ -356,7 +356,7 @@ def check_snapshot(snap: Any, formats: Sequence[str],
     ``formats``: the versions read, the one written last (format 1's mahjong table is the full
     :meth:`Table.to_json`; format 2's is :mod:`hupai.game.compact`)."""
     tag = snap.get("format") if isinstance(snap, Mapping) else None
-    snap = check_version(snap, tag if tag in formats else formats[-1], "snapshot")
+    snap = check_version(snap, tag if isinstance(tag, str) and tag in formats else formats[-1], "snapshot")
     _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
     rules = build_rules(snap, "snapshot", rules)
     setup = check_setup(rules, snap["setup"], "snapshot.setup")
