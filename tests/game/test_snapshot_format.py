@@ -208,3 +208,26 @@ def test_format_2_tampered_against_its_own_log_needs_verify() -> None:
     Game.from_snapshot(copy.deepcopy(snap))  # self-consistent: it loads
     with pytest.raises(InvalidState, match="snapshot.table.hands"):
         Game.from_snapshot(snap, verify=True)
+
+
+def test_server_stored_format_1_snapshots_restore() -> None:
+    """A table the server stored before format 2: its snapshot without the action list (``action_count``), the
+    hand's action rows after it (:func:`hupai.serve.restore.restored_hand`)."""
+    restore = pytest.importorskip("hupai.serve.restore")
+    from hupai.serve import wire
+
+    for state in STATES[::8]:
+        snapshot = copy.deepcopy(state["snapshot"])
+        rules = hupai.rules.get(snapshot["rules"], snapshot["options"])
+        actions = [hupai.actions.Action.from_compact(a) for a in snapshot["actions"]]
+        rows = [(seq, action.seat, wire.action_to_wire(action, rules)) for seq, action in enumerate(actions)]
+        base = max(0, len(actions) - 3)  # the stored snapshot is three actions old: they are replayed after it
+        stored = _replayed({**snapshot, "actions": snapshot["actions"][:base]})
+        stored_snapshot = {**snapshot, "table": stored.table.to_json(), "action_count": base}
+        del stored_snapshot["actions"]
+        game = _replayed(snapshot)
+        runtime = {"seq": len(actions), "hand": 0, "status": "over" if game.over else "playing"}
+        restored, _, after = restore.restored_hand(stored_snapshot, runtime, rows, rules)
+        assert restored.to_json() == game.to_json()
+        assert len(after) == len(actions) - base
+        assert _digest(restored.to_json()) == state["log"]
