@@ -43,9 +43,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, compress
 from typing import Any
 
+from .._core import compact_actions
 from ..actions import KINDS, Action
 from ..errors import HupaiError, InvalidState
 from ..jsonform import describe
@@ -79,10 +79,11 @@ _TABLE_KEYS = frozenset({
 })
 _SETUP_KEYS = frozenset({"seed", "dealer", "round_wind", "first_dealer"})
 _KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
+_KIND_NAMES = tuple(sorted(KINDS))
+_KONG_FLAG_NAMES = tuple(sorted(_KONG_FLAGS))
 _CLAIM_KINDS = frozenset({"win", "pung", "chow", "kong", "pass"})
 _MAX_FLAG = 40  # as actions.coerce
 _INT = {int}
-_COMPACT_TYPES = frozenset({list, tuple, Action})
 _RUN_TYPES = frozenset({list, tuple})
 _SCALARS = frozenset({int, str, float, bool, type(None)})
 
@@ -309,25 +310,9 @@ def check_actions(actions: Any, where: str, n: int, compact: bool) -> list[int]:
 
 
 def _compact_actions(actions: Sequence[Any], n: int) -> list[int] | None:
-    """The common case of :func:`check_actions` in bulk; None if anything is off (the slow loop says what)."""
-    if not actions:
-        return [0] * n
-    if not set(map(type, actions)) <= _COMPACT_TYPES or set(map(len, actions)) != {5}:
-        return None
-    kinds, seats, tiles, runs, flags = zip(*actions, strict=True)
-    if not (set(map(type, kinds)) == {str} and set(kinds) <= KINDS
-            and set(map(type, seats)) == _INT and 0 <= min(seats) and max(seats) < n
-            and set(map(type, tiles)) == _INT and -1 <= min(tiles) and max(tiles) <= 33
-            and set(map(type, runs)) <= _RUN_TYPES and max(map(len, runs)) <= 4
-            and set(map(type, flags)) == {str} and max(map(len, flags)) <= _MAX_FLAG):
-        return None
-    run_tiles = list(chain.from_iterable(runs))
-    if run_tiles and not (set(map(type, run_tiles)) == _INT and 0 <= min(run_tiles) and max(run_tiles) <= 33):
-        return None
-    if "kong" in kinds and not {f for k, f in zip(kinds, flags, strict=True) if k == "kong"} <= _KONG_FLAGS:
-        return None
-    discarders = list(compress(seats, map("discard".__eq__, kinds)))
-    return [discarders.count(seat) for seat in range(n)]
+    """The common case of :func:`check_actions` in one core pass; None if anything is off (the slow loop says
+    what)."""
+    return compact_actions(actions, n, _KIND_NAMES, _KONG_FLAG_NAMES, _MAX_FLAG)
 
 
 def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
