@@ -50,6 +50,7 @@ _SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile,
 _MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
+_STR = {str}
 
 
 def _tiles(values: Sequence[int]) -> str:
@@ -89,6 +90,17 @@ def _decoded(value: Any, where: str, length: int | None = None, limit: int = MAX
     return data
 
 
+def _strings(values: Any, field: str, n: int, length: int | None = None, limit: int = MAX_ACTIONS) -> list[bytes]:
+    """Per seat a string of tiles (or of counts) as bytes, checked in bulk; the slow path names a bad entry."""
+    if (type(values) is list and len(values) == n and set(map(type, values)) == _STR  # noqa: E721
+            and (set(map(len, values)) == {length} if length is not None else max(map(len, values)) <= limit)):
+        out = [value.encode("utf-8").translate(_DECODE) for value in values]  # non-ASCII: bytes >= 128, all 255
+        if 255 not in b"".join(out):
+            return out
+    values = _list(values, f"snapshot.table.{field}", n)
+    return [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
+
+
 @lru_cache(maxsize=4096)
 def _meld(token: str) -> tuple[Meld, bytes, int]:
     """A meld token's meld, tiles and source seat (-1: none); HupaiError if the token is not one. Cached: a real
@@ -112,17 +124,18 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
     return meld, bytes(tiles), source
 
 
-def _seat_melds(tokens: Any, where: str, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
+def _seat_melds(tokens: Any, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
     out = []
-    for i, token in enumerate(_list(tokens, where, limit=8)):
+    for i, token in enumerate(tokens if type(tokens) is list and len(tokens) <= 8  # noqa: E721
+                              else _list(tokens, f"snapshot.table.melds[{seat}]", limit=8)):
         try:
             if type(token) is not str:  # noqa: E721
                 raise HupaiError("not a string")
             meld = _meld(token)
         except (HupaiError, ValueError) as error:
-            raise _fail(f"{where}[{i}]", f"{_show(token)} is not a meld token ({error})") from None
+            raise _fail(f"snapshot.table.melds[{seat}][{i}]", f"{_show(token)} is not a meld token ({error})") from None
         if meld[2] == seat or meld[2] >= n:
-            raise _fail(f"{where}[{i}]", f"source {meld[2]} is not another seat")
+            raise _fail(f"snapshot.table.melds[{seat}][{i}]", f"source {meld[2]} is not another seat")
         out.append(meld)
     return out
 
@@ -163,16 +176,14 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
 
     # -- per-seat strings
-    hands = [bytearray(_decoded(h, f"{w}.hands[{s}]", 34)) for s, h in enumerate(_list(t["hands"], f"{w}.hands", n))]
-    piles = [_decoded(p, f"{w}.discards[{s}]", limit=total)
-             for s, p in enumerate(_list(t["discards"], f"{w}.discards", n))]
+    hands = [bytearray(counts) for counts in _strings(t["hands"], "hands", n, 34)]
+    piles = _strings(t["discards"], "discards", n, limit=total)
     missed = []
-    for s, kinds in enumerate(_list(t["missed"], f"{w}.missed", n)):
-        found = _decoded(kinds, f"{w}.missed[{s}]", limit=34)
-        if list(found) != sorted(set(found)):
+    for s, found in enumerate(_strings(t["missed"], "missed", n, limit=34)):
+        if found and list(found) != sorted(set(found)):
             raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
         missed.append(set(found))
-    melds = [_seat_melds(ms, f"{w}.melds[{s}]", s, n) for s, ms in enumerate(_list(t["melds"], f"{w}.melds", n))]
+    melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(t["melds"], f"{w}.melds", n))]
     order = t["meld_order"]
     if type(order) is not str or len(order) > 8 * n or order.strip("0123456789"[:n]) or any(  # noqa: E721
             order.count(str(s)) != len(melds[s]) for s in range(n)):
