@@ -49,7 +49,7 @@ from .spectator import spectator_events, spectator_view
 from .state import Table
 from .zipai import ZipaiFlow
 
-__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
+__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "SNAPSHOT_FORMATS", "FLOWS"]
 
 LOG_FORMAT = "hupai-game-log/1"
 SNAPSHOT_FORMAT = "hupai-game-snapshot/2"
@@ -472,7 +472,8 @@ class Game:
         return cls.replay(log, rules=rules)
 
     def snapshot(self) -> dict[str, Any]:
-        """A compact JSON-able copy of the state: the table itself, plus the actions so far (each in its
+        """A compact JSON-able copy of the state (format :data:`SNAPSHOT_FORMAT`): the table itself (a mahjong
+        table in format 2's compact form, :mod:`hupai.game.compact`), plus the actions so far (each in its
         compact list form ``[kind, seat, tile, tiles, flag]``; kept so a restored game still writes the
         whole log) but not the events (rebuilt on demand)."""
         return {
@@ -490,8 +491,8 @@ class Game:
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
-        restore stays a server's per-request path (measured on the golden logs' mid-hand states: about 250 µs,
-        against 60 µs unchecked). ``verify=True`` adds the complete check: replay the setup and actions and
+        restore stays a server's per-request path (format 2's table is checked in bulk, see
+        :mod:`hupai.game.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds the complete check: replay the setup and actions and
         require the very same table (a replay's cost, about 1.25 ms; a finished hand is always restored this
         way, its result comes from that replay anyway). Without it, a snapshot that is self-consistent but
         was edited against its own log (two seats' hands swapped) loads; a forged earlier action raises

@@ -11,7 +11,8 @@ What is checked, cheapest first (every check reads each value once; nothing recu
 - **Size and depth**: JSON text over :data:`MAX_TEXT` characters is refused before parsing; lists have
   bounded lengths (hands of 34, at most :data:`MAX_ACTIONS` actions, ...); ``extras`` and ``options`` (free
   JSON) at most :data:`MAX_DEPTH` deep and :data:`MAX_NODES` values.
-- **Version**: the ``format`` tag; a known family with another version is refused by version.
+- **Version**: the ``format`` tag; a known family with another version is refused by version. Snapshots of
+  format 1 (the full table) and format 2 (a mahjong table's compact form, :mod:`hupai.game.compact`) are read.
 - **Rules and options**: a known rule system; unknown options or values are refused, an option left out takes
   its default (what a log written before that option existed means).
 - **Schema and types**: exact key sets, exact types (a bool is not an int, a float is not a tile), ranges.
@@ -387,7 +388,7 @@ def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> list[int]:
 @lru_cache(maxsize=64)
 def _shuffled(tiles: tuple[int, ...], seed: int) -> tuple[int, ...]:
     """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
-    request, and the shuffle costs about as much as the rest of the table's checks."""
+    request, and the shuffle is a few per cent of a restore."""
     from .wall import shuffle
 
     return tuple(shuffle(tiles, seed))
