@@ -295,7 +295,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     consistency.check_against_actions(table, answers, actions)
     consistency.check_with_rules(rules, window, table, actions)
     if phase in ("claim", "rob"):
-        _open_window(rules, window, table, answers)
+        _open_window(rules, window, table, answers, len(actions))
     return table
 
 
@@ -310,8 +310,9 @@ def _answers(phase: str, actions: Sequence[Any]) -> Sequence[Any]:
     return actions[start + 1:]
 
 
-def _open_window(rules: Rules, window: str, table: Table, answers: Sequence[Any]) -> None:
-    """Open the window the rules open on this table, with its answers; InvalidState if they do not fit it."""
+def _open_window(rules: Rules, window: str, table: Table, answers: Sequence[Any], actions: int) -> None:
+    """Open the window the rules open on this table, with its ``answers`` (the last of ``actions`` actions);
+    InvalidState if they do not fit it."""
     w = "snapshot.table"
     table.pending = consistency.open_window(rules, window, table)
     if not table.pending:
@@ -320,7 +321,7 @@ def _open_window(rules: Rules, window: str, table: Table, answers: Sequence[Any]
         options = table.pending.get(answer[1])
         action = Action.from_compact(answer)
         if options is None or answer[1] in table.answers or action not in options:
-            raise _fail(f"snapshot.actions[{len(answers) - i}th from the end]",
+            raise _fail(f"snapshot.actions[{actions - len(answers) + i}]",
                         f"is not an answer seat {answer[1]} may give in the open window")
         table.answers[answer[1]] = options[options.index(action)]
     if len(table.answers) >= len(table.pending):

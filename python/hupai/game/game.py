@@ -492,8 +492,8 @@ class Game:
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
         restore stays a server's per-request path (format 2's table is checked in bulk, see
-        :mod:`hupai.game.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds the complete check: replay the setup and actions and
-        require the very same table (a replay's cost, about 1.25 ms; a finished hand is always restored this
+        :mod:`hupai.game.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds
+        the complete check: replay the setup and actions and require the very same table (a replay's cost, about 1.25 ms; a finished hand is always restored this
         way, its result comes from that replay anyway). Without it, a snapshot that is self-consistent but
         was edited against its own log (two seats' hands swapped) loads; a forged earlier action raises
         InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is

@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from .._core import compact_actions
-from ..actions import KINDS, Action
+from ..actions import KINDS
 from ..errors import HupaiError, InvalidState
 from ..jsonform import describe
 from ..rules.base import Rules
