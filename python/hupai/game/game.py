@@ -496,8 +496,9 @@ class Game:
         the complete check: replay the setup and actions and require the very same table (a replay's cost,
         about 1.25 ms; a finished hand is always restored this way, its result comes from that replay anyway).
         Without it, a snapshot that is self-consistent but was edited against its own log (two seats' hands
-        swapped) loads; a forged earlier action raises InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is
-        always restored by that replay: its table's shape is checked, then the replay must give it field by field.
+        swapped) loads; a forged earlier action raises InvalidState once the history is rebuilt (``events``,
+        ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is always restored by that replay: its table's
+        shape is checked, then the replay must give it field by field.
         """
         rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMATS, rules)
         if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
