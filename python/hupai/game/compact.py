@@ -105,7 +105,8 @@ def _strings(values: Any, field: str, n: int, length: int | None = None, limit: 
 def _meld(token: str) -> tuple[Meld, bytes, int]:
     """A meld token's meld, tiles and source seat (-1: none); HupaiError if the token is not one. Cached: a real
     game has a few hundred distinct melds, and a Meld is immutable."""
-    if len(token) != 6 or token[0] not in _MELD_TYPES or token[2] not in "01" or token[3] not in "01":
+    if (len(token) != 6 or token[0] not in _MELD_TYPES or token[2] not in "01" or token[3] not in "01"
+            or token[4] not in "-01234567"):
         raise HupaiError("not a meld token")
     kind = _MELD_TYPES[token[0]]
     first = TILE_CHARS.index(token[1])  # ValueError if not a tile: the caller refuses it
