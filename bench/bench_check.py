@@ -28,6 +28,7 @@ pytest.importorskip("pytest_benchmark")
 QUICK = os.environ.get("HUPAI_BENCH_QUICK") == "1"
 ROUNDS = 5 if QUICK else 15
 HANDS = 12  # full hands per round: a round of RandomBot hands takes about 10 ms
+SNAPSHOTS = 30  # snapshot + restore pairs per round: about 5 ms (Wai Huzi's, restored by replay: 30 ms)
 REFERENCE_ITEMS = 10_000  # about 5-10 ms, as long as a round of most workloads
 OBSERVED_STATES = 60  # seeded hands stopped at a decision (those still going are observed)
 
@@ -115,6 +116,24 @@ def _observations(rules: str, count: int) -> Callable[[], None]:
     return run
 
 
+def _snapshots(name: str, count: int) -> Callable[[], None]:
+    """``Game.from_snapshot(game.snapshot())`` at ``count`` states of seeded hands (what a server does to park and
+    resume a table; the states of ``bench/state_rates.py``)."""
+    rules = hupai.rules.get(name)
+    held = []
+    for seed in range(count * 2):
+        game = Game(rules, seed=seed, dealer=seed % rules.num_players, claim_window="eligible")
+        bots = [RandomBot(seed * 10 + i) for i in range(rules.num_players)]
+        for _ in range(1 + (seed * 37) % 60):  # a decision early, mid or late in the hand
+            if game.over:
+                break
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].choose(game.legal_actions(seat)))
+        if not game.over and len(held) < count:
+            held.append(game)
+    return lambda: [Game.from_snapshot(game.snapshot(), rules=rules) for game in held] and None
+
+
 def _simulate(hands: int) -> Callable[[], None]:
     return lambda: hupai.simulate("guangdong", hands=hands, bots="random", seed=3, workers=1) and None
 
@@ -171,6 +190,8 @@ for _name in hupai.simulate.playable():  # a system the engine cannot play yet h
             lambda name=_name, bot=_bot, count=_count: _hands(name, bot, count), _count, "hands/s")
 for _name in hupai.simulate.playable():
     WORKLOADS[f"observation_{_name}"] = (lambda name=_name: _observations(name, 2000), 2000, "observations/s")
+for _name in ("guangdong", "yunxiao", "kawuxing", "waihuzi"):
+    WORKLOADS[f"snapshot_{_name}"] = (lambda name=_name: _snapshots(name, SNAPSHOTS), SNAPSHOTS, "restores/s")
 WORKLOADS["env_guangdong_random"] = (lambda: _env_steps("guangdong", HANDS // 2), HANDS // 2, "hands/s")
 WORKLOADS["env_gym_guangdong_random"] = (lambda: _learner_steps("guangdong", 0, 640), 640, "decisions/s")
 WORKLOADS["env_vector64_guangdong_random"] = (lambda: _learner_steps("guangdong", 64, 1280), 1280, "decisions/s")

@@ -83,6 +83,9 @@ def _tile_move(data: dict[str, Any], rng: random.Random) -> None:
     table = data.get("table")
     if not isinstance(table, dict):
         return
+    if isinstance(table.get("state"), list):
+        _compact_tile_move(table, rng)
+        return
     hands, piles, wall = table.get("hands"), table.get("discards"), table.get("wall")
     try:
         how = rng.randrange(5)
@@ -113,6 +116,39 @@ def _tile_move(data: dict[str, Any], rng: random.Random) -> None:
         pass  # an earlier mutation broke the shape this one needs
 
 
+_CHARS = "0123456789abcdefghijklmnopqrstuvwx"  # a format-2 table's tiles and counts (hupai.game.compact)
+
+
+def _compact_tile_move(table: dict[str, Any], rng: random.Random) -> None:
+    """:func:`_tile_move` on a format-2 table: its hands are count strings, its piles tile strings."""
+    try:
+        hands = [list(hand) for hand in table["hands"]]
+        piles = [list(pile) for pile in table["discards"]]
+        how = rng.randrange(4)
+        a, b = rng.randrange(len(hands)), rng.randrange(len(hands))
+        held = [k for k in range(34) if hands[a][k] != "0"]
+        if how == 0:  # one tile from a hand to another hand (or the same hand, another kind)
+            k, other = rng.choice(held), rng.randrange(34)
+            hands[a][k] = _CHARS[_CHARS.index(hands[a][k]) - 1]
+            hands[b][other] = _CHARS[_CHARS.index(hands[b][other]) + 1]
+        elif how == 1:  # swap two seats' hands
+            hands[a], hands[b] = hands[b], hands[a]
+        elif how == 2:  # a discard back into a hand, or a held tile onto a pile
+            if piles[a] and rng.random() < 0.5:
+                k = _CHARS.index(piles[a].pop())
+                hands[b][k] = _CHARS[_CHARS.index(hands[b][k]) + 1]
+            else:
+                k = rng.choice(held)
+                hands[a][k] = _CHARS[_CHARS.index(hands[a][k]) - 1]
+                piles[b].append(_CHARS[k])
+        else:  # move the wall's head or tail
+            table["wall"][rng.choice([0, 1])] += rng.choice([-2, -1, 1, 2])
+        table["hands"] = ["".join(hand) for hand in hands]
+        table["discards"] = ["".join(pile) for pile in piles]
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        pass  # an earlier mutation broke the shape this one needs
+
+
 def mutate(data: dict[str, Any], rng: random.Random) -> str:
     """Apply one random mutation to ``data`` in place; returns its name."""
     op = rng.choice(["replace", "replace", "delta", "delete", "duplicate", "swap_type", "tiles", "tiles",
@@ -123,7 +159,7 @@ def mutate(data: dict[str, Any], rng: random.Random) -> str:
     if op == "format":
         tag = data["format"] if isinstance(data.get("format"), str) else ""
         data["format"] = rng.choice([tag + "x", "hupai-game-snapshot/2", "hupai-game-log/0", None, 1,
-                                     "hupai-game-log/1", "hupai-game-snapshot/1"])
+                                     "hupai-game-log/1", "hupai-game-snapshot/1", "hupai-game-snapshot/3"])
         return op
     if op in ("phase", "seat"):
         target = data.get("table") if isinstance(data.get("table"), dict) else data
@@ -247,7 +283,8 @@ def _agrees(data: Any, game: Any, what: str) -> bool:
         log.pop("events")
         log.pop("result")
         past = Game.replay(log)
-        return json.dumps(past.table.to_json(), sort_keys=True) == json.dumps(data["table"], sort_keys=True)
+        mine = past.table.to_json() if data.get("format") == "hupai-game-snapshot/1" else past.snapshot()["table"]
+        return json.dumps(mine, sort_keys=True) == json.dumps(data["table"], sort_keys=True)
     except Exception:  # noqa: BLE001 (anything wrong with it is a disagreement)
         return False
 

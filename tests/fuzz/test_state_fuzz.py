@@ -7,8 +7,10 @@ Brief under ``make test``; ``make fuzz`` sets ``HYPOTHESIS_PROFILE=fuzz`` (``tes
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from hupai import HupaiError, IllegalAction, InvalidState
 from hupai.actions import Action
 from hupai.bots import RandomBot
 from hupai.game import Game, play
-from hupai.game.game import SNAPSHOT_FORMAT
+from hupai.game.game import SNAPSHOT_FORMATS
 from hupai.game.validate import check_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,7 +38,7 @@ SNAPSHOTS, LOGS = sample_states()
 def _plays_on(game: Game) -> None:
     """The loaded game passes the checks a restore makes, plays to its end, and its log replays (or, for a
     snapshot edited against its own log and loaded without ``verify``, is refused as InvalidState)."""
-    check_snapshot(json.loads(json.dumps(game.snapshot())), SNAPSHOT_FORMAT, None)
+    check_snapshot(json.loads(json.dumps(game.snapshot())), SNAPSHOT_FORMATS, None)
     play(game, [RandomBot(seat) for seat in range(game.rules.num_players)])
     assert game.over and game.result is not None
     try:
@@ -62,6 +64,23 @@ def test_tampered_snapshots_load_valid_or_raise_invalid_state(index: int, rng: r
     data = _mutated(SNAPSHOTS[index], rng)
     try:
         game = Game.from_snapshot(data)
+    except HupaiError:
+        return
+    _plays_on(game)
+
+
+V1 = [json.dumps(json.loads(line)["snapshot"]) for line in gzip.open(
+    Path(__file__).resolve().parent.parent / "fixtures" / "snapshots_v1.jsonl.gz", "rt")]
+
+
+@_examples(60)
+@given(st.integers(0, len(V1) - 1), st.randoms(use_true_random=False), st.booleans())
+def test_tampered_format_1_snapshots_load_valid_or_raise_invalid_state(index: int, rng: random.Random,
+                                                                       verify: bool) -> None:
+    """Format 1 (the full table, written by hupai before format 2; every system) is read as hostile too."""
+    data = _mutated(V1[index], rng)
+    try:
+        game = Game.from_snapshot(data, verify=verify)
     except HupaiError:
         return
     _plays_on(game)

@@ -175,11 +175,20 @@ def test_huge_ints_in_a_snapshot_or_log_are_invalid_state() -> None:
         seat = game.seats_to_act[0]
         claims = [a for a in game.legal_actions(seat) if a.kind in ("pung", "chow")]
         game.apply(claims[0] if claims else game.legal_actions(seat)[0])
-    snap = game.snapshot()
     seat = next(s for s in range(4) if game.table.melds[s])
+    snap = {**game.snapshot(), "format": "hupai-game-snapshot/1", "table": game.table.to_json()}  # the full table
     snap["table"]["melds"][seat][0][3] = HUGE
     with pytest.raises(InvalidState, match="melds"):
         Game.from_snapshot(snap)
+    snap = game.snapshot()  # format 2: a meld is a token, the table's ints one flat list
+    snap["table"]["melds"][seat][0] = HUGE
+    with pytest.raises(InvalidState, match="melds"):
+        Game.from_snapshot(snap)
+    for index in range(len(snap["table"]["state"])):
+        snap = game.snapshot()
+        snap["table"]["state"][index] = HUGE
+        with pytest.raises(InvalidState, match="state"):
+            Game.from_snapshot(snap)
 
 
 # -- observations -------------------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from .validate import (
     check_free_json,
 )
 
-__all__ = ["check_table", "check_against_actions", "check_with_rules"]
+__all__ = ["check_table", "check_against_actions", "check_with_rules", "open_window"]
 
 _MELD_TYPES = frozenset({"chow", "pung", "kong"})
 
@@ -201,52 +201,59 @@ def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_
         raise _fail(f"{w}.kong_tile", "the seat adding a kong has no pung or four of that tile")
 
 
-def check_against_actions(table: Mapping[str, Any], actions: Sequence[Any], n: int) -> None:
+def check_against_actions(table: Table, answers: Sequence[Any], actions: Sequence[Any]) -> None:
     """What the last actions fix cheaply (the table and actions are already checked for shape): the last
-    discard and its seat, the seat to act after it, the answers given in an open window, kong bookkeeping."""
+    discard and its seat, the seat to act after it, the ``answers`` given in an open window (compact actions, in
+    the order given), kong bookkeeping."""
     w = "snapshot.table"
-    phase, turn_seat = table["phase"], table["turn_seat"]
+    n = table.num_players
+    phase, turn_seat = table.phase, table.turn_seat
     last = len(actions) - 1
     while last >= 0 and actions[last][0] != "discard":
         last -= 1
     if last < 0:
-        if (table["discarder"], table["last_discard"]) != (-1, -1):
+        if (table.discarder, table.last_discard) != (-1, -1):
             raise _fail(f"{w}.discarder", "a last discard is named, but no discard was made")
-        if not actions and turn_seat != table["dealer"]:
+        if not actions and turn_seat != table.dealer:
             raise _fail(f"{w}.turn_seat", "before any action the dealer is to act")
     else:
         seat, tile = actions[last][1], actions[last][2]
-        if (table["discarder"], table["last_discard"]) != (seat, tile):
+        if (table.discarder, table.last_discard) != (seat, tile):
             raise _fail(f"{w}.last_discard", f"the last discard action is seat {seat}'s tile {tile}")
         if last == len(actions) - 1 and turn_seat != (seat if phase == "claim" else (seat + 1) % n):
             raise _fail(f"{w}.turn_seat", f"{turn_seat} after seat {seat}'s discard in phase {phase!r}")
-    if phase == "claim" and turn_seat != table["discarder"]:
+    if phase == "claim" and turn_seat != table.discarder:
         raise _fail(f"{w}.turn_seat", "in a claim window the discarder's turn is not over")
-    answers = table["answers"]
-    if phase == "claim" and [list(a) for a in actions[last + 1:]] != [list(entry[1]) for entry in answers]:
+    given = [_compact(a) for a in answers]
+    if phase == "claim" and [_compact(a) for a in actions[last + 1:]] != given:
         raise _fail(f"{w}.answers", "are not the actions after the discard under claim")
     if phase == "rob":
         start = len(actions) - len(answers) - 1
         made = actions[start] if start >= 0 else None
         if made is None or made[0] not in ("kong", "declare") or (made[1], made[2]) != (
-                table["kong_seat"], table["kong_tile"]):
+                table.kong_seat, table.kong_tile):
             raise _fail(f"{w}.kong_tile", "the kong being robbed is not the action before the answers")
-        if [list(a) for a in actions[start + 1:]] != [list(entry[1]) for entry in answers]:
+        if [_compact(a) for a in actions[start + 1:]] != given:
             raise _fail(f"{w}.answers", "are not the actions after the kong being robbed")
-    elif phase != "over" and (table["kong_tile"], table["kong_seat"]) != (-1, -1):
+    elif phase != "over" and (table.kong_tile, table.kong_seat) != (-1, -1):
         raise _fail(f"{w}.kong_tile", f"a kong is being robbed in phase {phase!r}")
-    kong_from = table["kong_from"]
+    kong_from = table.kong_from
     if kong_from >= 0 and (kong_from == turn_seat or phase == "predraw"
-                           or phase == "turn" and table["drawn_from"] != "replacement"
-                           or not any(m[0] == "kong" and m[3] == kong_from and not m[4]
-                                      for m in table["melds"][turn_seat])):
+                           or phase == "turn" and table.drawn_from != "replacement"
+                           or not any(m.type == "kong" and m.claimed_from == kong_from and not m.added
+                                      for m in table.melds[turn_seat])):
         raise _fail(f"{w}.kong_from", f"seat {turn_seat} has no kong claimed from seat {kong_from} to draw for")
+
+
+def _compact(action: Sequence[Any]) -> tuple[Any, ...]:
+    """An action in a comparable form (a snapshot's lists and an Action's tuples alike)."""
+    return (action[0], action[1], action[2], tuple(action[3]), action[4])
 
 
 def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[Any]) -> None:
     """Checks that ask the rules about the restored table: the draws the wall has given, the melds made, zero-sum
-    payments, the open window is the one the rules offer, a pre-draw phase has a declaration on offer, and a
-    rule system's own facts (Yunxiao's gold and counters)."""
+    payments, a pre-draw phase has a declaration on offer, and a
+    rule system's own facts (Yunxiao's gold and counters). The open window is :func:`open_window`'s."""
     w = "snapshot.table"
     n = table.num_players
     wall = table.wall
@@ -267,24 +274,27 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
                                or table.turn_seat != (table.discarder + 1) % n):
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
     rules.check_state(table, [Action.from_compact(a) if type(a) is list else a for a in actions])  # noqa: E721
-    caps = rules.capabilities
-    if phase == "claim":  # the window the flow opened on this discard (nothing it reads has changed since)
-        tile, source = table.last_discard, table.discarder
-        offered = (rules.claim_options(table, tile, source) if caps.custom_claims
-                   else claims.standard_options(rules, table, tile, source))
-        expected = claims.collect(rules, table, tile, offered, source, window) if offered or window == "all" else {}
-        if table.pending != expected:
-            raise _fail(f"{w}.pending", "is not the claim window the rules open on this discard")
-    elif phase == "rob":
-        expected = claims.collect_robbers(rules, table, table.kong_tile, table.kong_seat, window)
-        if table.pending != expected:
-            raise _fail(f"{w}.pending", "is not the rob window the rules open on this kong")
-    elif phase == "predraw":
+    if phase == "predraw":
         seat = table.turn_seat
+        caps = rules.capabilities
         if not (caps.pre_draw and rules.can_draw(table) and (
                 rules.pre_draw_window(table, seat) if window == "all" else rules.pre_draw_actions(table, seat))):
             raise _fail(f"{w}.phase", "a pre-draw phase with no declaration on offer")
     table.ready = [None] * n  # the rules' answers above may have filled the cache; the engine starts clean
+
+
+def open_window(rules: Rules, window: str, table: Table) -> dict[int, tuple[Action, ...]]:
+    """The claim (or rob) window the flow opens in the table's phase: the options on offer per seat (nothing the
+    rules read has changed since it opened). Leaves the table's ready cache clean."""
+    if table.phase == "claim":
+        tile, source = table.last_discard, table.discarder
+        offered = (rules.claim_options(table, tile, source) if rules.capabilities.custom_claims
+                   else claims.standard_options(rules, table, tile, source))
+        expected = claims.collect(rules, table, tile, offered, source, window) if offered or window == "all" else {}
+    else:
+        expected = claims.collect_robbers(rules, table, table.kong_tile, table.kong_seat, window)
+    table.ready = [None] * table.num_players
+    return expected
 
 
 def _dealt_tail_offset(rules: Rules, table: Table) -> int:

@@ -46,7 +46,7 @@ A flow object has these members (``MahjongFlow`` is the reference):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..actions import Action
 from ..events import Event, RawEvent
@@ -70,6 +70,7 @@ class Flow(Protocol):
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
              stacked: Sequence[int] | None = None) -> None: ...
     def restore(self, table: Table) -> None: ...
+    def snapshot_table(self) -> dict[str, Any]: ...
     @property
     def current(self) -> Decision: ...
     def seats_to_act(self) -> tuple[int, ...]: ...

@@ -49,10 +49,12 @@ from .spectator import spectator_events, spectator_view
 from .state import Table
 from .zipai import ZipaiFlow
 
-__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
+__all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "SNAPSHOT_FORMATS", "FLOWS"]
 
 LOG_FORMAT = "hupai-game-log/1"
-SNAPSHOT_FORMAT = "hupai-game-snapshot/1"
+SNAPSHOT_FORMAT = "hupai-game-snapshot/2"
+#: The snapshot formats :meth:`Game.from_snapshot` reads, oldest first (the last is the one written).
+SNAPSHOT_FORMATS = ("hupai-game-snapshot/1", SNAPSHOT_FORMAT)
 
 #: The flow class hosting each rule-system family (``Rules.family``).
 FLOWS: dict[str, Callable[[Rules, str], Flow]] = {"mahjong": MahjongFlow, "zipai": ZipaiFlow}  # type: ignore[dict-item]
@@ -478,12 +480,13 @@ class Game:
         return cls.replay(log, rules=rules)
 
     def snapshot(self) -> dict[str, Any]:
-        """A compact JSON-able copy of the state: the table itself, plus the actions so far (each in its
+        """A compact JSON-able copy of the state (format :data:`SNAPSHOT_FORMAT`): the table itself (a mahjong
+        table in format 2's compact form, :mod:`hupai.game.compact`), plus the actions so far (each in its
         compact list form ``[kind, seat, tile, tiles, flag]``; kept so a restored game still writes the
         whole log) but not the events (rebuilt on demand)."""
         return {
             "format": SNAPSHOT_FORMAT, "rules": self.rules.name, "options": self.rules.options_dict(),
-            "setup": self._setup_copy(), "table": self.table.to_json(),
+            "setup": self._setup_copy(), "table": self._flow.snapshot_table(),
             "actions": [*self._prefix, *self._actions],  # Actions are tuples: JSON arrays as they stand
         }
 
@@ -496,15 +499,16 @@ class Game:
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
-        restore stays a server's per-request path (measured on the golden logs' mid-hand states: about 250 µs,
-        against 60 µs unchecked). ``verify=True`` adds the complete check: replay the setup and actions and
-        require the very same table (a replay's cost, about 1.25 ms; a finished hand is always restored this
-        way, its result comes from that replay anyway). Without it, a snapshot that is self-consistent but
-        was edited against its own log (two seats' hands swapped) loads; a forged earlier action raises
-        InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is
-        always restored by that replay: its table's shape is checked, then the replay must give it field by field.
+        restore stays a server's per-request path (format 2's table is checked in bulk, see
+        :mod:`hupai.game.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds
+        the complete check: replay the setup and actions and require the very same table (a replay's cost,
+        about 1.25 ms; a finished hand is always restored this way, its result comes from that replay anyway).
+        Without it, a snapshot that is self-consistent but was edited against its own log (two seats' hands
+        swapped) loads; a forged earlier action raises InvalidState once the history is rebuilt (``events``,
+        ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is always restored by that replay: its table's
+        shape is checked, then the replay must give it field by field.
         """
-        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
+        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMATS, rules)
         if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)
@@ -528,7 +532,9 @@ class Game:
                 game.apply(Action.from_compact(action))
             except IllegalAction as error:
                 raise InvalidState(f"snapshot.actions[{index}]: {error}") from None
-        mine, theirs = game.table.to_json(), snap["table"]
+        # The table in the snapshot's own format (format 1 wrote every table in full, Table.to_json).
+        mine = game.table.to_json() if snap["format"] == SNAPSHOT_FORMATS[0] else game._flow.snapshot_table()
+        theirs = snap["table"]
         for key, value in mine.items():
             if _dumps(value) != _dumps(theirs[key]):  # checked data: shallow, dumps cannot recurse deeply
                 raise InvalidState(f"snapshot.table.{key}: not what the snapshot's setup and actions give")

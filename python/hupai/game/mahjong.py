@@ -14,7 +14,7 @@ half-way (validate first, then mutate: no copies needed to keep a rejected actio
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
 from ..actions import ACTIONS, Action
@@ -24,6 +24,7 @@ from ..rules.base import Rules
 from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
+from .compact import table_to_compact
 from .illegal import illegal_reason
 from .result import HandResult, WinResult, close_hand
 from .state import Table, copy_json
@@ -125,6 +126,10 @@ class MahjongFlow:
         self.table = table
         self._pungs = [_pung_kinds(melds) for melds in table.melds]
         self._pack_turn()
+
+    def snapshot_table(self) -> dict[str, Any]:
+        """The table as a snapshot holds it (format 2: :mod:`hupai.game.compact`)."""
+        return table_to_compact(self.table)
 
     def _pack_turn(self) -> None:
         """The plain containers ``_core.lean_turn`` works on, gathered once a hand: the table keeps these list

@@ -11,7 +11,8 @@ What is checked, cheapest first (every check reads each value once; nothing recu
 - **Size and depth**: JSON text over :data:`MAX_TEXT` characters is refused before parsing; lists have
   bounded lengths (hands of 34, at most :data:`MAX_ACTIONS` actions, ...); ``extras`` and ``options`` (free
   JSON) at most :data:`MAX_DEPTH` deep and :data:`MAX_NODES` values.
-- **Version**: the ``format`` tag; a known family with another version is refused by version.
+- **Version**: the ``format`` tag; a known family with another version is refused by version. Snapshots of
+  format 1 (the full table) and format 2 (a mahjong table's compact form, :mod:`hupai.game.compact`) are read.
 - **Rules and options**: a known rule system; unknown options or values are refused, an option left out takes
   its default (what a log written before that option existed means).
 - **Schema and types**: exact key sets, exact types (a bool is not an int, a float is not a tile), ranges.
@@ -42,9 +43,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from ..actions import KINDS, Action
+from .._core import compact_actions
+from ..actions import KINDS
 from ..errors import HupaiError, InvalidState
 from ..jsonform import describe
 from ..rules.base import Rules
@@ -77,10 +80,11 @@ _TABLE_KEYS = frozenset({
 })
 _SETUP_KEYS = frozenset({"seed", "dealer", "round_wind", "first_dealer"})
 _KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
+_KIND_NAMES = tuple(sorted(KINDS))
+_KONG_FLAG_NAMES = tuple(sorted(_KONG_FLAGS))
 _CLAIM_KINDS = frozenset({"win", "pung", "chow", "kong", "pass"})
 _MAX_FLAG = 40  # as actions.coerce
 _INT = {int}
-_COMPACT_TYPES = frozenset({list, tuple, Action})
 _RUN_TYPES = frozenset({list, tuple})
 _SCALARS = frozenset({int, str, float, bool, type(None)})
 
@@ -206,7 +210,7 @@ def _small_ints(flat: dict[str, Any]) -> bool:
 
 def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
     """The data is an object whose ``format`` is ``expected``; another version of the same family is refused
-    by version (no older version exists yet: ``/1`` is the first)."""
+    by version."""
     if not isinstance(data, Mapping):
         raise _fail(what, f"must be a JSON object, got {type(data).__name__}")
     tag = data.get("format")
@@ -230,13 +234,14 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
     options = data.get("options")
     if not isinstance(options, dict):
         raise _fail(f"{what}.options", f"must be an object, got {type(options).__name__}")
-    check_free_json(options, f"{what}.options")
     if rules is not None:
         if name != rules.name:
             raise _fail(f"{what}.rules", f"{name[:40]!r} is not the given rules' {rules.name!r}")
-        if options != rules.options_dict():
+        if options != rules.options_dict():  # (equal: plain JSON already, the rules' own)
+            check_free_json(options, f"{what}.options")
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
+    check_free_json(options, f"{what}.options")
     try:
         return rules_module.get(name, options)
     except HupaiError as error:
@@ -306,28 +311,9 @@ def check_actions(actions: Any, where: str, n: int, compact: bool) -> list[int]:
 
 
 def _compact_actions(actions: Sequence[Any], n: int) -> list[int] | None:
-    """The common case of :func:`check_actions` in bulk; None if anything is off (the slow loop says what)."""
-    if not actions:
-        return [0] * n
-    if not set(map(type, actions)) <= _COMPACT_TYPES or set(map(len, actions)) != {5}:
-        return None
-    kinds, seats, tiles, runs, flags = zip(*actions, strict=True)
-    if not (set(map(type, kinds)) == {str} and set(kinds) <= KINDS
-            and set(map(type, seats)) == _INT and 0 <= min(seats) and max(seats) < n
-            and set(map(type, tiles)) == _INT and -1 <= min(tiles) and max(tiles) <= 33
-            and set(map(type, runs)) <= _RUN_TYPES and max(map(len, runs)) <= 4
-            and set(map(type, flags)) == {str} and max(map(len, flags)) <= _MAX_FLAG):
-        return None
-    run_tiles = [t for run in runs for t in run]
-    if run_tiles and not (set(map(type, run_tiles)) == _INT and 0 <= min(run_tiles) and max(run_tiles) <= 33):
-        return None
-    if "kong" in kinds and not {f for k, f in zip(kinds, flags, strict=True) if k == "kong"} <= _KONG_FLAGS:
-        return None
-    discards = [0] * n
-    for kind, seat in zip(kinds, seats, strict=True):
-        if kind == "discard":
-            discards[seat] += 1
-    return discards
+    """The common case of :func:`check_actions` in one core pass; None if anything is off (the slow loop says
+    what)."""
+    return compact_actions(actions, n, _KIND_NAMES, _KONG_FLAG_NAMES, _MAX_FLAG)
 
 
 def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
@@ -349,11 +335,14 @@ def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
         raise _fail(where, "a claim window's options end with pass")
 
 
-def check_snapshot(snap: Any, expected_format: str,
+def check_snapshot(snap: Any, formats: Sequence[str],
                    rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
     """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
-    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`)."""
-    snap = check_version(snap, expected_format, "snapshot")
+    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`).
+    ``formats``: the versions read, the one written last (format 1's mahjong table is the full
+    :meth:`Table.to_json`; format 2's is :mod:`hupai.game.compact`)."""
+    tag = snap.get("format") if isinstance(snap, Mapping) else None
+    snap = check_version(snap, tag if isinstance(tag, str) and tag in formats else formats[-1], "snapshot")
     _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
     rules = build_rules(snap, "snapshot", rules)
     setup = check_setup(rules, snap["setup"], "snapshot.setup")
@@ -365,10 +354,18 @@ def check_snapshot(snap: Any, expected_format: str,
         return rules, setup, None
     from . import consistency  # (imported here: it builds on this module's helpers)
 
+    window = setup.get("claim_window", "eligible")
+    if tag != formats[0]:
+        from .compact import table_from_compact
+
+        return rules, setup, table_from_compact(rules, setup, snap["table"], snap["actions"], discards, window)
     consistency.check_table(rules, setup, snap["table"], discards)
-    consistency.check_against_actions(snap["table"], snap["actions"], rules.num_players)
     table = Table.from_json(snap["table"])
-    consistency.check_with_rules(rules, setup.get("claim_window", "eligible"), table, snap["actions"])
+    consistency.check_against_actions(table, [answer for _, answer in snap["table"]["answers"]], snap["actions"])
+    consistency.check_with_rules(rules, window, table, snap["actions"])
+    if table.phase in ("claim", "rob") and table.pending != consistency.open_window(rules, window, table):
+        raise _fail("snapshot.table.pending", f"is not the {table.phase} window the rules open on this "
+                                              f"{'discard' if table.phase == 'claim' else 'kong'}")
     return rules, setup, table
 
 
@@ -385,9 +382,16 @@ def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rul
 
 
 def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> list[int]:
+    return list(setup["wall"]) if "wall" in setup else list(_shuffled(tuple(rules.tiles()), setup["seed"]))
+
+
+@lru_cache(maxsize=64)
+def _shuffled(tiles: tuple[int, ...], seed: int) -> tuple[int, ...]:
+    """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
+    request, and the shuffle is a few per cent of a restore."""
     from .wall import shuffle
 
-    return list(setup["wall"]) if "wall" in setup else shuffle(rules.tiles(), setup["seed"])
+    return tuple(shuffle(tiles, seed))
 
 
 def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit: int = MAX_ACTIONS) -> bool:

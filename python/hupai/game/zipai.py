@@ -176,6 +176,10 @@ class ZipaiFlow:
         self._dealer_discarded = not table.opening  # not asked for Wai Huzi (restored by replay): the safe side
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
+    def snapshot_table(self) -> dict[str, Any]:
+        """The table as a snapshot holds it (the same in formats 1 and 2)."""
+        return self.table.to_json()
+
     # -- core questions ---------------------------------------------------------------------------------
     def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
         """WH-28, WH-32: the seat's hand and groups with ``card`` make a layout of at least ``min_huxi`` 息 (under a

@@ -1,0 +1,349 @@
+"""The compact table of a mahjong snapshot (``hupai-game-snapshot/2``): how :meth:`Game.snapshot` writes a
+:class:`~hupai.game.state.Table` and how :meth:`Game.from_snapshot` reads one back, checked.
+
+Format 2 keeps only what cannot be derived, in strings and flat int lists that are cheap to write and to check
+in bulk (a server parks and resumes a table on every request):
+
+- ``wall``: ``[head, tail]``; the order is the one the setup deals (its seed or given wall), dealt again on restore
+- ``hands``: per seat a string of 34 digits, the count of each kind
+- ``melds``: per seat a list of 6-character tokens ``type first concealed added source claimed``: ``c``/``p``/``k``
+  (chow, pung, kong), the first tile, ``0``/``1`` twice, the source seat or ``-``, the claimed tile or ``-``
+- ``discards``, ``missed``: per seat a string of tiles
+- ``meld_order``: the seats in the order they made their melds (a seat's k-th entry is its meld k)
+- ``phase``, ``drawn_from``: strings; ``extras``: the rule system's own JSON facts
+- ``state``: ``[turn_seat, drawn, kong_from, last_discard, discarder, kong_tile, kong_seat, calls]`` then per seat
+  ``draws``, ``discards_made``, ``payments`` and ``missed_all`` (0/1)
+
+Tiles are single characters: ``0``..``9`` for kinds 0..9, ``a``..``x`` for 10..33. Seats, winds, the dealer and
+the wall's order come from the setup and the rules; an open claim or rob window comes from the rules (the window
+they open on that discard or kong) and its answers from the actions after it. Reading checks what
+:mod:`hupai.game.consistency` checks of a format-1 table (types, ranges, tile conservation, hand sizes, the actions'
+discards, the open window) and raises :class:`~hupai.InvalidState` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import add, le
+from typing import Any
+
+from .._core import count_kinds
+from ..actions import Action
+from ..errors import HupaiError
+from ..hand import Meld
+from ..rules.base import Rules
+from . import consistency
+from .state import Table, copy_json
+from .validate import _INT, _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, check_free_json
+from .wall import Wall
+
+__all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]
+
+#: One character per tile kind: 0..9, then a..x for 10..33.
+TILE_CHARS = "0123456789abcdefghijklmnopqrstuvwx"
+_ENCODE = bytes(ord(TILE_CHARS[k]) if k < 34 else ord("?") for k in range(256))
+_DECODE = bytes(TILE_CHARS.index(chr(c)) if chr(c) in TILE_CHARS else 255 for c in range(256))
+_KEYS = frozenset({"wall", "hands", "melds", "discards", "missed", "meld_order", "phase", "drawn_from", "extras",
+                   "state"})
+_SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile, kong_seat, calls
+_MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
+_MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
+_MAX_FLAG = 40
+_STR = {str}
+
+
+def _tiles(values: Sequence[int]) -> str:
+    return bytes(values).translate(_ENCODE).decode("ascii")
+
+
+def _meld_token(meld: Meld) -> str:
+    source, claimed = meld.claimed_from, meld.claimed_tile
+    return (f"{_MELD_LETTERS[meld.type]}{TILE_CHARS[meld.tiles[0]]}{meld.concealed:d}{meld.added:d}"
+            f"{'-' if source is None else source}{'-' if claimed is None else TILE_CHARS[claimed]}")
+
+
+def table_to_compact(table: Table) -> dict[str, Any]:
+    """The table in format 2 (see the module docstring)."""
+    return {
+        "wall": [table.wall.head, table.wall.tail],
+        "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in table.hands],
+        "melds": [[_meld_token(m) for m in ms] for ms in table.melds],
+        "discards": [_tiles(pile) for pile in table.discards],
+        "missed": [_tiles(sorted(kinds)) for kinds in table.missed],
+        "meld_order": "".join([str(seat) for seat, _ in table.meld_order]),
+        "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
+        "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
+                  table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
+                  *table.payments, *[1 if flag else 0 for flag in table.missed_all]],
+    }
+
+
+def _decoded(value: Any, where: str, length: int | None = None, limit: int = MAX_ACTIONS) -> bytes:
+    """A tile string as bytes of kinds 0..33 (or a count string as counts 0..9)."""
+    if type(value) is not str or (len(value) != length if length is not None else len(value) > limit):  # noqa: E721
+        raise _fail(where, f"must be a string of {length if length is not None else f'at most {limit}'} tiles, "
+                           f"got {_show(value)}")
+    data = value.encode("utf-8").translate(_DECODE)
+    if 255 in data:
+        raise _fail(where, f"{_show(value)} holds a character that is not a tile (0-9, a-x)")
+    return data
+
+
+def _strings(values: Any, field: str, n: int, length: int | None = None, limit: int = MAX_ACTIONS) -> list[bytes]:
+    """Per seat a string of tiles (or of counts) as bytes, checked in bulk; the slow path names a bad entry."""
+    if (type(values) is list and len(values) == n and set(map(type, values)) == _STR  # noqa: E721
+            and (set(map(len, values)) == {length} if length is not None else max(map(len, values)) <= limit)):
+        out = [value.encode("utf-8").translate(_DECODE) for value in values]  # non-ASCII: bytes >= 128, all 255
+        if 255 not in b"".join(out):
+            return out
+    values = _list(values, f"snapshot.table.{field}", n)
+    return [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
+
+
+@lru_cache(maxsize=4096)
+def _meld(token: str) -> tuple[Meld, bytes, int]:
+    """A meld token's meld, tiles and source seat (-1: none); HupaiError if the token is not one. Cached: a real
+    game has a few hundred distinct melds, and a Meld is immutable."""
+    if (len(token) != 6 or token[0] not in _MELD_TYPES or token[2] not in "01" or token[3] not in "01"
+            or token[4] not in "-01234567"):
+        raise HupaiError("not a meld token")
+    kind = _MELD_TYPES[token[0]]
+    first = TILE_CHARS.index(token[1])  # ValueError if not a tile: the caller refuses it
+    source = -1 if token[4] == "-" else int(token[4])
+    claimed = -1 if token[5] == "-" else TILE_CHARS.index(token[5])
+    concealed, added = token[2] == "1", token[3] == "1"
+    tiles = (first, first + 1, first + 2) if kind == "chow" else (first,) * (4 if kind == "kong" else 3)
+    if kind == "chow" and (first >= 27 or first % 9 > 6):
+        raise HupaiError("a chow is a run of one suit")
+    if (source >= 0) != (claimed >= 0):
+        raise HupaiError("a claimed meld names both its source seat and its claimed tile")
+    if concealed and (kind != "kong" or source >= 0 or added) or added and kind != "kong":
+        raise HupaiError("only an unclaimed, unadded kong is concealed; only a kong is added")
+    meld = Meld(kind, tiles, concealed, None if source < 0 else source, added,  # type: ignore[arg-type]
+                None if claimed < 0 else claimed)
+    return meld, bytes(tiles), source
+
+
+def _seat_melds(tokens: Any, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
+    out = []
+    for i, token in enumerate(tokens if type(tokens) is list and len(tokens) <= 8  # noqa: E721
+                              else _list(tokens, f"snapshot.table.melds[{seat}]", limit=8)):
+        try:
+            if type(token) is not str:  # noqa: E721
+                raise HupaiError("not a string")
+            meld = _meld(token)
+        except (HupaiError, ValueError) as error:
+            raise _fail(f"snapshot.table.melds[{seat}][{i}]", f"{_show(token)} is not a meld token ({error})") from None
+        if meld[2] == seat or meld[2] >= n:
+            raise _fail(f"snapshot.table.melds[{seat}][{i}]", f"source {meld[2]} is not another seat")
+        out.append(meld)
+    return out
+
+
+def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, actions: Sequence[Any],
+                       discards_by_action: list[int], window: str) -> Table:
+    """The table a format-2 snapshot holds, checked (see the module docstring); InvalidState names the field."""
+    w = "snapshot.table"
+    t = _dict(data, w, _KEYS)
+    n = rules.num_players
+    dealt = _dealt_wall(rules, setup)
+    total = len(dealt)
+
+    # -- scalars, flat: one bulk type and range test, the slow loop only to name the bad entry
+    state = t["state"]
+    highs = _highs(n, total)
+    lows = _lows(n)
+    if (type(state) is not list or len(state) != len(highs) or set(map(type, state)) != _INT  # noqa: E721
+            or not all(map(le, lows, state)) or not all(map(le, state, highs))):
+        state = _list(state, f"{w}.state", len(highs))
+        for i, value in enumerate(state):
+            if type(value) is not int or not lows[i] <= value <= highs[i]:  # noqa: E721
+                raise _fail(f"{w}.state[{i}]", f"{_show(value)} is not an int in {lows[i]}..{highs[i]}")
+    turn_seat, drawn, kong_from, last_discard, discarder, kong_tile, kong_seat, calls = state[:_SCALARS]
+    draws = state[_SCALARS:_SCALARS + n]
+    made = state[_SCALARS + n:_SCALARS + 2 * n]
+    payments = state[_SCALARS + 2 * n:_SCALARS + 3 * n]
+    missed_all = [flag == 1 for flag in state[_SCALARS + 3 * n:]]
+    phase = t["phase"]
+    if type(phase) is not str or phase not in _PHASES:  # noqa: E721
+        raise _fail(f"{w}.phase", f"{_show(phase)} is not one of {sorted(_PHASES)}")
+    drawn_from = t["drawn_from"]
+    if type(drawn_from) is not str or len(drawn_from) > _MAX_FLAG:  # noqa: E721
+        raise _fail(f"{w}.drawn_from", f"must be a string of at most {_MAX_FLAG} characters")
+    wall = _list(t["wall"], f"{w}.wall", 2)
+    head, tail = wall
+    if type(head) is not int or type(tail) is not int or not 0 <= head <= tail <= total:  # noqa: E721
+        raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
+
+    # -- per-seat strings
+    hands = [bytearray(counts) for counts in _strings(t["hands"], "hands", n, 34)]
+    piles = _strings(t["discards"], "discards", n, limit=total)
+    missed = []
+    for s, found in enumerate(_strings(t["missed"], "missed", n, limit=34)):
+        if found and list(found) != sorted(set(found)):
+            raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
+        missed.append(set(found))
+    melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(t["melds"], f"{w}.melds", n))]
+    order = t["meld_order"]
+    if type(order) is not str or len(order) > 8 * n or order.strip("0123456789"[:n]) or any(  # noqa: E721
+            order.count(str(s)) != len(melds[s]) for s in range(n)):
+        raise _fail(f"{w}.meld_order", "must name each meld's seat once, in the order the melds were made")
+    extras = t["extras"]
+    if type(extras) is not dict:  # noqa: E721
+        raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
+    check_free_json(extras, f"{w}.extras")
+
+    # -- tile conservation
+    stand_in = rules.stand_in(extras)
+    meld_tiles = b"".join([m[1] for seat_melds in melds for m in seat_melds])
+    stand_in_chows = 0 if not stand_in else sum(1 for seat_melds in melds for m in seat_melds
+                                                if m[0].type == "chow" and stand_in[0] in m[0].tiles)
+    aside = rules.set_aside(extras)
+    placed = bytearray(bytes(dealt[head:tail]) + meld_tiles + b"".join(piles))
+    if aside:
+        placed += bytes(aside)
+    if phase == "over" and kong_tile >= 0:  # a robbed kong's tile went to its robber's win
+        placed.append(kong_tile)
+    try:
+        counts = count_kinds(placed, 0, len(placed), 34)
+    except HupaiError:
+        counts = None
+    copies = count_kinds(dealt, 0, total, 34)
+    if counts is None or not _conserved(copies, counts, hands, stand_in, stand_in_chows):
+        consistency._check_tiles(list(copies), w, dealt[head:tail], hands, list(meld_tiles),
+                                 (stand_in, stand_in_chows), piles, aside, phase, kong_tile)
+
+    # -- the discards against the actions and the melds claimed from each pile
+    claimed = [0] * n
+    for seat_melds in melds:
+        for m in seat_melds:
+            if m[2] >= 0:
+                claimed[m[2]] += 1
+    if made != discards_by_action:
+        s = next(s for s in range(n) if made[s] != discards_by_action[s])
+        raise _fail(f"{w}.state (discards_made[{s}])", f"{made[s]}, but the actions hold {discards_by_action[s]} "
+                                                      f"discards of seat {s}")
+    for s in range(n):
+        if len(piles[s]) != made[s] - claimed[s]:
+            raise _fail(f"{w}.discards[{s}]", f"{len(piles[s])} tiles, but seat {s} discarded {made[s]} and "
+                                              f"{claimed[s]} were claimed")
+
+    # -- hand sizes
+    size = rules.hand_size
+    for s in range(n):
+        held = sum(hands[s]) + 3 * len(melds[s])
+        if phase == "over":
+            ok = size - 1 <= held <= size + 1
+        elif s == turn_seat:
+            ok = held == (size if phase == "predraw" else size + 1 if phase in ("turn", "rob") else size)
+        else:
+            ok = held == size
+        if not ok:
+            raise _fail(f"{w}.hands[{s}]", f"{held} tiles counting melds (hand size {size}) in phase {phase!r}"
+                                           f"{' as the seat to act' if s == turn_seat else ''}")
+    if phase == "turn" and drawn >= 0 and not hands[turn_seat][drawn]:
+        raise _fail(f"{w}.state (drawn)", f"seat {turn_seat} does not hold its drawn tile")
+    if phase == "claim" and (last_discard < 0 or discarder < 0 or not piles[discarder]
+                             or piles[discarder][-1] != last_discard):
+        raise _fail(f"{w}.state (last_discard)", "the tile under claim is not its discarder's last discard")
+    if phase == "rob" and (kong_seat != turn_seat or kong_tile < 0 or not any(
+            m[0].type == "pung" and m[1][0] == kong_tile for m in melds[kong_seat])
+            and hands[kong_seat][kong_tile] != 4):
+        raise _fail(f"{w}.state (kong_tile)", "the seat adding a kong has no pung or four of that tile")
+
+    # -- the table itself (every slot set here: no __init__, which would build lists only to replace them)
+    table = Table.__new__(Table)
+    table.num_players = n
+    table.dealer = setup["dealer"]
+    table.first_dealer = setup["first_dealer"]
+    table.round_wind = setup["round_wind"]
+    table.seat_winds = tuple(rules.seat_winds(setup["dealer"], setup["first_dealer"]))
+    table.wall = Wall(dealt, head, tail)
+    table.hands = hands
+    table._views = None
+    table.melds = [[m[0] for m in seat_melds] for seat_melds in melds]
+    table.discards = [list(pile) for pile in piles]
+    table.phase = phase
+    table.turn_seat = turn_seat
+    table.drawn = drawn
+    table.drawn_from = drawn_from
+    table.kong_from = kong_from
+    table.last_discard = last_discard
+    table.discarder = discarder
+    table.kong_tile = kong_tile
+    table.kong_seat = kong_seat
+    table.pending = {}
+    table.answers = {}
+    table.draws = draws
+    table.discards_made = made
+    table.calls = calls
+    seen = [0] * n
+    meld_order = []
+    for char in order:
+        seat = int(char)
+        meld_order.append((seat, seen[seat]))
+        seen[seat] += 1
+    table.meld_order = meld_order
+    table.missed = missed
+    table.missed_all = missed_all
+    table.extras = copy_json(extras)
+    table.payments = payments
+    table.ready = [None] * n
+
+    # -- what the last actions fix, then the rules' own checks; the open window is the one the rules open
+    answers = _answers(phase, actions)
+    consistency.check_against_actions(table, answers, actions)
+    consistency.check_with_rules(rules, window, table, actions)
+    if phase in ("claim", "rob"):
+        _open_window(rules, window, table, answers, len(actions))
+    return table
+
+
+def _answers(phase: str, actions: Sequence[Any]) -> Sequence[Any]:
+    """The answers given so far in an open window: the actions after the discard (or kong) in question."""
+    if phase not in ("claim", "rob"):
+        return ()
+    opened = ("discard",) if phase == "claim" else ("kong", "declare")
+    start = len(actions) - 1
+    while start >= 0 and actions[start][0] not in opened:
+        start -= 1
+    return actions[start + 1:]
+
+
+def _open_window(rules: Rules, window: str, table: Table, answers: Sequence[Any], actions: int) -> None:
+    """Open the window the rules open on this table, with its ``answers`` (the last of ``actions`` actions);
+    InvalidState if they do not fit it."""
+    w = "snapshot.table"
+    table.pending = consistency.open_window(rules, window, table)
+    if not table.pending:
+        raise _fail(f"{w}.phase", f"a {table.phase} window with nobody asked")
+    for i, answer in enumerate(answers):
+        options = table.pending.get(answer[1])
+        action = Action.from_compact(answer)
+        if options is None or answer[1] in table.answers or action not in options:
+            raise _fail(f"snapshot.actions[{actions - len(answers) + i}]",
+                        f"is not an answer seat {answer[1]} may give in the open window")
+        table.answers[answer[1]] = options[options.index(action)]
+    if len(table.answers) >= len(table.pending):
+        raise _fail(f"{w}.phase", "every asked seat has answered: the window should have closed")
+
+
+@lru_cache(maxsize=16)
+def _highs(n: int, total: int) -> tuple[int, ...]:
+    top = n - 1
+    scalars = (top, 33, top, 33, top, 33, top, total)
+    return scalars + (total,) * (2 * n) + (1 << 62,) * n + (1,) * n
+
+
+@lru_cache(maxsize=16)
+def _lows(n: int) -> tuple[int, ...]:
+    return (0, -1, -1, -1, -1, -1, -1, 0) + (0,) * (2 * n) + (-(1 << 62),) * n + (0,) * n
+
+
+def _conserved(copies: bytes, placed: bytes, hands: list[bytearray], stand_in: tuple[int, int] | None,
+               chows: int) -> bool:
+    """Every tile in exactly one place (the quick test; the caller names a failure)."""
+    if stand_in and chows:
+        return False  # the rare case: counted by the full check, which moves the stand-ins
+    return list(map(add, placed, map(sum, zip(*hands, strict=True)))) == list(copies)
