@@ -1,10 +1,11 @@
 // The mahjong flow's lean turn in one crossing (hupai.game.mahjong.MahjongFlow._lean_turn): a plain discard, the
 // claim scan of every other seat, and when nobody can claim and the wall goes on, the next seat's draw and the
-// question whether its turn is only its discards. The flow still decides everything around it in Python (whether
-// the path applies, claim windows, the wall end, the rules' turn hook); this does the table's bookkeeping of that
-// path on the engine's own plain containers (lists, bytearrays, sets, ints), which it is given once per hand as a
-// tuple. Unlike the scans of register_engine.cpp it writes to them: everything is read and checked first, so a
-// malformed argument (an engine bug, never a player's action) raises before anything changes.
+// question whether its turn is only its discards. The flow decides everything around it in Python (whether the
+// path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, counters,
+// 漏胡 blocks, the ready cache, events) from what this returns. The core reads the seats' hands (bytearrays of 34
+// counts), meld counts, ready flags and exposed-pung masks, and writes nothing but the two hands' counts it moves
+// (the discard out of one, the draw into the next): everything is read and checked first, so a malformed argument
+// (an engine bug, never a player's action) raises before any count changes.
 #include <Python.h>
 
 #include <cstdint>
@@ -21,20 +22,12 @@ namespace hupai::binding {
 
 namespace {
 
-// The per-hand tuple's items (MahjongFlow._turn_pack).
+// The per-hand tuple's items (MahjongFlow._pack_turn): lists the engine keeps for the whole hand, read only.
 enum PackItem : Py_ssize_t {
-    kHands,           // list of bytearray(34) per seat
+    kHands,           // list of bytearray(34) per seat: the only memory written (the two counts moved)
     kMelds,           // list of lists of melds per seat (only the lengths are read)
-    kDiscards,        // list of lists of discarded kinds per seat
-    kDiscardsMade,    // list of ints per seat
-    kDraws,           // list of ints per seat
-    kEvents,          // the flow's event list
-    kMissed,          // list of sets per seat (漏胡 blocks)
-    kMissedAll,       // list of bools per seat
-    kWallTiles,       // list of ints: the wall
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
-    kDrawEvents,      // tuple per seat of 34 raw draw events
-    kDiscardActions,  // tuple per seat of 34 prebuilt discard actions
+    kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
     kPackSize,
 };
 
@@ -66,20 +59,32 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-// A list item `index` (an exact int, checked by the caller) plus one, written back.
-bool increment(PyObject* list, Py_ssize_t index) {
-    const long value = PyLong_AsLong(PyList_GET_ITEM(list, index));
-    if (value == -1 && PyErr_Occurred()) return false;
-    PyObject* bumped = PyLong_FromLong(value + 1);
-    if (bumped == nullptr) return false;
-    PyList_SetItem(list, index, bumped);  // steals the new reference, releases the old item
-    return true;
+// The ready cache after the turn, two bits per seat at 2 * seat: 0 unknown, 1 not ready, 2 ready (the flow's
+// _READY_ROWS turns it back into the list it keeps).
+long ready_code(const signed char* ready, Py_ssize_t seats) {
+    long code = 0;
+    for (Py_ssize_t s = 0; s < seats; ++s) code |= long(ready[s] + 1) << (2 * s);
+    return code;
 }
 
-// lean_turn(pack, action, seat, tile, drawn, head, limit, forms, chowers, ready) -> int | tuple | None.
+// (ready_code, result): the result is a tuple of two new references, which it steals.
+PyObject* turn_result(long code, PyObject* result) {
+    if (result == nullptr) return nullptr;
+    PyObject* code_object = PyLong_FromLong(code);
+    if (code_object == nullptr) {
+        Py_DECREF(result);
+        return nullptr;
+    }
+    PyObject* out = PyTuple_Pack(2, code_object, result);
+    Py_DECREF(code_object);
+    Py_DECREF(result);
+    return out;
+}
+
+// lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (int, int | tuple | None).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 9 more arguments");
+    if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
         return nullptr;
     }
     PyObject* pack[kPackSize];
@@ -90,28 +95,20 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     }
     const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
-    PyObject* ready_list = args[9];
-    for (const PackItem item : {kMelds, kDiscards, kDiscardsMade, kDraws, kMissed, kMissedAll, kPungs}) {
-        if (!seat_list(pack[item], seats)) {
-            fail("lean_turn: a per-seat list of the wrong shape");
-            return nullptr;
-        }
-    }
-    if (!seat_list(ready_list, seats) || !PyList_CheckExact(pack[kEvents]) || !PyList_CheckExact(pack[kWallTiles]) ||
-        !seat_tables(pack[kDrawEvents], seats) || !seat_tables(pack[kDiscardActions], seats)) {
-        fail("lean_turn: a list or table of the wrong shape");
+    PyObject* ready_list = args[1];
+    if (!seat_list(pack[kMelds], seats) || !seat_list(pack[kPungs], seats) || !seat_list(ready_list, seats) ||
+        !seat_tables(pack[kDiscardActions], seats)) {
+        fail("lean_turn: a per-seat list or table of the wrong shape");
         return nullptr;
     }
-    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, forms = 0, chowers = 0;
-    const long wall_size = long(PyList_GET_SIZE(pack[kWallTiles]));
+    long seat = 0, tile = 0, drawn = 0, next_tile = 0, forms = 0, chowers = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
-        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
-        !small_int(args[6], -1024, wall_size, limit) || !small_int(args[7], 1, kAllForms, forms) ||
-        !small_int(args[8], 0, 15, chowers))
+        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], -1, kNumKinds - 1, next_tile) ||
+        !small_int(args[6], 1, kAllForms, forms) || !small_int(args[7], 0, (1L << seats) - 1, chowers))
         return nullptr;
     const long next = (seat + 1) % long(seats);
 
-    // Read and check everything the path may touch, before anything changes.
+    // Read and check everything the turn reads, before any count changes.
     std::uint8_t counts[4][kNumKinds];
     std::uint8_t* buffers[4] = {};
     ClaimQuery query;
@@ -123,6 +120,11 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             return nullptr;
         }
         buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
+        for (Py_ssize_t other = 0; other < s; ++other)
+            if (buffers[other] == buffers[s]) {
+                fail("lean_turn: two seats share one hand");
+                return nullptr;
+            }
         std::memcpy(counts[s], buffers[s], kNumKinds);
         for (int kind = 0; kind < kNumKinds; ++kind)
             if (counts[s][kind] > kMaxCopies) {
@@ -147,108 +149,73 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("lean_turn: the discarder does not hold the tile");
         return nullptr;
     }
-    PyObject* seat_discards = PyList_GET_ITEM(pack[kDiscards], seat);
-    PyObject* missed = PyList_GET_ITEM(pack[kMissed], next);
     long pungs = 0;
-    if (!PyList_CheckExact(seat_discards) || !PySet_CheckExact(missed) ||
-        !PyLong_CheckExact(PyList_GET_ITEM(pack[kDiscardsMade], seat)) ||
-        !PyLong_CheckExact(PyList_GET_ITEM(pack[kDraws], next)) ||
-        !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) {
-        if (!PyErr_Occurred()) fail("lean_turn: a seat's discards, counters or 漏胡 set of the wrong type");
+    if (!small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) return nullptr;
+    if (next_tile >= 0 && counts[next][next_tile] >= kMaxCopies) {  // the draw that may follow, checked now
+        fail("lean_turn: a fifth copy drawn");
         return nullptr;
-    }
-    long drawn_tile = -1;
-    if (head < limit) {  // the draw follows unless a claim is possible: its tile is checked now
-        if (head >= wall_size) {
-            fail("lean_turn: no wall tile to draw");
-            return nullptr;
-        }
-        if (!small_int(PyList_GET_ITEM(pack[kWallTiles], head), 0, kNumKinds - 1, drawn_tile)) return nullptr;
-        if (counts[next][drawn_tile] >= kMaxCopies) {
-            fail("lean_turn: a fifth copy drawn");
-            return nullptr;
-        }
     }
 
     // The discard.
-    PyObject* tile_object = PyLong_FromLong(tile);
-    if (tile_object == nullptr) return nullptr;
-    const int appended = PyList_Append(seat_discards, tile_object);
-    Py_DECREF(tile_object);
-    if (appended < 0 || !increment(pack[kDiscardsMade], seat) || PyList_Append(pack[kEvents], args[1]) < 0)
-        return nullptr;
     --buffers[seat][tile];
     --counts[seat][tile];
-    if (tile != drawn) {  // a 摸切 discard leaves the waiting hand as it was
-        query.ready[seat] = -1;
-        Py_INCREF(Py_None);
-        PyList_SetItem(ready_list, seat, Py_None);
-    }
+    if (tile != drawn) query.ready[seat] = -1;  // a 摸切 discard leaves the waiting hand as it was
 
-    // The claim scan of every other seat, its readiness learned kept in the engine's cache.
+    // The claim scan of every other seat (the readiness it learns is returned for the flow's cache).
     query.tile = int(tile);
     query.discarder = int(seat);
     query.forms = unsigned(forms);
     query.chow_seats = tile >= 27 ? 0U : unsigned(chowers);
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
-    signed char before[4];
-    std::memcpy(before, query.ready, sizeof before);
     const std::uint32_t shapes = claim_shapes(query);
-    for (Py_ssize_t s = 0; s < seats; ++s) {
-        if (before[s] < 0 && query.ready[s] >= 0) {
-            PyObject* value = query.ready[s] ? Py_True : Py_False;
-            Py_INCREF(value);
-            PyList_SetItem(ready_list, s, value);
-        }
-    }
-    if (shapes != 0 || head >= limit) return PyLong_FromUnsignedLong(shapes);  // a window, or the wall's end
+    const long code = ready_code(query.ready, seats);
+    if (shapes != 0 || next_tile < 0) return turn_result(code, PyLong_FromUnsignedLong(shapes));
 
     // The next seat's draw from the wall.
-    ++buffers[next][drawn_tile];
-    ++counts[next][drawn_tile];
-    if (!increment(pack[kDraws], next)) return nullptr;
-    if (PySet_GET_SIZE(missed) != 0 && PySet_Clear(missed) < 0) return nullptr;  // a draw ends a 漏胡 block
-    if (PyList_GET_ITEM(pack[kMissedAll], next) != Py_False) {
-        Py_INCREF(Py_False);
-        PyList_SetItem(pack[kMissedAll], next, Py_False);
-    }
-    PyObject* event = PyTuple_GET_ITEM(PyTuple_GET_ITEM(pack[kDrawEvents], next), drawn_tile);
-    if (PyList_Append(pack[kEvents], event) < 0) return nullptr;
+    ++buffers[next][next_tile];
+    ++counts[next][next_tile];
 
     // Is that turn only its discards? Not if the hand is complete (asked unless known not ready before the draw)
     // or a kong may be possible (four held, or a held kind of an exposed pung).
     const std::uint8_t* hand = counts[next];
-    if (query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms))) Py_RETURN_NONE;
-    if (std::memchr(hand, kMaxCopies, kNumKinds) != nullptr) Py_RETURN_NONE;
-    for (auto rest = static_cast<std::uint64_t>(pungs); rest != 0; rest &= rest - 1)
-        if (hand[__builtin_ctzll(rest)] > 0) Py_RETURN_NONE;
+    bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms))) &&
+                 std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
+    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
+        plain = hand[__builtin_ctzll(rest)] == 0;
+    if (!plain) {
+        Py_INCREF(Py_None);
+        return turn_result(code, Py_None);
+    }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
     for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
-    PyObject* out = PyTuple_New(held);
-    if (out == nullptr) return nullptr;
-    Py_ssize_t at = 0;
-    for (int kind = 0; kind < kNumKinds; ++kind) {
-        if (hand[kind] == 0) continue;
-        PyObject* action = PyTuple_GET_ITEM(actions, kind);
-        Py_INCREF(action);
-        PyTuple_SET_ITEM(out, at++, action);
+    PyObject* discards = PyTuple_New(held);
+    if (discards != nullptr) {
+        Py_ssize_t at = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) {
+            if (hand[kind] == 0) continue;
+            PyObject* action = PyTuple_GET_ITEM(actions, kind);
+            Py_INCREF(action);
+            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
+        }
     }
-    return out;
+    return turn_result(code, discards);
 }
 
 PyMethodDef kTurnMethods[] = {
-    {"lean_turn", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(lean_turn)), METH_FASTCALL,
-     "lean_turn($module, pack, action, seat, tile, drawn, head, limit, forms, chowers, ready, /)\n--\n\n"
-     "The mahjong flow's lean turn (MahjongFlow._lean_turn) on its plain containers. `pack`: (hands, melds,\n"
-     "discards, discards_made, draws, events, missed, missed_all, wall tiles, pungs, draw events, discard\n"
-     "actions), the flow's per-hand tuple; `ready` the engine's ready cache. `seat` discards `tile` (`action`\n"
-     "is appended as its event; `drawn`: the tile it drew, -1 if none); every other seat's claims are scanned\n"
-     "(claim_scan's bits; chowers as its chow_seats; readiness learned is stored in `ready`). Returns the shapes\n"
-     "(an int) if some seat may claim, or 0 if head >= limit (the wall's end): the flow opens the window or ends\n"
-     "the hand. Otherwise the next seat draws wall[head] (hand, draws, its 漏胡 block cleared, the draw event)\n"
-     "and the result is its turn's discards (a tuple of discard actions) if that turn is only its discards,\n"
-     "else None. The flow writes the Table's own fields (head, drawn, turn seat ...) itself."},
+    {"lean_turn", as_method(lean_turn), METH_FASTCALL,
+     "lean_turn($module, pack, ready, seat, tile, drawn, next_tile, forms, chowers, /)\n--\n\n"
+     "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: (hands, melds, pungs, discard actions),\n"
+     "the flow's per-hand tuple (hands: a bytearray of 34 counts per seat; melds: per seat a list whose length\n"
+     "is read; pungs: per seat the mask of its exposed pungs' kinds; discard actions: per seat a tuple of 34\n"
+     "items, returned, never read); `ready` the engine's ready cache (None, False, True per seat), read only.\n"
+     "`seat` discards `tile` (`drawn`: the tile it drew, -1 if none) and every other seat's claims are scanned\n"
+     "(claim_scan's bits, `chowers` as its chow_seats). If nobody may claim and `next_tile` >= 0 (the next wall\n"
+     "tile; -1 at the wall's end) the next seat draws it. Only the hands' counts are written: the discard and\n"
+     "the draw; every argument is checked first. Returns (ready, result): ready is the cache after the turn, two\n"
+     "bits per seat at 2 * seat (0 unknown, 1 not ready, 2 ready); result is the shapes (an int) if some seat\n"
+     "may claim, 0 at the wall's end, and after a draw the next turn's discards (a tuple of its discard actions)\n"
+     "if that turn is only its discards, else None."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -37,6 +37,10 @@ _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
 # The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
 _WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
+# The ready cache _core.lean_turn returns (two bits per seat: 0 unknown, 1 not ready, 2 ready) as the list items,
+# per table size: ``table.ready[:] = _READY_ROWS[n][code]``.
+_READY_ROWS = {n: tuple(tuple((None, False, True, None)[code >> 2 * seat & 3] for seat in range(n))
+                        for code in range(1 << 2 * n)) for n in range(2, 5)}
 
 
 class Decision(NamedTuple):
@@ -58,7 +62,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
-                 "_turn_pack")
+                 "_turn_pack", "_ready_rows")
 
     rules: Rules
     table: Table
@@ -91,6 +95,7 @@ class MahjongFlow:
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = tuple((seat + 1) % n for seat in range(n))
+        self._ready_rows = _READY_ROWS[n]
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -127,12 +132,10 @@ class MahjongFlow:
         self._pack_turn()
 
     def _pack_turn(self) -> None:
-        """The plain containers ``_core.lean_turn`` works on, gathered once a hand: the table keeps these list
-        objects (changing their contents, never replacing them) from its deal or restore to its end."""
+        """What ``_core.lean_turn`` reads, gathered once a hand: the table keeps these list objects (changing
+        their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
-        self._turn_pack = (table.hands, table.melds, table.discards, table.discards_made, table.draws, self.events,
-                           table.missed, table.missed_all, table.wall.tiles, self._pungs, _WALL_DRAWS,
-                           ACTIONS.discard)
+        self._turn_pack = (table.hands, table.melds, self._pungs, ACTIONS.discard)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -315,18 +318,26 @@ class MahjongFlow:
         engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
         able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
-        and events at the end. ``_core.lean_turn`` does the bookkeeping on the table's lists (the hands, discards,
-        counters, 漏胡 blocks, ready cache and events) and both scans in one crossing; the Table's own fields are
-        written here. Anything else (a claim is possible, the wall ends) leaves by the general path at the point
-        where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong
-        or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
+        and events at the end. ``_core.lean_turn`` moves the tiles between the hands and makes both scans in one
+        crossing; the books (discards, counters, 漏胡 blocks, the ready cache it returns, events and the Table's
+        own fields) are kept here. Anything else (a claim is possible, the wall ends) leaves by the general path
+        at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
+        simulated Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
-        got = lean_turn(self._turn_pack, action, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
-                        self._forms, self._chowers[seat], table.ready)
+        head = wall.head
+        drawn = wall.tiles[head] if head < wall.tail - self._dead_wall else -1
+        ready = table.ready
+        code, got = lean_turn(self._turn_pack, ready, seat, tile, table.drawn, drawn, self._forms,
+                              self._chowers[seat])
+        ready[:] = self._ready_rows[code]
+        table.discards[seat].append(tile)
+        table.discards_made[seat] += 1
+        events = self.events
+        events.append(action)
         table.last_discard = tile
         table.discarder = seat
-        if isinstance(got, int):  # a claim window (the scan's shapes), or the wall's end (0): as _discard
+        if type(got) is int:  # a claim window (the scan's shapes), or the wall's end (0): as _discard
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
@@ -336,10 +347,15 @@ class MahjongFlow:
                 self._next_turn(seat)
             return None
         seat = self._next_seat[seat]
+        table.draws[seat] += 1
+        if table.missed_all[seat] or table.missed[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
+            table.missed[seat].clear()
+            table.missed_all[seat] = False
+        events.append(_WALL_DRAWS[seat][drawn])
         table.kong_from = -1
         table.turn_seat = seat
-        table.drawn = wall.tiles[wall.head]
-        wall.head += 1
+        table.drawn = drawn
+        wall.head = head + 1
         table.drawn_from = "wall"
         quick = self._quick_turn
         if got is None or (quick is not None and not quick(table, seat)):
