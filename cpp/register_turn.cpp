@@ -59,29 +59,27 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-// The ready cache after the turn, two bits per seat at 2 * seat: 0 unknown, 1 not ready, 2 ready (the flow's
-// _READY_ROWS turns it back into the list it keeps).
-long ready_code(const signed char* ready, Py_ssize_t seats) {
-    long code = 0;
-    for (Py_ssize_t s = 0; s < seats; ++s) code |= long(ready[s] + 1) << (2 * s);
-    return code;
-}
-
-// (ready_code, result): the result is a tuple of two new references, which it steals.
-PyObject* turn_result(long code, PyObject* result) {
+// (ready, result), stealing `result`: ready is a new list of the seats' ready flags after the turn (None, False,
+// True), for the flow to keep as its cache in place of the one it passed.
+PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* result) {
     if (result == nullptr) return nullptr;
-    PyObject* code_object = PyLong_FromLong(code);
-    if (code_object == nullptr) {
+    PyObject* flags = PyList_New(seats);
+    if (flags == nullptr) {
         Py_DECREF(result);
         return nullptr;
     }
-    PyObject* out = PyTuple_Pack(2, code_object, result);
-    Py_DECREF(code_object);
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyObject* flag = ready[s] < 0 ? Py_None : ready[s] ? Py_True : Py_False;
+        Py_INCREF(flag);
+        PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
+    }
+    PyObject* out = PyTuple_Pack(2, flags, result);
+    Py_DECREF(flags);
     Py_DECREF(result);
     return out;
 }
 
-// lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (int, int | tuple | None).
+// lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (list, int | tuple | None).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
         PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
@@ -168,8 +166,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     query.chow_seats = tile >= 27 ? 0U : unsigned(chowers);
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
     const std::uint32_t shapes = claim_shapes(query);
-    const long code = ready_code(query.ready, seats);
-    if (shapes != 0 || next_tile < 0) return turn_result(code, PyLong_FromUnsignedLong(shapes));
+    if (shapes != 0 || next_tile < 0) return turn_result(query.ready, seats, PyLong_FromUnsignedLong(shapes));
 
     // The next seat's draw from the wall.
     ++buffers[next][next_tile];
@@ -184,7 +181,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         plain = hand[__builtin_ctzll(rest)] == 0;
     if (!plain) {
         Py_INCREF(Py_None);
-        return turn_result(code, Py_None);
+        return turn_result(query.ready, seats, Py_None);
     }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
@@ -199,7 +196,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
         }
     }
-    return turn_result(code, discards);
+    return turn_result(query.ready, seats, discards);
 }
 
 PyMethodDef kTurnMethods[] = {
@@ -212,8 +209,9 @@ PyMethodDef kTurnMethods[] = {
      "`seat` discards `tile` (`drawn`: the tile it drew, -1 if none) and every other seat's claims are scanned\n"
      "(claim_scan's bits, `chowers` as its chow_seats). If nobody may claim and `next_tile` >= 0 (the next wall\n"
      "tile; -1 at the wall's end) the next seat draws it. Only the hands' counts are written: the discard and\n"
-     "the draw; every argument is checked first. Returns (ready, result): ready is the cache after the turn, two\n"
-     "bits per seat at 2 * seat (0 unknown, 1 not ready, 2 ready); result is the shapes (an int) if some seat\n"
+     "the draw; every argument is checked first. Returns (ready, result): ready a new list, the cache after the\n"
+     "turn (what the scans learned; None for the discarder unless it discarded its drawn tile); result is the\n"
+     "shapes (an int) if some seat\n"
      "may claim, 0 at the wall's end, and after a draw the next turn's discards (a tuple of its discard actions)\n"
      "if that turn is only its discards, else None."},
     {nullptr, nullptr, 0, nullptr},

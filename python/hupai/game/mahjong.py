@@ -37,10 +37,6 @@ _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
 # The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
 _WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
-# The ready cache _core.lean_turn returns (two bits per seat: 0 unknown, 1 not ready, 2 ready) as the list items,
-# per table size: ``table.ready[:] = _READY_ROWS[n][code]``.
-_READY_ROWS = {n: tuple(tuple((None, False, True, None)[code >> 2 * seat & 3] for seat in range(n))
-                        for code in range(1 << 2 * n)) for n in range(2, 5)}
 
 
 class Decision(NamedTuple):
@@ -62,7 +58,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
-                 "_turn_pack", "_ready_rows")
+                 "_turn_pack")
 
     rules: Rules
     table: Table
@@ -95,7 +91,6 @@ class MahjongFlow:
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = tuple((seat + 1) % n for seat in range(n))
-        self._ready_rows = _READY_ROWS[n]
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -326,41 +321,39 @@ class MahjongFlow:
         table = self.table
         wall = table.wall
         head = wall.head
-        drawn = wall.tiles[head] if head < wall.tail - self._dead_wall else -1
-        ready = table.ready
-        code, got = lean_turn(self._turn_pack, ready, seat, tile, table.drawn, drawn, self._forms,
-                              self._chowers[seat])
-        ready[:] = self._ready_rows[code]
+        drawn = wall.tiles[head] if head < wall.tail - self._dead_wall else -1  # -1: the wall ends here
+        table.ready, got = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, drawn, self._forms,
+                                     self._chowers[seat])
         table.discards[seat].append(tile)
         table.discards_made[seat] += 1
-        events = self.events
-        events.append(action)
         table.last_discard = tile
         table.discarder = seat
-        if type(got) is int:  # a claim window (the scan's shapes), or the wall's end (0): as _discard
-            table.drawn = -1
-            table.drawn_from = ""
-            table.phase = "claim"
-            if got:
-                self._claim_window(seat, tile, got)
-            else:
-                self._next_turn(seat)
-            return None
-        seat = self._next_seat[seat]
-        table.draws[seat] += 1
-        if table.missed_all[seat] or table.missed[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
-            table.missed[seat].clear()
-            table.missed_all[seat] = False
-        events.append(_WALL_DRAWS[seat][drawn])
-        table.kong_from = -1
-        table.turn_seat = seat
-        table.drawn = drawn
-        wall.head = head + 1
-        table.drawn_from = "wall"
-        quick = self._quick_turn
-        if got is None or (quick is not None and not quick(table, seat)):
-            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
-        return {seat: got}
+        events = self.events
+        if got.__class__ is not int:
+            seat = self._next_seat[seat]
+            events += action, _WALL_DRAWS[seat][drawn]
+            table.draws[seat] += 1
+            if table.missed_all[seat] or table.missed[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
+                table.missed[seat].clear()
+                table.missed_all[seat] = False
+            table.kong_from = -1
+            table.turn_seat = seat
+            table.drawn = drawn
+            wall.head = head + 1
+            table.drawn_from = "wall"
+            quick = self._quick_turn
+            if got is None or (quick is not None and not quick(table, seat)):
+                return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks
+            return {seat: got}
+        events.append(action)  # a claim window (the scan's shapes), or the wall's end (0): as _discard
+        table.drawn = -1
+        table.drawn_from = ""
+        table.phase = "claim"
+        if got:
+            self._claim_window(seat, tile, got)
+        else:
+            self._next_turn(seat)
+        return None
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
