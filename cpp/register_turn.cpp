@@ -8,6 +8,7 @@
 // (an engine bug, never a player's action) raises before any count changes.
 #include <Python.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -22,11 +23,15 @@ namespace hupai::binding {
 
 namespace {
 
-// The per-hand tuple's items (MahjongFlow._pack_turn): lists the engine keeps for the whole hand, read only.
+// The per-hand tuple's items (MahjongFlow._pack_turn): objects the engine keeps for the whole hand.
 enum PackItem : Py_ssize_t {
-    kHands,           // list of bytearray(34) per seat: the only memory written (the two counts moved)
+    kHands,           // list of bytearray(34) per seat: the discard and the draw move one count each
+    kDraws,           // bytearray, per seat its draws: the draw adds one
+    kDiscardsMade,    // bytearray, per seat its discards: the discard adds one
     kMelds,           // list of lists of melds per seat (only the lengths are read)
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
+    kMissed,          // list of sets per seat, its 漏胡 blocks (only whether one is empty is read)
+    kMissedAll,       // list of bools per seat, a 漏胡 block of every tile
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
     kPackSize,
 };
@@ -79,6 +84,12 @@ PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* resu
     return out;
 }
 
+// A per-seat counter buffer: an exact bytearray of one byte per seat.
+std::uint8_t* seat_counters(PyObject* value, Py_ssize_t seats) {
+    if (!PyByteArray_CheckExact(value) || PyByteArray_GET_SIZE(value) != seats) return nullptr;
+    return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(value));
+}
+
 // lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (list, int | tuple | None).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
@@ -94,9 +105,12 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
     PyObject* ready_list = args[1];
-    if (!seat_list(pack[kMelds], seats) || !seat_list(pack[kPungs], seats) || !seat_list(ready_list, seats) ||
-        !seat_tables(pack[kDiscardActions], seats)) {
-        fail("lean_turn: a per-seat list or table of the wrong shape");
+    std::uint8_t* draws = seat_counters(pack[kDraws], seats);
+    std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
+    if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kMelds], seats) ||
+        !seat_list(pack[kPungs], seats) || !seat_list(pack[kMissed], seats) || !seat_list(pack[kMissedAll], seats) ||
+        !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats)) {
+        fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
     }
     long seat = 0, tile = 0, drawn = 0, next_tile = 0, forms = 0, chowers = 0;
@@ -106,7 +120,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     const long next = (seat + 1) % long(seats);
 
-    // Read and check everything the turn reads, before any count changes.
+    // Read and check everything the turn reads, before anything is written.
     std::uint8_t counts[4][kNumKinds];
     std::uint8_t* buffers[4] = {};
     ClaimQuery query;
@@ -124,11 +138,12 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                 return nullptr;
             }
         std::memcpy(counts[s], buffers[s], kNumKinds);
-        for (int kind = 0; kind < kNumKinds; ++kind)
-            if (counts[s][kind] > kMaxCopies) {
-                fail("lean_turn: a count above 4");
-                return nullptr;
-            }
+        std::uint8_t most = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) most = std::max(most, counts[s][kind]);
+        if (most > kMaxCopies) {
+            fail("lean_turn: a count above 4");
+            return nullptr;
+        }
         query.hands[s] = counts[s];
         PyObject* melds = PyList_GET_ITEM(pack[kMelds], s);
         if (!PyList_CheckExact(melds) || PyList_GET_SIZE(melds) > kMaxMelds) {
@@ -149,14 +164,27 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     long pungs = 0;
     if (!small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) return nullptr;
+    PyObject* missed = PyList_GET_ITEM(pack[kMissed], next);
+    PyObject* missed_all = PyList_GET_ITEM(pack[kMissedAll], next);
+    if (!PySet_CheckExact(missed) || (missed_all != Py_False && missed_all != Py_True)) {
+        fail("lean_turn: a 漏胡 block must be a set and a bool");
+        return nullptr;
+    }
+    // A 漏胡 block ends with its seat's draw (GD-11): the flow's own draw clears it, so this turn stops before.
+    if (PySet_GET_SIZE(missed) != 0 || missed_all == Py_True) next_tile = -1;
     if (next_tile >= 0 && counts[next][next_tile] >= kMaxCopies) {  // the draw that may follow, checked now
         fail("lean_turn: a fifth copy drawn");
+        return nullptr;
+    }
+    if (discards_made[seat] == 0xFF || (next_tile >= 0 && draws[next] == 0xFF)) {
+        fail("lean_turn: a counter at its limit");
         return nullptr;
     }
 
     // The discard.
     --buffers[seat][tile];
     --counts[seat][tile];
+    ++discards_made[seat];
     if (tile != drawn) query.ready[seat] = -1;  // a 摸切 discard leaves the waiting hand as it was
 
     // The claim scan of every other seat (the readiness it learns is returned for the flow's cache).
@@ -171,6 +199,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // The next seat's draw from the wall.
     ++buffers[next][next_tile];
     ++counts[next][next_tile];
+    ++draws[next];
 
     // Is that turn only its discards? Not if the hand is complete (asked unless known not ready before the draw)
     // or a kong may be possible (four held, or a held kind of an exposed pung).

@@ -127,10 +127,11 @@ class MahjongFlow:
         self._pack_turn()
 
     def _pack_turn(self) -> None:
-        """What ``_core.lean_turn`` reads, gathered once a hand: the table keeps these list objects (changing
-        their contents, never replacing them) from its deal or restore to its end."""
+        """What ``_core.lean_turn`` reads and writes, gathered once a hand: the table keeps these objects
+        (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
-        self._turn_pack = (table.hands, table.melds, self._pungs, ACTIONS.discard)
+        self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.missed,
+                           table.missed_all, ACTIONS.discard)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -325,17 +326,11 @@ class MahjongFlow:
         table.ready, got = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, drawn, self._forms,
                                      self._chowers[seat])
         table.discards[seat].append(tile)
-        table.discards_made[seat] += 1
         table.last_discard = tile
         table.discarder = seat
-        events = self.events
-        if got.__class__ is not int:
+        if got.__class__ is not int:  # no claim, and the next seat drew
             seat = self._next_seat[seat]
-            events += action, _WALL_DRAWS[seat][drawn]
-            table.draws[seat] += 1
-            if table.missed_all[seat] or table.missed[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
-                table.missed[seat].clear()
-                table.missed_all[seat] = False
+            self.events.extend((action, _WALL_DRAWS[seat][drawn]))
             table.kong_from = -1
             table.turn_seat = seat
             table.drawn = drawn
@@ -345,7 +340,9 @@ class MahjongFlow:
             if got is None or (quick is not None and not quick(table, seat)):
                 return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks
             return {seat: got}
-        events.append(action)  # a claim window (the scan's shapes), or the wall's end (0): as _discard
+        # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's
+        # end, or a 漏胡 block that the next seat's draw ends): as _discard.
+        self.events.append(action)
         table.drawn = -1
         table.drawn_from = ""
         table.phase = "claim"
