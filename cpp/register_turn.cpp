@@ -44,9 +44,9 @@ bool fail(const char* message) {
 // A small exact int in low..high (the engine's own ints; a bool is refused).
 bool small_int(PyObject* value, long low, long high, long& out) {
     if (!PyLong_CheckExact(value)) return fail("lean_turn: an int was expected");
-    const long parsed = PyLong_AsLong(value);
-    if (parsed == -1 && PyErr_Occurred()) return false;
-    if (parsed < low || parsed > high) return fail("lean_turn: an int out of range");
+    int overflow = 0;
+    const long parsed = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow != 0 || parsed < low || parsed > high) return fail("lean_turn: an int out of range");
     out = parsed;
     return true;
 }
