@@ -314,11 +314,12 @@ class MahjongFlow:
         engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
         able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
-        and events at the end. ``_core.lean_turn`` moves the tiles between the hands and makes both scans in one
-        crossing; the books (discards, counters, 漏胡 blocks, the ready cache it returns, events and the Table's
-        own fields) are kept here. Anything else (a claim is possible, the wall ends) leaves by the general path
-        at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
-        simulated Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
+        and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
+        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns as a new
+        list, events and the Table's own fields) is kept here. Anything else (a claim is possible, the wall ends,
+        a 漏胡 block that the next seat's draw ends) leaves by the general path at the point where the two part,
+        and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong or Kawuxing hand are
+        this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
         head = wall.head
@@ -328,29 +329,29 @@ class MahjongFlow:
         table.discards[seat].append(tile)
         table.last_discard = tile
         table.discarder = seat
-        if got.__class__ is not int:  # no claim, and the next seat drew
-            seat = self._next_seat[seat]
-            self.events.extend((action, _WALL_DRAWS[seat][drawn]))
-            table.kong_from = -1
-            table.turn_seat = seat
-            table.drawn = drawn
-            wall.head = head + 1
-            table.drawn_from = "wall"
-            quick = self._quick_turn
-            if got is None or (quick is not None and not quick(table, seat)):
-                return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks
-            return {seat: got}
-        # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's
-        # end, or a 漏胡 block that the next seat's draw ends): as _discard.
-        self.events.append(action)
-        table.drawn = -1
-        table.drawn_from = ""
-        table.phase = "claim"
-        if got:
-            self._claim_window(seat, tile, got)
-        else:
-            self._next_turn(seat)
-        return None
+        if isinstance(got, int):
+            # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
+            # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
+            self.events.append(action)
+            table.drawn = -1
+            table.drawn_from = ""
+            table.phase = "claim"
+            if got:
+                self._claim_window(seat, tile, got)
+            else:
+                self._next_turn(seat)
+            return None
+        seat = self._next_seat[seat]  # nobody may claim, and the next seat drew
+        self.events.extend((action, _WALL_DRAWS[seat][drawn]))
+        table.kong_from = -1
+        table.turn_seat = seat
+        table.drawn = drawn
+        wall.head = head + 1
+        table.drawn_from = "wall"
+        quick = self._quick_turn
+        if got is None or (quick is not None and not quick(table, seat)):
+            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+        return {seat: got}
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
