@@ -1,11 +1,13 @@
 // The mahjong flow's lean turn in one crossing (hupai.game.mahjong.MahjongFlow._lean_turn): a plain discard, the
 // claim scan of every other seat, and when nobody can claim and the wall goes on, the next seat's draw and the
 // question whether its turn is only its discards. The flow decides everything around it in Python (whether the
-// path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, counters,
-// 漏胡 blocks, the ready cache, events) from what this returns. The core reads the seats' hands (bytearrays of 34
-// counts), meld counts, ready flags and exposed-pung masks, and writes nothing but the two hands' counts it moves
-// (the discard out of one, the draw into the next): everything is read and checked first, so a malformed argument
-// (an engine bug, never a player's action) raises before any count changes.
+// path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
+// the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
+// objects (hands, meld counts, ready flags, exposed-pung masks, whether the next seat has a 漏胡 block) and writes
+// plain buffers only: the two hand counts it moves (bytearrays of 34 counts) and the two per-seat counters
+// (bytearrays). It stores, creates or changes no other Python object except its return value, and everything is
+// read and checked first, so a malformed argument (an engine bug, never a player's action) raises before any
+// byte changes.
 #include <Python.h>
 
 #include <algorithm>
@@ -231,18 +233,18 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 PyMethodDef kTurnMethods[] = {
     {"lean_turn", as_method(lean_turn), METH_FASTCALL,
      "lean_turn($module, pack, ready, seat, tile, drawn, next_tile, forms, chowers, /)\n--\n\n"
-     "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: (hands, melds, pungs, discard actions),\n"
-     "the flow's per-hand tuple (hands: a bytearray of 34 counts per seat; melds: per seat a list whose length\n"
-     "is read; pungs: per seat the mask of its exposed pungs' kinds; discard actions: per seat a tuple of 34\n"
-     "items, returned, never read); `ready` the engine's ready cache (None, False, True per seat), read only.\n"
-     "`seat` discards `tile` (`drawn`: the tile it drew, -1 if none) and every other seat's claims are scanned\n"
-     "(claim_scan's bits, `chowers` as its chow_seats). If nobody may claim and `next_tile` >= 0 (the next wall\n"
-     "tile; -1 at the wall's end) the next seat draws it. Only the hands' counts are written: the discard and\n"
-     "the draw; every argument is checked first. Returns (ready, result): ready a new list, the cache after the\n"
-     "turn (what the scans learned; None for the discarder unless it discarded its drawn tile); result is the\n"
-     "shapes (an int) if some seat\n"
-     "may claim, 0 at the wall's end, and after a draw the next turn's discards (a tuple of its discard actions)\n"
-     "if that turn is only its discards, else None."},
+     "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
+     "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
+     "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; missed, missed_all: per seat\n"
+     "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read). `ready`: the\n"
+     "engine's ready cache (None, False, True per seat), read only. `seat` discards `tile` (`drawn`: the tile\n"
+     "it drew, -1 if none; discards_made[seat] + 1) and every other seat's claims are scanned (claim_scan's\n"
+     "bits, `chowers` as its chow_seats). If nobody may claim, `next_tile` >= 0 (the next wall tile; -1 at the\n"
+     "wall's end) and the next seat has no 漏胡 block, that seat draws it (draws[next] + 1). Only those bytes are\n"
+     "written, after every argument is checked. Returns (ready, result): ready a new list, the cache after the\n"
+     "turn (what the scan learned; None for the discarder unless it discarded its drawn tile); result the\n"
+     "shapes (an int) if some seat may claim, 0 if nobody may but no draw was made, and after a draw the next\n"
+     "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},
     {nullptr, nullptr, 0, nullptr},
 };
 
