@@ -329,7 +329,7 @@ class MahjongFlow:
         table.discards[seat].append(tile)
         table.last_discard = tile
         table.discarder = seat
-        if isinstance(got, int):
+        if type(got) is int:  # (cheaper than isinstance, on every turn)
             # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
             # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
             self.events.append(action)
@@ -351,7 +351,7 @@ class MahjongFlow:
         quick = self._quick_turn
         if got is None or (quick is not None and not quick(table, seat)):
             return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
-        return {seat: got}
+        return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
