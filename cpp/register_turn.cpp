@@ -80,9 +80,14 @@ PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* resu
         Py_INCREF(flag);
         PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
     }
-    PyObject* out = PyTuple_Pack(2, flags, result);
-    Py_DECREF(flags);
-    Py_DECREF(result);
+    PyObject* out = PyTuple_New(2);
+    if (out == nullptr) {
+        Py_DECREF(flags);
+        Py_DECREF(result);
+        return nullptr;
+    }
+    PyTuple_SET_ITEM(out, 0, flags);  // the new tuple returned takes both references
+    PyTuple_SET_ITEM(out, 1, result);
     return out;
 }
 

@@ -348,10 +348,11 @@ class MahjongFlow:
         table.drawn = drawn
         wall.head = head + 1
         table.drawn_from = "wall"
-        quick = self._quick_turn
-        if got is None or (quick is not None and not quick(table, seat)):
-            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
-        return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
+        if got is not None:  # a turn of discards alone, unless the rules' own hook says otherwise
+            quick = self._quick_turn
+            if quick is None or quick(table, seat):
+                return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
+        return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
