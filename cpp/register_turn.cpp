@@ -1,12 +1,16 @@
 // The mahjong flow's lean turn in one crossing (hupai.game.mahjong.MahjongFlow._lean_turn): a plain discard, the
 // claim scan of every other seat, and when nobody can claim and the wall goes on, the next seat's draw and the
-// question whether its turn is only its discards. The flow still decides everything around it in Python (whether
-// the path applies, claim windows, the wall end, the rules' turn hook); this does the table's bookkeeping of that
-// path on the engine's own plain containers (lists, bytearrays, sets, ints), which it is given once per hand as a
-// tuple. Unlike the scans of register_engine.cpp it writes to them: everything is read and checked first, so a
-// malformed argument (an engine bug, never a player's action) raises before anything changes.
+// question whether its turn is only its discards. The flow decides everything around it in Python (whether the
+// path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
+// the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
+// objects (hands, meld counts, ready flags, exposed-pung masks, whether the next seat has a 漏胡 block) and writes
+// plain buffers only: the two hand counts it moves (bytearrays of 34 counts) and the two per-seat counters
+// (bytearrays). It stores, creates or changes no other Python object except its return value, and everything is
+// read and checked first, so a malformed argument (an engine bug, never a player's action) raises before any
+// byte changes.
 #include <Python.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -21,20 +25,16 @@ namespace hupai::binding {
 
 namespace {
 
-// The per-hand tuple's items (MahjongFlow._turn_pack).
+// The per-hand tuple's items (MahjongFlow._pack_turn): objects the engine keeps for the whole hand.
 enum PackItem : Py_ssize_t {
-    kHands,           // list of bytearray(34) per seat
+    kHands,           // list of bytearray(34) per seat: the discard and the draw move one count each
+    kDraws,           // bytearray, per seat its draws: the draw adds one
+    kDiscardsMade,    // bytearray, per seat its discards: the discard adds one
     kMelds,           // list of lists of melds per seat (only the lengths are read)
-    kDiscards,        // list of lists of discarded kinds per seat
-    kDiscardsMade,    // list of ints per seat
-    kDraws,           // list of ints per seat
-    kEvents,          // the flow's event list
-    kMissed,          // list of sets per seat (漏胡 blocks)
-    kMissedAll,       // list of bools per seat
-    kWallTiles,       // list of ints: the wall
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
-    kDrawEvents,      // tuple per seat of 34 raw draw events
-    kDiscardActions,  // tuple per seat of 34 prebuilt discard actions
+    kMissed,          // list of sets per seat, its 漏胡 blocks (only whether one is empty is read)
+    kMissedAll,       // list of bools per seat, a 漏胡 block of every tile
+    kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
     kPackSize,
 };
 
@@ -46,9 +46,9 @@ bool fail(const char* message) {
 // A small exact int in low..high (the engine's own ints; a bool is refused).
 bool small_int(PyObject* value, long low, long high, long& out) {
     if (!PyLong_CheckExact(value)) return fail("lean_turn: an int was expected");
-    const long parsed = PyLong_AsLong(value);
-    if (parsed == -1 && PyErr_Occurred()) return false;
-    if (parsed < low || parsed > high) return fail("lean_turn: an int out of range");
+    int overflow = 0;
+    const long parsed = PyLong_AsLongAndOverflow(value, &overflow);
+    if (overflow != 0 || parsed < low || parsed > high) return fail("lean_turn: an int out of range");
     out = parsed;
     return true;
 }
@@ -66,20 +66,41 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-// A list item `index` (an exact int, checked by the caller) plus one, written back.
-bool increment(PyObject* list, Py_ssize_t index) {
-    const long value = PyLong_AsLong(PyList_GET_ITEM(list, index));
-    if (value == -1 && PyErr_Occurred()) return false;
-    PyObject* bumped = PyLong_FromLong(value + 1);
-    if (bumped == nullptr) return false;
-    PyList_SetItem(list, index, bumped);  // steals the new reference, releases the old item
-    return true;
+// (ready, result), stealing `result`: ready is a new list of the seats' ready flags after the turn (None, False,
+// True), for the flow to keep as its cache in place of the one it passed.
+PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* result) {
+    if (result == nullptr) return nullptr;
+    PyObject* flags = PyList_New(seats);
+    if (flags == nullptr) {
+        Py_DECREF(result);
+        return nullptr;
+    }
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyObject* flag = ready[s] < 0 ? Py_None : ready[s] ? Py_True : Py_False;
+        Py_INCREF(flag);
+        PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
+    }
+    PyObject* out = PyTuple_New(2);
+    if (out == nullptr) {
+        Py_DECREF(flags);
+        Py_DECREF(result);
+        return nullptr;
+    }
+    PyTuple_SET_ITEM(out, 0, flags);  // the new tuple returned takes both references
+    PyTuple_SET_ITEM(out, 1, result);
+    return out;
 }
 
-// lean_turn(pack, action, seat, tile, drawn, head, limit, forms, chowers, ready) -> int | tuple | None.
+// A per-seat counter buffer: an exact bytearray of one byte per seat.
+std::uint8_t* seat_counters(PyObject* value, Py_ssize_t seats) {
+    if (!PyByteArray_CheckExact(value) || PyByteArray_GET_SIZE(value) != seats) return nullptr;
+    return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(value));
+}
+
+// lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (list, int | tuple | None).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 9 more arguments");
+    if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
         return nullptr;
     }
     PyObject* pack[kPackSize];
@@ -90,28 +111,23 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     }
     const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
-    PyObject* ready_list = args[9];
-    for (const PackItem item : {kMelds, kDiscards, kDiscardsMade, kDraws, kMissed, kMissedAll, kPungs}) {
-        if (!seat_list(pack[item], seats)) {
-            fail("lean_turn: a per-seat list of the wrong shape");
-            return nullptr;
-        }
-    }
-    if (!seat_list(ready_list, seats) || !PyList_CheckExact(pack[kEvents]) || !PyList_CheckExact(pack[kWallTiles]) ||
-        !seat_tables(pack[kDrawEvents], seats) || !seat_tables(pack[kDiscardActions], seats)) {
-        fail("lean_turn: a list or table of the wrong shape");
+    PyObject* ready_list = args[1];
+    std::uint8_t* draws = seat_counters(pack[kDraws], seats);
+    std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
+    if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kMelds], seats) ||
+        !seat_list(pack[kPungs], seats) || !seat_list(pack[kMissed], seats) || !seat_list(pack[kMissedAll], seats) ||
+        !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats)) {
+        fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
     }
-    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, forms = 0, chowers = 0;
-    const long wall_size = long(PyList_GET_SIZE(pack[kWallTiles]));
+    long seat = 0, tile = 0, drawn = 0, next_tile = 0, forms = 0, chowers = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
-        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
-        !small_int(args[6], -1024, wall_size, limit) || !small_int(args[7], 1, kAllForms, forms) ||
-        !small_int(args[8], 0, 15, chowers))
+        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], -1, kNumKinds - 1, next_tile) ||
+        !small_int(args[6], 1, kAllForms, forms) || !small_int(args[7], 0, (1L << seats) - 1, chowers))
         return nullptr;
     const long next = (seat + 1) % long(seats);
 
-    // Read and check everything the path may touch, before anything changes.
+    // Read and check everything the turn reads, before anything is written.
     std::uint8_t counts[4][kNumKinds];
     std::uint8_t* buffers[4] = {};
     ClaimQuery query;
@@ -123,12 +139,18 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             return nullptr;
         }
         buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
-        std::memcpy(counts[s], buffers[s], kNumKinds);
-        for (int kind = 0; kind < kNumKinds; ++kind)
-            if (counts[s][kind] > kMaxCopies) {
-                fail("lean_turn: a count above 4");
+        for (Py_ssize_t other = 0; other < s; ++other)
+            if (buffers[other] == buffers[s]) {
+                fail("lean_turn: two seats share one hand");
                 return nullptr;
             }
+        std::memcpy(counts[s], buffers[s], kNumKinds);
+        std::uint8_t most = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) most = std::max(most, counts[s][kind]);
+        if (most > kMaxCopies) {
+            fail("lean_turn: a count above 4");
+            return nullptr;
+        }
         query.hands[s] = counts[s];
         PyObject* melds = PyList_GET_ITEM(pack[kMelds], s);
         if (!PyList_CheckExact(melds) || PyList_GET_SIZE(melds) > kMaxMelds) {
@@ -147,108 +169,87 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("lean_turn: the discarder does not hold the tile");
         return nullptr;
     }
-    PyObject* seat_discards = PyList_GET_ITEM(pack[kDiscards], seat);
-    PyObject* missed = PyList_GET_ITEM(pack[kMissed], next);
     long pungs = 0;
-    if (!PyList_CheckExact(seat_discards) || !PySet_CheckExact(missed) ||
-        !PyLong_CheckExact(PyList_GET_ITEM(pack[kDiscardsMade], seat)) ||
-        !PyLong_CheckExact(PyList_GET_ITEM(pack[kDraws], next)) ||
-        !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) {
-        if (!PyErr_Occurred()) fail("lean_turn: a seat's discards, counters or 漏胡 set of the wrong type");
+    if (!small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) return nullptr;
+    PyObject* missed = PyList_GET_ITEM(pack[kMissed], next);
+    PyObject* missed_all = PyList_GET_ITEM(pack[kMissedAll], next);
+    if (!PySet_CheckExact(missed) || (missed_all != Py_False && missed_all != Py_True)) {
+        fail("lean_turn: a 漏胡 block must be a set and a bool");
         return nullptr;
     }
-    long drawn_tile = -1;
-    if (head < limit) {  // the draw follows unless a claim is possible: its tile is checked now
-        if (head >= wall_size) {
-            fail("lean_turn: no wall tile to draw");
-            return nullptr;
-        }
-        if (!small_int(PyList_GET_ITEM(pack[kWallTiles], head), 0, kNumKinds - 1, drawn_tile)) return nullptr;
-        if (counts[next][drawn_tile] >= kMaxCopies) {
-            fail("lean_turn: a fifth copy drawn");
-            return nullptr;
-        }
+    // A 漏胡 block ends with its seat's draw (GD-11): the flow's own draw clears it, so this turn stops before.
+    if (PySet_GET_SIZE(missed) != 0 || missed_all == Py_True) next_tile = -1;
+    if (next_tile >= 0 && counts[next][next_tile] >= kMaxCopies) {  // the draw that may follow, checked now
+        fail("lean_turn: a fifth copy drawn");
+        return nullptr;
+    }
+    if (discards_made[seat] == 0xFF || (next_tile >= 0 && draws[next] == 0xFF)) {
+        fail("lean_turn: a counter at its limit");
+        return nullptr;
     }
 
     // The discard.
-    PyObject* tile_object = PyLong_FromLong(tile);
-    if (tile_object == nullptr) return nullptr;
-    const int appended = PyList_Append(seat_discards, tile_object);
-    Py_DECREF(tile_object);
-    if (appended < 0 || !increment(pack[kDiscardsMade], seat) || PyList_Append(pack[kEvents], args[1]) < 0)
-        return nullptr;
     --buffers[seat][tile];
     --counts[seat][tile];
-    if (tile != drawn) {  // a 摸切 discard leaves the waiting hand as it was
-        query.ready[seat] = -1;
-        Py_INCREF(Py_None);
-        PyList_SetItem(ready_list, seat, Py_None);
-    }
+    ++discards_made[seat];
+    if (tile != drawn) query.ready[seat] = -1;  // a 摸切 discard leaves the waiting hand as it was
 
-    // The claim scan of every other seat, its readiness learned kept in the engine's cache.
+    // The claim scan of every other seat (the readiness it learns is returned for the flow's cache).
     query.tile = int(tile);
     query.discarder = int(seat);
     query.forms = unsigned(forms);
     query.chow_seats = tile >= 27 ? 0U : unsigned(chowers);
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
-    signed char before[4];
-    std::memcpy(before, query.ready, sizeof before);
     const std::uint32_t shapes = claim_shapes(query);
-    for (Py_ssize_t s = 0; s < seats; ++s) {
-        if (before[s] < 0 && query.ready[s] >= 0) {
-            PyObject* value = query.ready[s] ? Py_True : Py_False;
-            Py_INCREF(value);
-            PyList_SetItem(ready_list, s, value);
-        }
-    }
-    if (shapes != 0 || head >= limit) return PyLong_FromUnsignedLong(shapes);  // a window, or the wall's end
+    if (shapes != 0 || next_tile < 0) return turn_result(query.ready, seats, PyLong_FromUnsignedLong(shapes));
 
     // The next seat's draw from the wall.
-    ++buffers[next][drawn_tile];
-    ++counts[next][drawn_tile];
-    if (!increment(pack[kDraws], next)) return nullptr;
-    if (PySet_GET_SIZE(missed) != 0 && PySet_Clear(missed) < 0) return nullptr;  // a draw ends a 漏胡 block
-    if (PyList_GET_ITEM(pack[kMissedAll], next) != Py_False) {
-        Py_INCREF(Py_False);
-        PyList_SetItem(pack[kMissedAll], next, Py_False);
-    }
-    PyObject* event = PyTuple_GET_ITEM(PyTuple_GET_ITEM(pack[kDrawEvents], next), drawn_tile);
-    if (PyList_Append(pack[kEvents], event) < 0) return nullptr;
+    ++buffers[next][next_tile];
+    ++counts[next][next_tile];
+    ++draws[next];
 
     // Is that turn only its discards? Not if the hand is complete (asked unless known not ready before the draw)
     // or a kong may be possible (four held, or a held kind of an exposed pung).
     const std::uint8_t* hand = counts[next];
-    if (query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms))) Py_RETURN_NONE;
-    if (std::memchr(hand, kMaxCopies, kNumKinds) != nullptr) Py_RETURN_NONE;
-    for (auto rest = static_cast<std::uint64_t>(pungs); rest != 0; rest &= rest - 1)
-        if (hand[__builtin_ctzll(rest)] > 0) Py_RETURN_NONE;
+    bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms))) &&
+                 std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
+    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
+        plain = hand[__builtin_ctzll(rest)] == 0;
+    if (!plain) {
+        Py_INCREF(Py_None);
+        return turn_result(query.ready, seats, Py_None);
+    }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
     for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
-    PyObject* out = PyTuple_New(held);
-    if (out == nullptr) return nullptr;
-    Py_ssize_t at = 0;
-    for (int kind = 0; kind < kNumKinds; ++kind) {
-        if (hand[kind] == 0) continue;
-        PyObject* action = PyTuple_GET_ITEM(actions, kind);
-        Py_INCREF(action);
-        PyTuple_SET_ITEM(out, at++, action);
+    PyObject* discards = PyTuple_New(held);
+    if (discards != nullptr) {
+        Py_ssize_t at = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) {
+            if (hand[kind] == 0) continue;
+            PyObject* action = PyTuple_GET_ITEM(actions, kind);
+            Py_INCREF(action);
+            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
+        }
     }
-    return out;
+    return turn_result(query.ready, seats, discards);
 }
 
 PyMethodDef kTurnMethods[] = {
-    {"lean_turn", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(lean_turn)), METH_FASTCALL,
-     "lean_turn($module, pack, action, seat, tile, drawn, head, limit, forms, chowers, ready, /)\n--\n\n"
-     "The mahjong flow's lean turn (MahjongFlow._lean_turn) on its plain containers. `pack`: (hands, melds,\n"
-     "discards, discards_made, draws, events, missed, missed_all, wall tiles, pungs, draw events, discard\n"
-     "actions), the flow's per-hand tuple; `ready` the engine's ready cache. `seat` discards `tile` (`action`\n"
-     "is appended as its event; `drawn`: the tile it drew, -1 if none); every other seat's claims are scanned\n"
-     "(claim_scan's bits; chowers as its chow_seats; readiness learned is stored in `ready`). Returns the shapes\n"
-     "(an int) if some seat may claim, or 0 if head >= limit (the wall's end): the flow opens the window or ends\n"
-     "the hand. Otherwise the next seat draws wall[head] (hand, draws, its 漏胡 block cleared, the draw event)\n"
-     "and the result is its turn's discards (a tuple of discard actions) if that turn is only its discards,\n"
-     "else None. The flow writes the Table's own fields (head, drawn, turn seat ...) itself."},
+    {"lean_turn", as_method(lean_turn), METH_FASTCALL,
+     "lean_turn($module, pack, ready, seat, tile, drawn, next_tile, forms, chowers, /)\n--\n\n"
+     "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
+     "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
+     "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; missed, missed_all: per seat\n"
+     "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read). `ready`: the\n"
+     "engine's ready cache (None, False, True per seat), read only. `seat` discards `tile` (`drawn`: the tile\n"
+     "it drew, -1 if none; discards_made[seat] + 1) and every other seat's claims are scanned (claim_scan's\n"
+     "bits, `chowers` as its chow_seats). If nobody may claim, `next_tile` >= 0 (the next wall tile; -1 at the\n"
+     "wall's end) and the next seat has no 漏胡 block, that seat draws it (draws[next] + 1). Only those bytes are\n"
+     "written, after every argument is checked. Returns (ready, result): ready a new list, the cache after the\n"
+     "turn (what the scan learned; None for the discarder unless it discarded its drawn tile); result the\n"
+     "shapes (an int) if some seat may claim, 0 if nobody may but no draw was made, and after a draw the next\n"
+     "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},
     {nullptr, nullptr, 0, nullptr},
 };
 

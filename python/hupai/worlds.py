@@ -345,8 +345,8 @@ def _mahjong_table(obs: Observation, rules: Rules, extras: dict[str, Any], hands
     table.discards = [list(pile) for pile in obs.discards]
     table.phase = phase
     table.turn_seat = turn_seat
-    table.draws = draws
-    table.discards_made = discards_made
+    table.draws = bytearray(draws)
+    table.discards_made = bytearray(discards_made)
     table.calls = sum(len(m) for m in melds) + sum(m.added for ms in melds for m in ms)
     # The melds in turn order from the dealer, a seat's own in the order it made them (the order is not shown).
     order = []

@@ -1,32 +1,53 @@
-"""``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp): it writes to the engine's own lists,
-so a malformed argument (an engine bug, never a player's action: players reach it only with a legal discard)
-must raise before anything changes. Its results on real tables are compared with the general path in
-tests/game/test_lean_turn.py."""
+"""``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp). It reads the engine's per-hand pack
+and writes only plain buffers: the two hand counts it moves and the two per-seat counters (bytearrays); the
+ready cache comes back as a new list, and every list, set and event stays the flow's to change. A malformed
+argument (an engine bug, never a player's action: players reach it only with a legal discard) must raise before
+any byte changes. Its results on real tables are compared with the general path in tests/game/test_lean_turn.py."""
 
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 from hupai._core import lean_turn
 from hupai.actions import ACTIONS
 from hupai.game import Game
 
+# The pack's items (MahjongFlow._pack_turn).
+HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_ = range(8)
 
-def _ready_game() -> tuple[Game, list]:
-    game = Game("guangdong", seed=7, dealer=0, claim_window="eligible")
+
+def _ready_game(seed: int = 7) -> tuple[Game, list]:
+    """A Guangdong table whose dealer is to discard, and the call its lean turn would make."""
+    game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
     flow = game._flow
     table = game.table
     seat = table.turn_seat
     tile = next(k for k in range(34) if table.hands[seat][k])
     wall = table.wall
-    args = [flow._turn_pack, ACTIONS.discard[seat][tile], seat, tile, table.drawn, wall.head,
-            wall.tail - flow._dead_wall, flow._forms, flow._chowers[seat], table.ready]
+    args = [flow._turn_pack, table.ready, seat, tile, table.drawn, wall.tiles[wall.head], flow._forms,
+            flow._chowers[seat]]
     return game, args
 
 
-def _state(game: Game) -> tuple:
-    return copy.deepcopy((game.table.to_json(), list(game._flow.events), list(game.table.ready)))
+def _buffers(value: object, found: list[bytearray] | None = None) -> list[bytearray]:
+    """Every bytearray reachable from ``value`` through lists and tuples (what the core could write)."""
+    found = [] if found is None else found
+    if isinstance(value, bytearray):
+        if all(value is not seen for seen in found):
+            found.append(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _buffers(item, found)
+    return found
+
+
+def _state(game: Game, args: list) -> tuple:
+    """The table, events, ready cache and the bytes of every buffer in the call."""
+    return (copy.deepcopy((game.table.to_json(), list(game._flow.events), list(game.table.ready),
+                           [sorted(s) for s in game.table.missed], list(game.table.missed_all))),
+            [bytes(buffer) for buffer in _buffers(args)])
 
 
 def _with(args: list, index: int, value: object) -> list:
@@ -41,65 +62,178 @@ def _pack_with(args: list, item: int, value: object) -> list:
     return _with(args, 0, tuple(pack))
 
 
+def _not_held(args: list) -> int:
+    return next(k for k in range(34) if not args[0][HANDS][args[2]][k])
+
+
+def _alias_hands(args: list) -> list:
+    hands = list(args[0][HANDS])
+    hands[1] = hands[0]
+    return _pack_with(args, HANDS, hands)
+
+
+def _count_above_four(args: list) -> list:
+    hands = [bytearray(h) for h in args[0][HANDS]]
+    hands[2][5] = 5
+    return _pack_with(args, HANDS, hands)
+
+
+def _full_counter(args: list) -> list:
+    made = bytearray(args[0][MADE])
+    made[args[2]] = 255
+    return _pack_with(args, MADE, made)
+
+
+def _fifth_copy(args: list) -> list:
+    hands = [bytearray(h) for h in args[0][HANDS]]
+    hands[(args[2] + 1) % 4][args[5]] = 4
+    return _pack_with(args, HANDS, hands)
+
+
 @pytest.mark.parametrize("change", [
-    lambda a: a[:9],                                    # an argument missing
-    lambda a: _with(a, 0, a[0][:5]),                    # a short pack
-    lambda a: _with(a, 2, 4),                           # no such seat
-    lambda a: _with(a, 2, True),                        # a bool for a seat
-    lambda a: _with(a, 3, 34),                          # no such kind
-    lambda a: _with(a, 3, next(k for k in range(34) if not a[0][0][a[2]][k])),  # a tile not held
-    lambda a: _with(a, 5, 10_000),                      # a head beyond the wall
-    lambda a: _with(a, 7, 0),                           # no winning form
-    lambda a: _with(a, 8, 16),                          # a chow mask beyond four seats
-    lambda a: _with(a, 9, [None, None, "yes", None]),   # a ready flag that is not one
-    lambda a: _with(a, 9, [None] * 3),                  # a ready cache of another table size
-    lambda a: _pack_with(a, 0, [bytes(34)] * 4),        # hands that cannot be written
-    lambda a: _pack_with(a, 1, [[]] * 3),               # melds of another table size
-    lambda a: _pack_with(a, 2, [(), (), (), ()]),       # discards that are not lists
-    lambda a: _pack_with(a, 3, [0.0] * 4),              # counters that are not ints
-    lambda a: _pack_with(a, 6, [[], [], [], []]),       # 漏胡 blocks that are not sets
-    lambda a: _pack_with(a, 8, ["1m"] * 136),           # a wall of strings
-    lambda a: _pack_with(a, 11, ACTIONS.discard[:2]),   # discard actions for two seats only
+    lambda a: a[:7],                                          # an argument missing
+    lambda a: _with(a, 0, a[0][:5]),                          # a short pack
+    lambda a: _with(a, 0, list(a[0])),                        # a pack that is no tuple
+    lambda a: _with(a, 1, [None] * 3),                        # a ready cache of another table size
+    lambda a: _with(a, 1, [None, None, "yes", None]),         # a ready flag that is not one
+    lambda a: _with(a, 1, (None,) * 4),                       # a ready cache that is no list
+    lambda a: _with(a, 2, 4),                                 # no such seat
+    lambda a: _with(a, 2, True),                              # a bool for a seat
+    lambda a: _with(a, 2, 2**70),                             # an int beyond C's
+    lambda a: _with(a, 3, 34),                                # no such kind
+    lambda a: _with(a, 3, _not_held(a)),                      # a tile the discarder does not hold
+    lambda a: _with(a, 4, -2),                                # no such drawn tile
+    lambda a: _with(a, 5, 34),                                # no such wall tile
+    lambda a: _with(a, 5, 1.0),                               # a wall tile that is no int
+    lambda a: _with(a, 6, 0),                                 # no winning form
+    lambda a: _with(a, 7, 16),                                # a chow mask beyond four seats
+    lambda a: _pack_with(a, HANDS, [bytes(34)] * 4),          # hands that cannot be written
+    lambda a: _pack_with(a, HANDS, [bytearray(33)] * 4),      # hands of another size
+    lambda a: _pack_with(a, HANDS, a[0][HANDS][:1]),          # a table of one seat
+    _alias_hands,                                             # two seats sharing one hand
+    _count_above_four,                                        # a fifth copy held
+    _fifth_copy,                                              # a fifth copy drawn
+    lambda a: _pack_with(a, DRAWS, [0] * 4),                  # counters that are no buffer
+    lambda a: _pack_with(a, DRAWS, bytearray(3)),             # counters of another table size
+    lambda a: _pack_with(a, DRAWS, a[0][MADE]),               # one buffer for both counters
+    _full_counter,                                            # a counter that cannot grow
+    lambda a: _pack_with(a, MELDS, [[]] * 3),                 # melds of another table size
+    lambda a: _pack_with(a, MELDS, [[0] * 5] * 4),            # five melds
+    lambda a: _pack_with(a, PUNGS, [1 << 34] * 4),            # a pung mask beyond 34 kinds
+    lambda a: _pack_with(a, PUNGS, [None] * 4),               # a pung mask that is no int
+    lambda a: _pack_with(a, MISSED, [[], [], [], []]),        # 漏胡 blocks that are not sets
+    lambda a: _pack_with(a, MISSED_ALL, [0, 0, 0, 0]),        # 漏胡 flags that are not bools
+    lambda a: _pack_with(a, ACTIONS_, a[0][ACTIONS_][:2]),    # discard actions for two seats only
+    lambda a: _pack_with(a, ACTIONS_, ((),) * 4),             # discard actions of no kind
 ])
 def test_lean_turn_rejects_malformed_input_and_changes_nothing(change):
     game, args = _ready_game()
-    before = _state(game)
+    changed = change(args)
+    before = _state(game, changed)
     with pytest.raises((TypeError, ValueError)):
-        lean_turn(*change(args))
-    assert _state(game) == before
+        lean_turn(*changed)
+    assert _state(game, changed) == before
 
 
-def test_lean_turn_refuses_a_fifth_copy_before_discarding():
-    """The next seat would draw a fifth copy of a kind (a corrupt wall): refused with the hands unchanged."""
-    game, args = _ready_game()
-    table = game.table
-    wall = table.wall
-    nxt = (args[2] + 1) % 4
-    kind = wall.tiles[wall.head]
-    table.hands[nxt][kind] = 4
-    before = _state(game)
-    with pytest.raises(ValueError, match="fifth"):
-        lean_turn(*args)
-    assert _state(game) == before
+# Values a corrupted argument or pack item takes in the fuzz below.
+_JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2**63, True, False, None, 1.0, "1m",
+         b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4,
+         [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object()]
+
+
+def _corrupt(rng: random.Random, args: list) -> list:
+    """One to three random corruptions of the call: an argument, a pack item, or an item or byte inside one (on
+    copies: the game's own lists and buffers stay as they were)."""
+    for _ in range(rng.randint(1, 3)):
+        where = rng.randrange(4)
+        whole = isinstance(args[0], tuple) and len(args[0]) == 8
+        if where == 0 or not whole:
+            args = _with(args, rng.randrange(8), rng.choice(_JUNK))
+        elif where == 1:
+            args = _pack_with(args, rng.randrange(8), rng.choice(_JUNK))
+        elif where == 2:
+            item = rng.choice([HANDS, MELDS, PUNGS, MISSED, MISSED_ALL])
+            if isinstance(args[0][item], list) and args[0][item]:
+                seats = list(args[0][item])
+                seats[rng.randrange(len(seats))] = rng.choice(_JUNK)
+                args = _pack_with(args, item, seats)
+        else:
+            item = rng.choice([HANDS, DRAWS, MADE])
+            if item == HANDS and isinstance(args[0][HANDS], list):
+                hands = [bytearray(h) if isinstance(h, bytearray) else h for h in args[0][HANDS]]
+                target = rng.choice(hands) if hands else None
+                if isinstance(target, bytearray) and target:
+                    target[rng.randrange(len(target))] = rng.choice([0, 1, 3, 4, 5, 255])
+                args = _pack_with(args, HANDS, hands)
+            elif isinstance(args[0][item], bytearray) and args[0][item]:
+                buffer = bytearray(args[0][item])
+                buffer[rng.randrange(len(buffer))] = rng.choice([0, 254, 255])
+                args = _pack_with(args, item, buffer)
+    return args
+
+
+def test_lean_turn_fuzz_only_refuses_and_a_refusal_changes_nothing():
+    """Thousands of corrupted calls: each either plays (a call that happens to be well-formed) or raises
+    TypeError/ValueError with every byte, list and event as it was; none crashes."""
+    rng = random.Random(30)
+    refused = played = 0
+    for round_ in range(3000):
+        game, args = _ready_game(seed=round_ % 20)
+        corrupted = _corrupt(rng, args)
+        before = _state(game, corrupted)
+        try:
+            lean_turn(*corrupted)
+        except (TypeError, ValueError):
+            refused += 1
+            assert _state(game, corrupted) == before
+        else:
+            played += 1
+    assert refused > 2000 and played > 0
 
 
 def test_lean_turn_plays_the_discard_and_the_draw():
-    """No claim: the discard, the draw and the next turn's discards (the prebuilt actions), in one call."""
+    """No claim: the discard and the draw move one count each and add to the counters; the ready cache comes
+    back as a new list, and the flow's lists and events are left to the flow."""
     for seed in range(40):
-        game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
+        game, args = _ready_game(seed)
         table = game.table
         flow = game._flow
-        tile = next(k for k in range(34) if table.hands[0][k] and k != table.drawn)
-        wall = table.wall
-        head = wall.head
-        got = lean_turn(flow._turn_pack, ACTIONS.discard[0][tile], 0, tile, table.drawn, head,
-                        wall.tail - flow._dead_wall, flow._forms, flow._chowers[0], table.ready)
+        seat, tile, drawn = args[2], args[3], args[5]
+        hands = [bytes(h) for h in table.hands]
+        events = list(flow.events)
+        ready = table.ready
+        ready_before = list(ready)
+        got_ready, got = lean_turn(*args)
+        assert ready is table.ready and ready == ready_before  # read, not written
+        assert got_ready is not ready and len(got_ready) == 4
+        assert list(flow.events) == events and table.discards == [[], [], [], []]
+        if tile != table.drawn:
+            assert got_ready[seat] is None  # the discarder's cache: reset unless it discarded its drawn tile
         if isinstance(got, int):
+            assert table.hands[seat][tile] == hands[seat][tile] - 1 and list(table.discards_made) == [1, 0, 0, 0]
+            assert list(table.draws) == [0, 0, 0, 0]
             continue  # someone may claim it: the flow opens the window (the general path's tests)
-        drawn = wall.tiles[head]
-        assert table.discards[0] == [tile] and table.discards_made[0] == 1 and table.draws[1] == 1
-        assert flow.events[-2] is ACTIONS.discard[0][tile] and flow.events[-1] == ("draw", 1, drawn, (), "wall")
-        assert table.hands[1][drawn] >= 1 and sum(table.hands[1]) == 14
-        assert got is None or got == tuple(ACTIONS.discard[1][k] for k in range(34) if table.hands[1][k])
+        nxt = (seat + 1) % 4
+        assert table.hands[seat][tile] == hands[seat][tile] - 1
+        assert table.hands[nxt][drawn] == hands[nxt][drawn] + 1 and sum(table.hands[nxt]) == 14
+        assert list(table.discards_made) == [1, 0, 0, 0] and list(table.draws) == [0, 1, 0, 0]
+        assert got is None or got == tuple(ACTIONS.discard[nxt][k] for k in range(34) if table.hands[nxt][k])
+        return
+    raise AssertionError("no unclaimable discard in 40 deals")
+
+
+def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():
+    """GD-11: the next seat's 漏胡 block ends with its draw. The core does not draw then (0, no claim): the flow's
+    own draw clears the block."""
+    for seed in range(40):
+        game, args = _ready_game(seed)
+        table = game.table
+        table.missed[1].add(5)
+        hands = [bytes(h) for h in table.hands]
+        _, got = lean_turn(*args)
+        if got != 0 and isinstance(got, int):
+            continue  # a claim window
+        assert got == 0 and bytes(table.hands[1]) == hands[1] and list(table.draws) == [0, 0, 0, 0]
+        assert table.missed[1] == {5}
         return
     raise AssertionError("no unclaimable discard in 40 deals")

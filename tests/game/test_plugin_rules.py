@@ -279,5 +279,5 @@ class CountsDiscards(ThreePlayerKongMoney):
 def test_on_discard_runs_once_per_discard_before_claims(seed):
     game = Game(CountsDiscards(), seed=seed)
     play(game, [RandomBot(seed * 3 + i) for i in range(3)])
-    assert game.table.extras["seen"] == game.table.discards_made
+    assert game.table.extras["seen"] == list(game.table.discards_made)
     assert sum(game.table.extras["seen"]) == sum(1 for e in game.events if e.type == "discard")

@@ -25,7 +25,7 @@ def test_kw_1_2_4_5_tiles_seats_deal():
         dealer = seed % 3
         assert [sum(h) for h in table.hands] == [14 if s == dealer else 13 for s in range(3)]
         assert table.wall.live == 44  # no dead wall
-        assert game.current.seats == (dealer,) and table.draws == [0, 0, 0]  # the dealer starts without a draw
+        assert game.current.seats == (dealer,) and list(table.draws) == [0, 0, 0]  # the dealer starts without a draw
         assert all(not any(h[k] for k in (*range(9), *range(27, 31))) for h in table.hands)  # no 万, no winds
 
 

@@ -275,8 +275,8 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.kong_seat = kong_seat
     table.pending = {}
     table.answers = {}
-    table.draws = draws
-    table.discards_made = made
+    table.draws = bytearray(draws)
+    table.discards_made = bytearray(made)
     table.calls = calls
     seen = [0] * n
     meld_order = []

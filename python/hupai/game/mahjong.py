@@ -132,12 +132,11 @@ class MahjongFlow:
         return table_to_compact(self.table)
 
     def _pack_turn(self) -> None:
-        """The plain containers ``_core.lean_turn`` works on, gathered once a hand: the table keeps these list
-        objects (changing their contents, never replacing them) from its deal or restore to its end."""
+        """What ``_core.lean_turn`` reads and writes, gathered once a hand: the table keeps these objects
+        (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
-        self._turn_pack = (table.hands, table.melds, table.discards, table.discards_made, table.draws, self.events,
-                           table.missed, table.missed_all, table.wall.tiles, self._pungs, _WALL_DRAWS,
-                           ACTIONS.discard)
+        self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.missed,
+                           table.missed_all, ACTIONS.discard)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -320,18 +319,25 @@ class MahjongFlow:
         engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
         able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
-        and events at the end. ``_core.lean_turn`` does the bookkeeping on the table's lists (the hands, discards,
-        counters, 漏胡 blocks, ready cache and events) and both scans in one crossing; the Table's own fields are
-        written here. Anything else (a claim is possible, the wall ends) leaves by the general path at the point
-        where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong
-        or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
+        and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
+        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns as a new
+        list, events and the Table's own fields) is kept here. Anything else (a claim is possible, the wall ends,
+        a 漏胡 block that the next seat's draw ends) leaves by the general path at the point where the two part,
+        and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong or Kawuxing hand are
+        this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
-        got = lean_turn(self._turn_pack, action, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
-                        self._forms, self._chowers[seat], table.ready)
+        head = wall.head
+        drawn = wall.tiles[head] if head < wall.tail - self._dead_wall else -1  # -1: the wall ends here
+        table.ready, got = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, drawn, self._forms,
+                                     self._chowers[seat])
+        table.discards[seat].append(tile)
         table.last_discard = tile
         table.discarder = seat
-        if isinstance(got, int):  # a claim window (the scan's shapes), or the wall's end (0): as _discard
+        if type(got) is int:  # (cheaper than isinstance, on every turn)
+            # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
+            # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
+            self.events.append(action)
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
@@ -340,16 +346,18 @@ class MahjongFlow:
             else:
                 self._next_turn(seat)
             return None
-        seat = self._next_seat[seat]
+        seat = self._next_seat[seat]  # nobody may claim, and the next seat drew
+        self.events.extend((action, _WALL_DRAWS[seat][drawn]))
         table.kong_from = -1
         table.turn_seat = seat
-        table.drawn = wall.tiles[wall.head]
-        wall.head += 1
+        table.drawn = drawn
+        wall.head = head + 1
         table.drawn_from = "wall"
-        quick = self._quick_turn
-        if got is None or (quick is not None and not quick(table, seat)):
-            return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
-        return {seat: got}
+        if got is not None:  # a turn of discards alone, unless the rules' own hook says otherwise
+            quick = self._quick_turn
+            if quick is None or quick(table, seat):
+                return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
+        return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table

@@ -17,7 +17,7 @@ Fields the rules may read:
   (``"wall"``, ``"replacement"`` or ``""``), ``kong_from`` (for a replacement draw: the seat whose discard was
   konged, -1 for a 暗杠/补杠)
 - ``last_discard``, ``discarder``; ``kong_tile`` / ``kong_seat`` while a 补杠 is offered to robbers
-- ``draws``, ``discards_made`` (per seat), ``calls`` (melds and kongs made so far, table-wide)
+- ``draws``, ``discards_made`` (per seat, a bytearray), ``calls`` (melds and kongs made so far, table-wide)
 - ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
 - ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
@@ -87,8 +87,9 @@ class Table:
         # Claim/rob phase: the options on offer per seat, and the answers given so far.
         self.pending: dict[int, tuple[Action, ...]] = {}
         self.answers: dict[int, Any] = {}
-        self.draws = [0] * n
-        self.discards_made = [0] * n
+        # Counters per seat, as bytes (a hand has at most 136 tiles): the core's lean turn adds to them in place.
+        self.draws = bytearray(n)
+        self.discards_made = bytearray(n)
         self.calls = 0
         self.meld_order: list[tuple[int, int]] = []
         self.missed: list[set[int]] = [set() for _ in range(n)]
@@ -164,8 +165,8 @@ class Table:
             setattr(table, name, data[name])
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
-        table.draws = list(data["draws"])
-        table.discards_made = list(data["discards_made"])
+        table.draws = bytearray(data["draws"])
+        table.discards_made = bytearray(data["discards_made"])
         table.meld_order = [(s, i) for s, i in data["meld_order"]]
         table.missed = [set(s) for s in data["missed"]]
         table.missed_all = list(data["missed_all"])
