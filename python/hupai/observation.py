@@ -7,7 +7,7 @@ holds no reference to the game or its table, so nothing reached from it can read
 observer may leave the fields a bot seldom reads (:data:`DEFERRED`) to be derived on first read from the
 observation's own fields (:class:`_Deferred`): the same values and the same object in every other way.
 
-What it shows (built by :mod:`hupai.game.observation`):
+What it shows (built by :mod:`hupai.game.mahjong.observation`):
 
 - the table: rules name and options (public: every player knows the table's rules), dealer, round and seat
   winds, every seat's hand size, melds and discards, how many live tiles the wall holds (not their order);
@@ -19,7 +19,7 @@ What it shows (built by :mod:`hupai.game.observation`):
 - the result once the hand is over, with each winner's hand laid open (:class:`WinView`);
 - ``private``: the seat's own rule facts no other seat knows (Wai Huzi's bans and locks).
 
-Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai_observation`): 20 card counts,
+Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai.observation`): 20 card counts,
 ``melds`` are the face-up groups (a 歪 or 溜 shows its one face-up card, WH-9), ``tile`` the offered card (a
 turned-up stock card is face up, so every seat sees it), ``extras`` the 神 and the 死手 flags.
 
@@ -67,7 +67,7 @@ __all__ = ["Observation", "MeldView", "WinView", "ResultView", "SCHEMA_VERSION",
 _MAX_SEATS = 4
 _MAX_LIST = 256
 _MELD_TYPES = ("chow", "pung", "kong")
-#: Wai Huzi's declared groups as its observer names them (hupai.game.zipai_observation).
+#: Wai Huzi's declared groups as its observer names them (hupai.game.zipai.observation).
 _GROUP_TYPES = ("chi", "peng", "wai", "liu", "piao", "kan", "chow", "pung", "kong")
 
 
@@ -452,7 +452,7 @@ class _Later:
 
 
 class _Deferred(Observation):
-    """An :class:`Observation` whose fields in :data:`DEFERRED` an observer (:mod:`hupai.game.observation`) left
+    """An :class:`Observation` whose fields in :data:`DEFERRED` an observer (:mod:`hupai.game.mahjong.observation`) left
     to be derived when first read: the same values, equality, JSON and copied or pickled form (a plain
     Observation) as the observation built whole; those fields cost nothing until read. They are derived from
     the observation's own fields and ``_later``, the rules' hand size: nothing of the game is kept for them, so
@@ -463,7 +463,7 @@ class _Deferred(Observation):
     def _derived(self, name: str) -> Any:
         """``hand_sizes``: each seat holds the hand size counting three tiles per meld, one more for the seat to
         act in a turn and for the seat whose added kong awaits robbing (the invariant
-        :mod:`hupai.game.consistency` checks of every mahjong table; Wai Huzi's is WH-11, 19 cards at rest
+        :mod:`hupai.game.state.consistency` checks of every mahjong table; Wai Huzi's is WH-11, 19 cards at rest
         counting three a group, a 4-card group's fourth being the one more it allows). An observer defers it
         only before the hand is over."""
         if name != "hand_sizes":

@@ -11,7 +11,7 @@ import pytest
 from hupai import Match
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, play
-from hupai.game.observation import Observer
+from hupai.game.mahjong.observation import Observer
 
 from .flow_helpers import check_invariants
 

@@ -1,8 +1,8 @@
 """``hupai.Game``: the public shell of one hand, a state machine driven by actions (DESIGN §4).
 
 The shell is the same for every rule system; the hand itself is run by a *flow* of the rule system's family
-(``rules.family``): :class:`~hupai.game.mahjong.MahjongFlow` for the mahjong family (draws enter the hand,
-claims on discards: Guangdong, Yunxiao, Kawuxing) and :class:`~hupai.game.zipai.ZipaiFlow` for the zipai family
+(``rules.family``): :class:`~hupai.game.mahjong.flow.MahjongFlow` for the mahjong family (draws enter the hand,
+claims on discards: Guangdong, Yunxiao, Kawuxing) and :class:`~hupai.game.zipai.flow.ZipaiFlow` for the zipai family
 (Wai Huzi: turned-up cards offered to every seat). See :mod:`hupai.game.flow` for what a flow provides. The shell
 adds what every game needs:
 
@@ -13,7 +13,7 @@ adds what every game needs:
   re-entered (from an action's ``__eq__``, say).
 - :attr:`Game.current` says which seats must act; in a claim window every asked seat answers (``pass``
   included) before the rules' priority decides. ``claim_window`` says who is asked (see
-  :mod:`hupai.game.claims`): ``"all"`` (the default; nothing about concealed tiles shows) or ``"eligible"``.
+  :mod:`hupai.game.mahjong.claims`): ``"all"`` (the default; nothing about concealed tiles shows) or ``"eligible"``.
 - The log (:meth:`Game.to_json`) holds a format version, the rules and their full option set, the setup
   (seed, dealer, winds, the claim window when it is ``"all"``) and every action; :meth:`Game.replay` rebuilds
   the game from it, byte for byte.
@@ -39,15 +39,15 @@ from ..events import Event, as_events, client_event
 from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
-from . import validate
-from .claims import CLAIM_WINDOWS
 from .flow import Flow
-from .mahjong import Decision, MahjongFlow
-from .observation import observe
+from .mahjong.claims import CLAIM_WINDOWS
+from .mahjong.flow import Decision, MahjongFlow
+from .mahjong.observation import observe
 from .result import HandResult
 from .spectator import spectator_events, spectator_view
-from .state import Table
-from .zipai import ZipaiFlow
+from .state import validate
+from .state.table import Table
+from .zipai.flow import ZipaiFlow
 
 __all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "FLOWS"]
 
@@ -123,7 +123,7 @@ class Game:
     and takes the first turn;
     ``round_wind`` (0..3 = 东南西北) and ``first_dealer`` (the match's first dealer, for fixed seat winds)
     come from the match. ``wall`` replaces the shuffled wall with a given tile order (see
-    :func:`~hupai.game.wall.stacked_wall`); it is kept in the log. ``claim_window`` is ``"all"`` (every other
+    :func:`~hupai.game.state.wall.stacked_wall`); it is kept in the log. ``claim_window`` is ``"all"`` (every other
     seat is asked about each discard: what a server needs) or ``"eligible"`` (only seats with a claim: fastest,
     for simulations; who is asked then depends on concealed tiles).
 
@@ -314,7 +314,7 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (:class:`~hupai.observation.Observation`): its own tiles, everyone's melds and
         discards, hand sizes, not the wall order. A driver asking at every decision keeps an
-        :class:`~hupai.game.observation.Observer` instead (it freezes the hand's fixed facts once)."""
+        :class:`~hupai.game.mahjong.observation.Observer` instead (it freezes the hand's fixed facts once)."""
         return observe(self, seat)
 
     def hand(self, seat: int) -> list[int]:
@@ -413,7 +413,7 @@ class Game:
         The rules are rebuilt from the log's name and options, or taken from ``rules`` (for a rule system that
         is not in the registry; its name and options must be the log's).
 
-        The log is checked (:mod:`hupai.game.validate`): anything :meth:`to_json` would not write raises
+        The log is checked (:mod:`hupai.game.state.validate`): anything :meth:`to_json` would not write raises
         :class:`~hupai.InvalidState` naming the field, and so does an action that is not legal where it stands
         (the message names ``log.actions[i]`` and gives the IllegalAction's reason). ``events`` and ``result``
         may be left out; if present (and the whole log is replayed) they must be what the actions give.
@@ -484,7 +484,7 @@ class Game:
         """Restore a game saved by :meth:`snapshot`; it continues exactly as the original would. ``rules`` as
         for :meth:`replay`.
 
-        The snapshot is checked (:mod:`hupai.game.validate`) and anything :meth:`snapshot` would not write
+        The snapshot is checked (:mod:`hupai.game.state.validate`) and anything :meth:`snapshot` would not write
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the

@@ -44,8 +44,8 @@ from ..bots import GreedyBot, RandomBot
 from ..errors import InvalidState
 from ..ev import EVBot
 from ..game import Game, Match
+from ..game.mahjong.observation import Observer
 from ..game.match import MATCH_FORMAT
-from ..game.observation import Observer
 from ..observation import Observation
 from ..rules.base import Rules
 from ..search import SearchBot

@@ -27,10 +27,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
-from ..errors import HupaiError
-from ..hand import Meld
-from ..jsonform import describe
-from ..observation import (
+from ...errors import HupaiError
+from ...hand import Meld
+from ...jsonform import describe
+from ...observation import (
     DEFERRED,
     MeldView,
     Observation,
@@ -43,8 +43,8 @@ from ..observation import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .result import HandResult
+    from ..game import Game
+    from ..result import HandResult
 
 __all__ = ["Observer", "observe"]
 
@@ -73,7 +73,7 @@ class Observer:
     def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
         if cls is Observer and game.rules.family == "zipai":
-            from .zipai_observation import ZipaiObserver
+            from ..zipai.observation import ZipaiObserver
 
             return ZipaiObserver.__new__(ZipaiObserver, game)
         return super().__new__(cls)

@@ -29,7 +29,7 @@ What is checked, cheapest first (every check reads each value once; nothing recu
   window is the one the rules open (recomputed), a pre-draw phase has its declaration on offer, and a rule
   system's own facts (Yunxiao's gold, kong count and 游 levels, YX-6/23/26).
 
-The table-level checks are in :mod:`hupai.game.consistency`. Rule-specific facts (Yunxiao's) are checked there
+The table-level checks are in :mod:`hupai.game.state.consistency`. Rule-specific facts (Yunxiao's) are checked there
 by class until rule packages declare their own state checks (issue 8.6).
 
 The complete log check (replay the setup and actions, compare the tables) costs a replay, about 5 times a
@@ -44,12 +44,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..actions import KINDS, Action
-from ..errors import HupaiError, InvalidState
-from ..jsonform import describe
-from ..rules.base import Rules
-from . import claims
-from .state import Table
+from ...actions import KINDS, Action
+from ...errors import HupaiError, InvalidState
+from ...jsonform import describe
+from ...rules.base import Rules
+from ..mahjong import claims
+from .table import Table
 
 __all__ = ["MAX_TEXT", "MAX_ACTIONS", "MAX_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_HANDS", "MAX_SCORE", "load_json",
            "check_setup", "check_snapshot", "check_log", "check_actions", "check_match", "build_rules",
@@ -62,7 +62,7 @@ MAX_ACTIONS = 4096
 #: Free JSON (``extras``, ``options``): nesting depth and number of values.
 MAX_DEPTH = 16
 MAX_NODES = 10_000
-#: Seeds are 64-bit (what :func:`~hupai.game.wall.hand_seed` makes and ``secrets.randbits(64)`` draws).
+#: Seeds are 64-bit (what :func:`~hupai.game.state.wall.hand_seed` makes and ``secrets.randbits(64)`` draws).
 MAX_SEED = (1 << 64) - 1
 #: The most hands a stored match may have played, and the largest score a seat may hold (both far past play).
 MAX_HANDS = 1_000_000
@@ -222,7 +222,7 @@ def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
 
 def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rules:
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
-    from .. import rules as rules_module
+    from ... import rules as rules_module
 
     if rules is not None and not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
@@ -352,14 +352,14 @@ def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
 def check_snapshot(snap: Any, expected_format: str,
                    rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
     """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
-    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`)."""
+    the zipai family: its table is checked by replaying the actions, see :func:`.zipai.check_table_shape`)."""
     snap = check_version(snap, expected_format, "snapshot")
     _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
     rules = build_rules(snap, "snapshot", rules)
     setup = check_setup(rules, snap["setup"], "snapshot.setup")
     discards = check_actions(snap["actions"], "snapshot.actions", rules.num_players, compact=True)
     if rules.family == "zipai":
-        from .zipai_state import check_table_shape
+        from .zipai import check_table_shape
 
         check_table_shape(snap["table"], "snapshot.table")
         return rules, setup, None

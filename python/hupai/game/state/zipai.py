@@ -1,5 +1,5 @@
 """The table of one Wai Huzi (歪胡子) hand (``rules/waihuzi.md``), owned and written by
-:class:`~hupai.game.zipai.ZipaiFlow`, and how a saved one is checked.
+:class:`~hupai.game.zipai.flow.ZipaiFlow`, and how a saved one is checked.
 
 Fields (the ones the shell and the observer read carry the mahjong table's names):
 
@@ -29,9 +29,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..actions import Action
-from ..errors import InvalidState
-from ..jsonform import describe
+from ...actions import Action
+from ...errors import InvalidState
+from ...jsonform import describe
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES"]

@@ -1,20 +1,20 @@
 """Why an action is not legal: the message of the :class:`~hupai.IllegalAction` the shell raises, for the mahjong
-flow (:meth:`hupai.game.mahjong.MahjongFlow.why_illegal`) and the zipai flow
-(:meth:`hupai.game.zipai.ZipaiFlow.why_illegal`)."""
+flow (:meth:`hupai.game.mahjong.flow.MahjongFlow.why_illegal`) and the zipai flow
+(:meth:`hupai.game.zipai.flow.ZipaiFlow.why_illegal`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action
-from ..tiles import format_tiles
-from ..zipai import NUM_KINDS as ZIPAI_KINDS
-from ..zipai import format_cards
+from ...actions import Action
+from ...tiles import format_tiles
+from ...zipai import NUM_KINDS as ZIPAI_KINDS
+from ...zipai import format_cards
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .mahjong import Decision
-    from .state import Table
-    from .zipai_state import ZipaiTable
+    from ..state.table import Table
+    from ..state.zipai import ZipaiTable
+    from .flow import Decision
 
 __all__ = ["illegal_reason", "zipai_illegal_reason"]
 

@@ -1,6 +1,6 @@
 """What one seat of a Wai Huzi hand may see: the :class:`~hupai.observation.Observation` the zipai flow gives.
 
-``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.observation.Observer`). It
+``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.mahjong.observation.Observer`). It
 shows, in the shared fields:
 
 - ``counts``: the seat's own 20 card counts (``hand``: the kinds); ``hand_sizes``: every seat's count;
@@ -28,13 +28,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
-from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView, _Deferred
-from .observation import Observer, _Draft, _LaterDraft
+from ...jsonform import describe
+from ...observation import MeldView, Observation, ResultView, WinView, _Deferred
+from ..mahjong.observation import Observer, _Draft, _LaterDraft
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .zipai_state import Group
+    from ..game import Game
+    from ..state.zipai import Group
 
 __all__ = ["ZipaiObserver", "group_view"]
 
@@ -81,7 +81,7 @@ class ZipaiObserver(Observer):
         game = self._game
         table: Any = game.table
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
-            from ..errors import HupaiError
+            from ...errors import HupaiError
 
             raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
         phase, to_act, tile, source = game._flow.current  # Game.current without the property's hop
@@ -125,7 +125,7 @@ class ZipaiObserver(Observer):
         obs: Any
         if phase == "turn" or phase == "claim":
             # The hand sizes derived when first read (WH-11: 19 cards at rest counting three a group, one more
-            # for the seat to discard), as for mahjong (hupai.game.observation).
+            # for the seat to discard), as for mahjong (hupai.game.mahjong.observation).
             obs = _LaterDraft(
                 seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
                 self._seat_winds, bytes(table.hands[seat]), -1, "", self._groups, self._piles,

@@ -3,7 +3,7 @@
 
 Deal, draws (the drawn tile enters the hand), discards, claims on a discard, kongs and their replacement draws,
 robbing a kong, wins, the wall end, settlement. :class:`MahjongFlow` owns and mutates the
-:class:`~hupai.game.state.Table` and appends events (:class:`~hupai.events.Event`); every rule question goes to
+:class:`~hupai.game.state.table.Table` and appends events (:class:`~hupai.events.Event`); every rule question goes to
 ``self.rules`` (a read-only view of the table in, answers and effects out: :mod:`hupai.rules.contract`), and
 the paths taken follow what the rules declare in ``rules.capabilities``.
 
@@ -16,18 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
-from ..actions import ACTIONS, Action
-from ..events import Event, RawEvent
-from ..hand import Meld
-from ..rules.base import Rules
-from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
+from ...actions import ACTIONS, Action
+from ...events import Event, RawEvent
+from ...hand import Meld
+from ...rules.base import Rules
+from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..result import HandResult, WinResult, close_hand
+from ..state.table import Table, copy_json
+from ..state.wall import Wall, shuffle
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
 from .illegal import illegal_reason
-from .result import HandResult, WinResult, close_hand
-from .state import Table, copy_json
-from .wall import Wall, shuffle
 
 __all__ = ["MahjongFlow", "Decision"]
 
@@ -53,7 +53,7 @@ class Decision(NamedTuple):
 class MahjongFlow:
     """State and transitions of one mahjong-family hand (the public API is :class:`~hupai.game.Game`).
 
-    ``window`` is the claim window setting (:data:`~hupai.game.claims.CLAIM_WINDOWS`).
+    ``window`` is the claim window setting (:data:`~hupai.game.mahjong.claims.CLAIM_WINDOWS`).
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",

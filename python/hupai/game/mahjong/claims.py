@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._core import claim_scan
-from ..actions import ACTIONS, CHOWS, Action
+from ..._core import claim_scan
+from ...actions import ACTIONS, CHOWS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..rules.base import Rules
-    from .mahjong import MahjongFlow
-    from .state import Table
+    from ...rules.base import Rules
+    from ..state.table import Table
+    from .flow import MahjongFlow
 
 __all__ = ["SCAN_ALL", "ChowMasks", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
            "collect_robbers", "resolve", "record_missed"]
