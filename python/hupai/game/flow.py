@@ -36,7 +36,7 @@ A flow object has these members (``MahjongFlow`` is the reference):
 - ``rules``, ``table`` (its state, with ``to_json`` / ``Table.from_json`` for snapshots), ``events`` (the event
   list the log reads), ``result`` (None until the hand is over), ``window`` (the claim window setting);
 - ``deal(seed, dealer, round_wind, first_dealer, stacked)`` and ``restore(table)``;
-- ``current`` (a :class:`~hupai.game.mahjong.flow.Decision`), ``seats_to_act()``;
+- ``current`` (a :class:`Decision`), ``seats_to_act()``;
 - ``legal_actions(seat)`` (uncached: the shell caches), ``apply(action)`` (an action the shell found legal: it
   must not fail half-way; it returns a new dict, by seat, of the legal actions it already knows for the new state,
   which becomes the shell's cache: usually empty, a plain turn's discards in the mahjong flow),
@@ -46,16 +46,26 @@ A flow object has these members (``MahjongFlow`` is the reference):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..actions import Action
 from ..events import Event, RawEvent
 from ..rules.base import Rules
-from .mahjong.flow import Decision
 from .result import HandResult
 from .state.table import Table
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "Decision"]
+
+
+class Decision(NamedTuple):
+    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
+    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
+    seat."""
+
+    phase: str
+    seats: tuple[int, ...]
+    tile: int
+    source: int
 
 
 class Flow(Protocol):

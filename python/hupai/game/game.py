@@ -39,9 +39,9 @@ from ..events import Event, as_events, client_event
 from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
-from .flow import Flow
+from .flow import Decision, Flow
 from .mahjong.claims import CLAIM_WINDOWS
-from .mahjong.flow import Decision, MahjongFlow
+from .mahjong.flow import MahjongFlow
 from .mahjong.observation import observe
 from .result import HandResult
 from .spectator import spectator_events, spectator_view

@@ -14,7 +14,6 @@ half-way (validate first, then mutate: no copies needed to keep a rejected actio
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from ..._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
@@ -22,6 +21,7 @@ from ...events import Event, RawEvent
 from ...hand import Meld
 from ...rules.base import Rules
 from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..flow import Decision
 from ..result import HandResult, WinResult, close_hand
 from ..state.table import Table, copy_json
 from ..state.wall import Wall, shuffle
@@ -29,7 +29,7 @@ from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
 from .illegal import illegal_reason
 
-__all__ = ["MahjongFlow", "Decision"]
+__all__ = ["MahjongFlow"]
 
 # Per table size n, per seat: the other seats in turn order, and the bit of its 下家 (who may chow: claim_scan's
 # mask). Made once here, not per hand.
@@ -37,17 +37,6 @@ _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
 # The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
 _WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
-
-
-class Decision(NamedTuple):
-    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
-    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
-    seat."""
-
-    phase: str
-    seats: tuple[int, ...]
-    tile: int
-    source: int
 
 
 class MahjongFlow:

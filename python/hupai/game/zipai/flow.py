@@ -51,12 +51,12 @@ from ...rules.base import Rules
 from ...scoring import WinContext
 from ...zipai import RUNS, Declared, PartType
 from ...zipai.cards import completing_cards, value_of
-from ..mahjong.flow import Decision
-from ..mahjong.illegal import zipai_illegal_reason
+from ..flow import Decision
 from ..result import HandResult, WinResult, close_hand
 from ..state.wall import Wall, shuffle
 from ..state.zipai import Group, ZipaiTable
 from .deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
+from .illegal import zipai_illegal_reason
 
 __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
 
