@@ -17,7 +17,7 @@ from hupai.actions import Action
 from hupai.bots import RandomBot
 from hupai.game import Game, play
 from hupai.game.game import SNAPSHOT_FORMAT
-from hupai.game.state.validate import check_snapshot
+from hupai.game.state.consistency import check_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from statefuzz import deep, mutate, sample_states

@@ -45,7 +45,7 @@ from .mahjong.flow import MahjongFlow
 from .mahjong.observation import observe
 from .result import HandResult
 from .spectator import spectator_events, spectator_view
-from .state import validate
+from .state import consistency, validate
 from .state.table import Table
 from .zipai.flow import ZipaiFlow
 
@@ -484,7 +484,7 @@ class Game:
         """Restore a game saved by :meth:`snapshot`; it continues exactly as the original would. ``rules`` as
         for :meth:`replay`.
 
-        The snapshot is checked (:mod:`hupai.game.state.validate`) and anything :meth:`snapshot` would not write
+        The snapshot is checked (:mod:`hupai.game.state.consistency`) and anything :meth:`snapshot` would not write
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
@@ -496,7 +496,7 @@ class Game:
         InvalidState once the history is rebuilt (``events``, ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is
         always restored by that replay: its table's shape is checked, then the replay must give it field by field.
         """
-        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
+        rules, setup, table = consistency.check_snapshot(snap, SNAPSHOT_FORMAT, rules)
         if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)

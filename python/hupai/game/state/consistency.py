@@ -1,7 +1,8 @@
-"""Consistency checks of a snapshot's table (see :mod:`hupai.game.state.validate`, which runs them after the schema
-checks): the table against the wall its setup deals and the tile set (conservation), against its own actions
-(the last discard, the seat to act, the answers in an open window), and against the rules (the claim window
-they open, a pre-draw declaration on offer, and the rule system's own state, which it checks itself:
+"""Everything a snapshot passes before it is restored (:func:`check_snapshot`): the schema checks of
+:mod:`hupai.game.state.validate`, then the consistency checks of its table: the table against the wall its
+setup deals and the tile set (conservation), against its own actions (the last discard, the seat to act, the
+answers in an open window), and against the rules (the claim window they open, a pre-draw declaration on
+offer, and the rule system's own state, which it checks itself:
 :meth:`~hupai.rules.base.Rules.check_state`, with :meth:`~hupai.rules.base.Rules.set_aside` and
 :meth:`~hupai.rules.base.Rules.stand_in` for the tile count).
 """
@@ -32,12 +33,36 @@ from .validate import (
     _ok_ints,
     _show,
     _str,
+    build_rules,
+    check_actions,
     check_free_json,
+    check_setup,
+    check_version,
 )
+from .zipai import check_table_shape
 
-__all__ = ["check_table", "check_against_actions", "check_with_rules"]
+__all__ = ["check_snapshot", "check_table", "check_against_actions", "check_with_rules"]
 
 _MELD_TYPES = frozenset({"chow", "pung", "kong"})
+
+
+def check_snapshot(snap: Any, expected_format: str,
+                   rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
+    """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
+    the zipai family: its table is checked by replaying the actions, see :func:`.zipai.check_table_shape`)."""
+    snap = check_version(snap, expected_format, "snapshot")
+    _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
+    rules = build_rules(snap, "snapshot", rules)
+    setup = check_setup(rules, snap["setup"], "snapshot.setup")
+    discards = check_actions(snap["actions"], "snapshot.actions", rules.num_players, compact=True)
+    if rules.family == "zipai":
+        check_table_shape(snap["table"], "snapshot.table")
+        return rules, setup, None
+    check_table(rules, setup, snap["table"], discards)
+    check_against_actions(snap["table"], snap["actions"], rules.num_players)
+    table = Table.from_json(snap["table"])
+    check_with_rules(rules, setup.get("claim_window", "eligible"), table, snap["actions"])
+    return rules, setup, table
 
 
 def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_action: list[int]) -> None:

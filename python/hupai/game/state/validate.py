@@ -29,7 +29,8 @@ What is checked, cheapest first (every check reads each value once; nothing recu
   window is the one the rules open (recomputed), a pre-draw phase has its declaration on offer, and a rule
   system's own facts (Yunxiao's gold, kong count and 游 levels, YX-6/23/26).
 
-The table-level checks are in :mod:`hupai.game.state.consistency`. Rule-specific facts (Yunxiao's) are checked there
+A snapshot's checks are run by :func:`hupai.game.state.consistency.check_snapshot`: these first, then the table
+against its wall, actions and rules (that module). Rule-specific facts (Yunxiao's) are checked there
 by class until rule packages declare their own state checks (issue 8.6).
 
 The complete log check (replay the setup and actions, compare the tables) costs a replay, about 5 times a
@@ -49,10 +50,9 @@ from ...errors import HupaiError, InvalidState
 from ...jsonform import describe
 from ...rules.base import Rules
 from ..mahjong import claims
-from .table import Table
 
 __all__ = ["MAX_TEXT", "MAX_ACTIONS", "MAX_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_HANDS", "MAX_SCORE", "load_json",
-           "check_setup", "check_snapshot", "check_log", "check_actions", "check_match", "build_rules",
+           "check_setup", "check_log", "check_actions", "check_match", "build_rules",
            "check_version"]
 
 #: The longest JSON text accepted (characters). Real logs are under 20 KB, snapshots under 8 KB.
@@ -347,29 +347,6 @@ def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
         _str(flag, f"{where}[{i}].flag")
     if options[-1][0] != "pass":
         raise _fail(where, "a claim window's options end with pass")
-
-
-def check_snapshot(snap: Any, expected_format: str,
-                   rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
-    """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
-    the zipai family: its table is checked by replaying the actions, see :func:`.zipai.check_table_shape`)."""
-    snap = check_version(snap, expected_format, "snapshot")
-    _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
-    rules = build_rules(snap, "snapshot", rules)
-    setup = check_setup(rules, snap["setup"], "snapshot.setup")
-    discards = check_actions(snap["actions"], "snapshot.actions", rules.num_players, compact=True)
-    if rules.family == "zipai":
-        from .zipai import check_table_shape
-
-        check_table_shape(snap["table"], "snapshot.table")
-        return rules, setup, None
-    from . import consistency  # (imported here: it builds on this module's helpers)
-
-    consistency.check_table(rules, setup, snap["table"], discards)
-    consistency.check_against_actions(snap["table"], snap["actions"], rules.num_players)
-    table = Table.from_json(snap["table"])
-    consistency.check_with_rules(rules, setup.get("claim_window", "eligible"), table, snap["actions"])
-    return rules, setup, table
 
 
 def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rules, dict[str, Any]]:
