@@ -33,6 +33,8 @@ are.
 
 A flow object has these members (``MahjongFlow`` is the reference):
 
+- ``observer`` (a class attribute): the :class:`~hupai.game.mahjong.observation.Observer` class that shows its
+  table to a seat;
 - ``rules``, ``table`` (its state, with ``to_json`` / ``Table.from_json`` for snapshots), ``events`` (the event
   list the log reads), ``result`` (None until the hand is over), ``window`` (the claim window setting);
 - ``deal(seed, dealer, round_wind, first_dealer, stacked)`` and ``restore(table)``;
@@ -46,7 +48,7 @@ A flow object has these members (``MahjongFlow`` is the reference):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..actions import Action
 from ..events import Event, RawEvent
@@ -71,6 +73,9 @@ class Decision(NamedTuple):
 class Flow(Protocol):
     """The members a hand flow gives the shell (see the module docstring)."""
 
+    # Its family's Observer class (typed loosely: the observers read the game through .view, which names this
+    # protocol).
+    observer: ClassVar[type[Any]]
     rules: Rules
     table: Table
     events: list[Event | RawEvent]

@@ -28,6 +28,7 @@ from ..state.wall import Wall, shuffle
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
 from .illegal import illegal_reason
+from .observation import Observer
 
 __all__ = ["MahjongFlow"]
 
@@ -49,6 +50,7 @@ class MahjongFlow:
                  "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
                  "_turn_pack")
 
+    observer = Observer  # what a seat sees of this flow's table
     rules: Rules
     table: Table
     events: list[Event | RawEvent]  # draws and discards as plain tuples (cheaper); Game.events converts

@@ -43,8 +43,8 @@ from ...observation import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..game import Game
     from ..result import HandResult
+    from ..view import GameView
 
 __all__ = ["Observer", "observe"]
 
@@ -70,15 +70,13 @@ class Observer:
     __slots__ = ("_game", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs", "_views",
                  "_public_melds", "_own_melds", "_melds_at", "_extras", "_result", "_later")
 
-    def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
-        # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
-        if cls is Observer and game.rules.family == "zipai":
-            from ..zipai.observation import ZipaiObserver
+    def __new__(cls, game: GameView, *, show_concealed_kongs: bool | None = None) -> Observer:
+        # Each family sees its own table: its flow names its observer (a zipai game gets the zipai observer),
+        # whoever builds the Observer.
+        observer: type[Observer] = game._flow.observer if cls is Observer else cls
+        return super().__new__(observer)
 
-            return ZipaiObserver.__new__(ZipaiObserver, game)
-        return super().__new__(cls)
-
-    def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
+    def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
         rules = game.rules
         self._game = game
         self._rules = rules.name
@@ -201,7 +199,7 @@ class Observer:
         return self._result
 
 
-def observe(game: Game, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:
+def observe(game: GameView, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:
     """The observation of ``seat`` in ``game`` (one call; a driver asking repeatedly keeps an
     :class:`Observer`)."""
     return Observer(game, show_concealed_kongs=show_concealed_kongs).observe(seat)

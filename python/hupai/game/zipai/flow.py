@@ -57,6 +57,7 @@ from ..state.wall import Wall, shuffle
 from ..state.zipai import Group, ZipaiTable
 from .deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
 from .illegal import zipai_illegal_reason
+from .observation import ZipaiObserver
 
 __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
 
@@ -121,6 +122,8 @@ class ZipaiFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
                  "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded")
+
+    observer = ZipaiObserver  # what a seat sees of this flow's table
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:

@@ -33,8 +33,8 @@ from ...observation import MeldView, Observation, ResultView, WinView, _Deferred
 from ..mahjong.observation import Observer, _Draft, _LaterDraft
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..game import Game
     from ..state.zipai import Group
+    from ..view import GameView
 
 __all__ = ["ZipaiObserver", "group_view"]
 
@@ -57,7 +57,7 @@ class ZipaiObserver(Observer):
     __slots__ = ("_groups", "_groups_at", "_made", "_table", "_public", "_public_at", "_private", "_private_at",
                  "_piles", "_piles_at")
 
-    def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
+    def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
         self._forget(None)
 
@@ -147,7 +147,7 @@ class ZipaiObserver(Observer):
 
     __call__ = observe
 
-    def _zipai_result(self, game: Game) -> ResultView:
+    def _zipai_result(self, game: GameView) -> ResultView:
         result = game.result
         assert result is not None  # the phase is "over"
         table: Any = game.table
