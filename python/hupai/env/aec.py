@@ -27,6 +27,7 @@ from ..game.mahjong.observation import Observer
 from ..rules.base import Rules
 from .actions import ActionSpace
 from .features import Features
+from .rewards import reward_scale as checked_scale
 
 __all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
 
@@ -54,8 +55,6 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
                  claim_window: str = "all", reward_scale: float | None = None,
                  render_mode: str | None = None, layout_of: HupaiAEC | None = None) -> None:
-        from . import reward_scale as checked_scale
-
         super().__init__()
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
         if type(claim_window) is not str or claim_window not in CLAIM_WINDOWS:  # refused here, not at reset()
