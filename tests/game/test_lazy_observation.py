@@ -10,8 +10,7 @@ import pickle
 
 import pytest
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
-from hupai.game.mahjong.observation import Observer
+from hupai.game import Game, Observer
 from hupai.observation import DEFERRED, Observation
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]

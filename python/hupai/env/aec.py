@@ -21,9 +21,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from .. import rules as rules_module
 from ..errors import HupaiError, IllegalAction
-from ..game import Game, Match
+from ..game import Game, Match, Observer
 from ..game.mahjong.claims import CLAIM_WINDOWS
-from ..game.mahjong.observation import Observer
 from ..rules.base import Rules
 from .actions import ActionSpace
 from .features import Features
@@ -140,7 +139,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         return self.observer(self.game)(seat)
 
     def observer(self, game: Game) -> Any:
-        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.mahjong.observation.Observer` per hand: it freezes
+        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.Observer` per hand: it freezes
         the hand's fixed facts once)."""
         if self._observer is None or self._observer[0] is not game:
             self._observer = (game, Observer(game))

@@ -314,7 +314,7 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (:class:`~hupai.observation.Observation`): its own tiles, everyone's melds and
         discards, hand sizes, not the wall order. A driver asking at every decision keeps an
-        :class:`~hupai.game.mahjong.observation.Observer` instead (it freezes the hand's fixed facts once)."""
+        :class:`~hupai.game.Observer` instead (it freezes the hand's fixed facts once)."""
         return observe(self, seat)
 
     def hand(self, seat: int) -> list[int]:

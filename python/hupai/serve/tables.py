@@ -43,8 +43,7 @@ from ..actions import Action
 from ..bots import GreedyBot, RandomBot
 from ..errors import InvalidState
 from ..ev import EVBot
-from ..game import Game, Match
-from ..game.mahjong.observation import Observer
+from ..game import Game, Match, Observer
 from ..game.match import MATCH_FORMAT
 from ..observation import Observation
 from ..rules.base import Rules

@@ -1,6 +1,6 @@
 """What one seat of a Wai Huzi hand may see: the :class:`~hupai.observation.Observation` the zipai flow gives.
 
-``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.mahjong.observation.Observer`). It
+``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.Observer`). It
 shows, in the shared fields:
 
 - ``counts``: the seat's own 20 card counts (``hand``: the kinds); ``hand_sizes``: every seat's count;
