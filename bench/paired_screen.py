@@ -25,7 +25,7 @@ from typing import Any
 
 import hupai
 from hupai.game import Game, play
-from hupai.game.wall import hand_seed
+from hupai.game.state.wall import hand_seed
 from hupai.simulate.chunk import bot_factory
 
 

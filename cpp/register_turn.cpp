@@ -1,4 +1,4 @@
-// The mahjong flow's lean turn in one crossing (hupai.game.mahjong.MahjongFlow._lean_turn): a plain discard, the
+// The mahjong flow's lean turn in one crossing (hupai.game.mahjong.flow.MahjongFlow._lean_turn): a plain discard, the
 // claim scan of every other seat, and when nobody can claim and the wall goes on, the next seat's draw and the
 // question whether its turn is only its discards. The flow decides everything around it in Python (whether the
 // path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,

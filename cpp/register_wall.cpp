@@ -1,4 +1,4 @@
-// The wall shuffle (hupai.game.wall): numpy's PCG64 and Fisher-Yates, in wall.cpp.
+// The wall shuffle (hupai.game.state.wall): numpy's PCG64 and Fisher-Yates, in wall.cpp.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -48,7 +48,7 @@ void register_wall(py::module_& m) {
             return tiles;
         },
         py::arg("tiles"), py::arg("seed"),
-        "The tiles in the order hupai.game.wall.shuffle gives them (numpy's PCG64 seeded with `seed`, then\n"
+        "The tiles in the order hupai.game.state.wall.shuffle gives them (numpy's PCG64 seeded with `seed`, then\n"
         "Fisher-Yates from the end with a multiply-shift pick).");
     m.def(
         "count_kinds",

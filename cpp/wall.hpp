@@ -1,4 +1,4 @@
-// The wall shuffle of hupai.game.wall, in C++ for speed: numpy's PCG64 bit generator seeded exactly as
+// The wall shuffle of hupai.game.state.wall, in C++ for speed: numpy's PCG64 bit generator seeded exactly as
 // ``np.random.PCG64(seed)`` seeds it (through SeedSequence), then Fisher-Yates from the end with Lemire's
 // multiply-shift. The same seed gives the same wall as the documented Python algorithm, bit for bit (the tests
 // compare the raw stream with numpy's and the walls with the Python version).
@@ -21,7 +21,7 @@ class Pcg64 {
     unsigned __int128 increment_ = 0;
 };
 
-// Shuffle ``tiles`` in place, as hupai.game.wall.shuffle does.
+// Shuffle ``tiles`` in place, as hupai.game.state.wall.shuffle does.
 void shuffle_tiles(std::vector<int>& tiles, const std::vector<std::uint32_t>& entropy);
 
 }  // namespace hupai

@@ -14,7 +14,7 @@ matters because legal-action lists are built on every decision). ``kind`` says w
 - ``declare``: a rule-specific declaration named by ``flag`` (游金, 抢金, ...), with ``tile`` if it needs
   one.
 
-The zipai family (Wai Huzi, :mod:`hupai.game.zipai`) uses cards 0..19 and reads the shared kinds as its own
+The zipai family (Wai Huzi, :mod:`hupai.game.zipai.flow`) uses cards 0..19 and reads the shared kinds as its own
 groups: ``chow`` is 吃 (``tiles`` the run, so the 门子 used is the run without ``tile``), ``pung`` is 碰,
 ``win`` is 胡 (``flag`` ``"tianhu"`` for 天胡, ``tile`` the dealer's last dealt card), ``discard`` and ``pass``
 as above; and adds three: ``liu`` (溜, four of ``tile``), ``piao`` (飘, four of ``tile`` with one from a 碰 or

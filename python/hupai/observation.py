@@ -5,7 +5,7 @@ An observation is immutable plain data (frozen dataclasses, tuples, read-only ma
 :meth:`Observation.from_json`, a ``schema_version`` checked on the way in). It
 holds no reference to the game or its table, so nothing reached from it can read another seat's tiles.
 
-What it shows (built by :mod:`hupai.game.observation`):
+What it shows (built by :mod:`hupai.game.mahjong.observation`):
 
 - the table: rules name and options (public: every player knows the table's rules), dealer, round and seat
   winds, every seat's hand size, melds and discards, how many live tiles the wall holds (not their order);
@@ -17,7 +17,7 @@ What it shows (built by :mod:`hupai.game.observation`):
 - the result once the hand is over, with each winner's hand laid open (:class:`WinView`);
 - ``private``: the seat's own rule facts no other seat knows (Wai Huzi's bans and locks).
 
-Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai_observation`): 20 card counts,
+Wai Huzi (zipai) observations use the same fields (:mod:`hupai.game.zipai.observation`): 20 card counts,
 ``melds`` are the face-up groups (a 歪 or 溜 shows its one face-up card, WH-9), ``tile`` the offered card (a
 turned-up stock card is face up, so every seat sees it), ``extras`` the 神 and the 死手 flags.
 
@@ -64,7 +64,7 @@ __all__ = ["Observation", "MeldView", "WinView", "ResultView", "SCHEMA_VERSION",
 _MAX_SEATS = 4
 _MAX_LIST = 256
 _MELD_TYPES = ("chow", "pung", "kong")
-#: Wai Huzi's declared groups as its observer names them (hupai.game.zipai_observation).
+#: Wai Huzi's declared groups as its observer names them (hupai.game.zipai.observation).
 _GROUP_TYPES = ("chi", "peng", "wai", "liu", "piao", "kan", "chow", "pung", "kong")
 
 

@@ -43,12 +43,12 @@ from . import rules as rules_module
 from .actions import ACTIONS, Action
 from .errors import HupaiError
 from .game import Game
-from .game.claims import collect as collect_claims
-from .game.claims import standard_options
 from .game.game import _flow_for
-from .game.state import Table
-from .game.wall import Wall
-from .game.zipai_state import Group, ZipaiTable
+from .game.mahjong.claims import collect as collect_claims
+from .game.mahjong.claims import standard_options
+from .game.state.table import Table
+from .game.state.wall import Wall
+from .game.state.zipai import Group, ZipaiTable
 from .hand import Meld
 from .observation import Observation, thaw
 from .rules.base import Rules
@@ -411,7 +411,7 @@ def _claim_window(rules: Rules, table: Table, obs: Observation) -> dict[int, tup
 
 
 def _rob_window(rules: Rules, table: Table, obs: Observation) -> dict[int, tuple[Action, ...]]:
-    from .game.claims import collect_robbers
+    from .game.mahjong.claims import collect_robbers
 
     return collect_robbers(rules, table, obs.tile, obs.source, "eligible")
 

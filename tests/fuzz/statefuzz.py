@@ -116,7 +116,7 @@ def _tile_move(data: dict[str, Any], rng: random.Random) -> None:
         pass  # an earlier mutation broke the shape this one needs
 
 
-_CHARS = "0123456789abcdefghijklmnopqrstuvwx"  # a format-2 table's tiles and counts (hupai.game.compact)
+_CHARS = "0123456789abcdefghijklmnopqrstuvwx"  # a format-2 table's tiles and counts (hupai.game.state.compact)
 
 
 def _compact_tile_move(table: dict[str, Any], rng: random.Random) -> None:

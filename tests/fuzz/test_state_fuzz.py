@@ -19,7 +19,7 @@ from hupai.actions import Action
 from hupai.bots import RandomBot
 from hupai.game import Game, play
 from hupai.game.game import SNAPSHOT_FORMATS
-from hupai.game.validate import check_snapshot
+from hupai.game.state.snapshot import check_snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from statefuzz import deep, mutate, sample_states

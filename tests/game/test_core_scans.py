@@ -14,7 +14,7 @@ from hupai import _core
 from hupai.actions import ACTIONS, CHOW_RUNS
 from hupai.bots import RandomBot
 from hupai.game import Action
-from hupai.game.claims import standard_options
+from hupai.game.mahjong.claims import standard_options
 from hupai.hand import Meld
 
 NUM_KINDS = 34

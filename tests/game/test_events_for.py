@@ -10,7 +10,7 @@ import pytest
 from hupai.bots import RandomBot
 from hupai.events import AMOUNT_TYPES, HIDDEN_TYPES, client_event
 from hupai.game import Game
-from hupai.game.wall import stacked_wall
+from hupai.game.state.wall import stacked_wall
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 

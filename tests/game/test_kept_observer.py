@@ -12,8 +12,7 @@ import hupai
 import pytest
 from hupai.actions import Action
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
-from hupai.game.observation import Observer
+from hupai.game import Game, Observer
 from hupai.game.scripted import stacked_game
 from hupai.observation import Observation
 

@@ -12,8 +12,7 @@ import pickle
 
 import pytest
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game
-from hupai.game.observation import Observer
+from hupai.game import Game, Observer
 from hupai.observation import Observation
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]

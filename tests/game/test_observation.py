@@ -21,9 +21,9 @@ import hupai
 import pytest
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Action, Game, play
-from hupai.game.observation import Observer, observe
+from hupai.game.mahjong.observation import Observer, observe
 from hupai.game.scripted import stacked_game
-from hupai.game.zipai import deal_order
+from hupai.game.zipai.flow import deal_order
 from hupai.observation import SCHEMA_VERSION, MeldView, Observation, WinView
 from hupai.rules.yunxiao import YunxiaoRules
 
@@ -247,7 +247,7 @@ ZIPAI_SHOWN = 19
 
 
 def _initial_wall(game: Game) -> list[int]:
-    from hupai.game.wall import shuffle
+    from hupai.game.state.wall import shuffle
     return shuffle(game.rules.tiles(), game.setup["seed"])
 
 

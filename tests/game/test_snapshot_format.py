@@ -1,5 +1,5 @@
 """Snapshot formats (issue 30): ``snapshot()`` writes format 2 (the mahjong family's compact table,
-:mod:`hupai.game.compact`); snapshots of format 1, written by earlier hupai, still restore, and a format-2 table
+:mod:`hupai.game.state.compact`); snapshots of format 1, written by earlier hupai, still restore, and a format-2 table
 edited in any field is refused with InvalidState naming it.
 """
 

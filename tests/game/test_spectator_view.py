@@ -15,7 +15,7 @@ from hidden import blind_table
 from hupai.bots import GreedyBot, RandomBot
 from hupai.events import HIDDEN_TYPES, client_event
 from hupai.game import Game
-from hupai.game.wall import stacked_wall
+from hupai.game.state.wall import stacked_wall
 
 SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
 

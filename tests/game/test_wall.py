@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hupai import _core
 from hupai.errors import InvalidHand
-from hupai.game.wall import Wall, hand_seed, shuffle, splitmix64, stacked_wall
+from hupai.game.state.wall import Wall, hand_seed, shuffle, splitmix64, stacked_wall
 from hupai.tiles import parse
 
 TILES = [kind for kind in range(34) for _ in range(4)]

@@ -5,8 +5,8 @@ from types import SimpleNamespace
 import hupai
 from hupai.bots import GreedyBot
 from hupai.game import HandResult, Match
-from hupai.game.state import Table
-from hupai.game.wall import Wall
+from hupai.game.state.table import Table
+from hupai.game.state.wall import Wall
 
 RULES = hupai.rules.get("guangdong")
 

@@ -3,8 +3,8 @@
 
 from hupai.game import Action
 from hupai.game.scripted import answer, discard, discard_drawn, stacked_game
-from hupai.game.state import Table
-from hupai.game.wall import Wall
+from hupai.game.state.table import Table
+from hupai.game.state.wall import Wall
 from hupai.hand import Meld
 from hupai.rules import get
 from hupai.tiles import parse

@@ -10,9 +10,9 @@ import pytest
 from hupai.actions import Action
 from hupai.bots import GreedyBot
 from hupai.game import Game, play
-from hupai.game.consistency import check_table, check_with_rules
-from hupai.game.state import Table
-from hupai.game.zipai_state import check_table_shape
+from hupai.game.state.consistency import check_table, check_with_rules
+from hupai.game.state.table import Table
+from hupai.game.state.zipai import check_table_shape
 from hupai.worlds import fork, sample, unseen_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

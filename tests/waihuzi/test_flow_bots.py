@@ -10,8 +10,7 @@ import hupai
 import pytest
 from hupai import Match
 from hupai.bots import GreedyBot, RandomBot
-from hupai.game import Game, play
-from hupai.game.observation import Observer
+from hupai.game import Game, Observer, play
 
 from .flow_helpers import check_invariants
 

@@ -11,9 +11,8 @@ import pytest
 from hupai.actions import Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.errors import HupaiError, IllegalAction, InvalidState
-from hupai.game import Game
-from hupai.game.observation import Observer
-from hupai.game.wall import shuffle
+from hupai.game import Game, Observer
+from hupai.game.state.wall import shuffle
 from hupai.observation import Observation
 from hupai.zipai.cards import card_name
 

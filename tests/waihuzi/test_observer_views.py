@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 from hupai.bots import GreedyBot, RandomBot, _public_seen
-from hupai.game import Game
-from hupai.game.observation import Observer
+from hupai.game import Game, Observer
 from hupai.observation import Observation
 
 

@@ -16,7 +16,7 @@ from hupai import _core
 from hupai.bots import GreedyBot, RandomBot
 from hupai.errors import InvalidHand
 from hupai.game import Game, play
-from hupai.game import zipai as flow_module
+from hupai.game.zipai import flow as flow_module
 
 OPTION_SETS: list[dict[str, Any]] = [
     {}, {"min_huxi": 8}, {"min_huxi": 3, "xingxingxi": "strict", "extra_mingtang": True}, {"daxiaozihu": False},

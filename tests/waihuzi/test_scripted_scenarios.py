@@ -16,7 +16,7 @@ from hupai.game.scripted import (
     turn_up,
     zipai_wall,
 )
-from hupai.game.zipai import deal_order
+from hupai.game.zipai.flow import deal_order
 from hupai.zipai import ALL_CARDS, parse
 
 from .flow_helpers import check_invariants

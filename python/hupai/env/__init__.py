@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HupaiError, missing_extra
+from ..errors import missing_extra
 from .actions import ActionSpace
 from .features import Features
+from .rewards import REWARD_SCALES, reward_scale
 
 if TYPE_CHECKING:  # pragma: no cover
     from .aec import HupaiAEC
@@ -34,25 +35,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["aec_env", "gym_env", "vector_env", "ActionSpace", "Features", "REWARD_SCALES", "VERSIONED",
            "reward_scale", "guangdong_v0", "yunxiao_v0", "kawuxing_v0", "waihuzi_v0"]
-
-#: The default reward scale of each rule system: about 1 / the standard deviation of a seat's payments in a hand
-#: of GreedyBot play (claim window "eligible"; docs/agents.md gives the measurements), to one significant digit.
-#: Random play draws most hands and pays far less; a learner's play moves towards the greedy spread.
-REWARD_SCALES: Mapping[str, float] = MappingProxyType(
-    {"guangdong": 0.3, "yunxiao": 0.3, "kawuxing": 0.3, "waihuzi": 0.01})
-
-
-def reward_scale(rules: str, given: Any = None) -> float:
-    """``given`` checked (a finite number > 0), or the rule system's default (1.0 for one without)."""
-    import math
-
-    if given is None:
-        return REWARD_SCALES.get(rules, 1.0)
-    if isinstance(given, bool) or not isinstance(given, (int, float)) or not math.isfinite(given) or given <= 0:
-        raise HupaiError(f"reward_scale must be a finite number > 0 (or None: the rule system's default), "
-                         f"got {given!r}")
-    return float(given)
-
 
 def _need_extra() -> None:
     try:

@@ -21,12 +21,12 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from .. import rules as rules_module
 from ..errors import HupaiError, IllegalAction
-from ..game import Game, Match
-from ..game.claims import CLAIM_WINDOWS
-from ..game.observation import Observer
+from ..game import Game, Match, Observer
+from ..game.mahjong.claims import CLAIM_WINDOWS
 from ..rules.base import Rules
 from .actions import ActionSpace
 from .features import Features
+from .rewards import reward_scale as checked_scale
 
 __all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
 
@@ -54,8 +54,6 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def __init__(self, rules: str | Rules = "guangdong", options: dict[str, Any] | None = None, *, hands: int = 1,
                  claim_window: str = "all", reward_scale: float | None = None,
                  render_mode: str | None = None, layout_of: HupaiAEC | None = None) -> None:
-        from . import reward_scale as checked_scale
-
         super().__init__()
         self.rules = rules_module.get(rules, options) if isinstance(rules, str) else rules
         if type(claim_window) is not str or claim_window not in CLAIM_WINDOWS:  # refused here, not at reset()
@@ -141,7 +139,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         return self.observer(self.game)(seat)
 
     def observer(self, game: Game) -> Any:
-        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.observation.Observer` per hand: it freezes
+        """``observe(seat)`` of ``game`` (one :class:`~hupai.game.Observer` per hand: it freezes
         the hand's fixed facts once)."""
         if self._observer is None or self._observer[0] is not game:
             self._observer = (game, Observer(game))

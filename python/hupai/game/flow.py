@@ -6,13 +6,13 @@ keeps the action list, writes and replays the log, saves and restores snapshots,
 A flow runs the hand itself. The shell picks it by the rule system's ``family`` (``FLOWS`` in ``game.py``), so a
 new family is a new flow class, not more hooks in an existing one.
 
-**The mahjong family** (:class:`~hupai.game.mahjong.MahjongFlow`: Guangdong, Yunxiao, Kawuxing): a deal of
+**The mahjong family** (:class:`~hupai.game.mahjong.flow.MahjongFlow`: Guangdong, Yunxiao, Kawuxing): a deal of
 ``hand_size`` tiles (the dealer one more), turns that draw into the hand and discard, claim windows on a discard
 (win, kong, pung, chow by priority, one or several winners), kongs with replacement draws and robbing, rule
 declarations before a draw or with a discard, the wall end.
 
-**The zipai family** (Wai Huzi, ``rules/waihuzi.md``: :class:`~hupai.game.zipai.ZipaiFlow` on this protocol,
-its table :class:`~hupai.game.zipai_state.ZipaiTable`, its observer :mod:`hupai.game.zipai_observation`). What
+**The zipai family** (Wai Huzi, ``rules/waihuzi.md``: :class:`~hupai.game.zipai.flow.ZipaiFlow` on this protocol,
+its table :class:`~hupai.game.state.zipai.ZipaiTable`, its observer :mod:`hupai.game.zipai.observation`). What
 it needs, and why it is not the mahjong flow with more hooks:
 
 - Cards 0..19 (小一..小十, 大壹..大拾), 80 of them, 3 seats; the dealer gets 20 cards, the others 19 (WH-4..6).
@@ -33,10 +33,12 @@ are.
 
 A flow object has these members (``MahjongFlow`` is the reference):
 
+- ``observer`` (a class attribute): the :class:`~hupai.game.mahjong.observation.Observer` class that shows its
+  table to a seat;
 - ``rules``, ``table`` (its state, with ``to_json`` / ``Table.from_json`` for snapshots), ``events`` (the event
   list the log reads), ``result`` (None until the hand is over), ``window`` (the claim window setting);
 - ``deal(seed, dealer, round_wind, first_dealer, stacked)`` and ``restore(table)``;
-- ``current`` (a :class:`~hupai.game.mahjong.Decision`), ``seats_to_act()``;
+- ``current`` (a :class:`Decision`), ``seats_to_act()``;
 - ``legal_actions(seat)`` (uncached: the shell caches), ``apply(action)`` (an action the shell found legal: it
   must not fail half-way; it returns a new dict, by seat, of the legal actions it already knows for the new state,
   which becomes the shell's cache: usually empty, a plain turn's discards in the mahjong flow),
@@ -46,21 +48,34 @@ A flow object has these members (``MahjongFlow`` is the reference):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..actions import Action
 from ..events import Event, RawEvent
 from ..rules.base import Rules
-from .mahjong import Decision
 from .result import HandResult
-from .state import Table
+from .state.table import Table
 
-__all__ = ["Flow"]
+__all__ = ["Flow", "Decision"]
+
+
+class Decision(NamedTuple):
+    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
+    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
+    seat."""
+
+    phase: str
+    seats: tuple[int, ...]
+    tile: int
+    source: int
 
 
 class Flow(Protocol):
     """The members a hand flow gives the shell (see the module docstring)."""
 
+    # Its family's Observer class (typed loosely: the observers read the game through .view, which names this
+    # protocol).
+    observer: ClassVar[type[Any]]
     rules: Rules
     table: Table
     events: list[Event | RawEvent]

@@ -1,8 +1,8 @@
 """``hupai.Game``: the public shell of one hand, a state machine driven by actions (DESIGN §4).
 
 The shell is the same for every rule system; the hand itself is run by a *flow* of the rule system's family
-(``rules.family``): :class:`~hupai.game.mahjong.MahjongFlow` for the mahjong family (draws enter the hand,
-claims on discards: Guangdong, Yunxiao, Kawuxing) and :class:`~hupai.game.zipai.ZipaiFlow` for the zipai family
+(``rules.family``): :class:`~hupai.game.mahjong.flow.MahjongFlow` for the mahjong family (draws enter the hand,
+claims on discards: Guangdong, Yunxiao, Kawuxing) and :class:`~hupai.game.zipai.flow.ZipaiFlow` for the zipai family
 (Wai Huzi: turned-up cards offered to every seat). See :mod:`hupai.game.flow` for what a flow provides. The shell
 adds what every game needs:
 
@@ -13,7 +13,7 @@ adds what every game needs:
   re-entered (from an action's ``__eq__``, say).
 - :attr:`Game.current` says which seats must act; in a claim window every asked seat answers (``pass``
   included) before the rules' priority decides. ``claim_window`` says who is asked (see
-  :mod:`hupai.game.claims`): ``"all"`` (the default; nothing about concealed tiles shows) or ``"eligible"``.
+  :mod:`hupai.game.mahjong.claims`): ``"all"`` (the default; nothing about concealed tiles shows) or ``"eligible"``.
 - The log (:meth:`Game.to_json`) holds a format version, the rules and their full option set, the setup
   (seed, dealer, winds, the claim window when it is ``"all"``) and every action; :meth:`Game.replay` rebuilds
   the game from it, byte for byte.
@@ -39,15 +39,16 @@ from ..events import Event, as_events, client_event
 from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
-from . import validate
-from .claims import CLAIM_WINDOWS
-from .flow import Flow
-from .mahjong import Decision, MahjongFlow
-from .observation import Observer
+from .flow import Decision, Flow
+from .mahjong.claims import CLAIM_WINDOWS
+from .mahjong.flow import MahjongFlow
+from .mahjong.observation import Observer
 from .result import HandResult
 from .spectator import spectator_events, spectator_view
-from .state import Table
-from .zipai import ZipaiFlow
+from .state import validate
+from .state.snapshot import check_snapshot
+from .state.table import Table
+from .zipai.flow import ZipaiFlow
 
 __all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "SNAPSHOT_FORMATS", "FLOWS"]
 
@@ -125,7 +126,7 @@ class Game:
     and takes the first turn;
     ``round_wind`` (0..3 = 东南西北) and ``first_dealer`` (the match's first dealer, for fixed seat winds)
     come from the match. ``wall`` replaces the shuffled wall with a given tile order (see
-    :func:`~hupai.game.wall.stacked_wall`); it is kept in the log. ``claim_window`` is ``"all"`` (every other
+    :func:`~hupai.game.state.wall.stacked_wall`); it is kept in the log. ``claim_window`` is ``"all"`` (every other
     seat is asked about each discard: what a server needs) or ``"eligible"`` (only seats with a claim: fastest,
     for simulations; who is asked then depends on concealed tiles).
 
@@ -316,7 +317,7 @@ class Game:
     # -- views ------------------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (:class:`~hupai.observation.Observation`): its own tiles, everyone's melds and
-        discards, hand sizes, not the wall order. The game keeps one :class:`~hupai.game.observation.Observer`
+        discards, hand sizes, not the wall order. The game keeps one :class:`~hupai.game.Observer`
         for its hand (it freezes the hand's fixed facts once and rebuilds a view only when the table moved), so
         asking at every decision costs no more than keeping an observer oneself."""
         try:
@@ -423,7 +424,7 @@ class Game:
         The rules are rebuilt from the log's name and options, or taken from ``rules`` (for a rule system that
         is not in the registry; its name and options must be the log's).
 
-        The log is checked (:mod:`hupai.game.validate`): anything :meth:`to_json` would not write raises
+        The log is checked (:mod:`hupai.game.state.validate`): anything :meth:`to_json` would not write raises
         :class:`~hupai.InvalidState` naming the field, and so does an action that is not legal where it stands
         (the message names ``log.actions[i]`` and gives the IllegalAction's reason). ``events`` and ``result``
         may be left out; if present (and the whole log is replayed) they must be what the actions give.
@@ -481,7 +482,7 @@ class Game:
 
     def snapshot(self) -> dict[str, Any]:
         """A compact JSON-able copy of the state (format :data:`SNAPSHOT_FORMAT`): the table itself (a mahjong
-        table in format 2's compact form, :mod:`hupai.game.compact`), plus the actions so far (each in its
+        table in format 2's compact form, :mod:`hupai.game.state.compact`), plus the actions so far (each in its
         compact list form ``[kind, seat, tile, tiles, flag]``; kept so a restored game still writes the
         whole log) but not the events (rebuilt on demand)."""
         return {
@@ -495,12 +496,12 @@ class Game:
         """Restore a game saved by :meth:`snapshot`; it continues exactly as the original would. ``rules`` as
         for :meth:`replay`.
 
-        The snapshot is checked (:mod:`hupai.game.validate`) and anything :meth:`snapshot` would not write
+        The snapshot is checked (:mod:`hupai.game.state.consistency`) and anything :meth:`snapshot` would not write
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
         restore stays a server's per-request path (format 2's table is checked in bulk, see
-        :mod:`hupai.game.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds
+        :mod:`hupai.game.state.compact`; format 1, written by earlier versions, is read too). ``verify=True`` adds
         the complete check: replay the setup and actions and require the very same table (a replay's cost,
         about 1.25 ms; a finished hand is always restored this way, its result comes from that replay anyway).
         Without it, a snapshot that is self-consistent but was edited against its own log (two seats' hands
@@ -508,7 +509,7 @@ class Game:
         ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is always restored by that replay: its table's
         shape is checked, then the replay must give it field by field.
         """
-        rules, setup, table = validate.check_snapshot(snap, SNAPSHOT_FORMATS, rules)
+        rules, setup, table = check_snapshot(snap, SNAPSHOT_FORMATS, rules)
         if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)

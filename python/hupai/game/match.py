@@ -1,6 +1,6 @@
 """``hupai.Match``: consecutive hands with dealer rotation, round winds and cumulative scores.
 
-Hand ``i`` is dealt from the wall seed :func:`~hupai.game.wall.hand_seed` ``(seed, i)``: never the same wall
+Hand ``i`` is dealt from the wall seed :func:`~hupai.game.state.wall.hand_seed` ``(seed, i)``: never the same wall
 twice. The first dealer (the 东 seat, GD-4) is drawn from the match seed unless given. After each hand the
 rules say who deals next (GD-31) and whether the round wind advances or the match ends (GD-6).
 
@@ -28,13 +28,13 @@ from ..errors import HupaiError, InvalidState
 from ..jsonform import dict_in, json_text
 from ..observation import Observation
 from ..rules.base import Rules
-from . import validate
-from .claims import CLAIM_WINDOWS
 from .game import _APPLYING, Game
-from .mahjong import MahjongFlow
-from .observation import Observer
+from .mahjong.claims import CLAIM_WINDOWS
+from .mahjong.flow import MahjongFlow
+from .mahjong.observation import Observer
 from .result import HandResult
-from .wall import hand_seed, splitmix64
+from .state import validate
+from .state.wall import hand_seed, splitmix64
 
 __all__ = ["Match", "Player", "play", "play_until", "MATCH_FORMAT"]
 
@@ -251,7 +251,7 @@ class Match:
         Huzi's session 神, included), or taken from ``rules`` (a rule system outside the registry; its name and
         options must be the stored ones). The data is read as untrusted: anything :meth:`to_dict` would not
         write raises :class:`~hupai.InvalidState` naming the field (see
-        :func:`hupai.game.validate.check_match`)."""
+        :func:`hupai.game.state.validate.check_match`)."""
         rules, fields = validate.check_match(data, MATCH_FORMAT, rules)
         match = cls(rules, seed=fields["seed"], first_dealer=fields["first_dealer"],
                     claim_window=fields["claim_window"])

@@ -33,8 +33,8 @@ from ..errors import HupaiError
 from ..rules.base import Rules
 from ..tiles import parse
 from .game import Game
-from .wall import stacked_wall
-from .zipai import deal_order, stacked_cards
+from .state.wall import stacked_wall
+from .zipai.flow import deal_order, stacked_cards
 
 __all__ = ["stacked_game", "answer", "discard", "discard_drawn", "pass_all", "stacked_zipai_game", "zipai_wall",
            "discard_card", "pass_offer", "turn_up", "to_haidi"]

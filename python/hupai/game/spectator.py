@@ -32,12 +32,12 @@ from ..events import client_event
 from ..jsonform import describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
+    from .view import GameView
 
 __all__ = ["spectator_view", "spectator_events"]
 
 
-def spectator_view(game: Game) -> dict[str, Any]:
+def spectator_view(game: GameView) -> dict[str, Any]:
     """The view of a spectator now, in the JSON form of a seat's observation (see the module docstring)."""
     table = game.table
     n = game.rules.num_players
@@ -56,7 +56,7 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def spectator_events(game: Game, since: int = 0) -> list[dict[str, Any]]:
+def spectator_events(game: GameView, since: int = 0) -> list[dict[str, Any]]:
     """A spectator's event stream from index ``since`` on, in the clients' JSON contract
     (:func:`hupai.events.client_event`): every seat's dealt and drawn tiles ``null``, a face-down concealed
     kong without its kind. ``since`` beyond the end gives ``[]``."""

@@ -137,7 +137,7 @@ class Rules(ABC):
     #: system outside the registry that says nothing).
     context_fields: ClassVar[frozenset[str] | None] = None
     #: Whether another seat's 暗杠 shows its kind (laid with two tiles face up, as Cantonese tables do) or is
-    #: laid face down (its kind hidden until the hand ends), in observations (:mod:`hupai.game.observation`).
+    #: laid face down (its kind hidden until the hand ends), in observations (:mod:`hupai.game.mahjong.observation`).
     shows_concealed_kongs: bool = False
     #: For agents (:mod:`hupai.env`): the flags an action kind may carry besides none and the kong flags (a
     #: discard that declares 亮倒, Yunxiao's declarations, Wai Huzi's 天胡), so that a fixed action space can give

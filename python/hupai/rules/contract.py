@@ -48,7 +48,7 @@ class WallView(Protocol):
 
 
 class TableView(Protocol):
-    """The table of one mahjong-family hand, read-only. The fields (``hupai.game.state.Table`` documents each):
+    """The table of one mahjong-family hand, read-only. The fields (``hupai.game.state.table.Table`` documents each):
 
     ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds``, ``wall``, ``hands`` (per seat,
     34 counts; ``views`` the same as numpy arrays), ``melds``, ``discards`` (claimed tiles removed), ``phase``,

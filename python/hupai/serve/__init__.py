@@ -33,6 +33,6 @@ def create_app(db: str = "sqlite:///hupai.db", settings: Any = None) -> Starlett
 
 
 def run(db: str = "sqlite:///hupai.db", host: str = "127.0.0.1", port: int = 8000, **limits: Any) -> None:
-    """Serve with uvicorn until interrupted; ``limits`` are :class:`hupai.serve.app.Settings` fields."""
+    """Serve with uvicorn until interrupted; ``limits`` are :class:`hupai.serve.host.Settings` fields."""
     module = _app_module()
     module.run(db, host, port, module.Settings(**limits))

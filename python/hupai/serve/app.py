@@ -41,7 +41,7 @@ import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from starlette.websockets import WebSocket
 from .. import rules as rules_module
 from ..errors import HupaiError, missing_extra
 from .cluster import Cluster
+from .host import Settings
 from .limits import AddressLimits, Bucket, SocketGuard, address, error_reply, guarded_protocol
 from .relay import forward_http
 from .storage import Database, PostgresDatabase, Storage, check_database, is_storage_fault, open_database
@@ -73,56 +74,6 @@ _STATUS = {"malformed": 400, "binary": 400, "forbidden": 403, "not_found": 404, 
            "rate_limited": 429, "connections": 429, "too_many_tables": 429, "stale": 409, "illegal": 409,
            "out_of_turn": 409, "full": 409, "taken": 409, "replaced": 409, "limit": 503, "unavailable": 503,
            "broken": 503, "spectators": 429}
-
-#: Each limit of :class:`Settings` and its bounds (a bad value, say from a ``hupai serve`` flag, is refused).
-_BOUNDS: dict[str, tuple[float, float]] = {
-    "max_message": (256, 1 << 20), "http_rate": (0.001, 1e9), "http_burst": (1, 1e9), "ws_rate": (0.001, 1e9),
-    "ws_burst": (1, 1e9), "max_tables": (1, 10_000_000), "hello_seconds": (0.01, 600), "max_wait": (0, 600),
-    "max_connections": (1, 100_000), "tables_per_window": (1, 1_000_000), "table_window": (1, 86_400),
-    "max_live_tables": (1, 1_000_000), "max_bot_tables": (0, 1_000_000), "bot_table_minutes": (0.0001, 10_080),
-    "idle_minutes": (0.0001, 10_080), "absent_seconds": (0.01, 3_600), "sweep_seconds": (0.01, 3_600),
-    "snapshot_every": (1, 100_000), "scan_seconds": (0.05, 600),
-    "max_spectators": (0, 100_000), "max_sockets": (1, 100_000), "header_seconds": (0.05, 600),
-}
-
-
-@dataclass(frozen=True)
-class Settings:
-    max_message: int = 4096       # bytes of one HTTP body or WebSocket message
-    http_rate: float = 50.0       # requests per second per client address ...
-    http_burst: float = 100.0     # ... with this burst
-    ws_rate: float = 20.0         # messages per second per WebSocket ...
-    ws_burst: float = 40.0
-    max_tables: int = 20_000
-    hello_seconds: float = 10.0   # a WebSocket must say hello within this time
-    max_wait: float = 25.0        # longest HTTP poll
-    drive: bool = True            # False: bots and timers stay still (to inspect a stored server)
-    # Per client address (see .limits):
-    max_connections: int = 64     # WebSockets and waiting polls held at once
-    tables_per_window: int = 30   # tables created per table_window seconds ...
-    table_window: float = 600.0
-    max_live_tables: int = 100    # ... and live at once (not over, not expired)
-    max_bot_tables: int = 3       # live tables without a human seat ...
-    bot_table_minutes: float = 30.0  # ... each expiring this long after it was created (or restored)
-    # Per table:
-    idle_minutes: float = 60.0    # no act of a human seat for this long: the table expires (stored, dropped)
-    absent_seconds: float = 20.0  # no connection following a seat for this long: the server's bot plays it
-    sweep_seconds: float = 30.0   # how often expired tables are looked for
-    snapshot_every: int = 32      # a table stores its hand's snapshot every this many actions (and at its end)
-    max_spectators: int = 100     # spectator WebSockets one table holds at once (.watch)
-    max_sockets: int = 128        # TCP connections per client address at once (.limits.SocketGuard) ...
-    header_seconds: float = 10.0  # ... each cut if its request's headers are not complete within this time
-    # Several processes over one PostgreSQL (see .cluster):
-    cluster: bool = False         # share the database's tables with other `hupai serve --cluster` processes
-    advertise: str = ""           # this process's address as its peers reach it (http://host:port)
-    scan_seconds: float = 1.0     # how often tables whose process died are looked for (and the lock checked)
-
-    def __post_init__(self) -> None:
-        for name, (low, high) in _BOUNDS.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise HupaiError(f"{name} must be in {low:g}..{high:g}, got {value!r}")
-
 
 class Host:
     """The tables of one server process and their storage (kept on ``app.state.host``)."""
@@ -160,10 +111,11 @@ class Host:
                           self.broken[table_id])
                 continue
             self.tables[table.id] = table
-            self._adopt(table)
+            self.adopt(table)
         log.info("hupai serve: %d table(s) restored, %d broken", len(self.tables), len(self.broken))
 
-    def _adopt(self, table: Table) -> None:
+    def adopt(self, table: Table) -> None:
+        """Serve ``table`` here: its absence timer from the settings, its driver started (unless ``drive`` is off)."""
         table.absent_seconds = self.settings.absent_seconds
         if self.settings.drive:
             table.start()
@@ -253,7 +205,7 @@ class Host:
             raise
         self.tables[table_id] = table
         self.limits.created_table(address, table_id, bot_only)
-        self._adopt(table)
+        self.adopt(table)
         return table
 
     def table(self, table_id: Any) -> Table:

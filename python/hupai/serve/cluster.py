@@ -41,7 +41,7 @@ from .storage import SCHEMA_LOCK
 from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .app import Host
+    from .host import Host
     from .tables import Table
 
 __all__ = ["Cluster", "table_key", "PEER_HEADER", "CLIENT_HEADER"]
@@ -249,7 +249,7 @@ class Cluster:
             await self.release(table_id)
             raise
         host.tables[table_id] = table
-        host._adopt(table)
+        host.adopt(table)
         log.warning("table %s: taken over by this process (version %d)", table_id, table.version)
         return True
 

@@ -19,22 +19,25 @@ Faults:
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..actions import Action
 from ..errors import IllegalAction
-from ..game import Game
+from ..game import Game, Match
+from ..observation import Observation
+from ..rules.base import Rules
 from . import wire
-from .storage import StorageConflict, is_storage_fault
+from .config import TableConfig
+from .seats import SeatClock
+from .storage import Storage, StorageConflict, StoredTable, is_storage_fault
 from .wire import WireError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .tables import Table
-
-__all__ = ["Backoff", "commit", "deal", "revert", "resync", "store_runtime", "store_state"]
+__all__ = ["Table", "Backoff", "commit", "deal", "revert", "resync", "store_runtime", "store_state"]
 
 log = logging.getLogger("hupai.serve")
 
@@ -42,6 +45,45 @@ RETRY_FIRST = 0.25  # seconds: the driver's first retry after a failed job, doub
 RETRY_MAX = 8.0     # ... up to this
 
 State = tuple[dict[str, Any], dict[str, Any]]  # (the match, the game's snapshot) as stored
+
+
+class Table(Protocol):
+    """What changing a table (here) and driving it (:mod:`.driver`) use of it: the served table,
+    :class:`hupai.serve.tables.Table`, which calls both."""
+
+    id: str
+    config: TableConfig
+    rules: Rules
+    storage: Storage
+    match: Match
+    game: Game
+    version: int  # of the stored row
+    hand: int
+    seq: int
+    status: str
+    decisions: dict[int, int]  # seat -> the number of its pending decision
+    ready: set[int]
+    opened_at: dict[int, float]
+    ended_at: float
+    clock: SeatClock
+    token_hashes: dict[int, str]
+    absent_seconds: float
+    bots: dict[int, Any]
+    stand_ins: dict[int, Any]
+    lock: asyncio.Lock
+    _stored: State  # what the storage holds: the last snapshot (with the match) ...
+    _tail: list[Action]  # ... and the actions appended after it
+
+    @classmethod
+    async def restore(cls, stored: StoredTable, storage: Storage) -> Any: ...
+    def human_seats(self) -> list[int]: ...
+    def observation(self, seat: int) -> Observation: ...
+    def search_budget_ms(self, seat: int, now: float | None = None) -> float: ...
+    def _runtime(self) -> dict[str, Any]: ...
+    def _open_decisions(self, before: set[int], actor: int | None) -> None: ...
+    def _publish(self, coalesce: bool = False) -> None: ...
+    def _due(self, seat: int) -> float | None: ...
+    def _all_ready(self) -> bool: ...
 
 
 async def commit(table: Table, seat: int, action: Any) -> int:

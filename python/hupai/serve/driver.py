@@ -13,13 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..search import SearchBot
-from .commit import Backoff, commit, deal, store_runtime
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .tables import Table
+from .commit import Backoff, Table, commit, deal, store_runtime
 
 __all__ = ["Driver"]
 

@@ -25,7 +25,7 @@ from .wire import WireError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cluster import Cluster
-    from .ws import _Connection
+    from .host import Connection
 
 __all__ = ["forward_http", "relay_ws", "MOVED_CLOSE"]
 
@@ -56,7 +56,7 @@ async def forward_http(cluster: Cluster, request: Request, owner: str, body: byt
                     media_type=reply.headers.get("content-type", "application/json"))
 
 
-async def relay_ws(cluster: Cluster, connection: _Connection, hello: dict[str, Any], owner: str) -> bool:
+async def relay_ws(cluster: Cluster, connection: Connection, hello: dict[str, Any], owner: str) -> bool:
     """Relay the client's WebSocket to the owner's until either side closes. False: the owner could not be
     reached at all (the caller looks for the table again)."""
     from websockets.asyncio.client import connect

@@ -43,9 +43,8 @@ from ..actions import Action
 from ..bots import GreedyBot, RandomBot
 from ..errors import InvalidState
 from ..ev import EVBot
-from ..game import Game, Match
+from ..game import Game, Match, Observer
 from ..game.match import MATCH_FORMAT
-from ..game.observation import Observer
 from ..observation import Observation
 from ..rules.base import Rules
 from ..search import SearchBot

@@ -30,21 +30,18 @@ import gzip
 import json
 from collections import OrderedDict
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from ..errors import HupaiError
+from .host import Connection, Host
 from .limits import Bucket, address, error_reply
 from .storage import Storage, dumps
 from .tables import SPECTATOR, Listener, Table
 from .wire import WireError, facts_to_wire
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import Host
-    from .ws import _Connection
 
 __all__ = ["Replays", "poll", "spectator_text", "watch_state", "watch_events", "table_hands", "replay_page",
            "replay_hand", "serve_spectator"]
@@ -149,7 +146,7 @@ async def replay_page(request: Request, host: Host) -> Response:
     return HTMLResponse(viewer_html(stubs, f"hupai replay: table {table_id}"))
 
 
-async def replay_hand(request: Request, host: Host) -> Response:
+async def replay_hand(request: Request, host: ReplayHost) -> Response:
     """One finished hand's replay (:func:`hupai.viewer.frames` as JSON), built once and kept compressed
     (:class:`Replays`); a finished hand never changes, so browsers may keep it too."""
     table_id = await _known(host, request.path_params["table_id"])
@@ -262,7 +259,7 @@ def _build(log: str, table_id: str) -> bytes:
     return gzip.compress(dumps(replay).encode(), compresslevel=6)
 
 
-async def serve_spectator(connection: _Connection, table: Table) -> None:
+async def serve_spectator(connection: Connection, table: Table) -> None:
     """A spectator's WebSocket after its hello: the state now and after every change; ``ping`` and ``events``
     answered, anything else refused."""
     watching = sum(1 for listener in table.listeners if listener.seat == SPECTATOR)
@@ -303,3 +300,9 @@ async def serve_spectator(connection: _Connection, table: Table) -> None:
     finally:
         table.listeners.discard(listener)
         follower.cancel()
+
+
+class ReplayHost(Host, Protocol):
+    """The host as the replay endpoint uses it: with its cache of built replays."""
+
+    replays: Replays

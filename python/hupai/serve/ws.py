@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .cluster import RETRY_SECONDS
+from .cluster import RETRY_SECONDS, Cluster
+from .host import Host
 from .limits import Bucket, address, error_reply
 from .relay import MOVED_CLOSE, relay_ws
 from .storage import is_storage_fault
@@ -26,18 +27,21 @@ from .tables import SPECTATOR, Listener, Table
 from .watch import serve_spectator, spectator_text
 from .wire import WireError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import Host
-
 __all__ = ["websocket_endpoint"]
 
 log = logging.getLogger("hupai.serve")
 
 
+class ClusterHost(Host, Protocol):
+    """The host as a connection uses it: with the cluster it may belong to (None: alone)."""
+
+    cluster: Cluster | None
+
+
 class _Connection:
     """One WebSocket: its seat's listener, its rate limit, one sender at a time."""
 
-    def __init__(self, websocket: WebSocket, host: Host) -> None:
+    def __init__(self, websocket: WebSocket, host: ClusterHost) -> None:
         self.ws = websocket
         self.host = host
         self.bucket = Bucket(host.settings.ws_rate, host.settings.ws_burst)
@@ -205,7 +209,7 @@ class _Connection:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
-    host: Host = websocket.app.state.host
+    host: ClusterHost = websocket.app.state.host
     if host.cluster is not None:
         host.cluster.peer(websocket)  # a relayed connection counts against its client's address
     client = address(websocket)

@@ -29,9 +29,9 @@ from typing import Any
 from .. import rules as rules_module
 from ..errors import HupaiError
 from ..game import Game
-from ..game.claims import CLAIM_WINDOWS
 from ..game.game import FLOWS
-from ..game.wall import hand_seed
+from ..game.mahjong.claims import CLAIM_WINDOWS
+from ..game.state.wall import hand_seed
 from ..rules.base import Rules
 from . import backends
 from .chunk import BOTS, BotSpec, ChunkResult, SimulationSpec, bot_name, resolve_bots, run_chunk, seatings

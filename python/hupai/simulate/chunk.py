@@ -31,7 +31,7 @@ from ..errors import HupaiError
 from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
-from ..game.wall import hand_seed, splitmix64
+from ..game.state.wall import hand_seed, splitmix64
 from ..search import SearchBot
 from .stats import BotStats, Stats
 

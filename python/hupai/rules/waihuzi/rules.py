@@ -1,6 +1,6 @@
 """歪胡子 Wai Huzi: the rule object (``hupai.rules.get("waihuzi")``), over :mod:`.scoring`.
 
-Wai Huzi is a zipai game (``family = "zipai"``): the engine hosts it with its own flow (``game/zipai.py``), which
+Wai Huzi is a zipai game (``family = "zipai"``): the engine hosts it with its own flow (``game/zipai/flow.py``), which
 asks this object what the spec decides and runs the turns itself. It subclasses the mahjong-shaped
 :class:`~hupai.rules.Rules` so that the shell takes it like any rule system (``isinstance``, ``family``,
 ``num_players``, ``tiles``, ``options_dict``, ``name``); the mahjong hooks (claims, kongs, 漏胡, ``win_forms``)

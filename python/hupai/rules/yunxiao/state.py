@@ -8,14 +8,12 @@ surface later, half-way through an action.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...actions import Action
 from ...errors import InvalidState
+from ..base import Rules
 from ..contract import SetState, TableView
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import YunxiaoRules
 
 __all__ = ["check_state", "KEYS"]
 
@@ -28,7 +26,7 @@ def _ints(values: Any, low: int, high: int, length: int) -> bool:
             and all(type(v) is int and low <= v <= high for v in values))  # noqa: E721
 
 
-def check_state(rules: YunxiaoRules, table: TableView, actions: Sequence[Action]) -> None:
+def check_state(rules: Rules, table: TableView, actions: Sequence[Action]) -> None:
     """Raise :class:`~hupai.InvalidState` naming the entry of ``table.extras`` that play could not have left."""
     w = "snapshot.table.extras"
     extras = table.extras

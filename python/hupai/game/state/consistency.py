@@ -1,7 +1,8 @@
-"""Consistency checks of a snapshot's table (see :mod:`hupai.game.validate`, which runs them after the schema
-checks): the table against the wall its setup deals and the tile set (conservation), against its own actions
-(the last discard, the seat to act, the answers in an open window), and against the rules (the claim window
-they open, a pre-draw declaration on offer, and the rule system's own state, which it checks itself:
+"""Everything a snapshot passes before it is restored (:func:`check_snapshot`): the schema checks of
+:mod:`hupai.game.state.validate`, then the consistency checks of its table: the table against the wall its
+setup deals and the tile set (conservation), against its own actions (the last discard, the seat to act, the
+answers in an open window), and against the rules (the claim window they open, a pre-draw declaration on
+offer, and the rule system's own state, which it checks itself:
 :meth:`~hupai.rules.base.Rules.check_state`, with :meth:`~hupai.rules.base.Rules.set_aside` and
 :meth:`~hupai.rules.base.Rules.stand_in` for the tile count).
 """
@@ -13,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
-from ..actions import Action
-from ..rules.base import Rules
-from ..rules.contract import TakeFromTail
-from . import claims
-from .state import Table
+from ...actions import Action
+from ...rules.base import Rules
+from ...rules.contract import TakeFromTail
+from ..mahjong import claims
+from .table import Table
 from .validate import (
     _INT,
     _PHASES,
@@ -357,7 +358,7 @@ def _check_tiles(copies: list[int], w: str, live: Sequence[int], hands: Sequence
         counts[recorded] += moved
         counts[physical] -= moved
     if any(counts):
-        from ..tiles import format_tiles
+        from ...tiles import format_tiles
 
         kind = next(k for k in range(34) if counts[k])
         what = "missing" if counts[kind] > 0 else "extra"

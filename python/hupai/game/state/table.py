@@ -1,6 +1,6 @@
 """The table state of one hand: everything the engine and the rules read (mjx's State, kept small).
 
-A :class:`Table` is mutable and owned by its game's flow (:mod:`hupai.game.mahjong`), the only code that writes
+A :class:`Table` is mutable and owned by its game's flow (:mod:`hupai.game.mahjong.flow`), the only code that writes
 it; rule objects receive it typed as a read-only :class:`~hupai.rules.contract.TableView` and change it only
 through the effects they return (their own facts in ``extras`` by ``SetState``). Hands are 34-entry ``bytearray``
 counts: indexing them is as cheap as a list's, and each has a zero-copy ``uint8`` numpy view (``views[seat]``)
@@ -9,7 +9,7 @@ that the core reads in place, so a win check costs one core call and no conversi
 Fields the rules may read:
 
 - ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds`` (0..3 = 东南西北 per seat)
-- ``wall`` (:class:`~hupai.game.wall.Wall`), ``hands[seat]`` (counts), ``views[seat]`` (the same counts as a
+- ``wall`` (:class:`~hupai.game.state.wall.Wall`), ``hands[seat]`` (counts), ``views[seat]`` (the same counts as a
   numpy array), ``melds[seat]`` (list of :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles
   removed)
 - ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), ``turn_seat``
@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import Action
-from ..hand import Meld
-from ..tiles import counts_to_kinds
+from ...actions import Action
+from ...hand import Meld
+from ...tiles import counts_to_kinds
 from .wall import Wall
 
 __all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json"]
@@ -144,7 +144,7 @@ class Table:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        from ..actions import Action
+        from ...actions import Action
 
         # Every slot is set from the data (no __init__: it would build hands, views and lists only to replace
         # them; a server restores a table per request).

@@ -1,9 +1,9 @@
 """The zipai flow: one Wai Huzi (歪胡子) hand (``rules/waihuzi.md``, WH-4..27, 32, 38..46), hosted by the
 :class:`~hupai.game.Game` shell (why it is its own flow: :mod:`hupai.game.flow`).
 
-The table is a :class:`~hupai.game.zipai_state.ZipaiTable`. A hand runs as:
+The table is a :class:`~hupai.game.state.zipai.ZipaiTable`. A hand runs as:
 
-- **Deal** (WH-4, :mod:`.zipai_deal`): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57;
+- **Deal** (WH-4, :mod:`.deal`): the dealer gets cards 0..19 of the wall, its 下家 20..38, the next 39..57;
   the 22 left are the stock. The 神 (WH-5) is the ``shen`` option, or else the dealer's last dealt card is shown
   and decides it.
 - **Turn** (``phase == "turn"``): ``turn_seat`` is in a discard state (WH-12): discard an unlocked card, or
@@ -43,20 +43,21 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from .._core import zipai_best, zipai_offer_wins, zipai_ready
-from ..actions import Action
-from ..errors import HupaiError
-from ..events import Event, RawEvent
-from ..rules.base import Rules
-from ..scoring import WinContext
-from ..zipai import RUNS, Declared, PartType
-from ..zipai.cards import completing_cards, value_of
+from ..._core import zipai_best, zipai_offer_wins, zipai_ready
+from ...actions import Action
+from ...errors import HupaiError
+from ...events import Event, RawEvent
+from ...rules.base import Rules
+from ...scoring import WinContext
+from ...zipai import RUNS, Declared, PartType
+from ...zipai.cards import completing_cards, value_of
+from ..flow import Decision
+from ..result import HandResult, WinResult, close_hand
+from ..state.wall import Wall, shuffle
+from ..state.zipai import Group, ZipaiTable
+from .deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
 from .illegal import zipai_illegal_reason
-from .mahjong import Decision
-from .result import HandResult, WinResult, close_hand
-from .wall import Wall, shuffle
-from .zipai_deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
-from .zipai_state import Group, ZipaiTable
+from .observation import ZipaiObserver
 
 __all__ = ["ZipaiFlow", "RANK", "deal_order", "stacked_cards"]
 
@@ -121,6 +122,8 @@ class ZipaiFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
                  "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded")
+
+    observer = ZipaiObserver  # what a seat sees of this flow's table
 
     def __init__(self, rules: Rules, window: str) -> None:
         if rules.num_players != 3:

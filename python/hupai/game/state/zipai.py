@@ -1,5 +1,5 @@
 """The table of one Wai Huzi (歪胡子) hand (``rules/waihuzi.md``), owned and written by
-:class:`~hupai.game.zipai.ZipaiFlow`, and how a saved one is checked.
+:class:`~hupai.game.zipai.flow.ZipaiFlow`, and how a saved one is checked.
 
 Fields (the ones the shell and the observer read carry the mahjong table's names):
 
@@ -29,9 +29,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..actions import Action
-from ..errors import InvalidState
-from ..jsonform import describe
+from ...actions import Action
+from ...errors import InvalidState
+from ...jsonform import describe
+from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES"]
@@ -162,8 +163,6 @@ def check_table_shape(table: Any, where: str) -> None:
     actions and comparing every field with this one (``Game.from_snapshot``), so a value edited in any way is
     refused by that comparison; this check only makes the comparison safe (no missing key, nothing that cannot
     be written back as JSON, nothing deep)."""
-    from .validate import check_free_json
-
     if not isinstance(table, Mapping):
         raise InvalidState(f"{where}: must be an object, got {type(table).__name__}")
     keys = set(table.keys())

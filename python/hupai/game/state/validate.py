@@ -12,7 +12,7 @@ What is checked, cheapest first (every check reads each value once; nothing recu
   bounded lengths (hands of 34, at most :data:`MAX_ACTIONS` actions, ...); ``extras`` and ``options`` (free
   JSON) at most :data:`MAX_DEPTH` deep and :data:`MAX_NODES` values.
 - **Version**: the ``format`` tag; a known family with another version is refused by version. Snapshots of
-  format 1 (the full table) and format 2 (a mahjong table's compact form, :mod:`hupai.game.compact`) are read.
+  format 1 (the full table) and format 2 (a mahjong table's compact form, :mod:`hupai.game.state.compact`) are read.
 - **Rules and options**: a known rule system; unknown options or values are refused, an option left out takes
   its default (what a log written before that option existed means).
 - **Schema and types**: exact key sets, exact types (a bool is not an int, a float is not a tile), ranges.
@@ -30,7 +30,8 @@ What is checked, cheapest first (every check reads each value once; nothing recu
   window is the one the rules open (recomputed), a pre-draw phase has its declaration on offer, and a rule
   system's own facts (Yunxiao's gold, kong count and 游 levels, YX-6/23/26).
 
-The table-level checks are in :mod:`hupai.game.consistency`. Rule-specific facts (Yunxiao's) are checked there
+A snapshot's checks are run by :func:`hupai.game.state.consistency.check_snapshot`: these first, then the table
+against its wall, actions and rules (that module). Rule-specific facts (Yunxiao's) are checked there
 by class until rule packages declare their own state checks (issue 8.6).
 
 The complete log check (replay the setup and actions, compare the tables) costs a replay, about 5 times a
@@ -46,16 +47,15 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .._core import compact_actions
-from ..actions import KINDS
-from ..errors import HupaiError, InvalidState
-from ..jsonform import describe
-from ..rules.base import Rules
-from . import claims
-from .state import Table
+from ..._core import compact_actions
+from ...actions import KINDS
+from ...errors import HupaiError, InvalidState
+from ...jsonform import describe
+from ...rules.base import Rules
+from ..mahjong import claims
 
 __all__ = ["MAX_TEXT", "MAX_ACTIONS", "MAX_DEPTH", "MAX_NODES", "MAX_SEED", "MAX_HANDS", "MAX_SCORE", "load_json",
-           "check_setup", "check_snapshot", "check_log", "check_actions", "check_match", "build_rules",
+           "check_setup", "check_log", "check_actions", "check_match", "build_rules",
            "check_version"]
 
 #: The longest JSON text accepted (characters). Real logs are under 20 KB, snapshots under 8 KB.
@@ -65,7 +65,7 @@ MAX_ACTIONS = 4096
 #: Free JSON (``extras``, ``options``): nesting depth and number of values.
 MAX_DEPTH = 16
 MAX_NODES = 10_000
-#: Seeds are 64-bit (what :func:`~hupai.game.wall.hand_seed` makes and ``secrets.randbits(64)`` draws).
+#: Seeds are 64-bit (what :func:`~hupai.game.state.wall.hand_seed` makes and ``secrets.randbits(64)`` draws).
 MAX_SEED = (1 << 64) - 1
 #: The most hands a stored match may have played, and the largest score a seat may hold (both far past play).
 MAX_HANDS = 1_000_000
@@ -226,7 +226,7 @@ def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
 
 def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rules:
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
-    from .. import rules as rules_module
+    from ... import rules as rules_module
 
     if rules is not None and not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
@@ -333,40 +333,6 @@ def _claim_options(value: Any, where: str, seat: int, n: int) -> None:
         _str(flag, f"{where}[{i}].flag")
     if options[-1][0] != "pass":
         raise _fail(where, "a claim window's options end with pass")
-
-
-def check_snapshot(snap: Any, formats: Sequence[str],
-                   rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | None]:
-    """Everything but the replay; returns the rules, a checked copy of the setup and the restored table (None for
-    the zipai family: its table is checked by replaying the actions, see :func:`.zipai_state.check_table_shape`).
-    ``formats``: the versions read, the one written last (format 1's mahjong table is the full
-    :meth:`Table.to_json`; format 2's is :mod:`hupai.game.compact`)."""
-    tag = snap.get("format") if isinstance(snap, Mapping) else None
-    snap = check_version(snap, tag if isinstance(tag, str) and tag in formats else formats[-1], "snapshot")
-    _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
-    rules = build_rules(snap, "snapshot", rules)
-    setup = check_setup(rules, snap["setup"], "snapshot.setup")
-    discards = check_actions(snap["actions"], "snapshot.actions", rules.num_players, compact=True)
-    if rules.family == "zipai":
-        from .zipai_state import check_table_shape
-
-        check_table_shape(snap["table"], "snapshot.table")
-        return rules, setup, None
-    from . import consistency  # (imported here: it builds on this module's helpers)
-
-    window = setup.get("claim_window", "eligible")
-    if tag != formats[0]:
-        from .compact import table_from_compact
-
-        return rules, setup, table_from_compact(rules, setup, snap["table"], snap["actions"], discards, window)
-    consistency.check_table(rules, setup, snap["table"], discards)
-    table = Table.from_json(snap["table"])
-    consistency.check_against_actions(table, [answer for _, answer in snap["table"]["answers"]], snap["actions"])
-    consistency.check_with_rules(rules, window, table, snap["actions"])
-    if table.phase in ("claim", "rob") and table.pending != consistency.open_window(rules, window, table):
-        raise _fail("snapshot.table.pending", f"is not the {table.phase} window the rules open on this "
-                                              f"{'discard' if table.phase == 'claim' else 'kong'}")
-    return rules, setup, table
 
 
 def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rules, dict[str, Any]]:

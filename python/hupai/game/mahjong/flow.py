@@ -3,7 +3,7 @@
 
 Deal, draws (the drawn tile enters the hand), discards, claims on a discard, kongs and their replacement draws,
 robbing a kong, wins, the wall end, settlement. :class:`MahjongFlow` owns and mutates the
-:class:`~hupai.game.state.Table` and appends events (:class:`~hupai.events.Event`); every rule question goes to
+:class:`~hupai.game.state.table.Table` and appends events (:class:`~hupai.events.Event`); every rule question goes to
 ``self.rules`` (a read-only view of the table in, answers and effects out: :mod:`hupai.rules.contract`), and
 the paths taken follow what the rules declare in ``rules.capabilities``.
 
@@ -14,23 +14,25 @@ half-way (validate first, then mutate: no copies needed to keep a rejected actio
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-from .._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
-from ..actions import ACTIONS, Action
-from ..events import Event, RawEvent
-from ..hand import Meld
-from ..rules.base import Rules
-from ..rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
+from ...actions import ACTIONS, Action
+from ...events import Event, RawEvent
+from ...hand import Meld
+from ...rules.base import Rules
+from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
+from ..flow import Decision
+from ..result import HandResult, WinResult, close_hand
+from ..state.compact import table_to_compact
+from ..state.table import Table, copy_json
+from ..state.wall import Wall, shuffle
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
-from .compact import table_to_compact
 from .illegal import illegal_reason
-from .result import HandResult, WinResult, close_hand
-from .state import Table, copy_json
-from .wall import Wall, shuffle
+from .observation import Observer
 
-__all__ = ["MahjongFlow", "Decision"]
+__all__ = ["MahjongFlow"]
 
 # Per table size n, per seat: the other seats in turn order, and the bit of its 下家 (who may chow: claim_scan's
 # mask). Made once here, not per hand.
@@ -40,27 +42,17 @@ _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(
 _WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
 
 
-class Decision(NamedTuple):
-    """Who must act now: ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), the seats
-    still to answer, the tile in question (drawn, discarded or being konged; -1 if none) and its source
-    seat."""
-
-    phase: str
-    seats: tuple[int, ...]
-    tile: int
-    source: int
-
-
 class MahjongFlow:
     """State and transitions of one mahjong-family hand (the public API is :class:`~hupai.game.Game`).
 
-    ``window`` is the claim window setting (:data:`~hupai.game.claims.CLAIM_WINDOWS`).
+    ``window`` is the claim window setting (:data:`~hupai.game.mahjong.claims.CLAIM_WINDOWS`).
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
                  "_turn_pack")
 
+    observer = Observer  # what a seat sees of this flow's table
     rules: Rules
     table: Table
     events: list[Event | RawEvent]  # draws and discards as plain tuples (cheaper); Game.events converts
@@ -128,7 +120,7 @@ class MahjongFlow:
         self._pack_turn()
 
     def snapshot_table(self) -> dict[str, Any]:
-        """The table as a snapshot holds it (format 2: :mod:`hupai.game.compact`)."""
+        """The table as a snapshot holds it (format 2: :mod:`hupai.game.state.compact`)."""
         return table_to_compact(self.table)
 
     def _pack_turn(self) -> None:

@@ -29,14 +29,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
-from ..errors import HupaiError
-from ..hand import Meld
-from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView, freeze, thaw
+from ...errors import HupaiError
+from ...hand import Meld
+from ...jsonform import describe
+from ...observation import MeldView, Observation, ResultView, WinView, freeze, thaw
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .result import HandResult
+    from ..result import HandResult
+    from ..view import GameView
 
 __all__ = ["Observer", "observe"]
 
@@ -59,17 +59,15 @@ class Observer:
                  "_views", "_public_melds", "_own_melds", "_melds_at", "_hand_size", "_at_rest", "_one_more",
                  "_piles", "_piles_made", "_piles_calls", "_extras", "_result")
 
-    def __new__(cls, game: Game, *, show_concealed_kongs: bool | None = None) -> Observer:
-        # Each family sees its own table: a zipai game gets the zipai observer, whoever builds the Observer.
-        if cls is Observer and game.rules.family == "zipai":
-            from .zipai_observation import ZipaiObserver
+    def __new__(cls, game: GameView, *, show_concealed_kongs: bool | None = None) -> Observer:
+        # Each family sees its own table: its flow names its observer (a zipai game gets the zipai observer),
+        # whoever builds the Observer.
+        observer: type[Observer] = game._flow.observer if cls is Observer else cls
+        return super().__new__(observer)
 
-            return ZipaiObserver.__new__(ZipaiObserver, game)
-        return super().__new__(cls)
-
-    def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
+    def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
         rules = game.rules
-        self._game: Game | None = game
+        self._game: GameView | None = game
         self._table = game.table  # the hand this observer shows (a game's table is dealt or restored once)
         self._rules = rules.name
         self._options = freeze(rules.options_dict())
@@ -97,14 +95,14 @@ class Observer:
         # ``discards_made``, a claim takes the last tile off a pile (and adds one to ``calls``).
         n = table.num_players
         self._piles: tuple[tuple[int, ...], ...] = ((),) * n
-        self._piles_made = [0] * n
+        self._piles_made = bytearray(n)
         self._piles_calls = 0
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
 
     @classmethod
-    def kept(cls, game: Game) -> Observer:
+    def kept(cls, game: GameView) -> Observer:
         """An observer for ``game`` to keep (:meth:`Game.observation <hupai.game.Game.observation>`): it holds no
         reference to the game, which hands itself to :meth:`view` at each call, so the two make no reference
         cycle (a game is freed as soon as it is dropped). ``view(game, seat)`` of any other game is wrong."""
@@ -121,7 +119,7 @@ class Observer:
 
     __call__ = observe
 
-    def view(self, game: Game, seat: int) -> Observation:
+    def view(self, game: GameView, seat: int) -> Observation:
         """The observation of ``seat`` in ``game``, the game this observer was made for."""
         table = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
@@ -219,7 +217,7 @@ class Observer:
         return self._result
 
 
-def observe(game: Game, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:
+def observe(game: GameView, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:
     """The observation of ``seat`` in ``game`` by a fresh :class:`Observer` (:meth:`Game.observation
     <hupai.game.Game.observation>` asks the one the game keeps)."""
     return Observer(game, show_concealed_kongs=show_concealed_kongs).observe(seat)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import _core
-from ..tiles import STANDARD_TILES
+from ... import _core
+from ...tiles import STANDARD_TILES
 
 __all__ = ["splitmix64", "hand_seed", "shuffle", "Wall"]
 

@@ -1,4 +1,4 @@
-"""The Wai Huzi deal (WH-4, WH-5) for the zipai flow (:mod:`hupai.game.zipai`): who is dealt which cards of the
+"""The Wai Huzi deal (WH-4, WH-5) for the zipai flow (:mod:`hupai.game.zipai.flow`): who is dealt which cards of the
 wall, the card shown for the 神, and stacked walls for tests and examples.
 
 The wall deals the dealer cards 0..19, its 下家 20..38 and the third seat 39..57; the 22 left are the stock.
@@ -10,8 +10,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ..errors import HupaiError
-from ..zipai import ALL_CARDS, format_cards
+from ...errors import HupaiError
+from ...zipai import ALL_CARDS, format_cards
 
 __all__ = ["SIZES", "DEALT", "deal_order", "stacked_cards", "shown_for_shen"]
 

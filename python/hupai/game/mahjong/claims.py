@@ -14,15 +14,14 @@ so that the window itself reveals nothing (what a server needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from .._core import claim_scan
-from ..actions import ACTIONS, CHOWS, Action
+from ..._core import claim_scan
+from ...actions import ACTIONS, CHOWS, Action
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..rules.base import Rules
-    from .mahjong import MahjongFlow
-    from .state import Table
+    from ...rules.base import Rules
+    from ..state.table import Table
 
 __all__ = ["SCAN_ALL", "ChowMasks", "CLAIM_WINDOWS", "louhu_blocks", "standard_options", "is_ready", "collect",
            "collect_robbers", "resolve", "record_missed"]
@@ -37,6 +36,14 @@ _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
 _SCAN_MELDS, SCAN_ALL = 1 | 2, 1 | 2 | 4
 
 
+class _Flow(Protocol):
+    """What :class:`ChowMasks` reads of its flow (the :class:`~hupai.game.mahjong.flow.MahjongFlow`, which
+    calls into this module): the rules and the table now (a restore replaces the table)."""
+
+    rules: Rules
+    table: Table
+
+
 class ChowMasks:
     """A mahjong flow's per-seat chow masks (``_core.claim_scan``'s bits: who may chow a seat's discard) for
     rules that declare ``chow_seats``: item ``seat`` asks :meth:`~hupai.rules.base.Rules.chow_seats` about the
@@ -44,7 +51,7 @@ class ChowMasks:
 
     __slots__ = ("flow",)
 
-    def __init__(self, flow: MahjongFlow) -> None:
+    def __init__(self, flow: _Flow) -> None:
         self.flow = flow
 
     def __getitem__(self, seat: int) -> int:

@@ -28,13 +28,13 @@ from functools import lru_cache
 from operator import add, le
 from typing import Any
 
-from .._core import count_kinds
-from ..actions import Action
-from ..errors import HupaiError
-from ..hand import Meld
-from ..rules.base import Rules
+from ..._core import count_kinds
+from ...actions import Action
+from ...errors import HupaiError
+from ...hand import Meld
+from ...rules.base import Rules
 from . import consistency
-from .state import Table, copy_json
+from .table import Table, copy_json
 from .validate import _INT, _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, check_free_json
 from .wall import Wall
 

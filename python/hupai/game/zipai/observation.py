@@ -1,6 +1,6 @@
 """What one seat of a Wai Huzi hand may see: the :class:`~hupai.observation.Observation` the zipai flow gives.
 
-``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.observation.Observer`). It
+``Observer(game)`` builds this observer for a zipai game (see :class:`~hupai.game.Observer`). It
 shows, in the shared fields:
 
 - ``counts``: the seat's own 20 card counts (``hand``: the kinds); ``hand_sizes``: every seat's count;
@@ -28,13 +28,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
-from ..jsonform import describe
-from ..observation import MeldView, Observation, ResultView, WinView
-from .observation import Observer, _Draft
+from ...jsonform import describe
+from ...observation import MeldView, Observation, ResultView, WinView
+from ..mahjong.observation import Observer, _Draft
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .zipai_state import Group
+    from ..state.zipai import Group
+    from ..view import GameView
 
 __all__ = ["ZipaiObserver", "group_view"]
 
@@ -57,7 +57,7 @@ class ZipaiObserver(Observer):
     __slots__ = ("_groups", "_groups_at", "_made", "_public", "_public_at", "_private", "_private_at",
                  "_piles_at")
 
-    def __init__(self, game: Game, *, show_concealed_kongs: bool | None = None) -> None:
+    def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
         self._forget(game.table)
 
@@ -78,10 +78,10 @@ class ZipaiObserver(Observer):
         self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
         self._piles_at = -1
 
-    def view(self, game: Game, seat: int) -> Observation:
+    def view(self, game: GameView, seat: int) -> Observation:
         table: Any = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
-            from ..errors import HupaiError
+            from ...errors import HupaiError
 
             raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
         phase = table.phase
@@ -152,7 +152,7 @@ class ZipaiObserver(Observer):
         built: Observation = obs
         return built
 
-    def _zipai_result(self, game: Game) -> ResultView:
+    def _zipai_result(self, game: GameView) -> ResultView:
         result = game.result
         assert result is not None  # the phase is "over"
         table: Any = game.table
