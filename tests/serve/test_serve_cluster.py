@@ -248,12 +248,20 @@ def test_a_process_that_loses_its_lock_connection_drops_its_tables(cluster_db: s
         while _stored_version(cluster_db, table)[1] != "match_over":
             assert time.monotonic() < deadline, "the table did not finish"
             time.sleep(0.2)
-        a_log = (tmp_path / "a.log").read_text()
-        assert "lock connection failed" in a_log and "dropping 1 table(s)" in a_log, a_log[-3000:]
         # Whichever process scans first takes the orphan: B, or A itself on its new session (A now notices the
-        # lost connection at once, so it often wins that race).
+        # lost connection at once, so it often wins that race). The table can finish before A has written its
+        # lines (its log is written by its own loop): they are waited for, not read once.
         taken = f"table {table}: taken over by this process"
-        assert taken in (tmp_path / "b.log").read_text() or taken in a_log.split("dropping 1 table(s)", 1)[1]
+
+        def logged() -> bool:
+            a_log = (tmp_path / "a.log").read_text()
+            return ("lock connection failed" in a_log and "dropping 1 table(s)" in a_log
+                    and (taken in (tmp_path / "b.log").read_text()
+                         or taken in a_log.split("dropping 1 table(s)", 1)[1]))
+
+        while not logged():
+            assert time.monotonic() < deadline, (tmp_path / "a.log").read_text()[-3000:]
+            time.sleep(0.2)
         assert process_a.poll() is None  # A lives on, with a new session (it serves again what it takes)
     with open_client(cluster_db, drive=False) as local:
         from test_serve_storage import check_stored_table
