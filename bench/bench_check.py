@@ -87,16 +87,14 @@ def _replays(count: int) -> Callable[[], None]:
     return lambda: [Game.replay(log) for log in logs] and None
 
 
-def _observations(rules: str, count: int) -> Callable[[], None]:
-    """``count`` calls of ``Game.observation`` for the seat to act, every field read, going round the states of
-    ``OBSERVED_STATES`` seeded hands stopped at a decision early, mid or late (``bench/state_rates.py``'s states
-    and its ``observation`` measure, issue 30)."""
-    from dataclasses import fields
-
+def _states(name: str, count: int) -> list[tuple[Game, int]]:
+    """Up to ``count`` games of seeded hands stopped at a decision early, mid or late, with the seat to act
+    (``bench/state_rates.py``'s states)."""
+    rules = hupai.rules.get(name)
     held = []
-    for seed in range(OBSERVED_STATES):
-        game = Game(rules, seed=seed, dealer=seed % hupai.rules.get(rules).num_players, claim_window="eligible")
-        bots = [RandomBot(seed * 10 + seat) for seat in range(game.num_players)]
+    for seed in range(count):
+        game = Game(rules, seed=seed, dealer=seed % rules.num_players, claim_window="eligible")
+        bots = [RandomBot(seed * 10 + seat) for seat in range(rules.num_players)]
         for _ in range(1 + (seed * 37) % 60):
             if game.over:
                 break
@@ -104,14 +102,23 @@ def _observations(rules: str, count: int) -> Callable[[], None]:
             game.apply(bots[seat].choose(game.legal_actions(seat)))
         if not game.over:
             held.append((game, game.seats_to_act[0]))
+    return held
+
+
+def _observations(name: str, count: int) -> Callable[[], None]:
+    """``count`` calls of ``Game.observation`` for the seat to act, every field read, going round the states of
+    ``OBSERVED_STATES`` seeded hands (``bench/state_rates.py``'s ``observation`` measure)."""
+    from dataclasses import fields
+
+    held = _states(name, OBSERVED_STATES)
     names = [f.name for f in fields(held[0][0].observation(held[0][1]))]
     plan = [held[index % len(held)] for index in range(count)]
 
     def run() -> None:
         for game, seat in plan:
             observation = game.observation(seat)
-            for name in names:
-                getattr(observation, name)
+            for field in names:
+                getattr(observation, field)
 
     return run
 
@@ -120,17 +127,7 @@ def _snapshots(name: str, count: int) -> Callable[[], None]:
     """``Game.from_snapshot(game.snapshot())`` at ``count`` states of seeded hands (what a server does to park and
     resume a table; the states of ``bench/state_rates.py``)."""
     rules = hupai.rules.get(name)
-    held = []
-    for seed in range(count * 2):
-        game = Game(rules, seed=seed, dealer=seed % rules.num_players, claim_window="eligible")
-        bots = [RandomBot(seed * 10 + i) for i in range(rules.num_players)]
-        for _ in range(1 + (seed * 37) % 60):  # a decision early, mid or late in the hand
-            if game.over:
-                break
-            seat = game.seats_to_act[0]
-            game.apply(bots[seat].choose(game.legal_actions(seat)))
-        if not game.over and len(held) < count:
-            held.append(game)
+    held = [game for game, _ in _states(name, count * 2)][:count]
     return lambda: [Game.from_snapshot(game.snapshot(), rules=rules) for game in held] and None
 
 
