@@ -496,7 +496,7 @@ class Game:
         """Restore a game saved by :meth:`snapshot`; it continues exactly as the original would. ``rules`` as
         for :meth:`replay`.
 
-        The snapshot is checked (:mod:`hupai.game.state.consistency`) and anything :meth:`snapshot` would not write
+        The snapshot is checked (:mod:`hupai.game.state.snapshot`) and anything :meth:`snapshot` would not write
         raises :class:`~hupai.InvalidState` naming the field: schema, types, sizes, the format version, the
         wall the setup deals, tile conservation, seats and phase, the open claim window (the one the rules
         open), the actions' shapes and what the last ones fix. That structural check is always made: the
