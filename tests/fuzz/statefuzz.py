@@ -126,9 +126,9 @@ def _compact_tile_move(table: dict[str, Any], rng: random.Random) -> None:
         piles = [list(pile) for pile in table["discards"]]
         how = rng.randrange(4)
         a, b = rng.randrange(len(hands)), rng.randrange(len(hands))
-        held = [k for k in range(34) if hands[a][k] != "0"]
+        held = [k for k in range(len(hands[a])) if hands[a][k] != "0"]  # 34 kinds, or Wai Huzi's 20 cards
         if how == 0:  # one tile from a hand to another hand (or the same hand, another kind)
-            k, other = rng.choice(held), rng.randrange(34)
+            k, other = rng.choice(held), rng.randrange(len(hands[b]))
             hands[a][k] = _CHARS[_CHARS.index(hands[a][k]) - 1]
             hands[b][other] = _CHARS[_CHARS.index(hands[b][other]) + 1]
         elif how == 1:  # swap two seats' hands
@@ -141,6 +141,8 @@ def _compact_tile_move(table: dict[str, Any], rng: random.Random) -> None:
                 k = rng.choice(held)
                 hands[a][k] = _CHARS[_CHARS.index(hands[a][k]) - 1]
                 piles[b].append(_CHARS[k])
+        elif "head" in table:  # a Wai Huzi table: move the wall's head
+            table["head"] += rng.choice([-2, -1, 1, 2])
         else:  # move the wall's head or tail
             table["wall"][rng.choice([0, 1])] += rng.choice([-2, -1, 1, 2])
         table["hands"] = ["".join(hand) for hand in hands]
@@ -200,8 +202,9 @@ def mutate(data: dict[str, Any], rng: random.Random) -> str:
 
 
 def sample_states(count: int = 40) -> tuple[list[str], list[str]]:
-    """Snapshots and logs (JSON text) of seeded games of both systems and both claim windows: snapshots taken in
-    every phase that occurs (up to three per system, window and phase), logs of finished and unfinished hands."""
+    """Snapshots and logs (JSON text) of seeded games of both mahjong systems and Wai Huzi and both claim windows:
+    snapshots taken in every phase that occurs (a few per system, window and phase), logs of finished and
+    unfinished hands."""
     from hupai.bots import GreedyBot, RandomBot
     from hupai.game import Game
 
@@ -222,6 +225,21 @@ def sample_states(count: int = 40) -> tuple[list[str], list[str]]:
                 snapshots.append(json.dumps(game.snapshot()))
             if len(game.actions) == stop:
                 logs.append(game.to_json())
+            if game.over:
+                break
+            seat = game.seats_to_act[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+        logs.append(game.to_json())
+    for index in range(count // 4):  # Wai Huzi (3 seats; its compact table, hupai.game.zipai.codec)
+        window = ("all", "eligible")[index % 2]
+        rng = random.Random(index)
+        game = Game("waihuzi", seed=2000 + index, dealer=index % 3, claim_window=window)
+        bots = [GreedyBot(index * 3 + s) if rng.random() < 0.5 else RandomBot(index * 3 + s) for s in range(3)]
+        while True:
+            key = ("waihuzi", window, game.table.phase)
+            if taken[key] < 4 and rng.random() < 0.2:
+                taken[key] += 1
+                snapshots.append(json.dumps(game.snapshot()))
             if game.over:
                 break
             seat = game.seats_to_act[0]

@@ -167,15 +167,15 @@ _ACTIONS = st.one_of(
 @given(st.integers(0, len(SNAPSHOTS) - 1), _ACTIONS, st.integers(0, 3))
 def test_illegal_or_forged_actions_leave_the_game_exactly_as_it_was(index: int, action: Any, seat: int) -> None:
     game = Game.from_snapshot(json.loads(SNAPSHOTS[index]))
-    for other in range(4):
+    for other in range(game.num_players):
         game.legal_actions(other)  # caches filled or not, a refused action changes nothing
     before = json.dumps(game.snapshot(), sort_keys=True)
-    legal_before = [game.legal_actions(s) for s in range(4)]
+    legal_before = [game.legal_actions(s) for s in range(game.num_players)]
     try:
         game.apply(action)
     except IllegalAction:
         assert json.dumps(game.snapshot(), sort_keys=True) == before
-        assert [game.legal_actions(s) for s in range(4)] == legal_before
+        assert [game.legal_actions(s) for s in range(game.num_players)] == legal_before
         return
     # It was legal after all: it is now the last action, in the engine's own form
     assert game.actions[-1] in legal_before[game.actions[-1].seat]

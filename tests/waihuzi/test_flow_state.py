@@ -124,7 +124,10 @@ def test_tampered_snapshots_are_refused_with_a_clear_error():
     forged = copy.deepcopy(snap)
     forged["actions"][0] = ["discard", 0, 19, [], ""] if forged["actions"][0][2] != 19 else ["liu", 0, 19, [], ""]
     with pytest.raises(HupaiError):
-        Game.from_snapshot(forged)
+        Game.from_snapshot(copy.deepcopy(forged), verify=True)
+    # Restored from its compact table, the game finds a forged earlier action once it rebuilds its history.
+    with pytest.raises(HupaiError):
+        Game.from_snapshot(forged).to_json()
 
 
 def test_a_finished_hand_restores_with_its_result():

@@ -48,6 +48,7 @@ from .spectator import spectator_events, spectator_view
 from .state import validate
 from .state.snapshot import check_snapshot
 from .state.table import Table
+from .zipai.codec import is_compact
 from .zipai.flow import ZipaiFlow
 
 __all__ = ["Game", "Decision", "LOG_FORMAT", "SNAPSHOT_FORMAT", "SNAPSHOT_FORMATS", "FLOWS"]
@@ -506,17 +507,18 @@ class Game:
         about 1.25 ms; a finished hand is always restored this way, its result comes from that replay anyway).
         Without it, a snapshot that is self-consistent but was edited against its own log (two seats' hands
         swapped) loads; a forged earlier action raises InvalidState once the history is rebuilt (``events``,
-        ``result``, :meth:`log`). A zipai (Wai Huzi) snapshot is always restored by that replay: its table's
-        shape is checked, then the replay must give it field by field.
+        ``result``, :meth:`log`). A zipai (Wai Huzi) table is read the same way from its compact form
+        (:mod:`hupai.game.zipai.codec`); one in the full form hupai wrote before it is restored by that replay:
+        its shape is checked, then the replay must give it field by field.
         """
         rules, setup, table = check_snapshot(snap, SNAPSHOT_FORMATS, rules)
-        if table is None or verify or table.phase == "over":  # None: a family whose tables are checked by replay
+        if table is None or verify or table.phase == "over":  # None: a zipai table checked by replay
             return cls._replayed_snapshot(snap, rules, setup)
         game = cls.__new__(cls)
         game.rules = rules
         game.setup = setup
         game._flow = _flow_for(game.rules, game.setup.get("claim_window", "eligible"))
-        game._flow.restore(table)
+        game._flow.restore(table)  # type: ignore[arg-type]  # (a ZipaiTable for the zipai flow, as it deals)
         game._prefix = list(snap["actions"])
         game._actions = []
         game._event_prefix = len(game._prefix)
@@ -534,8 +536,10 @@ class Game:
             except IllegalAction as error:
                 raise InvalidState(f"snapshot.actions[{index}]: {error}") from None
         # The table in the snapshot's own format (format 1 wrote every table in full, Table.to_json).
-        mine = game.table.to_json() if snap["format"] == SNAPSHOT_FORMATS[0] else game._flow.snapshot_table()
         theirs = snap["table"]
+        # (A zipai table in the full form hupai wrote before the compact one, :mod:`.zipai.codec`, is to_json's.)
+        full = snap["format"] == SNAPSHOT_FORMATS[0] or rules.family == "zipai" and not is_compact(theirs)
+        mine = game.table.to_json() if full else game._flow.snapshot_table()
         for key, value in mine.items():
             if _dumps(value) != _dumps(theirs[key]):  # checked data: shallow, dumps cannot recurse deeply
                 raise InvalidState(f"snapshot.table.{key}: not what the snapshot's setup and actions give")

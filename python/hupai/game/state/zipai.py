@@ -25,6 +25,7 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -35,9 +36,17 @@ from ...jsonform import describe
 from .validate import check_free_json
 from .wall import Wall
 
-__all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES"]
+__all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
+#: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
+FORM = "zipai-compact/1"
+#: One character per card in the compact form: 0..9, then a..j for 10..19.
+CARD_CHARS = "0123456789abcdefghij"
+_ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
+_PHASES = ("turn", "claim", "over")
+_OFFER_KINDS = ("", "draw", "discard")
+_TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
 
 
 class Group(NamedTuple):
@@ -58,13 +67,33 @@ _TABLE_KEYS = frozenset({
 })
 
 
+@lru_cache(maxsize=4096)
+def _token(group: Group) -> str:
+    """A group's compact token (cached: a hand makes a few dozen distinct groups, and a Group is immutable)."""
+    a, b, c = group.cards[:3]
+    return (f"{_TYPE_LETTERS[group.type]}{CARD_CHARS[a]}{CARD_CHARS[b]}{CARD_CHARS[c]}"
+            f"{'-' if group.taken < 0 else CARD_CHARS[group.taken]}{'-' if group.source < 0 else group.source}")
+
+
+def _cards(values: Any) -> str:
+    return bytes(values).translate(_ENCODE).decode("ascii")
+
+
+def _mask(cards: Any) -> int:
+    out = 0
+    for card in cards:
+        out |= 1 << card
+    return out
+
+
 class ZipaiTable:
     """The mutable state of one Wai Huzi hand (see the module docstring)."""
 
     __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
                  "groups", "discards", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
                  "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban", "menzi_ban", "locked",
-                 "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras")
+                 "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras",
+                 "dealer_discarded")
 
     def __init__(self, dealer: int, first_dealer: int, wall: Wall, n: int = 3) -> None:
         self.num_players = n
@@ -98,6 +127,14 @@ class ZipaiTable:
         self.haidi = -1
         self.calls = 0
         self.extras: dict[str, Any] = {}  # the shell's Table has it; Wai Huzi keeps its facts in typed fields
+        # Has the dealer discarded (WH-35's house rule)? The flow keeps it while it plays; a table restored from a
+        # compact snapshot carries it here for the flow (it comes from the actions, not from the table's JSON).
+        self.dealer_discarded = False
+
+    @staticmethod
+    def views_of(hands: list[bytearray]) -> list[np.ndarray[Any, np.dtype[np.uint8]]]:
+        """Each hand as a numpy ``uint8`` array over the same memory (the core reads it in place)."""
+        return [np.frombuffer(hand, dtype=np.uint8) for hand in hands]
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
@@ -131,10 +168,26 @@ class ZipaiTable:
             "haidi": self.haidi, "calls": self.calls,
         }
 
+    def to_compact(self) -> dict[str, Any]:
+        """The table in a snapshot's compact form (the fields: :mod:`hupai.game.zipai.codec`, which reads it)."""
+        return {
+            "form": FORM, "head": self.wall.head,
+            "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in self.hands],
+            "groups": [[_token(g) for g in gs] for gs in self.groups],
+            "discards": [_cards(pile) for pile in self.discards],
+            "menzi_ban": ["".join([_cards(t) for t in sorted(s)]) for s in self.menzi_ban],
+            "masks": [*map(_mask, self.chi_ban), *map(_mask, self.peng_ban), *map(_mask, self.locked)],
+            "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
+                      _OFFER_KINDS.index(self.offer_kind), int(self.opening), int(self.dealer_opening), self.haidi,
+                      self.calls, len(self.answers), *map(int, self.dead),
+                      *[-1 if r is None else int(r) for r in self.ready_deal], *map(int, self.grouped)],
+        }
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ZipaiTable:
-        """The inverse of :meth:`to_json` for data :func:`check_table_shape` accepted (a restored game is then
-        replayed from its actions and compared with it, so this never has to trust the data)."""
+        """The inverse of :meth:`to_json` for data :func:`check_table_shape` accepted (the full form, which hupai
+        wrote before the compact one: a restored game is then replayed from its actions and compared with it, so
+        this never has to trust the data)."""
         wall_tiles, head, tail = data["wall"]
         table = cls(data["dealer"], data["first_dealer"], Wall(list(wall_tiles), head, tail), data["n"])
         table.hands = [bytearray(h) for h in data["hands"]]
@@ -157,12 +210,13 @@ class ZipaiTable:
 
 
 def check_table_shape(table: Any, where: str) -> None:
-    """A saved Wai Huzi table has exactly the fields :meth:`ZipaiTable.to_json` writes and is plain, bounded JSON.
+    """A saved Wai Huzi table in the full form (:meth:`ZipaiTable.to_json`, what hupai wrote before the compact
+    form) has exactly the fields it writes and is plain, bounded JSON.
 
-    That is all a structural check needs here: a Wai Huzi snapshot is always restored by replaying its setup and
-    actions and comparing every field with this one (``Game.from_snapshot``), so a value edited in any way is
-    refused by that comparison; this check only makes the comparison safe (no missing key, nothing that cannot
-    be written back as JSON, nothing deep)."""
+    That is all a structural check needs here: such a snapshot is restored by replaying its setup and actions
+    and comparing every field with this one (``Game.from_snapshot``), so a value edited in any way is refused by
+    that comparison; this check only makes the comparison safe (no missing key, nothing that cannot be written
+    back as JSON, nothing deep). The compact form is checked by :mod:`hupai.game.zipai.codec`."""
     if not isinstance(table, Mapping):
         raise InvalidState(f"{where}: must be an object, got {type(table).__name__}")
     keys = set(table.keys())

@@ -161,27 +161,34 @@ class ZipaiFlow:
             for card in dealt:
                 hand[card] += 1
             self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
-        shen = getattr(getattr(self.rules, "options", None), "shen", None)
-        if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
-            index, holder = shown_for_shen(dealer, seed, self._random_shen)
-            shown = cards[index]
-            table.shen_shown = shown
-            table.shen = "odd" if value_of(shown) % 2 else "even"
-            self.events.append(Event("shen", holder, shown, (), table.shen))
-        else:
-            table.shen = shen
+        table.shen, table.shen_shown, holder = self.shen_of(seed, dealer, cards)
+        if holder >= 0:  # WH-5: a dealt card (the dealer's last) is shown; it stays in its hand
+            self.events.append(Event("shen", holder, table.shen_shown, (), table.shen))
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
             if seat != dealer:
                 table.ready_deal[seat] = self._ready(seat)
 
+    def shen_of(self, seed: int, dealer: int, cards: Sequence[int]) -> tuple[str, int, int]:
+        """The 神 (WH-5), the card shown to decide it and the seat it is dealt to (both -1: the ``shen`` option
+        fixed it), from the deal."""
+        shen = getattr(getattr(self.rules, "options", None), "shen", None)
+        if shen is not None:
+            return shen, -1, -1
+        index, holder = shown_for_shen(dealer, seed, self._random_shen)
+        shown = cards[index]
+        return ("odd" if value_of(shown) % 2 else "even"), shown, holder
+
     def restore(self, table: ZipaiTable) -> None:
+        """Play on from a table restored from a compact snapshot (:mod:`.codec`)."""
         self.table = table
-        self._dealer_discarded = not table.opening  # not asked for Wai Huzi (restored by replay): the safe side
+        self._dealer_discarded = table.dealer_discarded
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
     def snapshot_table(self) -> dict[str, Any]:
-        """The table as a snapshot holds it (the same in formats 1 and 2)."""
-        return self.table.to_json()
+        """The table as a snapshot holds it: the compact form (:meth:`ZipaiTable.to_compact`, read by
+        :mod:`.codec`); format 1 and hupai before the compact form wrote :meth:`ZipaiTable.to_json`, still read
+        (by replay)."""
+        return self.table.to_compact()
 
     # -- core questions ---------------------------------------------------------------------------------
     def _wins(self, seat: int, card: int, self_drawn: bool) -> bool:
