@@ -80,10 +80,11 @@ def _cards(values: Any) -> str:
 
 
 def _mask(cards: Any) -> int:
-    out = 0
-    for card in cards:
-        out |= 1 << card
-    return out
+    """A set of cards as a 20-bit mask (distinct cards: the sum of their bits is their union)."""
+    return sum(map(_BIT, cards))
+
+
+_BIT = (1).__lshift__
 
 
 class ZipaiTable:

@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from operator import le
+from operator import add, le
 from typing import Any
 
+from ..._core import count_kinds
 from ...actions import Action
 from ...errors import HupaiError
 from ...rules.base import Rules
@@ -58,6 +59,7 @@ _HIGH = tuple(tuple(c + 10 for c in range(10) if m >> c & 1) for m in range(1024
 #: The state list's ranges, index by index (the bulk test; the slow loop names an entry out of range).
 _LOWS = (0, 0, -1, -1, 0, 0, 0, -1, 0, 0) + (0,) * 3 + (-1,) * 3 + (0,) * 3
 _HIGHS = (2, 2, 19, 2, 2, 1, 1, 2, 64, 2) + (1,) * 3 + (1,) * 3 + (1,) * 3
+_FOUR = [4] * 20
 _CLAIM_KINDS = frozenset({"pass", "chow", "pung", "wai", "liu", "piao", "win"})
 
 
@@ -205,8 +207,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     placed = bytearray(bytes(dealt[head:]) + b"".join([g[1] for gs in groups for g in gs]) + b"".join(piles))
     if offer >= 0:  # the offered card (still so once a win on it ends the hand)
         placed.append(offer)
-    counts = [placed.count(card) + hands[0][card] + hands[1][card] + hands[2][card] for card in range(20)]
-    if counts != [4] * 20:
+    # (every placed card is 0..19: the stock is the setup's, the rest was decoded from card characters)
+    counts = list(map(add, count_kinds(placed, 0, len(placed), 20), map(sum, zip(*hands, strict=True))))
+    if counts != _FOUR:
         card = next(c for c in range(20) if counts[c] != 4)
         raise _fail(f"{w}.hands", f"{counts[card]} copies of card {card} in hands, groups, piles, the offer and "
                                   "the stock (4 in the game)")
