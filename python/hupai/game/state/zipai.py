@@ -130,7 +130,8 @@ class ZipaiTable:
         self.extras: dict[str, Any] = {}  # the shell's Table has it; Wai Huzi keeps its facts in typed fields
         # Has the dealer discarded (WH-35's house rule)? The flow keeps it while it plays; a table restored from a
         # compact snapshot carries it here for the flow (it comes from the actions, not from the table's JSON).
-        self.dealer_discarded = False
+        # None: not known (a table built otherwise, such as a search world); the flow then takes the safe side.
+        self.dealer_discarded: bool | None = None
 
     @staticmethod
     def views_of(hands: list[bytearray]) -> list[np.ndarray[Any, np.dtype[np.uint8]]]:

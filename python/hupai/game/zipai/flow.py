@@ -179,9 +179,11 @@ class ZipaiFlow:
         return ("odd" if value_of(shown) % 2 else "even"), shown, holder
 
     def restore(self, table: ZipaiTable) -> None:
-        """Play on from a table restored from a compact snapshot (:mod:`.codec`)."""
+        """Play on from a table restored from a compact snapshot (:mod:`.codec`) or built otherwise (a search
+        world, :mod:`hupai.worlds`)."""
         self.table = table
-        self._dealer_discarded = table.dealer_discarded
+        known = table.dealer_discarded
+        self._dealer_discarded = not table.opening if known is None else known  # None: not known, the safe side
         self._core_groups = [[_core_group(seat, g) for g in table.groups[seat]] for seat in range(3)]
 
     def snapshot_table(self) -> dict[str, Any]:
