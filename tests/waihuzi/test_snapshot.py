@@ -161,6 +161,12 @@ def _extra_card(snap: dict[str, Any]) -> None:
     snap["table"]["discards"][2] += "0"
 
 
+def _opening_claim(snap: dict[str, Any]) -> None:
+    """The opening flag on an offer with the actions gone: the opening is the dealer's turn."""
+    snap["table"]["state"][5] = 1
+    snap["actions"] = []
+
+
 #: (edit, the field the error must name)
 TAMPERS: list[tuple[Any, str]] = [
     (_set(("form",), "zipai-compact/9"), "snapshot.table.form"),
@@ -196,6 +202,7 @@ TAMPERS: list[tuple[Any, str]] = [
     (_state(4, 0), "snapshot.table.state (offer)"),
     (_state(5, 1), "snapshot.table.state (opening)"),
     (_state(7, 1), "snapshot.table.state (haidi)"),
+    (_opening_claim, "snapshot.table.state (opening)"),
     (_state(8, 0), "snapshot.table.state (calls)"),
     (_state(9, 2), "snapshot.table.state (answers)"),
     (_state(13, -1), "snapshot.table.state (ready_deal)"),

@@ -180,7 +180,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     groups = [_seat_groups(tokens, s) for s, tokens in enumerate(_list(t["groups"], f"{w}.groups", 3))]
 
     # -- the phase fields against each other and the actions
-    if opening != (not actions):
+    if opening != (not actions) or opening and (phase != "turn" or head != 58 or calls):
         raise _fail(f"{w}.state (opening)", "the opening is the dealer's first move, before any action")
     if phase == "turn":
         if offer != -1 or kind_code or dealer_opening or answered:
