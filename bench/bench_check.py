@@ -28,7 +28,7 @@ pytest.importorskip("pytest_benchmark")
 QUICK = os.environ.get("HUPAI_BENCH_QUICK") == "1"
 ROUNDS = 5 if QUICK else 15
 HANDS = 12  # full hands per round: a round of RandomBot hands takes about 10 ms
-SNAPSHOTS = 30  # snapshot + restore pairs per round: about 5 ms (Wai Huzi's, restored by replay: 30 ms)
+SNAPSHOTS = 30  # snapshot + restore pairs per round: about 5 ms
 REFERENCE_ITEMS = 10_000  # about 5-10 ms, as long as a round of most workloads
 OBSERVED_STATES = 60  # seeded hands stopped at a decision (those still going are observed)
 
