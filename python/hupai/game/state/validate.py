@@ -43,6 +43,8 @@ against its own log (two seats' hands swapped).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -87,6 +89,7 @@ _MAX_FLAG = 40  # as actions.coerce
 _INT = {int}
 _RUN_TYPES = frozenset({list, tuple})
 _SCALARS = frozenset({int, str, float, bool, type(None)})
+_SCALARS_OR_LIST = _SCALARS | {list}
 
 
 def _fail(where: str, message: str) -> InvalidState:
@@ -162,20 +165,8 @@ def _dict(value: Any, where: str, keys: frozenset[str], optional: frozenset[str]
 def check_free_json(value: Any, where: str) -> None:
     """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size;
     walked with an explicit stack (no recursion on input)."""
-    if type(value) is dict and len(value) <= 64:  # noqa: E721 (the usual shape: scalars and flat lists)
-        flat = True
-        for key, sub in value.items():
-            kind = type(sub)
-            if type(key) is not str:  # noqa: E721
-                flat = False
-            elif kind is list:
-                flat = len(sub) <= 64 and set(map(type, sub)) <= _SCALARS
-            else:
-                flat = kind in _SCALARS
-            if not flat:
-                break
-        if flat and _small_ints(value):
-            return
+    if type(value) is dict and _usual(value):  # noqa: E721
+        return
     stack = [(value, where, 0)]
     nodes = 0
     while stack:
@@ -200,12 +191,53 @@ def check_free_json(value: Any, where: str) -> None:
             raise _fail(path, f"{kind.__name__} is not a JSON type")
 
 
-def _small_ints(flat: dict[str, Any]) -> bool:
-    for sub in flat.values():
-        for item in (sub if type(sub) is list else (sub,)):  # noqa: E721
-            if type(item) is int and not -(1 << 63) <= item < (1 << 64):  # noqa: E721
+_SMALL = 64  # the quick path's bound on the entries of each dict or list (the values are counted against MAX_NODES)
+_NUMBERS = frozenset({int, bool})
+
+
+def _usual(value: dict[Any, Any]) -> bool:
+    """The quick test of :func:`check_free_json` for the shapes rules and options use: a dict of at most 64
+    string keys whose values are scalars, lists of scalars or lists of lists of scalars (at most 64 each), ints
+    within 64 bits, checked in bulk; False sends the value to the full walk, which names what is wrong."""
+    if len(value) > _SMALL:
+        return False
+    nodes = 1 + len(value)
+    for key, sub in value.items():
+        kind = type(sub)
+        if type(key) is not str:  # noqa: E721
+            return False
+        if kind is list:
+            if len(sub) > _SMALL:
                 return False
-    return True
+            nodes += len(sub)
+            kinds = set(map(type, sub))
+            if list in kinds:
+                if not kinds <= _SCALARS_OR_LIST:
+                    return False
+                for inner in sub:
+                    if type(inner) is list:  # noqa: E721
+                        nodes += len(inner)
+                        if len(inner) > _SMALL or not _scalars(inner, set(map(type, inner))):
+                            return False
+                    elif not _scalars((inner,), {type(inner)}):
+                        return False
+            elif not _scalars(sub, kinds):
+                return False
+        elif kind is int:
+            if not -(1 << 63) <= sub < (1 << 64):
+                return False
+        elif kind not in _SCALARS:
+            return False
+    return nodes <= MAX_NODES
+
+
+def _scalars(values: Sequence[Any], kinds: set[type]) -> bool:
+    """Scalars only, every int within 64 bits (min and max in C when they are all numbers)."""
+    if int not in kinds:
+        return kinds <= _SCALARS
+    if kinds <= _NUMBERS:
+        return bool(-(1 << 63) <= min(values) and max(values) < (1 << 64))
+    return kinds <= _SCALARS and all(-(1 << 63) <= v < (1 << 64) for v in values if type(v) is int)  # noqa: E721
 
 
 def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
@@ -242,10 +274,31 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
     check_free_json(options, f"{what}.options")
+    key = (name, json.dumps(options, sort_keys=True))  # type-exact: 1, 1.0 and true are different options
+    with _RULES_LOCK:
+        shared = _RULES.get(key)
+        if shared is not None:
+            _RULES.move_to_end(key)
+            return shared
     try:
-        return rules_module.get(name, options)
+        built = rules_module.get(name, options)
     except HupaiError as error:
         raise _fail(f"{what}.options" if "option" in str(error) else f"{what}.rules", str(error)) from None
+    with _RULES_LOCK:
+        shared = _RULES.setdefault(key, built)  # another thread may have built the same rules meanwhile
+        _RULES.move_to_end(key)
+        while len(_RULES) > RULES_CACHE_SIZE:
+            _RULES.popitem(last=False)
+    return shared
+
+
+#: The rules objects built lately for a saved game's rule name and options, shared by every game restored or
+#: replayed with them (a server restores a table per request; building the rules was a tenth of a restore). A
+#: :class:`Rules` object holds no per-game state: its options are frozen, its attributes are set once when it is
+#: built, and its only cache (Yunxiao's waits memo) is of a pure function, behind ``functools.lru_cache``'s lock.
+RULES_CACHE_SIZE = 16
+_RULES: OrderedDict[tuple[str, str], Rules] = OrderedDict()
+_RULES_LOCK = threading.Lock()
 
 
 def check_setup(rules: Rules, setup: Any, where: str) -> dict[str, Any]:
