@@ -274,7 +274,11 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
     if phase == "predraw" and (not actions or actions[-1][0] not in ("discard", "pass")
                                or table.turn_seat != (table.discarder + 1) % n):
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
-    rules.check_state(table, [Action.from_compact(a) if type(a) is list else a for a in actions])  # noqa: E721
+    # A snapshot read from JSON holds lists, one taken in-process Actions (tuples) as they stand; the default
+    # check reads no actions.
+    if list in set(map(type, actions)) and type(rules).check_state is not Rules.check_state:
+        actions = [Action.from_compact(a) if type(a) is list else a for a in actions]  # noqa: E721
+    rules.check_state(table, actions)
     if phase == "predraw":
         seat = table.turn_seat
         caps = rules.capabilities
@@ -302,7 +306,19 @@ def _dealt_tail_offset(rules: Rules, table: Table) -> int:
     """How many tiles the rules' deal hook takes off the wall's tail (Yunxiao's gold indicator: one). Asked of
     the hook itself: it only reads the table and returns effects (:mod:`hupai.rules.contract`), and the count
     it takes does not depend on which tiles are there."""
-    return sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
+    known = _TAIL_OFFSETS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    count = sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
+    if len(_TAIL_OFFSETS) >= 16:
+        _TAIL_OFFSETS.clear()
+    _TAIL_OFFSETS[id(rules)] = (rules, count)
+    return count
+
+
+# The count per rules object (kept in the entry, so its id is not reused while the entry lives): the hook builds
+# the whole deal's effects (Yunxiao's and Kawuxing's state) only to be counted here, on every restore.
+_TAIL_OFFSETS: dict[int, tuple[Rules, int]] = {}
 
 
 def _meld(data: Any, where: str, seat: int, n: int) -> tuple[str, Sequence[int], int]:

@@ -81,6 +81,7 @@ _TABLE_KEYS = frozenset({
     "payments",
 })
 _SETUP_KEYS = frozenset({"seed", "dealer", "round_wind", "first_dealer"})
+_SETUP_OPTIONAL = frozenset({"wall", "claim_window"})
 _KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
 _KIND_NAMES = tuple(sorted(KINDS))
 _KONG_FLAG_NAMES = tuple(sorted(_KONG_FLAGS))
@@ -303,14 +304,17 @@ _RULES_LOCK = threading.Lock()
 
 def check_setup(rules: Rules, setup: Any, where: str) -> dict[str, Any]:
     """The setup block; returns a private copy."""
-    setup = _dict(setup, where, _SETUP_KEYS, frozenset({"wall", "claim_window"}))
+    setup = _dict(setup, where, _SETUP_KEYS, _SETUP_OPTIONAL)
     n = rules.num_players
-    out: dict[str, Any] = {
-        "seed": _int(setup["seed"], f"{where}.seed", 0, MAX_SEED),
-        "dealer": _int(setup["dealer"], f"{where}.dealer", 0, n - 1),
-        "round_wind": _int(setup["round_wind"], f"{where}.round_wind", 0, 3),
-        "first_dealer": _int(setup["first_dealer"], f"{where}.first_dealer", 0, n - 1),
-    }
+    seed, dealer, round_wind, first_dealer = setup["seed"], setup["dealer"], setup["round_wind"], setup["first_dealer"]
+    if not (type(seed) is int and type(dealer) is int and type(round_wind) is int  # noqa: E721
+            and type(first_dealer) is int and 0 <= seed <= MAX_SEED and 0 <= dealer < n  # noqa: E721
+            and 0 <= round_wind <= 3 and 0 <= first_dealer < n):
+        _int(seed, f"{where}.seed", 0, MAX_SEED)  # (one of these names what is wrong)
+        _int(dealer, f"{where}.dealer", 0, n - 1)
+        _int(round_wind, f"{where}.round_wind", 0, 3)
+        _int(first_dealer, f"{where}.first_dealer", 0, n - 1)
+    out: dict[str, Any] = {"seed": seed, "dealer": dealer, "round_wind": round_wind, "first_dealer": first_dealer}
     if "wall" in setup:
         tiles = rules.tiles()
         wall = _list(setup["wall"], f"{where}.wall", len(tiles))
