@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import le
+from operator import le, methodcaller
 from typing import Any
 
 from ..._core import count_kinds
@@ -51,7 +51,12 @@ _SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile,
 _MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
+_ONE = 1
 _STR = {str}
+_SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
+_EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
+_encode = methodcaller("translate", _ENCODE)
+_ascii = methodcaller("decode", "ascii")
 _NOTHING = [[""] * n for n in range(9)]  # per seat count, a table's "missed" with no missed win
 _NO_MELDS: list[list[list[str]]] = [[[] for _ in range(n)] for n in range(9)]  # and its "melds" before the first meld
 
@@ -62,26 +67,34 @@ def _tiles(values: Sequence[int]) -> str:
 
 def _meld_token(meld: Meld) -> str:
     source, claimed = meld.claimed_from, meld.claimed_tile
-    return (f"{_MELD_LETTERS[meld.type]}{TILE_CHARS[meld.tiles[0]]}{meld.concealed:d}{meld.added:d}"
-            f"{'-' if source is None else source}{'-' if claimed is None else TILE_CHARS[claimed]}")
+    return (_MELD_LETTERS[meld.type] + TILE_CHARS[meld.tiles[0]] + ("1" if meld.concealed else "0")
+            + ("1" if meld.added else "0") + ("-" if source is None else str(source))
+            + ("-" if claimed is None else TILE_CHARS[claimed]))
 
 
 def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
     wall, melds, missed, order = table.wall, table.melds, table.missed, table.meld_order
+    n = table.num_players
+    # C loops (map, join, slices) rather than comprehensions: a server writes a snapshot on every request.
+    hands = b"".join(table.hands).translate(_ENCODE).decode("ascii")
     return {
         "wall": [wall.head, wall.tail],
-        "hands": [hand.translate(_ENCODE).decode("ascii") for hand in table.hands],
+        "hands": list(map(hands.__getitem__, _SLICES[n])),
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [[_meld_token(m) for m in ms] if ms else [] for ms in melds],
-        "discards": [bytes(pile).translate(_ENCODE).decode("ascii") for pile in table.discards],
-        "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed],
+        "melds": [[_meld_token(m) for m in ms] if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
+        "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
         "meld_order": "".join([str(seat) for seat, _ in order]) if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
                   *table.payments, *map(int, table.missed_all)],
     }
+
+
+def _no_melds(n: int) -> list[list[Any]]:
+    return list(map(list, _EMPTY[n]))
 
 
 def _decoded(value: Any, where: str, length: int | None = None, limit: int = MAX_ACTIONS) -> bytes:
@@ -103,6 +116,8 @@ def _strings(values: Any, field: str, n: int, length: int | None = None,
             and (set(map(len, values)) == {length} if length is not None else max(map(len, values)) <= limit)):
         joined = "".join(values).encode("utf-8").translate(_DECODE)  # non-ASCII: bytes >= 128, all 255
         if 255 not in joined:
+            if length == 34:
+                return list(map(joined.__getitem__, _SLICES[n])), joined
             if length is not None:
                 return [joined[i:i + length] for i in range(0, n * length, length)], joined
             ends = list(accumulate(map(len, values)))
@@ -175,7 +190,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     draws = state[_SCALARS:_SCALARS + n]
     made = state[_SCALARS + n:_SCALARS + 2 * n]
     payments = state[_SCALARS + 2 * n:_SCALARS + 3 * n]
-    missed_all = [flag == 1 for flag in state[_SCALARS + 3 * n:]]
+    missed_all = list(map(_ONE.__eq__, state[_SCALARS + 3 * n:]))
     phase = t["phase"]
     if type(phase) is not str or phase not in _PHASES:  # noqa: E721
         raise _fail(f"{w}.phase", f"{_show(phase)} is not one of {sorted(_PHASES)}")
@@ -189,11 +204,11 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
 
     # -- per-seat strings
     hand_bytes, joined_hands = _strings(t["hands"], "hands", n, 34)
-    hands = [bytearray(counts) for counts in hand_bytes]
+    hands = list(map(bytearray, hand_bytes))
     piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
     found = t["missed"]
     if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
-        missed: list[set[int]] = [set() for _ in range(n)]
+        missed: list[set[int]] = list(map(set, _EMPTY[n]))
     else:
         missed = []
         for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
@@ -202,7 +217,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
             missed.append(set(kinds))
     tokens = t["melds"]
     if type(tokens) is list and tokens == _NO_MELDS[n]:  # noqa: E721 (the usual case early in a hand)
-        melds: list[list[tuple[Meld, bytes, int]]] = [[] for _ in range(n)]
+        melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
         meld_count = 0
     else:
         melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(tokens, f"{w}.melds", n))]
@@ -233,7 +248,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         counts = count_kinds(placed, 0, len(placed), 34)
     except HupaiError:
         counts = None
-    copies = count_kinds(dealt, 0, total, 34)
+    copies = _copies(rules, dealt)
     if counts is None or not _conserved(copies, counts, joined_hands, n, stand_in, stand_in_chows):
         consistency._check_tiles(list(copies), w, dealt[head:tail], hands, list(meld_tiles),
                                  (stand_in, stand_in_chows), piles, aside, phase, kong_tile)
@@ -262,8 +277,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     if phase == "over":
         wrong = next((s for s in range(n) if not size - 1 <= held[s] <= size + 1), -1)
     else:
-        mover = size if phase == "predraw" else size + 1 if phase in ("turn", "rob") else size
-        wrong = next((s for s in range(n) if held[s] != (mover if s == turn_seat else size)), -1)
+        expected = [size] * n
+        expected[turn_seat] = size + 1 if phase in ("turn", "rob") else size
+        wrong = -1 if held == expected else next(s for s in range(n) if held[s] != expected[s])
     if wrong >= 0:
         raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
                                            f"{' as the seat to act' if wrong == turn_seat else ''}")
@@ -287,8 +303,8 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.wall = Wall(dealt, head, tail)
     table.hands = hands
     table._views = None
-    table.melds = [[m[0] for m in seat_melds] for seat_melds in melds] if meld_count else [[] for _ in range(n)]
-    table.discards = [list(pile) for pile in piles]
+    table.melds = [[m[0] for m in seat_melds] for seat_melds in melds] if meld_count else _no_melds(n)
+    table.discards = list(map(list, piles))
     table.phase = phase
     table.turn_seat = turn_seat
     table.drawn = drawn
@@ -365,6 +381,19 @@ def _highs(n: int, total: int) -> tuple[int, ...]:
 @lru_cache(maxsize=16)
 def _lows(n: int) -> tuple[int, ...]:
     return (0, -1, -1, -1, -1, -1, -1, 0) + (0,) * (2 * n) + (-(1 << 62),) * n + (0,) * n
+
+
+def _copies(rules: Rules, dealt: list[int]) -> bytes:
+    """How many tiles of each kind the wall holds (the setup's wall holds the rules' tiles, checked)."""
+    if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
+        return count_kinds(dealt, 0, len(dealt), 34)
+    return _rules_copies(rules)
+
+
+@lru_cache(maxsize=16)
+def _rules_copies(rules: Rules) -> bytes:
+    tiles = rules.tiles()
+    return count_kinds(tiles, 0, len(tiles), 34)
 
 
 def _conserved(copies: bytes, placed: bytes, hands: bytes, n: int, stand_in: tuple[int, int] | None,

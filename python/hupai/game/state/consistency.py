@@ -225,7 +225,7 @@ def check_against_actions(table: Table, answers: Sequence[Any], actions: Sequenc
             raise _fail(f"{w}.turn_seat", f"{turn_seat} after seat {seat}'s discard in phase {phase!r}")
     if phase == "claim" and turn_seat != table.discarder:
         raise _fail(f"{w}.turn_seat", "in a claim window the discarder's turn is not over")
-    given = [_compact(a) for a in answers]
+    given = [_compact(a) for a in answers] if answers else []
     if phase == "claim" and [_compact(a) for a in actions[last + 1:]] != given:
         raise _fail(f"{w}.answers", "are not the actions after the discard under claim")
     if phase == "rob":
@@ -263,8 +263,8 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
     drawn = wall.head - head0 + tail0 - wall.tail
     if sum(table.draws) != drawn or wall.head < head0 or wall.tail > tail0:
         raise _fail(f"{w}.draws", f"{sum(table.draws)} draws in all, but the wall has given {drawn}")
-    melds = [m for seat_melds in table.melds for m in seat_melds]
-    if table.calls != len(melds) + sum(m.added for m in melds):
+    melds = list(chain.from_iterable(table.melds))
+    if table.calls != (len(melds) + sum([m.added for m in melds]) if melds else 0):
         raise _fail(f"{w}.calls", f"{table.calls}, but {len(melds)} melds were made")
     if sum(table.payments):
         raise _fail(f"{w}.payments", "do not sum to zero")

@@ -194,6 +194,12 @@ def copy_json(value: Any) -> Any:
 
 
 def _copy_list(value: list[Any]) -> list[Any]:
-    if set(map(type, value)) <= _SCALARS:
+    kinds = set(map(type, value))
+    if kinds <= _SCALARS:
         return value[:] if type(value) is list else list(value)  # noqa: E721
+    if kinds == _LIST:  # per seat a list (Kawuxing's revealed tiles)
+        return list(map(_copy_list, value))
     return [copy_json(v) for v in value]
+
+
+_LIST = {list}
