@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import le, methodcaller
+from operator import itemgetter, le, methodcaller
 from typing import Any
 
 from ..._core import count_kinds
@@ -52,6 +52,7 @@ _MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
 _ONE = 1
+_FIRST = itemgetter(0)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
 _EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
@@ -223,8 +224,8 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(tokens, f"{w}.melds", n))]
         meld_count = sum(map(len, melds))
     order = t["meld_order"]
-    if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and any(  # noqa: E721
-            order.count(str(s)) != len(melds[s]) for s in range(n)):
+    if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
+            list(map(order.count, "0123456789"[:n])) != list(map(len, melds))):
         raise _fail(f"{w}.meld_order", "must name each meld's seat once, in the order the melds were made")
     extras = t["extras"]
     if type(extras) is not dict:  # noqa: E721
@@ -299,11 +300,11 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.dealer = setup["dealer"]
     table.first_dealer = setup["first_dealer"]
     table.round_wind = setup["round_wind"]
-    table.seat_winds = tuple(rules.seat_winds(setup["dealer"], setup["first_dealer"]))
+    table.seat_winds = _seat_winds(rules, setup["dealer"], setup["first_dealer"])
     table.wall = Wall(dealt, head, tail)
     table.hands = hands
     table._views = None
-    table.melds = [[m[0] for m in seat_melds] for seat_melds in melds] if meld_count else _no_melds(n)
+    table.melds = [list(map(_FIRST, seat_melds)) for seat_melds in melds] if meld_count else _no_melds(n)
     table.discards = list(map(list, piles))
     table.phase = phase
     table.turn_seat = turn_seat
@@ -381,6 +382,18 @@ def _highs(n: int, total: int) -> tuple[int, ...]:
 @lru_cache(maxsize=16)
 def _lows(n: int) -> tuple[int, ...]:
     return (0, -1, -1, -1, -1, -1, -1, 0) + (0,) * (2 * n) + (-(1 << 62),) * n + (0,) * n
+
+
+def _seat_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]:
+    if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
+        return tuple(rules.seat_winds(dealer, first_dealer))
+    return _rules_winds(rules, dealer, first_dealer)
+
+
+@lru_cache(maxsize=256)
+def _rules_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]:
+    """The seats' winds, kept per rules object (a hook of the setup alone, asked on every restore)."""
+    return tuple(rules.seat_winds(dealer, first_dealer))
 
 
 def _copies(rules: Rules, dealt: list[int]) -> bytes:

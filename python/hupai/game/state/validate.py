@@ -259,8 +259,6 @@ def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
 
 def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rules:
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
-    from ... import rules as rules_module
-
     if rules is not None and not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
     name = _str(data.get("rules"), f"{what}.rules")
@@ -281,6 +279,8 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
         if shared is not None:
             _RULES.move_to_end(key)
             return shared
+    from ... import rules as rules_module  # (here: the import statement costs a call on every restore)
+
     try:
         built = rules_module.get(name, options)
     except HupaiError as error:
