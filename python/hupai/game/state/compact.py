@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from operator import add, le
+from itertools import accumulate
+from operator import itemgetter, le, methodcaller
 from typing import Any
 
 from ..._core import count_kinds
@@ -50,7 +51,15 @@ _SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile,
 _MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
+_ONE = 1
+_FIRST = itemgetter(0)
 _STR = {str}
+_SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
+_EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
+_encode = methodcaller("translate", _ENCODE)
+_ascii = methodcaller("decode", "ascii")
+_NOTHING = [[""] * n for n in range(9)]  # per seat count, a table's "missed" with no missed win
+_NO_MELDS: list[list[list[str]]] = [[[] for _ in range(n)] for n in range(9)]  # and its "melds" before the first meld
 
 
 def _tiles(values: Sequence[int]) -> str:
@@ -59,24 +68,34 @@ def _tiles(values: Sequence[int]) -> str:
 
 def _meld_token(meld: Meld) -> str:
     source, claimed = meld.claimed_from, meld.claimed_tile
-    return (f"{_MELD_LETTERS[meld.type]}{TILE_CHARS[meld.tiles[0]]}{meld.concealed:d}{meld.added:d}"
-            f"{'-' if source is None else source}{'-' if claimed is None else TILE_CHARS[claimed]}")
+    return (_MELD_LETTERS[meld.type] + TILE_CHARS[meld.tiles[0]] + ("1" if meld.concealed else "0")
+            + ("1" if meld.added else "0") + ("-" if source is None else str(source))
+            + ("-" if claimed is None else TILE_CHARS[claimed]))
 
 
 def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
+    wall, melds, missed, order = table.wall, table.melds, table.missed, table.meld_order
+    n = table.num_players
+    # C loops (map, join, slices) rather than comprehensions: a server writes a snapshot on every request.
+    hands = b"".join(table.hands).translate(_ENCODE).decode("ascii")
     return {
-        "wall": [table.wall.head, table.wall.tail],
-        "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in table.hands],
-        "melds": [[_meld_token(m) for m in ms] for ms in table.melds],
-        "discards": [_tiles(pile) for pile in table.discards],
-        "missed": [_tiles(sorted(kinds)) for kinds in table.missed],
-        "meld_order": "".join([str(seat) for seat, _ in table.meld_order]),
+        "wall": [wall.head, wall.tail],
+        "hands": list(map(hands.__getitem__, _SLICES[n])),
+        # Most seats have no melds and no missed wins: an empty entry costs no call.
+        "melds": [[_meld_token(m) for m in ms] if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
+        "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
+        "meld_order": "".join([str(seat) for seat, _ in order]) if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
-                  *table.payments, *[1 if flag else 0 for flag in table.missed_all]],
+                  *table.payments, *map(int, table.missed_all)],
     }
+
+
+def _no_melds(n: int) -> list[list[Any]]:
+    return list(map(list, _EMPTY[n]))
 
 
 def _decoded(value: Any, where: str, length: int | None = None, limit: int = MAX_ACTIONS) -> bytes:
@@ -90,15 +109,23 @@ def _decoded(value: Any, where: str, length: int | None = None, limit: int = MAX
     return data
 
 
-def _strings(values: Any, field: str, n: int, length: int | None = None, limit: int = MAX_ACTIONS) -> list[bytes]:
-    """Per seat a string of tiles (or of counts) as bytes, checked in bulk; the slow path names a bad entry."""
+def _strings(values: Any, field: str, n: int, length: int | None = None,
+             limit: int = MAX_ACTIONS) -> tuple[list[bytes], bytes]:
+    """Per seat a string of tiles (or of counts) as bytes, and all of them joined, checked in bulk (one decode of
+    the joined text); the slow path names a bad entry."""
     if (type(values) is list and len(values) == n and set(map(type, values)) == _STR  # noqa: E721
             and (set(map(len, values)) == {length} if length is not None else max(map(len, values)) <= limit)):
-        out = [value.encode("utf-8").translate(_DECODE) for value in values]  # non-ASCII: bytes >= 128, all 255
-        if 255 not in b"".join(out):
-            return out
+        joined = "".join(values).encode("utf-8").translate(_DECODE)  # non-ASCII: bytes >= 128, all 255
+        if 255 not in joined:
+            if length == 34:
+                return list(map(joined.__getitem__, _SLICES[n])), joined
+            if length is not None:
+                return [joined[i:i + length] for i in range(0, n * length, length)], joined
+            ends = list(accumulate(map(len, values)))
+            return [joined[a:b] for a, b in zip([0, *ends], ends)], joined  # noqa: B905 (one shorter)
     values = _list(values, f"snapshot.table.{field}", n)
-    return [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
+    out = [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
+    return out, b"".join(out)
 
 
 @lru_cache(maxsize=4096)
@@ -164,7 +191,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     draws = state[_SCALARS:_SCALARS + n]
     made = state[_SCALARS + n:_SCALARS + 2 * n]
     payments = state[_SCALARS + 2 * n:_SCALARS + 3 * n]
-    missed_all = [flag == 1 for flag in state[_SCALARS + 3 * n:]]
+    missed_all = list(map(_ONE.__eq__, state[_SCALARS + 3 * n:]))
     phase = t["phase"]
     if type(phase) is not str or phase not in _PHASES:  # noqa: E721
         raise _fail(f"{w}.phase", f"{_show(phase)} is not one of {sorted(_PHASES)}")
@@ -177,17 +204,28 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
 
     # -- per-seat strings
-    hands = [bytearray(counts) for counts in _strings(t["hands"], "hands", n, 34)]
-    piles = _strings(t["discards"], "discards", n, limit=total)
-    missed = []
-    for s, found in enumerate(_strings(t["missed"], "missed", n, limit=34)):
-        if found and list(found) != sorted(set(found)):
-            raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
-        missed.append(set(found))
-    melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(t["melds"], f"{w}.melds", n))]
+    hand_bytes, joined_hands = _strings(t["hands"], "hands", n, 34)
+    hands = list(map(bytearray, hand_bytes))
+    piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
+    found = t["missed"]
+    if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
+        missed: list[set[int]] = list(map(set, _EMPTY[n]))
+    else:
+        missed = []
+        for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
+            if kinds and list(kinds) != sorted(set(kinds)):
+                raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
+            missed.append(set(kinds))
+    tokens = t["melds"]
+    if type(tokens) is list and tokens == _NO_MELDS[n]:  # noqa: E721 (the usual case early in a hand)
+        melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
+        meld_count = 0
+    else:
+        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(tokens, f"{w}.melds", n))]
+        meld_count = sum(map(len, melds))
     order = t["meld_order"]
-    if type(order) is not str or len(order) > 8 * n or order.strip("0123456789"[:n]) or any(  # noqa: E721
-            order.count(str(s)) != len(melds[s]) for s in range(n)):
+    if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
+            list(map(order.count, "0123456789"[:n])) != list(map(len, melds))):
         raise _fail(f"{w}.meld_order", "must name each meld's seat once, in the order the melds were made")
     extras = t["extras"]
     if type(extras) is not dict:  # noqa: E721
@@ -196,11 +234,13 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
 
     # -- tile conservation
     stand_in = rules.stand_in(extras)
-    meld_tiles = b"".join([m[1] for seat_melds in melds for m in seat_melds])
-    stand_in_chows = 0 if not stand_in else sum(1 for seat_melds in melds for m in seat_melds
-                                                if m[0].type == "chow" and stand_in[0] in m[0].tiles)
+    meld_tiles = b"".join([m[1] for seat_melds in melds for m in seat_melds]) if meld_count else b""
+    stand_in_chows = 0 if not stand_in or not meld_count else sum(
+        1 for seat_melds in melds for m in seat_melds if m[0].type == "chow" and stand_in[0] in m[0].tiles)
     aside = rules.set_aside(extras)
-    placed = bytearray(bytes(dealt[head:tail]) + meld_tiles + b"".join(piles))
+    placed = bytearray(bytes(dealt[head:tail]))
+    placed += meld_tiles
+    placed += joined_piles
     if aside:
         placed += bytes(aside)
     if phase == "over" and kong_tile >= 0:  # a robbed kong's tile went to its robber's win
@@ -209,17 +249,18 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         counts = count_kinds(placed, 0, len(placed), 34)
     except HupaiError:
         counts = None
-    copies = count_kinds(dealt, 0, total, 34)
-    if counts is None or not _conserved(copies, counts, hands, stand_in, stand_in_chows):
+    copies = _copies(rules, dealt)
+    if counts is None or not _conserved(copies, counts, joined_hands, n, stand_in, stand_in_chows):
         consistency._check_tiles(list(copies), w, dealt[head:tail], hands, list(meld_tiles),
                                  (stand_in, stand_in_chows), piles, aside, phase, kong_tile)
 
     # -- the discards against the actions and the melds claimed from each pile
     claimed = [0] * n
-    for seat_melds in melds:
-        for m in seat_melds:
-            if m[2] >= 0:
-                claimed[m[2]] += 1
+    if meld_count:
+        for seat_melds in melds:
+            for m in seat_melds:
+                if m[2] >= 0:
+                    claimed[m[2]] += 1
     if made != discards_by_action:
         s = next(s for s in range(n) if made[s] != discards_by_action[s])
         raise _fail(f"{w}.state (discards_made[{s}])", f"{made[s]}, but the actions hold {discards_by_action[s]} "
@@ -229,19 +270,20 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
             raise _fail(f"{w}.discards[{s}]", f"{len(piles[s])} tiles, but seat {s} discarded {made[s]} and "
                                               f"{claimed[s]} were claimed")
 
-    # -- hand sizes
+    # -- hand sizes: concealed tiles plus three per meld make the hand size, one more for the seat to act
     size = rules.hand_size
-    for s in range(n):
-        held = sum(hands[s]) + 3 * len(melds[s])
-        if phase == "over":
-            ok = size - 1 <= held <= size + 1
-        elif s == turn_seat:
-            ok = held == (size if phase == "predraw" else size + 1 if phase in ("turn", "rob") else size)
-        else:
-            ok = held == size
-        if not ok:
-            raise _fail(f"{w}.hands[{s}]", f"{held} tiles counting melds (hand size {size}) in phase {phase!r}"
-                                           f"{' as the seat to act' if s == turn_seat else ''}")
+    held = list(map(sum, hands))
+    if meld_count:
+        held = [count + 3 * len(seat_melds) for count, seat_melds in zip(held, melds, strict=True)]
+    if phase == "over":
+        wrong = next((s for s in range(n) if not size - 1 <= held[s] <= size + 1), -1)
+    else:
+        expected = [size] * n
+        expected[turn_seat] = size + 1 if phase in ("turn", "rob") else size
+        wrong = -1 if held == expected else next(s for s in range(n) if held[s] != expected[s])
+    if wrong >= 0:
+        raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
+                                           f"{' as the seat to act' if wrong == turn_seat else ''}")
     if phase == "turn" and drawn >= 0 and not hands[turn_seat][drawn]:
         raise _fail(f"{w}.state (drawn)", f"seat {turn_seat} does not hold its drawn tile")
     if phase == "claim" and (last_discard < 0 or discarder < 0 or not piles[discarder]
@@ -258,12 +300,12 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.dealer = setup["dealer"]
     table.first_dealer = setup["first_dealer"]
     table.round_wind = setup["round_wind"]
-    table.seat_winds = tuple(rules.seat_winds(setup["dealer"], setup["first_dealer"]))
+    table.seat_winds = _seat_winds(rules, setup["dealer"], setup["first_dealer"])
     table.wall = Wall(dealt, head, tail)
     table.hands = hands
     table._views = None
-    table.melds = [[m[0] for m in seat_melds] for seat_melds in melds]
-    table.discards = [list(pile) for pile in piles]
+    table.melds = [list(map(_FIRST, seat_melds)) for seat_melds in melds] if meld_count else _no_melds(n)
+    table.discards = list(map(list, piles))
     table.phase = phase
     table.turn_seat = turn_seat
     table.drawn = drawn
@@ -278,12 +320,13 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.draws = bytearray(draws)
     table.discards_made = bytearray(made)
     table.calls = calls
-    seen = [0] * n
     meld_order = []
-    for char in order:
-        seat = int(char)
-        meld_order.append((seat, seen[seat]))
-        seen[seat] += 1
+    if order:
+        seen = [0] * n
+        for char in order:
+            seat = int(char)
+            meld_order.append((seat, seen[seat]))
+            seen[seat] += 1
     table.meld_order = meld_order
     table.missed = missed
     table.missed_all = missed_all
@@ -341,9 +384,39 @@ def _lows(n: int) -> tuple[int, ...]:
     return (0, -1, -1, -1, -1, -1, -1, 0) + (0,) * (2 * n) + (-(1 << 62),) * n + (0,) * n
 
 
-def _conserved(copies: bytes, placed: bytes, hands: list[bytearray], stand_in: tuple[int, int] | None,
+def _seat_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]:
+    if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
+        return tuple(rules.seat_winds(dealer, first_dealer))
+    return _rules_winds(rules, dealer, first_dealer)
+
+
+@lru_cache(maxsize=256)
+def _rules_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]:
+    """The seats' winds, kept per rules object (a hook of the setup alone, asked on every restore)."""
+    return tuple(rules.seat_winds(dealer, first_dealer))
+
+
+def _copies(rules: Rules, dealt: list[int]) -> bytes:
+    """How many tiles of each kind the wall holds (the setup's wall holds the rules' tiles, checked)."""
+    if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
+        return count_kinds(dealt, 0, len(dealt), 34)
+    return _rules_copies(rules)
+
+
+@lru_cache(maxsize=16)
+def _rules_copies(rules: Rules) -> bytes:
+    tiles = rules.tiles()
+    return count_kinds(tiles, 0, len(tiles), 34)
+
+
+def _conserved(copies: bytes, placed: bytes, hands: bytes, n: int, stand_in: tuple[int, int] | None,
                chows: int) -> bool:
-    """Every tile in exactly one place (the quick test; the caller names a failure)."""
+    """Every tile in exactly one place (the quick test; the caller names a failure). ``hands``: the seats' 34
+    counts each, joined. The counts are added as the bytes of big ints, one digit per kind, which is exact while no
+    digit reaches 256 (more tiles of a kind than a wall has fails the full check anyway)."""
     if stand_in and chows:
         return False  # the rare case: counted by the full check, which moves the stand-ins
-    return list(map(add, placed, map(sum, zip(*hands, strict=True)))) == list(copies)
+    if max(placed) + n * max(hands) > 255:
+        return False
+    held = sum([int.from_bytes(hands[i:i + 34], "little") for i in range(0, 34 * n, 34)])
+    return int.from_bytes(placed, "little") + held == int.from_bytes(copies, "little")

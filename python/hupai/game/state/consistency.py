@@ -225,7 +225,7 @@ def check_against_actions(table: Table, answers: Sequence[Any], actions: Sequenc
             raise _fail(f"{w}.turn_seat", f"{turn_seat} after seat {seat}'s discard in phase {phase!r}")
     if phase == "claim" and turn_seat != table.discarder:
         raise _fail(f"{w}.turn_seat", "in a claim window the discarder's turn is not over")
-    given = [_compact(a) for a in answers]
+    given = [_compact(a) for a in answers] if answers else []
     if phase == "claim" and [_compact(a) for a in actions[last + 1:]] != given:
         raise _fail(f"{w}.answers", "are not the actions after the discard under claim")
     if phase == "rob":
@@ -263,8 +263,8 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
     drawn = wall.head - head0 + tail0 - wall.tail
     if sum(table.draws) != drawn or wall.head < head0 or wall.tail > tail0:
         raise _fail(f"{w}.draws", f"{sum(table.draws)} draws in all, but the wall has given {drawn}")
-    melds = [m for seat_melds in table.melds for m in seat_melds]
-    if table.calls != len(melds) + sum(m.added for m in melds):
+    melds = list(chain.from_iterable(table.melds))
+    if table.calls != (len(melds) + sum([m.added for m in melds]) if melds else 0):
         raise _fail(f"{w}.calls", f"{table.calls}, but {len(melds)} melds were made")
     if sum(table.payments):
         raise _fail(f"{w}.payments", "do not sum to zero")
@@ -274,7 +274,11 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
     if phase == "predraw" and (not actions or actions[-1][0] not in ("discard", "pass")
                                or table.turn_seat != (table.discarder + 1) % n):
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
-    rules.check_state(table, [Action.from_compact(a) if type(a) is list else a for a in actions])  # noqa: E721
+    # A snapshot read from JSON holds lists, one taken in-process Actions (tuples) as they stand; the default
+    # check reads no actions.
+    if list in set(map(type, actions)) and type(rules).check_state is not Rules.check_state:
+        actions = [Action.from_compact(a) if type(a) is list else a for a in actions]  # noqa: E721
+    rules.check_state(table, actions)
     if phase == "predraw":
         seat = table.turn_seat
         caps = rules.capabilities
@@ -302,7 +306,19 @@ def _dealt_tail_offset(rules: Rules, table: Table) -> int:
     """How many tiles the rules' deal hook takes off the wall's tail (Yunxiao's gold indicator: one). Asked of
     the hook itself: it only reads the table and returns effects (:mod:`hupai.rules.contract`), and the count
     it takes does not depend on which tiles are there."""
-    return sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
+    known = _TAIL_OFFSETS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    count = sum(effect.count for effect in rules.on_deal(table) if isinstance(effect, TakeFromTail))
+    if len(_TAIL_OFFSETS) >= 16:
+        _TAIL_OFFSETS.clear()
+    _TAIL_OFFSETS[id(rules)] = (rules, count)
+    return count
+
+
+# The count per rules object (kept in the entry, so its id is not reused while the entry lives): the hook builds
+# the whole deal's effects (Yunxiao's and Kawuxing's state) only to be counted here, on every restore.
+_TAIL_OFFSETS: dict[int, tuple[Rules, int]] = {}
 
 
 def _meld(data: Any, where: str, seat: int, n: int) -> tuple[str, Sequence[int], int]:

@@ -176,10 +176,30 @@ class Table:
         return table
 
 
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
 def copy_json(value: Any) -> Any:
-    """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``."""
+    """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``. Scalars are
+    shared, and a list of scalars alone (a rule system's per-seat flags or counters) is copied in one step:
+    every snapshot and restore copies the rules' ``extras``."""
+    if type(value) is dict:  # noqa: E721
+        return {k: v if type(v) in _SCALARS else _copy_list(v) if type(v) is list else copy_json(v)  # noqa: E721
+                for k, v in value.items()}
     if isinstance(value, dict):
         return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [copy_json(v) for v in value]
+        return _copy_list(value)
     return value
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    kinds = set(map(type, value))
+    if kinds <= _SCALARS:
+        return value[:] if type(value) is list else list(value)  # noqa: E721
+    if kinds == _LIST:  # per seat a list (Kawuxing's revealed tiles)
+        return list(map(_copy_list, value))
+    return [copy_json(v) for v in value]
+
+
+_LIST = {list}

@@ -43,6 +43,8 @@ against its own log (two seats' hands swapped).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -79,6 +81,7 @@ _TABLE_KEYS = frozenset({
     "payments",
 })
 _SETUP_KEYS = frozenset({"seed", "dealer", "round_wind", "first_dealer"})
+_SETUP_OPTIONAL = frozenset({"wall", "claim_window"})
 _KONG_FLAGS = frozenset({"exposed", "concealed", "added"})
 _KIND_NAMES = tuple(sorted(KINDS))
 _KONG_FLAG_NAMES = tuple(sorted(_KONG_FLAGS))
@@ -87,6 +90,7 @@ _MAX_FLAG = 40  # as actions.coerce
 _INT = {int}
 _RUN_TYPES = frozenset({list, tuple})
 _SCALARS = frozenset({int, str, float, bool, type(None)})
+_SCALARS_OR_LIST = _SCALARS | {list}
 
 
 def _fail(where: str, message: str) -> InvalidState:
@@ -162,20 +166,8 @@ def _dict(value: Any, where: str, keys: frozenset[str], optional: frozenset[str]
 def check_free_json(value: Any, where: str) -> None:
     """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size;
     walked with an explicit stack (no recursion on input)."""
-    if type(value) is dict and len(value) <= 64:  # noqa: E721 (the usual shape: scalars and flat lists)
-        flat = True
-        for key, sub in value.items():
-            kind = type(sub)
-            if type(key) is not str:  # noqa: E721
-                flat = False
-            elif kind is list:
-                flat = len(sub) <= 64 and set(map(type, sub)) <= _SCALARS
-            else:
-                flat = kind in _SCALARS
-            if not flat:
-                break
-        if flat and _small_ints(value):
-            return
+    if type(value) is dict and _usual(value):  # noqa: E721
+        return
     stack = [(value, where, 0)]
     nodes = 0
     while stack:
@@ -200,12 +192,53 @@ def check_free_json(value: Any, where: str) -> None:
             raise _fail(path, f"{kind.__name__} is not a JSON type")
 
 
-def _small_ints(flat: dict[str, Any]) -> bool:
-    for sub in flat.values():
-        for item in (sub if type(sub) is list else (sub,)):  # noqa: E721
-            if type(item) is int and not -(1 << 63) <= item < (1 << 64):  # noqa: E721
+_SMALL = 64  # the quick path's bound on the entries of each dict or list (the values are counted against MAX_NODES)
+_NUMBERS = frozenset({int, bool})
+
+
+def _usual(value: dict[Any, Any]) -> bool:
+    """The quick test of :func:`check_free_json` for the shapes rules and options use: a dict of at most 64
+    string keys whose values are scalars, lists of scalars or lists of lists of scalars (at most 64 each), ints
+    within 64 bits, checked in bulk; False sends the value to the full walk, which names what is wrong."""
+    if len(value) > _SMALL:
+        return False
+    nodes = 1 + len(value)
+    for key, sub in value.items():
+        kind = type(sub)
+        if type(key) is not str:  # noqa: E721
+            return False
+        if kind is list:
+            if len(sub) > _SMALL:
                 return False
-    return True
+            nodes += len(sub)
+            kinds = set(map(type, sub))
+            if list in kinds:
+                if not kinds <= _SCALARS_OR_LIST:
+                    return False
+                for inner in sub:
+                    if type(inner) is list:  # noqa: E721
+                        nodes += len(inner)
+                        if len(inner) > _SMALL or not _scalars(inner, set(map(type, inner))):
+                            return False
+                    elif not _scalars((inner,), {type(inner)}):
+                        return False
+            elif not _scalars(sub, kinds):
+                return False
+        elif kind is int:
+            if not -(1 << 63) <= sub < (1 << 64):
+                return False
+        elif kind not in _SCALARS:
+            return False
+    return nodes <= MAX_NODES
+
+
+def _scalars(values: Sequence[Any], kinds: set[type]) -> bool:
+    """Scalars only, every int within 64 bits (min and max in C when they are all numbers)."""
+    if int not in kinds:
+        return kinds <= _SCALARS
+    if kinds <= _NUMBERS:
+        return bool(-(1 << 63) <= min(values) and max(values) < (1 << 64))
+    return kinds <= _SCALARS and all(-(1 << 63) <= v < (1 << 64) for v in values if type(v) is int)  # noqa: E721
 
 
 def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
@@ -226,8 +259,6 @@ def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
 
 def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rules:
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
-    from ... import rules as rules_module
-
     if rules is not None and not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
     name = _str(data.get("rules"), f"{what}.rules")
@@ -242,22 +273,48 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
     check_free_json(options, f"{what}.options")
+    key = (name, json.dumps(options, sort_keys=True))  # type-exact: 1, 1.0 and true are different options
+    with _RULES_LOCK:
+        shared = _RULES.get(key)
+        if shared is not None:
+            _RULES.move_to_end(key)
+            return shared
+    from ... import rules as rules_module  # (here: the import statement costs a call on every restore)
+
     try:
-        return rules_module.get(name, options)
+        built = rules_module.get(name, options)
     except HupaiError as error:
         raise _fail(f"{what}.options" if "option" in str(error) else f"{what}.rules", str(error)) from None
+    with _RULES_LOCK:
+        shared = _RULES.setdefault(key, built)  # another thread may have built the same rules meanwhile
+        _RULES.move_to_end(key)
+        while len(_RULES) > RULES_CACHE_SIZE:
+            _RULES.popitem(last=False)
+    return shared
+
+
+#: The rules objects built lately for a saved game's rule name and options, shared by every game restored or
+#: replayed with them (a server restores a table per request; building the rules was a tenth of a restore). A
+#: :class:`Rules` object holds no per-game state: its options are frozen, its attributes are set once when it is
+#: built, and its only cache (Yunxiao's waits memo) is of a pure function, behind ``functools.lru_cache``'s lock.
+RULES_CACHE_SIZE = 16
+_RULES: OrderedDict[tuple[str, str], Rules] = OrderedDict()
+_RULES_LOCK = threading.Lock()
 
 
 def check_setup(rules: Rules, setup: Any, where: str) -> dict[str, Any]:
     """The setup block; returns a private copy."""
-    setup = _dict(setup, where, _SETUP_KEYS, frozenset({"wall", "claim_window"}))
+    setup = _dict(setup, where, _SETUP_KEYS, _SETUP_OPTIONAL)
     n = rules.num_players
-    out: dict[str, Any] = {
-        "seed": _int(setup["seed"], f"{where}.seed", 0, MAX_SEED),
-        "dealer": _int(setup["dealer"], f"{where}.dealer", 0, n - 1),
-        "round_wind": _int(setup["round_wind"], f"{where}.round_wind", 0, 3),
-        "first_dealer": _int(setup["first_dealer"], f"{where}.first_dealer", 0, n - 1),
-    }
+    seed, dealer, round_wind, first_dealer = setup["seed"], setup["dealer"], setup["round_wind"], setup["first_dealer"]
+    if not (type(seed) is int and type(dealer) is int and type(round_wind) is int  # noqa: E721
+            and type(first_dealer) is int and 0 <= seed <= MAX_SEED and 0 <= dealer < n  # noqa: E721
+            and 0 <= round_wind <= 3 and 0 <= first_dealer < n):
+        _int(seed, f"{where}.seed", 0, MAX_SEED)  # (one of these names what is wrong)
+        _int(dealer, f"{where}.dealer", 0, n - 1)
+        _int(round_wind, f"{where}.round_wind", 0, 3)
+        _int(first_dealer, f"{where}.first_dealer", 0, n - 1)
+    out: dict[str, Any] = {"seed": seed, "dealer": dealer, "round_wind": round_wind, "first_dealer": first_dealer}
     if "wall" in setup:
         tiles = rules.tiles()
         wall = _list(setup["wall"], f"{where}.wall", len(tiles))
@@ -348,16 +405,21 @@ def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rul
 
 
 def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> list[int]:
-    return list(setup["wall"]) if "wall" in setup else list(_shuffled(tuple(rules.tiles()), setup["seed"]))
+    if "wall" in setup:
+        return list(setup["wall"])
+    if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
+        return list(_shuffled.__wrapped__(rules, setup["seed"]))
+    return list(_shuffled(rules, setup["seed"]))
 
 
 @lru_cache(maxsize=64)
-def _shuffled(tiles: tuple[int, ...], seed: int) -> tuple[int, ...]:
+def _shuffled(rules: Rules, seed: int) -> tuple[int, ...]:
     """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
-    request, and the shuffle is a few per cent of a restore."""
+    request, and the shuffle is a few per cent of a restore. Keyed on the rules object (hashed by identity, and
+    shared by the games restored with the same options: see :func:`build_rules`), not on its 136 tiles."""
     from .wall import shuffle
 
-    return tuple(shuffle(tiles, seed))
+    return tuple(shuffle(tuple(rules.tiles()), seed))
 
 
 def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit: int = MAX_ACTIONS) -> bool:

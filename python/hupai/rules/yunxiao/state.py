@@ -23,7 +23,10 @@ KEYS = frozenset({"gold", "indicator", "you", "kongs", "last_kong", "chow_turn"}
 
 def _ints(values: Any, low: int, high: int, length: int) -> bool:
     return (type(values) is list and len(values) == length  # noqa: E721
-            and all(type(v) is int and low <= v <= high for v in values))  # noqa: E721
+            and (not values or set(map(type, values)) == _INT and low <= min(values) and max(values) <= high))
+
+
+_INT = {int}
 
 
 def check_state(rules: Rules, table: TableView, actions: Sequence[Action]) -> None:
@@ -52,7 +55,12 @@ def check_state(rules: Rules, table: TableView, actions: Sequence[Action]) -> No
         raise InvalidState(f"{w}.chow_turn: must be [] or [seat, discards, meld index] of a chow")
     # YX-26: a level is what the seat's last discard left (its hand has not changed since, unless it is the seat
     # in its turn): 0 out of 游 shape, 1 in shape, 2 or 3 after discarding a gold in shape.
-    last_discards = {action[1]: action[2] for action in actions if action[0] == "discard"}
+    last_discards: dict[int, int] = {}  # each seat's last discard, found from the end (restored on every request)
+    for action in reversed(actions):
+        if action[0] == "discard" and action[1] not in last_discards:
+            last_discards[action[1]] = action[2]
+            if len(last_discards) == n:
+                break
     levels = extras["you"]
     for seat in range(n):
         if seat == table.turn_seat and table.phase in ("turn", "rob"):
