@@ -53,6 +53,7 @@ _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
 _ONE = 1
 _FIRST = itemgetter(0)
+_THIRD = itemgetter(2)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
 _EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
@@ -83,10 +84,10 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         "wall": [wall.head, wall.tail],
         "hands": list(map(hands.__getitem__, _SLICES[n])),
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [[_meld_token(m) for m in ms] if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "melds": [list(map(_meld_token, ms)) for ms in melds] if any(melds) else _no_melds(n),
         "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
-        "meld_order": "".join([str(seat) for seat, _ in order]) if order else "",
+        "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
@@ -122,7 +123,7 @@ def _strings(values: Any, field: str, n: int, length: int | None = None,
             if length is not None:
                 return [joined[i:i + length] for i in range(0, n * length, length)], joined
             ends = list(accumulate(map(len, values)))
-            return [joined[a:b] for a, b in zip([0, *ends], ends)], joined  # noqa: B905 (one shorter)
+            return list(map(joined.__getitem__, map(slice, [0, *ends], ends))), joined
     values = _list(values, f"snapshot.table.{field}", n)
     out = [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
     return out, b"".join(out)
@@ -153,6 +154,15 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
 
 
 def _seat_melds(tokens: Any, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
+    if type(tokens) is list and len(tokens) <= 8 and set(map(type, tokens)) <= _STR:  # noqa: E721
+        try:
+            found = list(map(_meld, tokens))
+        except (HupaiError, ValueError):
+            pass  # the loop below names the token
+        else:
+            sources = set(map(_THIRD, found))
+            if seat not in sources and max(sources, default=-1) < n:
+                return found
     out = []
     for i, token in enumerate(tokens if type(tokens) is list and len(tokens) <= 8  # noqa: E721
                               else _list(tokens, f"snapshot.table.melds[{seat}]", limit=8)):
@@ -198,7 +208,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     drawn_from = t["drawn_from"]
     if type(drawn_from) is not str or len(drawn_from) > _MAX_FLAG:  # noqa: E721
         raise _fail(f"{w}.drawn_from", f"must be a string of at most {_MAX_FLAG} characters")
-    wall = _list(t["wall"], f"{w}.wall", 2)
+    wall = t["wall"]
+    if type(wall) is not list or len(wall) != 2:  # noqa: E721
+        wall = _list(wall, f"{w}.wall", 2)
     head, tail = wall
     if type(head) is not int or type(tail) is not int or not 0 <= head <= tail <= total:  # noqa: E721
         raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
@@ -221,7 +233,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
         meld_count = 0
     else:
-        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(tokens, f"{w}.melds", n))]
+        if type(tokens) is not list or len(tokens) != n:  # noqa: E721
+            tokens = _list(tokens, f"{w}.melds", n)
+        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(tokens)]
         meld_count = sum(map(len, melds))
     order = t["meld_order"]
     if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
@@ -230,7 +244,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     extras = t["extras"]
     if type(extras) is not dict:  # noqa: E721
         raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
-    check_free_json(extras, f"{w}.extras")
+    check_free_json(extras, "snapshot.table.extras")
 
     # -- tile conservation
     stand_in = rules.stand_in(extras)
