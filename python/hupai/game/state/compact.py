@@ -84,7 +84,7 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         "wall": [wall.head, wall.tail],
         "hands": list(map(hands.__getitem__, _SLICES[n])),
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [list(map(_meld_token, ms)) for ms in melds] if any(melds) else _no_melds(n),
+        "melds": [list(map(_meld_token, ms)) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
         "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
         "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
@@ -123,7 +123,7 @@ def _strings(values: Any, field: str, n: int, length: int | None = None,
             if length is not None:
                 return [joined[i:i + length] for i in range(0, n * length, length)], joined
             ends = list(accumulate(map(len, values)))
-            return list(map(joined.__getitem__, map(slice, [0, *ends], ends))), joined
+            return [joined[a:b] for a, b in zip([0, *ends], ends)], joined  # noqa: B905 (one shorter)
     values = _list(values, f"snapshot.table.{field}", n)
     out = [_decoded(value, f"snapshot.table.{field}[{s}]", length, limit) for s, value in enumerate(values)]
     return out, b"".join(out)
@@ -154,7 +154,9 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
 
 
 def _seat_melds(tokens: Any, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
-    if type(tokens) is list and len(tokens) <= 8 and set(map(type, tokens)) <= _STR:  # noqa: E721
+    if type(tokens) is list and len(tokens) < 2:  # noqa: E721 (none or one: the loop below is as quick)
+        pass
+    elif type(tokens) is list and len(tokens) <= 8 and set(map(type, tokens)) <= _STR:  # noqa: E721
         try:
             found = list(map(_meld, tokens))
         except (HupaiError, ValueError):
@@ -221,7 +223,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
     found = t["missed"]
     if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
-        missed: list[set[int]] = list(map(set, _EMPTY[n]))
+        missed: list[set[int]] = [set() for _ in range(n)]
     else:
         missed = []
         for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
