@@ -53,6 +53,7 @@ _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
 _ONE = 1
 _FIRST = itemgetter(0)
+_THIRD = itemgetter(2)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
 _EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
@@ -83,10 +84,10 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         "wall": [wall.head, wall.tail],
         "hands": list(map(hands.__getitem__, _SLICES[n])),
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [[_meld_token(m) for m in ms] if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "melds": [list(map(_meld_token, ms)) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
         "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
-        "meld_order": "".join([str(seat) for seat, _ in order]) if order else "",
+        "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
@@ -153,6 +154,17 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
 
 
 def _seat_melds(tokens: Any, seat: int, n: int) -> list[tuple[Meld, bytes, int]]:
+    if type(tokens) is list and len(tokens) < 2:  # noqa: E721 (none or one: the loop below is as quick)
+        pass
+    elif type(tokens) is list and len(tokens) <= 8 and set(map(type, tokens)) <= _STR:  # noqa: E721
+        try:
+            found = list(map(_meld, tokens))
+        except (HupaiError, ValueError):
+            pass  # the loop below names the token
+        else:
+            sources = set(map(_THIRD, found))
+            if seat not in sources and max(sources, default=-1) < n:
+                return found
     out = []
     for i, token in enumerate(tokens if type(tokens) is list and len(tokens) <= 8  # noqa: E721
                               else _list(tokens, f"snapshot.table.melds[{seat}]", limit=8)):
@@ -198,7 +210,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     drawn_from = t["drawn_from"]
     if type(drawn_from) is not str or len(drawn_from) > _MAX_FLAG:  # noqa: E721
         raise _fail(f"{w}.drawn_from", f"must be a string of at most {_MAX_FLAG} characters")
-    wall = _list(t["wall"], f"{w}.wall", 2)
+    wall = t["wall"]
+    if type(wall) is not list or len(wall) != 2:  # noqa: E721
+        wall = _list(wall, f"{w}.wall", 2)
     head, tail = wall
     if type(head) is not int or type(tail) is not int or not 0 <= head <= tail <= total:  # noqa: E721
         raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
@@ -209,7 +223,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
     found = t["missed"]
     if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
-        missed: list[set[int]] = list(map(set, _EMPTY[n]))
+        missed: list[set[int]] = [set() for _ in range(n)]
     else:
         missed = []
         for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
@@ -221,7 +235,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
         meld_count = 0
     else:
-        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(_list(tokens, f"{w}.melds", n))]
+        if type(tokens) is not list or len(tokens) != n:  # noqa: E721
+            tokens = _list(tokens, f"{w}.melds", n)
+        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(tokens)]
         meld_count = sum(map(len, melds))
     order = t["meld_order"]
     if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
@@ -230,7 +246,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     extras = t["extras"]
     if type(extras) is not dict:  # noqa: E721
         raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
-    check_free_json(extras, f"{w}.extras")
+    check_free_json(extras, "snapshot.table.extras")
 
     # -- tile conservation
     stand_in = rules.stand_in(extras)

@@ -276,7 +276,7 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
     # A snapshot read from JSON holds lists, one taken in-process Actions (tuples) as they stand; the default
     # check reads no actions.
-    if list in set(map(type, actions)) and type(rules).check_state is not Rules.check_state:
+    if type(rules).check_state is not Rules.check_state and list in set(map(type, actions)):
         actions = [Action.from_compact(a) if type(a) is list else a for a in actions]  # noqa: E721
     rules.check_state(table, actions)
     if phase == "predraw":

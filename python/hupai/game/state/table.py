@@ -183,10 +183,10 @@ def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``. Scalars are
     shared, and a list of scalars alone (a rule system's per-seat flags or counters) is copied in one step:
     every snapshot and restore copies the rules' ``extras``."""
-    if type(value) is dict:  # noqa: E721
-        return {k: v if type(v) in _SCALARS else _copy_list(v) if type(v) is list else copy_json(v)  # noqa: E721
-                for k, v in value.items()}
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # (tested first, as before: a scalar costs two tests, as it did)
+        if type(value) is dict:  # noqa: E721
+            return {k: v if type(v) in _SCALARS else _copy_list(v) if type(v) is list else copy_json(v)  # noqa: E721
+                    for k, v in value.items()}
         return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return _copy_list(value)

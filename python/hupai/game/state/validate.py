@@ -261,7 +261,9 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
     """The rules object named by the data (or the given one, which must match the data's name and options)."""
     if rules is not None and not isinstance(rules, Rules):
         raise HupaiError(f"rules must be a Rules object or None, got {type(rules).__name__}")
-    name = _str(data.get("rules"), f"{what}.rules")
+    name = data.get("rules")
+    if type(name) is not str or len(name) > _MAX_FLAG:  # noqa: E721 (the message built only for a bad name)
+        name = _str(name, f"{what}.rules")
     options = data.get("options")
     if not isinstance(options, dict):
         raise _fail(f"{what}.options", f"must be an object, got {type(options).__name__}")
