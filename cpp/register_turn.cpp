@@ -66,19 +66,29 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-// (ready, result), stealing `result`: ready is a new list of the seats' ready flags after the turn (None, False,
-// True), for the flow to keep as its cache in place of the one it passed.
-PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* result) {
+PyObject* ready_flag(signed char ready) { return ready < 0 ? Py_None : ready ? Py_True : Py_False; }
+
+// (ready, result), stealing `result`: ready is the seats' ready flags after the turn (None, False, True), for the
+// flow to keep as its cache in place of the one it passed: that list itself when no flag changed (the common
+// case, every flag known and none moved: no list is made), else a new list.
+PyObject* turn_result(PyObject* passed, const signed char* ready, Py_ssize_t seats, PyObject* result) {
     if (result == nullptr) return nullptr;
-    PyObject* flags = PyList_New(seats);
-    if (flags == nullptr) {
-        Py_DECREF(result);
-        return nullptr;
-    }
-    for (Py_ssize_t s = 0; s < seats; ++s) {
-        PyObject* flag = ready[s] < 0 ? Py_None : ready[s] ? Py_True : Py_False;
-        Py_INCREF(flag);
-        PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
+    bool same = true;
+    for (Py_ssize_t s = 0; s < seats && same; ++s) same = PyList_GET_ITEM(passed, s) == ready_flag(ready[s]);
+    PyObject* flags = passed;
+    if (same) {
+        Py_INCREF(flags);
+    } else {
+        flags = PyList_New(seats);
+        if (flags == nullptr) {
+            Py_DECREF(result);
+            return nullptr;
+        }
+        for (Py_ssize_t s = 0; s < seats; ++s) {
+            PyObject* flag = ready_flag(ready[s]);
+            Py_INCREF(flag);
+            PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
+        }
     }
     PyObject* out = PyTuple_New(2);
     if (out == nullptr) {
@@ -192,7 +202,10 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     --buffers[seat][tile];
     --counts[seat][tile];
     ++discards_made[seat];
-    if (tile != drawn) query.ready[seat] = -1;  // a 摸切 discard leaves the waiting hand as it was
+    // The discarder's waiting hand is known at once (a 摸切 discard leaves a known one as it was): the next scan
+    // would work it out anyway, and with every flag known the cache usually comes back unchanged.
+    if (tile != drawn || query.ready[seat] < 0)
+        query.ready[seat] = hand_ready(counts[seat], query.melds[seat], unsigned(forms)) ? 1 : 0;
 
     // The claim scan of every other seat (the readiness it learns is returned for the flow's cache).
     query.tile = int(tile);
@@ -201,7 +214,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     query.chow_seats = tile >= 27 ? 0U : unsigned(chowers);
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
     const std::uint32_t shapes = claim_shapes(query);
-    if (shapes != 0 || next_tile < 0) return turn_result(query.ready, seats, PyLong_FromUnsignedLong(shapes));
+    if (shapes != 0 || next_tile < 0)
+        return turn_result(ready_list, query.ready, seats, PyLong_FromUnsignedLong(shapes));
 
     // The next seat's draw from the wall.
     ++buffers[next][next_tile];
@@ -217,7 +231,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         plain = hand[__builtin_ctzll(rest)] == 0;
     if (!plain) {
         Py_INCREF(Py_None);
-        return turn_result(query.ready, seats, Py_None);
+        return turn_result(ready_list, query.ready, seats, Py_None);
     }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
@@ -232,7 +246,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
         }
     }
-    return turn_result(query.ready, seats, discards);
+    return turn_result(ready_list, query.ready, seats, discards);
 }
 
 PyMethodDef kTurnMethods[] = {
@@ -246,8 +260,9 @@ PyMethodDef kTurnMethods[] = {
      "it drew, -1 if none; discards_made[seat] + 1) and every other seat's claims are scanned (claim_scan's\n"
      "bits, `chowers` as its chow_seats). If nobody may claim, `next_tile` >= 0 (the next wall tile; -1 at the\n"
      "wall's end) and the next seat has no 漏胡 block, that seat draws it (draws[next] + 1). Only those bytes are\n"
-     "written, after every argument is checked. Returns (ready, result): ready a new list, the cache after the\n"
-     "turn (what the scan learned; None for the discarder unless it discarded its drawn tile); result the\n"
+     "written, after every argument is checked. Returns (ready, result): ready the cache after the turn (what\n"
+     "the scan learned, and the discarder's own waiting hand, worked out now), the `ready` list itself if no\n"
+     "flag changed, else a new list; result the\n"
      "shapes (an int) if some seat may claim, 0 if nobody may but no draw was made, and after a draw the next\n"
      "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},
     {nullptr, nullptr, 0, nullptr},

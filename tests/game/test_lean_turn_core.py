@@ -1,6 +1,7 @@
 """``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp). It reads the engine's per-hand pack
 and writes only plain buffers: the two hand counts it moves and the two per-seat counters (bytearrays); the
-ready cache comes back as a new list, and every list, set and event stays the flow's to change. A malformed
+ready cache comes back as a new list when a flag changed (the same list when none did), and every list, set and
+event stays the flow's to change. A malformed
 argument (an engine bug, never a player's action: players reach it only with a legal discard) must raise before
 any byte changes. Its results on real tables are compared with the general path in tests/game/test_lean_turn.py."""
 
@@ -193,7 +194,8 @@ def test_lean_turn_fuzz_only_refuses_and_a_refusal_changes_nothing():
 
 def test_lean_turn_plays_the_discard_and_the_draw():
     """No claim: the discard and the draw move one count each and add to the counters; the ready cache comes
-    back as a new list, and the flow's lists and events are left to the flow."""
+    back as a new list (the deal left every flag unknown, the discarder's is worked out now), and the flow's lists
+    and events are left to the flow."""
     for seed in range(40):
         game, args = _ready_game(seed)
         table = game.table
@@ -207,8 +209,8 @@ def test_lean_turn_plays_the_discard_and_the_draw():
         assert ready is table.ready and ready == ready_before  # read, not written
         assert got_ready is not ready and len(got_ready) == 4
         assert list(flow.events) == events and table.discards == [[], [], [], []]
-        if tile != table.drawn:
-            assert got_ready[seat] is None  # the discarder's cache: reset unless it discarded its drawn tile
+        table.drawn = -1  # (the flow's own bookkeeping after a discard: the rules then read the waiting hand)
+        assert got_ready[seat] is game.rules.ready(table, seat)  # the discarder's waiting hand, known at once
         if isinstance(got, int):
             assert table.hands[seat][tile] == hands[seat][tile] - 1 and list(table.discards_made) == [1, 0, 0, 0]
             assert list(table.draws) == [0, 0, 0, 0]
@@ -220,6 +222,37 @@ def test_lean_turn_plays_the_discard_and_the_draw():
         assert got is None or got == tuple(ACTIONS.discard[nxt][k] for k in range(34) if table.hands[nxt][k])
         return
     raise AssertionError("no unclaimable discard in 40 deals")
+
+
+def test_lean_turn_returns_the_ready_cache_itself_when_no_flag_changed():
+    """With every seat's flag known, a turn that changes none gives back the list it was passed (no list made per
+    turn); one that changes a flag gives a new list, the one passed unchanged. Either way every known flag is the
+    rules' answer for the seat's waiting hand (the discarder's worked out at its discard)."""
+    kept = renewed = 0
+    for seed in range(6):
+        game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
+        flow = game._flow
+        table = game.table
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            before = table.ready
+            flags = list(before)
+            lean = flow._lean and table.phase == "turn" and action.kind == "discard" and not action.flag
+            game.apply(action)
+            if not lean:
+                continue
+            assert before == flags  # read, not written
+            if table.ready is before:
+                kept += 1
+            else:
+                renewed += 1
+            for other in range(4):
+                if table.ready[other] is not None and sum(table.hands[other]) % 3 == 1:  # a waiting hand
+                    assert table.ready[other] is game.rules.ready(table, other)
+    assert kept > 300 and renewed > 20
 
 
 def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():

@@ -312,11 +312,11 @@ class MahjongFlow:
         able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
         and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
-        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns as a new
-        list, events and the Table's own fields) is kept here. Anything else (a claim is possible, the wall ends,
-        a 漏胡 block that the next seat's draw ends) leaves by the general path at the point where the two part,
-        and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong or Kawuxing hand are
-        this one; :func:`hupai.game.play` calls it directly."""
+        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns, a new
+        list only when a flag changed, events and the Table's own fields) is kept here. Anything else (a claim is
+        possible, the wall ends, a 漏胡 block that the next seat's draw ends) leaves by the general path at the
+        point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated
+        Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
         head = wall.head
