@@ -35,6 +35,8 @@ enum PackItem : Py_ssize_t {
     kMissed,          // list of sets per seat, its 漏胡 blocks (only whether one is empty is read)
     kMissedAll,       // list of bools per seat, a 漏胡 block of every tile
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
+    kWallTiles,       // list of the wall's tiles (ints, kinds): the next seat draws the one at the head
+    kForms,           // int, the winning forms (hupai.Forms)
     kPackSize,
 };
 
@@ -66,28 +68,42 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-// (ready, result), stealing `result`: ready is a new list of the seats' ready flags after the turn (None, False,
-// True), for the flow to keep as its cache in place of the one it passed.
-PyObject* turn_result(const signed char* ready, Py_ssize_t seats, PyObject* result) {
+PyObject* ready_flag(signed char ready) { return ready < 0 ? Py_None : ready ? Py_True : Py_False; }
+
+// (ready, result, drawn), stealing `result`: ready is the seats' ready flags after the turn (None, False, True),
+// for the flow to keep as its cache in place of the one it passed: that list itself when no flag changed (the
+// common case, every flag known and none moved: no list is made), else a new list. drawn: the tile the next seat
+// drew, -1 if the turn stopped before its draw.
+PyObject* turn_result(PyObject* passed, const signed char* ready, Py_ssize_t seats, PyObject* result, long drawn) {
     if (result == nullptr) return nullptr;
-    PyObject* flags = PyList_New(seats);
-    if (flags == nullptr) {
-        Py_DECREF(result);
-        return nullptr;
+    bool same = true;
+    for (Py_ssize_t s = 0; s < seats && same; ++s) same = PyList_GET_ITEM(passed, s) == ready_flag(ready[s]);
+    PyObject* flags = passed;
+    if (same) {
+        Py_INCREF(flags);
+    } else {
+        flags = PyList_New(seats);
+        if (flags == nullptr) {
+            Py_DECREF(result);
+            return nullptr;
+        }
+        for (Py_ssize_t s = 0; s < seats; ++s) {
+            PyObject* flag = ready_flag(ready[s]);
+            Py_INCREF(flag);
+            PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
+        }
     }
-    for (Py_ssize_t s = 0; s < seats; ++s) {
-        PyObject* flag = ready[s] < 0 ? Py_None : ready[s] ? Py_True : Py_False;
-        Py_INCREF(flag);
-        PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
-    }
-    PyObject* out = PyTuple_New(2);
+    PyObject* tile = PyLong_FromLong(drawn);
+    PyObject* out = tile == nullptr ? nullptr : PyTuple_New(3);
     if (out == nullptr) {
+        Py_XDECREF(tile);
         Py_DECREF(flags);
         Py_DECREF(result);
         return nullptr;
     }
-    PyTuple_SET_ITEM(out, 0, flags);  // the new tuple returned takes both references
+    PyTuple_SET_ITEM(out, 0, flags);  // the new tuple returned takes the three references
     PyTuple_SET_ITEM(out, 1, result);
+    PyTuple_SET_ITEM(out, 2, tile);
     return out;
 }
 
@@ -97,7 +113,7 @@ std::uint8_t* seat_counters(PyObject* value, Py_ssize_t seats) {
     return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(value));
 }
 
-// lean_turn(pack, ready, seat, tile, drawn, next_tile, forms, chowers) -> (list, int | tuple | None).
+// lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (list, int | tuple | None, int).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
         PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
@@ -116,14 +132,21 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
     if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kMelds], seats) ||
         !seat_list(pack[kPungs], seats) || !seat_list(pack[kMissed], seats) || !seat_list(pack[kMissedAll], seats) ||
-        !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats)) {
+        !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
+        !PyList_CheckExact(pack[kWallTiles])) {
         fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
     }
-    long seat = 0, tile = 0, drawn = 0, next_tile = 0, forms = 0, chowers = 0;
+    const long wall_size = long(PyList_GET_SIZE(pack[kWallTiles]));
+    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, forms = 0, chowers = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
-        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], -1, kNumKinds - 1, next_tile) ||
-        !small_int(args[6], 1, kAllForms, forms) || !small_int(args[7], 0, (1L << seats) - 1, chowers))
+        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
+        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(pack[kForms], 1, kAllForms, forms) ||
+        !small_int(args[7], 0, (1L << seats) - 1, chowers))
+        return nullptr;
+    // The wall tile the next seat would draw (-1: the live wall ends before it, the flow's own check follows).
+    long next_tile = -1;
+    if (head < limit && !small_int(PyList_GET_ITEM(pack[kWallTiles], head), 0, kNumKinds - 1, next_tile))
         return nullptr;
     const long next = (seat + 1) % long(seats);
 
@@ -192,7 +215,10 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     --buffers[seat][tile];
     --counts[seat][tile];
     ++discards_made[seat];
-    if (tile != drawn) query.ready[seat] = -1;  // a 摸切 discard leaves the waiting hand as it was
+    // The discarder's waiting hand is known at once (a 摸切 discard leaves a known one as it was): the next scan
+    // would work it out anyway, and with every flag known the cache usually comes back unchanged.
+    if (tile != drawn || query.ready[seat] < 0)
+        query.ready[seat] = hand_ready(counts[seat], query.melds[seat], unsigned(forms)) ? 1 : 0;
 
     // The claim scan of every other seat (the readiness it learns is returned for the flow's cache).
     query.tile = int(tile);
@@ -201,7 +227,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     query.chow_seats = tile >= 27 ? 0U : unsigned(chowers);
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
     const std::uint32_t shapes = claim_shapes(query);
-    if (shapes != 0 || next_tile < 0) return turn_result(query.ready, seats, PyLong_FromUnsignedLong(shapes));
+    if (shapes != 0 || next_tile < 0)
+        return turn_result(ready_list, query.ready, seats, PyLong_FromUnsignedLong(shapes), -1);
 
     // The next seat's draw from the wall.
     ++buffers[next][next_tile];
@@ -217,7 +244,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         plain = hand[__builtin_ctzll(rest)] == 0;
     if (!plain) {
         Py_INCREF(Py_None);
-        return turn_result(query.ready, seats, Py_None);
+        return turn_result(ready_list, query.ready, seats, Py_None, next_tile);
     }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
@@ -232,24 +259,26 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
         }
     }
-    return turn_result(query.ready, seats, discards);
+    return turn_result(ready_list, query.ready, seats, discards, next_tile);
 }
 
 PyMethodDef kTurnMethods[] = {
     {"lean_turn", as_method(lean_turn), METH_FASTCALL,
-     "lean_turn($module, pack, ready, seat, tile, drawn, next_tile, forms, chowers, /)\n--\n\n"
+     "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, /)\n--\n\n"
      "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
      "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
      "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; missed, missed_all: per seat\n"
-     "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read). `ready`: the\n"
-     "engine's ready cache (None, False, True per seat), read only. `seat` discards `tile` (`drawn`: the tile\n"
-     "it drew, -1 if none; discards_made[seat] + 1) and every other seat's claims are scanned (claim_scan's\n"
-     "bits, `chowers` as its chow_seats). If nobody may claim, `next_tile` >= 0 (the next wall tile; -1 at the\n"
-     "wall's end) and the next seat has no 漏胡 block, that seat draws it (draws[next] + 1). Only those bytes are\n"
-     "written, after every argument is checked. Returns (ready, result): ready a new list, the cache after the\n"
-     "turn (what the scan learned; None for the discarder unless it discarded its drawn tile); result the\n"
-     "shapes (an int) if some seat may claim, 0 if nobody may but no draw was made, and after a draw the next\n"
-     "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},
+     "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
+     "tiles, a list of kinds; the winning forms). `ready`: the engine's ready cache (None, False, True per\n"
+     "seat), read only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none; discards_made[seat] + 1)\n"
+     "and every other seat's claims are scanned (claim_scan's bits, `chowers` as its chow_seats). If nobody may\n"
+     "claim, `head` < `limit` (the wall's head and the end of its live part) and the next seat has no 漏胡\n"
+     "block, that seat draws the wall's tile at `head` (draws[next] + 1). Only those bytes are written, after\n"
+     "every argument is checked. Returns (ready, result, drawn): ready the cache after the turn (what the scan\n"
+     "learned, and the discarder's own waiting hand, worked out now), the `ready` list itself if no flag\n"
+     "changed, else a new list; result the shapes (an int) if some seat may claim, 0 if nobody may but no draw\n"
+     "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
+     "its discards, else None; drawn the tile drawn, -1 if none was."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -1,6 +1,7 @@
 """``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp). It reads the engine's per-hand pack
 and writes only plain buffers: the two hand counts it moves and the two per-seat counters (bytearrays); the
-ready cache comes back as a new list, and every list, set and event stays the flow's to change. A malformed
+ready cache comes back as a new list when a flag changed (the same list when none did), and every list, set and
+event stays the flow's to change. A malformed
 argument (an engine bug, never a player's action: players reach it only with a legal discard) must raise before
 any byte changes. Its results on real tables are compared with the general path in tests/game/test_lean_turn.py."""
 
@@ -15,7 +16,7 @@ from hupai.actions import ACTIONS
 from hupai.game import Game
 
 # The pack's items (MahjongFlow._pack_turn).
-HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_ = range(8)
+HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_, WALL, FORMS = range(10)
 
 
 def _ready_game(seed: int = 7) -> tuple[Game, list]:
@@ -26,7 +27,7 @@ def _ready_game(seed: int = 7) -> tuple[Game, list]:
     seat = table.turn_seat
     tile = next(k for k in range(34) if table.hands[seat][k])
     wall = table.wall
-    args = [flow._turn_pack, table.ready, seat, tile, table.drawn, wall.tiles[wall.head], flow._forms,
+    args = [flow._turn_pack, table.ready, seat, tile, table.drawn, wall.head, wall.tail - flow._dead_wall,
             flow._chowers[seat]]
     return game, args
 
@@ -86,7 +87,7 @@ def _full_counter(args: list) -> list:
 
 def _fifth_copy(args: list) -> list:
     hands = [bytearray(h) for h in args[0][HANDS]]
-    hands[(args[2] + 1) % 4][args[5]] = 4
+    hands[(args[2] + 1) % 4][args[0][WALL][args[5]]] = 4
     return _pack_with(args, HANDS, hands)
 
 
@@ -103,9 +104,14 @@ def _fifth_copy(args: list) -> list:
     lambda a: _with(a, 3, 34),                                # no such kind
     lambda a: _with(a, 3, _not_held(a)),                      # a tile the discarder does not hold
     lambda a: _with(a, 4, -2),                                # no such drawn tile
-    lambda a: _with(a, 5, 34),                                # no such wall tile
-    lambda a: _with(a, 5, 1.0),                               # a wall tile that is no int
-    lambda a: _with(a, 6, 0),                                 # no winning form
+    lambda a: _with(a, 5, -1),                                # a wall head before the wall
+    lambda a: _with(a, 5, 137),                               # a wall head beyond the wall
+    lambda a: _with(a, 5, 1.0),                               # a wall head that is no int
+    lambda a: _with(a, 6, 10**6),                             # a live wall ending beyond the wall
+    lambda a: _pack_with(a, WALL, [34] * 136),                # a wall tile of no kind
+    lambda a: _pack_with(a, WALL, [None] * 136),              # a wall tile that is no int
+    lambda a: _pack_with(a, WALL, tuple(a[0][WALL])),         # a wall that is no list
+    lambda a: _pack_with(a, FORMS, 0),                        # no winning form
     lambda a: _with(a, 7, 16),                                # a chow mask beyond four seats
     lambda a: _pack_with(a, HANDS, [bytes(34)] * 4),          # hands that cannot be written
     lambda a: _pack_with(a, HANDS, [bytearray(33)] * 4),      # hands of another size
@@ -146,11 +152,11 @@ def _corrupt(rng: random.Random, args: list) -> list:
     copies: the game's own lists and buffers stay as they were)."""
     for _ in range(rng.randint(1, 3)):
         where = rng.randrange(4)
-        whole = isinstance(args[0], tuple) and len(args[0]) == 8
+        whole = isinstance(args[0], tuple) and len(args[0]) == 10
         if where == 0 or not whole:
             args = _with(args, rng.randrange(8), rng.choice(_JUNK))
         elif where == 1:
-            args = _pack_with(args, rng.randrange(8), rng.choice(_JUNK))
+            args = _pack_with(args, rng.randrange(10), rng.choice(_JUNK))
         elif where == 2:
             item = rng.choice([HANDS, MELDS, PUNGS, MISSED, MISSED_ALL])
             if isinstance(args[0][item], list) and args[0][item]:
@@ -193,31 +199,78 @@ def test_lean_turn_fuzz_only_refuses_and_a_refusal_changes_nothing():
 
 def test_lean_turn_plays_the_discard_and_the_draw():
     """No claim: the discard and the draw move one count each and add to the counters; the ready cache comes
-    back as a new list, and the flow's lists and events are left to the flow."""
+    back as a new list (the deal left every flag unknown, the discarder's is worked out now), and the flow's lists
+    and events are left to the flow."""
     for seed in range(40):
         game, args = _ready_game(seed)
         table = game.table
         flow = game._flow
-        seat, tile, drawn = args[2], args[3], args[5]
+        seat, tile, drawn = args[2], args[3], table.wall.tiles[args[5]]
         hands = [bytes(h) for h in table.hands]
         events = list(flow.events)
         ready = table.ready
         ready_before = list(ready)
-        got_ready, got = lean_turn(*args)
+        got_ready, got, got_drawn = lean_turn(*args)
         assert ready is table.ready and ready == ready_before  # read, not written
         assert got_ready is not ready and len(got_ready) == 4
         assert list(flow.events) == events and table.discards == [[], [], [], []]
-        if tile != table.drawn:
-            assert got_ready[seat] is None  # the discarder's cache: reset unless it discarded its drawn tile
+        table.drawn = -1  # (the flow's own bookkeeping after a discard: the rules then read the waiting hand)
+        assert got_ready[seat] is game.rules.ready(table, seat)  # the discarder's waiting hand, known at once
         if isinstance(got, int):
             assert table.hands[seat][tile] == hands[seat][tile] - 1 and list(table.discards_made) == [1, 0, 0, 0]
-            assert list(table.draws) == [0, 0, 0, 0]
+            assert list(table.draws) == [0, 0, 0, 0] and got_drawn == -1  # no draw made
             continue  # someone may claim it: the flow opens the window (the general path's tests)
         nxt = (seat + 1) % 4
+        assert got_drawn == drawn  # the wall's tile at the head, drawn
         assert table.hands[seat][tile] == hands[seat][tile] - 1
         assert table.hands[nxt][drawn] == hands[nxt][drawn] + 1 and sum(table.hands[nxt]) == 14
         assert list(table.discards_made) == [1, 0, 0, 0] and list(table.draws) == [0, 1, 0, 0]
         assert got is None or got == tuple(ACTIONS.discard[nxt][k] for k in range(34) if table.hands[nxt][k])
+        return
+    raise AssertionError("no unclaimable discard in 40 deals")
+
+
+def test_lean_turn_returns_the_ready_cache_itself_when_no_flag_changed():
+    """With every seat's flag known, a turn that changes none gives back the list it was passed (no list made per
+    turn); one that changes a flag gives a new list, the one passed unchanged. Either way every known flag is the
+    rules' answer for the seat's waiting hand (the discarder's worked out at its discard)."""
+    kept = renewed = 0
+    for seed in range(6):
+        game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
+        flow = game._flow
+        table = game.table
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            before = table.ready
+            flags = list(before)
+            lean = flow._lean and table.phase == "turn" and action.kind == "discard" and not action.flag
+            game.apply(action)
+            if not lean:
+                continue
+            assert before == flags  # read, not written
+            if table.ready is before:
+                kept += 1
+            else:
+                renewed += 1
+            for other in range(4):
+                if table.ready[other] is not None and sum(table.hands[other]) % 3 == 1:  # a waiting hand
+                    assert table.ready[other] is game.rules.ready(table, other)
+    assert kept > 300 and renewed > 20
+
+
+def test_lean_turn_draws_nothing_where_the_live_wall_ends():
+    """The live wall ends at the head (``limit``): nobody able to claim gives 0 and no draw, the wall end being the
+    flow's to play (_next_turn)."""
+    for seed in range(40):
+        game, args = _ready_game(seed)
+        table = game.table
+        _, got, got_drawn = lean_turn(*_with(args, 6, args[5]))
+        if got != 0 and isinstance(got, int):
+            continue  # a claim window
+        assert got == 0 and got_drawn == -1 and list(table.draws) == [0, 0, 0, 0]
         return
     raise AssertionError("no unclaimable discard in 40 deals")
 
@@ -230,10 +283,10 @@ def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():
         table = game.table
         table.missed[1].add(5)
         hands = [bytes(h) for h in table.hands]
-        _, got = lean_turn(*args)
+        _, got, got_drawn = lean_turn(*args)
         if got != 0 and isinstance(got, int):
             continue  # a claim window
         assert got == 0 and bytes(table.hands[1]) == hands[1] and list(table.draws) == [0, 0, 0, 0]
-        assert table.missed[1] == {5}
+        assert got_drawn == -1 and table.missed[1] == {5}
         return
     raise AssertionError("no unclaimable discard in 40 deals")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Protocol
 
 from .. import rules as rules_module
@@ -49,6 +50,21 @@ def _no_choice(legal_actions: Sequence[Action]) -> None:
 
 def _known_nothing() -> dict[int, tuple[Action, ...]]:
     return {}
+
+
+class _Stop(Exception):
+    """Raised by the chooser :func:`play_until` gives the seat it stops at: the one check of that stop."""
+
+
+def _stop(legal_actions: Sequence[Action]) -> None:
+    raise _Stop
+
+
+def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
+    """The ``act`` of something given as a player without one: it refuses when first asked."""
+    def act(observation: Observation) -> Action:
+        raise HupaiError(f"play: the player at seat {seat} is {player!r}, not a player")
+    return act
 
 
 class Player(Protocol):
@@ -97,51 +113,52 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     lean = None if lean_flow is None else lean_flow._lean_turn
     known_legal = _known_nothing if lean_flow is None else lean_flow.known_legal
     actions = game._actions  # the game's action list (the same object for the game's life)
-    # Observer(game).observe unless given, made at the first observation asked for (it freezes the hand's fixed
+    # Observer(game)'s view unless given, made at the first observation asked for (it freezes the hand's fixed
     # facts once; a player that decides from the legal actions alone never needs one)
     choosers = [getattr(player, "choose", _no_choice) for player in players]
-    acts = [getattr(player, "act", None) for player in players]
-    while True:
-        phase = table.phase
-        if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
-            seat = table.turn_seat
-        else:  # a claim window: its seats answer one by one, in the order asked
-            seats = seats_to_act()
-            if not seats:
-                return True
-            seat = seats[0]
-        if seat == until:
-            return False
-        # The game's legal-action cache, read here without a call: after an action it usually holds the
-        # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
-        cache = game._legal
-        offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
-        action = choosers[seat](offered)
-        if action is None:
-            if observe is None:
-                observe = Observer(game).observe
-            act = acts[seat]
-            if act is None:
-                raise HupaiError(f"play: the player at seat {seat} is {players[seat]!r}, not a player")
-            action = act(observe(seat))
-        # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
-        # the cache still the one read above (every apply makes a new one: a player that changed the game
-        # meanwhile takes the general path).
-        if game._legal is not cache or identity_index(offered, action) < 0:
-            apply(action)  # the general path: equal copies, dicts, illegal actions (which change nothing)
-            continue
-        game._legal = _APPLYING
-        actions.append(action)
-        try:
-            if lean is not None and action[0] == "discard" and not action[4]:
-                known = lean(action, seat, action[2])
-                if known is None:
-                    known = known_legal()
-            else:
-                known = flow_apply(action)
-        except BaseException as error:
-            game._failed(action, error)
-        game._legal = known
+    acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
+    if 0 <= until < len(choosers):
+        # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
+        choosers[until] = _stop
+    try:
+        while True:
+            phase = table.phase
+            if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
+                seat = table.turn_seat
+            else:  # a claim window: its seats answer one by one, in the order asked
+                seats = seats_to_act()
+                if not seats:
+                    return True
+                seat = seats[0]
+            # The game's legal-action cache, read here without a call: after an action it usually holds the
+            # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
+            cache = game._legal
+            offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
+            action = choosers[seat](offered)
+            if action is None:
+                if observe is None:  # the observer's own view, without Observer.observe's frame around it
+                    observe = partial(Observer(game).view, game)
+                action = acts[seat](observe(seat))
+            # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
+            # the cache still the one read above (every apply makes a new one: a player that changed the game
+            # meanwhile takes the general path).
+            if game._legal is not cache or identity_index(offered, action) < 0:
+                apply(action)  # the general path: equal copies, dicts, illegal actions (which change nothing)
+                continue
+            game._legal = _APPLYING
+            actions.append(action)
+            try:
+                if lean is not None and action[0] == "discard" and not action[4]:
+                    known = lean(action, seat, action[2])
+                    if known is None:
+                        known = known_legal()
+                else:
+                    known = flow_apply(action)
+            except BaseException as error:
+                game._failed(action, error)
+            game._legal = known
+    except _Stop:
+        return False
 
 
 class Match:

@@ -128,7 +128,7 @@ class MahjongFlow:
         (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
         self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.missed,
-                           table.missed_all, ACTIONS.discard)
+                           table.missed_all, ACTIONS.discard, table.wall.tiles, self._forms)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -312,21 +312,21 @@ class MahjongFlow:
         able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
         and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
-        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns as a new
-        list, events and the Table's own fields) is kept here. Anything else (a claim is possible, the wall ends,
-        a 漏胡 block that the next seat's draw ends) leaves by the general path at the point where the two part,
-        and returns None: :meth:`known_legal` finishes. Most actions of a simulated Guangdong or Kawuxing hand are
-        this one; :func:`hupai.game.play` calls it directly."""
+        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns, a new
+        list only when a flag changed, events and the Table's own fields) is kept here. Anything else (a claim is
+        possible, the wall ends, a 漏胡 block that the next seat's draw ends) leaves by the general path at the
+        point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated
+        Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
         head = wall.head
-        drawn = wall.tiles[head] if head < wall.tail - self._dead_wall else -1  # -1: the wall ends here
-        table.ready, got = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, drawn, self._forms,
-                                     self._chowers[seat])
+        # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
+        table.ready, got, drawn = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, head,
+                                            wall.tail - self._dead_wall, self._chowers[seat])
         table.discards[seat].append(tile)
         table.last_discard = tile
         table.discarder = seat
-        if type(got) is int:  # (cheaper than isinstance, on every turn)
+        if drawn < 0:
             # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
             # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
             self.events.append(action)
@@ -334,7 +334,7 @@ class MahjongFlow:
             table.drawn_from = ""
             table.phase = "claim"
             if got:
-                self._claim_window(seat, tile, got)
+                self._claim_window(seat, tile, got)  # type: ignore[arg-type]  # the shapes: no draw, an int
             else:
                 self._next_turn(seat)
             return None

@@ -2,7 +2,7 @@
 
 :class:`Observer` reads the engine's state and copies what one seat may see into immutable values; nothing in
 the result refers back to the game or its table. What never changes within a hand (the rules' name and
-options, the seat winds) is frozen once per observer, and what changes (the meld views, the discard piles, the
+options, the seat winds) is frozen once per observer, and what changes (the meld views and hand sizes, the
 rule system's public facts) is rebuilt only when the table says it moved, so one observer serves a whole hand:
 a driver that asks at every decision (:func:`hupai.game.play`) keeps one, and so does :meth:`Game.observation
 <hupai.game.Game.observation>` (the game holds it, see :meth:`Observer.kept`).
@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Observer", "observe"]
 
 _NO_EXTRAS: MappingProxyType[str, Any] = MappingProxyType({})
+# The hand sizes by (rules' hand size, each seat's meld count): (at rest, per seat: that seat with one tile more).
+# A few dozen entries at most (0..4 melds a seat).
+_SIZES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 
 # An Observation is built at every decision, and how it is built is most of its cost. A frozen dataclass's
 # __init__ sets each field through object.__setattr__ (about 1,300 machine instructions a field); a plain
@@ -57,7 +60,7 @@ class Observer:
 
     __slots__ = ("_game", "_table", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs",
                  "_views", "_public_melds", "_own_melds", "_melds_at", "_hand_size", "_at_rest", "_one_more",
-                 "_piles", "_piles_made", "_piles_calls", "_extras", "_result")
+                 "_extras", "_result")
 
     def __new__(cls, game: GameView, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: its flow names its observer (a zipai game gets the zipai observer),
@@ -91,12 +94,6 @@ class Observer:
         self._hand_size: int = rules.hand_size
         self._at_rest: tuple[int, ...] = ()
         self._one_more: tuple[tuple[int, ...], ...] = ()
-        # The discard piles as tuples, copied again only when a pile moved: a discard adds one to the seat's
-        # ``discards_made``, a claim takes the last tile off a pile (and adds one to ``calls``).
-        n = table.num_players
-        self._piles: tuple[tuple[int, ...], ...] = ((),) * n
-        self._piles_made = bytearray(n)
-        self._piles_calls = 0
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
@@ -155,11 +152,6 @@ class Observer:
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         else:
             sizes = self._at_rest
-        made = table.discards_made
-        if made != self._piles_made or calls != self._piles_calls:  # a pile moved: copied afresh (at C speed)
-            self._piles = tuple(map(tuple, table.discards))
-            self._piles_made = made[:]
-            self._piles_calls = calls
         extras = self._extras
         if extras[0] != table.extras:
             frozen = freeze(table.extras)
@@ -171,7 +163,9 @@ class Observer:
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
             self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes, melds,
-            self._piles, wall.tail - wall.head, extras[1], legal,
+            # The piles copied at C speed: nearly every decision follows a discard, so a copy kept until a pile
+            # moved would be made again almost every time, and checking whether one moved costs as much again.
+            tuple(map(tuple, table.discards)), wall.tail - wall.head, extras[1], legal,
             None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
         obs.__class__ = Observation
         built: Observation = obs
@@ -199,8 +193,14 @@ class Observer:
         self._public_melds = everyone = tuple(public)
         self._own_melds = {seat: everyone[:seat] + (shown,) + everyone[seat + 1:] for seat, shown in own.items()}
         self._melds_at = calls
-        self._at_rest = rest = tuple([self._hand_size - 3 * len(seat_melds) for seat_melds in melds])
-        self._one_more = tuple([rest[:seat] + (size + 1,) + rest[seat + 1:] for seat, size in enumerate(rest)])
+        # The hand sizes of these meld counts, made once per process for each (hand size, meld counts).
+        key = (self._hand_size, *map(len, melds))
+        sizes = _SIZES.get(key)
+        if sizes is None:
+            rest = tuple([self._hand_size - 3 * len(seat_melds) for seat_melds in melds])
+            sizes = _SIZES[key] = (rest, tuple([rest[:seat] + (size + 1,) + rest[seat + 1:]
+                                                for seat, size in enumerate(rest)]))
+        self._at_rest, self._one_more = sizes
 
     def _result_view(self, result: HandResult | None) -> ResultView:
         assert result is not None  # the phase is "over"

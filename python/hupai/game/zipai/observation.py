@@ -55,7 +55,7 @@ class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
     __slots__ = ("_groups", "_groups_at", "_made", "_public", "_public_at", "_private", "_private_at",
-                 "_piles_at")
+                 "_piles", "_piles_at")
 
     def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
         super().__init__(game, show_concealed_kongs=show_concealed_kongs)
