@@ -46,7 +46,7 @@ from typing import Any
 from ..._core import zipai_best, zipai_offer_wins, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
-from ...events import Event, RawEvent
+from ...events import EventLog, record
 from ...rules.base import Rules
 from ...scoring import WinContext
 from ...zipai import RUNS, Declared, PartType
@@ -117,6 +117,11 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
     return (_CORE_TYPE[kind], a, b, c, external)
 
 
+# The records of each seat's discard and turned-up card, per card (hupai.events.record), made once.
+_DISCARDS = tuple(tuple(record("discard", seat, card) for card in range(20)) for seat in range(3))
+_TURN_UPS = tuple(tuple(record("turn_up", seat, card) for card in range(20)) for seat in range(3))
+
+
 class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
@@ -130,7 +135,7 @@ class ZipaiFlow:
             raise HupaiError(f"{rules.name}: the zipai flow seats 3 players, the rules say {rules.num_players}")
         self.rules = rules
         self.window = window
-        self.events: list[Event | RawEvent] = []
+        self.events = EventLog(3)
         self.result: HandResult | None = None
         o: Any = getattr(rules, "options", None)
         try:  # the core's option tuple (min_huxi, strict 行行息, 大小字胡, extra 名堂)
@@ -160,14 +165,14 @@ class ZipaiFlow:
             hand = table.hands[seat]
             for card in dealt:
                 hand[card] += 1
-            self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+            self.events.add("deal", seat, -1, tuple(sorted(dealt)))
         shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
             index, holder = shown_for_shen(dealer, seed, self._random_shen)
             shown = cards[index]
             table.shen_shown = shown
             table.shen = "odd" if value_of(shown) % 2 else "even"
-            self.events.append(Event("shen", holder, shown, (), table.shen))
+            self.events.add("shen", holder, shown, (), table.shen)
         else:
             table.shen = shen
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
@@ -399,7 +404,7 @@ class ZipaiFlow:
         for _, low, high, others in _RUNS_OF[card]:
             if hand[low] and hand[high]:
                 chi_ban.update(others)
-        self.events.append(("discard", seat, card, (), ""))
+        self.events.records.append(_DISCARDS[seat][card])
         if opening:
             self._dealer_moved()
             table.dealer_opening = True  # 地胡 (WH-35) is a win on this card
@@ -420,7 +425,7 @@ class ZipaiFlow:
         wall.head += 1
         if wall.head == len(wall.tiles):
             table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
-        self.events.append(("turn_up", seat, card, (), ""))
+        self.events.records.append(_TURN_UPS[seat][card])
         self._offer(card, seat, drawn=True)
 
     def _offer(self, card: int, source: int, drawn: bool) -> None:
@@ -566,7 +571,7 @@ class ZipaiFlow:
         if grouped:
             table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
         self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
-        self.events.append(Event(group.type, seat, group.taken, group.cards, str(group.source)))
+        self.events.add(group.type, seat, group.taken, group.cards, str(group.source))
 
     # -- the end ----------------------------------------------------------------------------------------
     def _settle(self, seat: int, card: int, source: str, discarder: int | None, earthly: bool = False) -> None:
@@ -593,13 +598,13 @@ class ZipaiFlow:
         if len(score.payments) != 3 or sum(score.payments) != 0:
             raise HupaiError(f"{self.rules.name}: a score's payments must be 3 amounts summing to 0, "
                              f"got {score.payments!r}")
-        self.events.append(Event("win", seat, card, (), source))
+        self.events.add("win", seat, card, (), source)
         self._finish(HandResult((seat,), (WinResult(seat, card, source, discarder, context, score),),
                                 tuple(score.payments), seat, False))
 
     def _drawn_hand(self) -> None:
         """WH-20, WH-45, WH-46: 黄庄, nobody pays, the 海底 drawer deals next."""
-        self.events.append(Event("drawn"))
+        self.events.add("drawn")
         self._finish(HandResult((), (), (0, 0, 0), self.table.haidi, True))
 
     def _finish(self, result: HandResult) -> None:
