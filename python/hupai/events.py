@@ -16,6 +16,7 @@ A game keeps its events in an :class:`EventLog`: integer records, made :class:`E
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple, overload
 
 from .errors import InvalidState
@@ -99,6 +100,25 @@ def turn_record(seat: int, tile: int, drawn: int) -> int:
     if not (0 <= seat < _SEAT_MASK and 0 <= tile < _TILE_MASK and 0 <= drawn < _TILE_MASK):
         raise ValueError(f"a turn of seat {seat}, tile {tile}, drawn {drawn} does not fit a record")
     return _TURN | seat << _SEAT_SHIFT | tile << _TILE_SHIFT | drawn << _COUNT_SHIFT
+
+
+@lru_cache(maxsize=16384)  # a memo of a pure function of ints: a hand's records repeat few of these
+def _single(head: int, seats: int) -> tuple[Event, ...] | None:
+    """The events of a record without tiles whose info has a fixed code (a plain turn's two events), as a log of
+    ``seats`` seats reads them; None for any other record (the log decodes those itself, and refuses bad ones)."""
+    if head < 0:
+        return None
+    code = head & _TYPE_MASK
+    seat = head >> _SEAT_SHIFT & _SEAT_MASK
+    if code == _TURN:
+        if head >> _COUNT_SHIFT + 7 or seat >= seats:
+            return None
+        return (_event(Event, ("discard", seat, head >> _TILE_SHIFT & _TILE_MASK, (), "")),
+                _event(Event, ("draw", (seat + 1) % seats, head >> _COUNT_SHIFT, (), "wall")))
+    info = head >> _INFO_SHIFT
+    if code >= len(TYPES) or head >> _COUNT_SHIFT & _COUNT_MASK or info >= len(INFOS):
+        return None
+    return (_event(Event, (TYPES[code], seat - 1, (head >> _TILE_SHIFT & _TILE_MASK) - 1, (), INFOS[info])),)
 
 
 class EventLog:
@@ -197,8 +217,15 @@ class EventLog:
         events = self._events
         infos = self._infos
         fixed = len(INFOS)
+        single = _single
+        seats = self.seats
         while at < end:
             head = records[at]
+            got = single(head, seats)
+            if got is not None:  # most records: one event without tiles (or a plain turn's two)
+                events += got
+                at += 1
+                continue
             code = head & _TYPE_MASK if head >= 0 else _TYPE_MASK - 1
             if code == _TURN:
                 seat = head >> _SEAT_SHIFT & _SEAT_MASK
