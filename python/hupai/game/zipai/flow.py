@@ -120,6 +120,12 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
 # The records of each seat's discard and turned-up card, per card (hupai.events.record), made once.
 _DISCARDS = tuple(tuple(record("discard", seat, card) for card in range(20)) for seat in range(3))
 _TURN_UPS = tuple(tuple(record("turn_up", seat, card) for card in range(20)) for seat in range(3))
+_DEALS = tuple(tuple(record("deal", seat, count=count) for count in range(64)) for seat in range(3))  # + the cards
+# A group's header (its cards follow), per type, seat, taken card and source seat; index -1 (the last entry) is
+# -1: no card taken, no source.
+_GROUPS = {kind: tuple(tuple(tuple(record(kind, seat, taken, str(source), size) for source in (0, 1, 2, -1))
+                             for taken in (*range(20), -1)) for seat in range(3))
+           for kind, size in (("chi", 3), ("peng", 3), ("wai", 3), ("liu", 4), ("piao", 4))}
 
 
 class ZipaiFlow:
@@ -165,7 +171,8 @@ class ZipaiFlow:
             hand = table.hands[seat]
             for card in dealt:
                 hand[card] += 1
-            self.events.add("deal", seat, -1, tuple(sorted(dealt)))
+            self.events.records.append(_DEALS[seat][len(dealt)])
+            self.events.records.extend(sorted(dealt))
         shen = getattr(getattr(self.rules, "options", None), "shen", None)
         if shen is None:  # WH-5: the dealer's last dealt card is shown; it stays in its hand
             index, holder = shown_for_shen(dealer, seed, self._random_shen)
@@ -571,7 +578,9 @@ class ZipaiFlow:
         if grouped:
             table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
         self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
-        self.events.add(group.type, seat, group.taken, group.cards, str(group.source))
+        events = self.events.records
+        events.append(_GROUPS[group.type][seat][group.taken][group.source])
+        events.extend(group.cards)
 
     # -- the end ----------------------------------------------------------------------------------------
     def _settle(self, seat: int, card: int, source: str, discarder: int | None, earthly: bool = False) -> None:
