@@ -8,7 +8,7 @@ import hupai
 import jsonschema
 import pytest
 from hupai.bots import RandomBot
-from hupai.events import AMOUNT_TYPES, HIDDEN_TYPES, client_event
+from hupai.events import AMOUNT_TYPES, HIDDEN_TYPES, EventLog, client_event
 from hupai.game import Game
 from hupai.game.state.wall import stacked_wall
 
@@ -72,7 +72,7 @@ def _with_others_hidden_changed(game: Game, seat: int) -> tuple[Game, int]:
             other = next(k for k in range(kinds) if k not in hidden_kongs and k != events[index - 1].tile)
             events[index] = event._replace(tiles=(other,) * len(event.tiles))
             changed += 1
-    twin._flow.events[:] = events
+    twin._flow.events = EventLog.of(events, twin.num_players)
     assert twin.events == events
     return twin, changed
 

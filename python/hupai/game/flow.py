@@ -35,8 +35,9 @@ A flow object has these members (``MahjongFlow`` is the reference):
 
 - ``observer`` (a class attribute): the :class:`~hupai.game.mahjong.observation.Observer` class that shows its
   table to a seat;
-- ``rules``, ``table`` (its state, with ``to_json`` / ``Table.from_json`` for snapshots), ``events`` (the event
-  list the log reads), ``result`` (None until the hand is over), ``window`` (the claim window setting);
+- ``rules``, ``table`` (its state, with ``to_json`` / ``Table.from_json`` for snapshots), ``events`` (the
+  :class:`~hupai.events.EventLog` the log reads), ``result`` (None until the hand is over), ``window`` (the claim
+  window setting);
 - ``deal(seed, dealer, round_wind, first_dealer, stacked)`` and ``restore(table)``;
 - ``current`` (a :class:`Decision`), ``seats_to_act()``;
 - ``legal_actions(seat)`` (uncached: the shell caches), ``apply(action)`` (an action the shell found legal: it
@@ -51,7 +52,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..actions import Action
-from ..events import Event, RawEvent
+from ..events import EventLog
 from ..rules.base import Rules
 from .result import HandResult
 from .state.table import Table
@@ -78,7 +79,7 @@ class Flow(Protocol):
     observer: ClassVar[type[Any]]
     rules: Rules
     table: Table
-    events: list[Event | RawEvent]
+    events: EventLog
     result: HandResult | None
     window: str
 

@@ -35,7 +35,7 @@ from .. import rules as rules_module
 from .._core import identity_index
 from ..actions import Action, coerce
 from ..errors import HupaiError, IllegalAction, InvalidState
-from ..events import Event, as_events, client_event
+from ..events import Event, client_event
 from ..jsonform import describe, dict_in
 from ..observation import Observation
 from ..rules.base import Rules
@@ -397,11 +397,12 @@ class Game:
     def events(self) -> list[Event]:
         if self._event_prefix is not None:
             self._rebuild_history()
-        return as_events(self._flow.events)
+        return list(self._flow.events)
 
     @property
     def event_count(self) -> int:
-        """``len(game.events)``, without building the events (a server says it in every state message)."""
+        """``len(game.events)``, without copying the events (a server says it in every state message; the log
+        decodes each record once)."""
         if self._event_prefix is not None:
             self._rebuild_history()
         return len(self._flow.events)
@@ -556,7 +557,7 @@ class Game:
             except IllegalAction as error:  # a forged action in a snapshot restored without verify=True
                 raise InvalidState(f"snapshot.actions[{index}]: {error}") from None
         flow = self._flow
-        flow.events[:0] = past._flow.events
+        flow.events.prepend(past._flow.events)
         if flow.result is None:
             flow.result = past._flow.result
         self._event_prefix = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..events import Event
+from ..events import Event, EventLog
 from ..jsonform import json_text
 from ..scoring import ScoreResult, WinContext
 
@@ -84,10 +84,10 @@ class HandResult:
         return {**self.to_log(), "wins": [w.to_dict() for w in self.wins]}
 
 
-def close_hand(table: Any, events: list[Any], result: HandResult) -> None:
+def close_hand(table: Any, events: EventLog, result: HandResult) -> None:
     """End a hand on ``table`` (either family's: it has ``phase``, ``pending`` and ``answers``): no window stays
     open, and the result's end event closes the event list. The one place both flows end a hand."""
     table.phase = "over"
     table.pending = {}
     table.answers = {}
-    events.append(result.end_event())
+    events.add("end", -1, -1, result.payments, str(result.next_dealer))  # result.end_event()

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
-from ...events import Event, RawEvent
+from ...events import EventLog, record, turn_record
 from ...hand import Meld
 from ...rules.base import Rules
 from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
@@ -38,8 +38,23 @@ __all__ = ["MahjongFlow"]
 # mask). Made once here, not per hand.
 _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
-# The raw event of each wall draw, per seat and kind (the lean turn appends these shared tuples).
-_WALL_DRAWS = tuple(tuple(("draw", seat, kind, (), "wall") for kind in range(34)) for seat in range(4))
+# The records of the common events, per seat and kind (hupai.events.record), made once: the turn paths append
+# these ints.
+_DRAWS = {source: tuple(tuple(record("draw", seat, kind, source) for kind in range(34)) for seat in range(4))
+          for source in ("wall", "replacement")}
+_DISCARDS = tuple(tuple(record("discard", seat, kind) for kind in range(34)) for seat in range(4))
+_DEALS = tuple(tuple(record("deal", seat, count=count) for count in range(64)) for seat in range(4))  # + the tiles
+_EXTRAS = tuple(tuple(record("deal", seat, kind, "extra") for kind in range(34)) for seat in range(4))
+_DRAWN = record("drawn")
+# A plain turn's one record, per discarder, tile and drawn tile (hupai.events.turn_record): the lean turn's.
+_TURNS = tuple(tuple(tuple(turn_record(seat, kind, drawn) for drawn in range(34)) for kind in range(34))
+               for seat in range(4))
+
+# A meld's header (its tiles follow), per type, seat, claimed tile and the seat claimed from; index -1 (the last
+# entry) stands for None: no claimed tile, no seat claimed from.
+_MELDS = {kind: tuple(tuple(tuple(record(kind, seat, tile, str(source) if source < 4 else "", size)
+                                  for source in range(5)) for tile in (*range(34), -1)) for seat in range(4))
+          for kind, size in (("chow", 3), ("pung", 3), ("kong", 4))}
 
 
 class MahjongFlow:
@@ -55,13 +70,13 @@ class MahjongFlow:
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
     table: Table
-    events: list[Event | RawEvent]  # draws and discards as plain tuples (cheaper); Game.events converts
+    events: EventLog
     result: HandResult | None
 
     def __init__(self, rules: Rules, window: str) -> None:
         self.rules = rules
         self.window = window
-        self.events = []
+        self.events = EventLog(rules.num_players)
         self.result = None
         caps = self._caps = rules.capabilities
         self._plain_turns = caps.plain_turns
@@ -103,11 +118,12 @@ class MahjongFlow:
             start = wall.head
             wall.head += size
             hand[:] = count_kinds(tiles, start, wall.head, 34)
-            events.append(("deal", seat, -1, tuple(sorted(tiles[start:wall.head])), ""))  # a raw Event
+            events.records.append(_DEALS[seat][size])
+            events.records.extend(sorted(tiles[start:wall.head]))
         # The dealer's extra tile is kept as its "drawn" tile so a dealt win (天和) has a winning tile.
         extra = wall.draw()
         table.hands[dealer][extra] += 1
-        events.append(Event("deal", dealer, extra, (), "extra"))
+        events.records.append(_EXTRAS[dealer][extra])
         self._apply_effects(rules.on_deal(table))
         table.turn_seat = dealer
         table.drawn = extra
@@ -143,7 +159,7 @@ class MahjongFlow:
                     raise ValueError(f"{self.rules.name}: a payment must give one amount per seat summing to 0, "
                                      f"got {amounts!r}")
                 table.payments = [a + b for a, b in zip(table.payments, amounts, strict=True)]
-                self.events.append(Event("payment", effect.seat, -1, tuple(amounts), effect.reason))
+                self.events.add("payment", effect.seat, -1, tuple(amounts), effect.reason)
             elif isinstance(effect, TakeFromTail):
                 if not 0 <= effect.count <= table.wall.live:
                     raise ValueError(f"{self.rules.name}: cannot take {effect.count} tiles from the wall's tail")
@@ -296,20 +312,20 @@ class MahjongFlow:
         if self._caps.declared_kongs and self.rules.declares_kong(self.table, action):
             # A declaration that makes a kong (Yunxiao's self-drawn 明杠, YX-20): the engine's own kong
             # machinery robs, melds, logs and draws the replacement, as for its own kongs.
-            self.events.append(Event("declare", action.seat, action.tile, (), action.flag))
+            self.events.add("declare", action.seat, action.tile, (), action.flag)
             self._own_kong(action.seat, action.tile, action.flag)
             return
         effects, source = self.rules.on_declare(self.table, action)
         self._apply_effects(effects)
-        self.events.append(Event("declare", action.seat, action.tile, (), action.flag))
+        self.events.add("declare", action.seat, action.tile, (), action.flag)
         if source is not None:
             self._settle([(action.seat, action.tile, source, None)])
 
     # -- turn mechanics ---------------------------------------------------------------------------------
     def _lean_turn(self, action: Action, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
         """The plain turn in one frame, for a flow with ``_lean`` set: ``seat`` discards ``tile`` (``action``, the
-        engine's own object, which is also the discard's raw event; no declaration), the core's scan finds nobody
-        able to claim it, and the next seat draws from the wall and gets a turn of discards alone: what
+        engine's own object; no declaration), the core's scan finds nobody able to claim it, and the next seat
+        draws from the wall (one record in the log for both events) and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
         and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
         (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns, a new
@@ -329,7 +345,7 @@ class MahjongFlow:
         if drawn < 0:
             # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
             # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
-            self.events.append(action)
+            self.events.records.append(_DISCARDS[seat][tile])
             table.drawn = -1
             table.drawn_from = ""
             table.phase = "claim"
@@ -338,8 +354,8 @@ class MahjongFlow:
             else:
                 self._next_turn(seat)
             return None
+        self.events.records.append(_TURNS[seat][tile][drawn])  # the discard and the next seat's draw
         seat = self._next_seat[seat]  # nobody may claim, and the next seat drew
-        self.events.extend((action, _WALL_DRAWS[seat][drawn]))
         table.kong_from = -1
         table.turn_seat = seat
         table.drawn = drawn
@@ -369,7 +385,7 @@ class MahjongFlow:
             table.missed_all[seat] = False
         table.phase = "turn"
         table.turn_seat = seat
-        self.events.append(("draw", seat, tile, (), source))  # a raw Event (see Game.events)
+        self.events.records.append(_DRAWS[source][seat][tile])
 
     def _discard(self, seat: int, tile: int, flag: str) -> None:
         table = self.table
@@ -382,7 +398,10 @@ class MahjongFlow:
         table.discarder = seat
         table.drawn = -1
         table.drawn_from = ""
-        self.events.append(("discard", seat, tile, (), flag))
+        if flag:
+            self.events.add("discard", seat, tile, (), flag)
+        else:
+            self.events.records.append(_DISCARDS[seat][tile])
         table.phase = "claim"
         shapes = None
         if self._quick_claims:
@@ -454,8 +473,10 @@ class MahjongFlow:
         table.calls += 1
         table.ready[seat] = None
         self._pungs[seat] = _pung_kinds(melds)
-        self.events.append((meld.type, seat, -1 if meld.claimed_tile is None else meld.claimed_tile,  # raw Event
-                            meld.tiles, "" if meld.claimed_from is None else str(meld.claimed_from)))
+        claimed, source = meld.claimed_tile, meld.claimed_from
+        events = self.events.records
+        events.append(_MELDS[meld.type][seat][-1 if claimed is None else claimed][-1 if source is None else source])
+        events.extend(meld.tiles)
 
     def _claim(self, action: Action) -> None:
         """Carry out the winning meld claim on the discard."""
@@ -505,7 +526,7 @@ class MahjongFlow:
                 table.kong_seat = seat
                 table.pending = robbers
                 table.answers = {}
-                self.events.append(Event("rob", seat, tile, (), flag))
+                self.events.add("rob", seat, tile, (), flag)
                 return
         self._complete_own_kong(seat, tile)
 
@@ -575,14 +596,14 @@ class MahjongFlow:
             score = rules.score(context)
             payments = [a + b for a, b in zip(payments, score.payments, strict=True)]
             results.append(WinResult(seat, tile, source, discarder, context, score))
-            self.events.append(Event("win", seat, tile, (), source))
+            self.events.add("win", seat, tile, (), source)
         winners = tuple(w[0] for w in wins)
         self._finish(HandResult(winners, tuple(results), tuple(payments),
                                 rules.next_dealer(table, winners), False))
 
     def _end_drawn(self) -> None:
         table = self.table
-        self.events.append(Event("drawn"))
+        self.events.records.append(_DRAWN)
         if self._caps.on_drawn:
             self._apply_effects(self.rules.on_drawn(table))
         self._finish(HandResult((), (), tuple(table.payments), self.rules.next_dealer(table, ()), True))

@@ -46,7 +46,7 @@ from typing import Any
 from ..._core import zipai_best, zipai_offer_wins, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
-from ...events import Event, RawEvent
+from ...events import EventLog, record
 from ...rules.base import Rules
 from ...scoring import WinContext
 from ...zipai import RUNS, Declared, PartType
@@ -117,6 +117,17 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
     return (_CORE_TYPE[kind], a, b, c, external)
 
 
+# The records of each seat's discard and turned-up card, per card (hupai.events.record), made once.
+_DISCARDS = tuple(tuple(record("discard", seat, card) for card in range(20)) for seat in range(3))
+_TURN_UPS = tuple(tuple(record("turn_up", seat, card) for card in range(20)) for seat in range(3))
+_DEALS = tuple(tuple(record("deal", seat, count=count) for count in range(64)) for seat in range(3))  # + the cards
+# A group's header (its cards follow), per type, seat, taken card and source seat; index -1 (the last entry) is
+# -1: no card taken, no source.
+_GROUPS = {kind: tuple(tuple(tuple(record(kind, seat, taken, str(source), size) for source in (0, 1, 2, -1))
+                             for taken in (*range(20), -1)) for seat in range(3))
+           for kind, size in (("chi", 3), ("peng", 3), ("wai", 3), ("liu", 4), ("piao", 4))}
+
+
 class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
@@ -130,7 +141,7 @@ class ZipaiFlow:
             raise HupaiError(f"{rules.name}: the zipai flow seats 3 players, the rules say {rules.num_players}")
         self.rules = rules
         self.window = window
-        self.events: list[Event | RawEvent] = []
+        self.events = EventLog(3)
         self.result: HandResult | None = None
         o: Any = getattr(rules, "options", None)
         try:  # the core's option tuple (min_huxi, strict 行行息, 大小字胡, extra 名堂)
@@ -160,10 +171,11 @@ class ZipaiFlow:
             hand = table.hands[seat]
             for card in dealt:
                 hand[card] += 1
-            self.events.append(Event("deal", seat, -1, tuple(sorted(dealt))))
+            self.events.records.append(_DEALS[seat][len(dealt)])
+            self.events.records.extend(sorted(dealt))
         table.shen, table.shen_shown, holder = self.shen_of(seed, dealer, cards)
         if holder >= 0:  # WH-5: a dealt card (the dealer's last) is shown; it stays in its hand
-            self.events.append(Event("shen", holder, table.shen_shown, (), table.shen))
+            self.events.add("shen", holder, table.shen_shown, (), table.shen)
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
             if seat != dealer:
                 table.ready_deal[seat] = self._ready(seat)
@@ -408,7 +420,7 @@ class ZipaiFlow:
         for _, low, high, others in _RUNS_OF[card]:
             if hand[low] and hand[high]:
                 chi_ban.update(others)
-        self.events.append(("discard", seat, card, (), ""))
+        self.events.records.append(_DISCARDS[seat][card])
         if opening:
             self._dealer_moved()
             table.dealer_opening = True  # 地胡 (WH-35) is a win on this card
@@ -429,7 +441,7 @@ class ZipaiFlow:
         wall.head += 1
         if wall.head == len(wall.tiles):
             table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
-        self.events.append(("turn_up", seat, card, (), ""))
+        self.events.records.append(_TURN_UPS[seat][card])
         self._offer(card, seat, drawn=True)
 
     def _offer(self, card: int, source: int, drawn: bool) -> None:
@@ -575,7 +587,9 @@ class ZipaiFlow:
         if grouped:
             table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
         self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
-        self.events.append(Event(group.type, seat, group.taken, group.cards, str(group.source)))
+        events = self.events.records
+        events.append(_GROUPS[group.type][seat][group.taken][group.source])
+        events.extend(group.cards)
 
     # -- the end ----------------------------------------------------------------------------------------
     def _settle(self, seat: int, card: int, source: str, discarder: int | None, earthly: bool = False) -> None:
@@ -602,13 +616,13 @@ class ZipaiFlow:
         if len(score.payments) != 3 or sum(score.payments) != 0:
             raise HupaiError(f"{self.rules.name}: a score's payments must be 3 amounts summing to 0, "
                              f"got {score.payments!r}")
-        self.events.append(Event("win", seat, card, (), source))
+        self.events.add("win", seat, card, (), source)
         self._finish(HandResult((seat,), (WinResult(seat, card, source, discarder, context, score),),
                                 tuple(score.payments), seat, False))
 
     def _drawn_hand(self) -> None:
         """WH-20, WH-45, WH-46: 黄庄, nobody pays, the 海底 drawer deals next."""
-        self.events.append(Event("drawn"))
+        self.events.add("drawn")
         self._finish(HandResult((), (), (0, 0, 0), self.table.haidi, True))
 
     def _finish(self, result: HandResult) -> None:
