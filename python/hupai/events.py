@@ -16,7 +16,6 @@ A game keeps its events in an :class:`EventLog`: integer records, made :class:`E
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple, overload
 
 from .errors import InvalidState
@@ -102,23 +101,29 @@ def turn_record(seat: int, tile: int, drawn: int) -> int:
     return _TURN | seat << _SEAT_SHIFT | tile << _TILE_SHIFT | drawn << _COUNT_SHIFT
 
 
-@lru_cache(maxsize=16384)  # a memo of a pure function of ints: a hand's records repeat few of these
-def _single(head: int, seats: int) -> tuple[Event, ...] | None:
+def _single(head: int, seats: int) -> tuple[Event, ...]:
     """The events of a record without tiles whose info has a fixed code (a plain turn's two events), as a log of
-    ``seats`` seats reads them; None for any other record (the log decodes those itself, and refuses bad ones)."""
+    ``seats`` seats reads them; ``()`` for any other record (the log decodes those itself, and refuses bad ones)."""
     if head < 0:
-        return None
+        return ()
     code = head & _TYPE_MASK
     seat = head >> _SEAT_SHIFT & _SEAT_MASK
     if code == _TURN:
         if head >> _COUNT_SHIFT + 7 or seat >= seats:
-            return None
+            return ()
         return (_event(Event, ("discard", seat, head >> _TILE_SHIFT & _TILE_MASK, (), "")),
                 _event(Event, ("draw", (seat + 1) % seats, head >> _COUNT_SHIFT, (), "wall")))
     info = head >> _INFO_SHIFT
     if code >= len(TYPES) or head >> _COUNT_SHIFT & _COUNT_MASK or info >= len(INFOS):
-        return None
+        return ()
     return (_event(Event, (TYPES[code], seat - 1, (head >> _TILE_SHIFT & _TILE_MASK) - 1, (), INFOS[info])),)
+
+
+# The memo of _single per number of seats (a pure function of ints: a hand's records repeat few of these), a plain
+# dict read with .get (an lru_cache's call cost more per record: its key tuple, its order list); kept to _MEMO_SIZE
+# records each, so records read from outside cannot grow it without bound.
+_MEMOS: dict[int, dict[int, tuple[Event, ...]]] = {}
+_MEMO_SIZE = 16384
 
 
 class EventLog:
@@ -217,12 +222,19 @@ class EventLog:
         events = self._events
         infos = self._infos
         fixed = len(INFOS)
-        single = _single
         seats = self.seats
+        memo = _MEMOS.get(seats)
+        if memo is None:
+            memo = _MEMOS[seats] = {}
+        known = memo.get
         while at < end:
             head = records[at]
-            got = single(head, seats)
-            if got is not None:  # most records: one event without tiles (or a plain turn's two)
+            got = known(head)
+            if got is None:
+                got = _single(head, seats)
+                if len(memo) < _MEMO_SIZE:
+                    memo[head] = got
+            if got:  # most records: one event without tiles (or a plain turn's two)
                 events += got
                 at += 1
                 continue

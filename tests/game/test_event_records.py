@@ -16,6 +16,7 @@ from pathlib import Path
 import hupai
 import pytest
 from hupai import InvalidState
+from hupai import events as events_module
 from hupai.bots import RandomBot
 from hupai.events import INFOS, TYPES, Event, EventLog, record, turn_record
 from hupai.game import Game, play
@@ -94,6 +95,19 @@ def test_reading_again_decodes_only_the_new_records() -> None:
     first = log[0]
     log.records.append(record("discard", 0, 1))
     assert log[0] is first and log[1] == Event("discard", 0, 1) and len(log) == 2
+
+
+def test_the_decoding_memo_stays_bounded_and_per_number_of_seats() -> None:
+    # Records read from outside may name any event: the memo of decoded records must not grow without bound.
+    records = [record(kind, seat, tile, info) for kind in ("discard", "draw", "win") for seat in range(3)
+               for tile in range(126) for info in INFOS]
+    assert len(records) > events_module._MEMO_SIZE
+    log = EventLog.from_records(records, seats=3)
+    assert len(log) == len(records) and log[-1] == Event("win", 2, 125, (), INFOS[-1])
+    assert len(events_module._MEMOS[3]) <= events_module._MEMO_SIZE
+    # The same turn record is a different next seat's draw in a log of another size (its own memo).
+    assert EventLog.from_records([turn_record(2, 5, 7)], seats=4)[1] == Event("draw", 3, 7, (), "wall")
+    assert EventLog.from_records([turn_record(2, 5, 7)], seats=3)[1] == Event("draw", 0, 7, (), "wall")
 
 
 def test_infos_without_a_fixed_code_are_the_logs_own() -> None:

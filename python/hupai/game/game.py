@@ -397,7 +397,7 @@ class Game:
     def events(self) -> list[Event]:
         if self._event_prefix is not None:
             self._rebuild_history()
-        return list(self._flow.events)
+        return self._flow.events[:]  # a copy (one decoding pass: list() would ask len() first)
 
     @property
     def event_count(self) -> int:

@@ -14,7 +14,7 @@ so that the window itself reveals nothing (what a server needs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from ..._core import claim_scan
 from ...actions import ACTIONS, CHOWS, Action
@@ -36,28 +36,22 @@ _ANY_WIN, _ANY_KONG, _ANY_MELD = 0x01010101, 0x04040404, 0x3E3E3E3E
 _SCAN_MELDS, SCAN_ALL = 1 | 2, 1 | 2 | 4
 
 
-class _Flow(Protocol):
-    """What :class:`ChowMasks` reads of its flow (the :class:`~hupai.game.mahjong.flow.MahjongFlow`, which
-    calls into this module): the rules and the table now (a restore replaces the table)."""
-
-    rules: Rules
-    table: Table
-
-
 class ChowMasks:
     """A mahjong flow's per-seat chow masks (``_core.claim_scan``'s bits: who may chow a seat's discard) for
-    rules that declare ``chow_seats``: item ``seat`` asks :meth:`~hupai.rules.base.Rules.chow_seats` about the
-    table now. (Rules without that hook use a fixed tuple: the 下家.)"""
+    rules that declare ``chow_seats``: item ``seat`` asks :meth:`~hupai.rules.base.Rules.chow_seats` about
+    ``table``. (Rules without that hook use a fixed tuple: the 下家.) The flow makes one per table (deal, restore):
+    holding the flow instead made every hand's flow a reference cycle, freed only by the cyclic GC, whose timing
+    then moved the hand's cost around."""
 
-    __slots__ = ("flow",)
+    __slots__ = ("rules", "table")
 
-    def __init__(self, flow: _Flow) -> None:
-        self.flow = flow
+    def __init__(self, rules: Rules, table: Table) -> None:
+        self.rules = rules
+        self.table = table
 
     def __getitem__(self, seat: int) -> int:
-        flow = self.flow
         mask = 0
-        for chower in flow.rules.chow_seats(flow.table, seat):
+        for chower in self.rules.chow_seats(self.table, seat):
             mask |= 1 << chower
         return mask
 

@@ -88,7 +88,8 @@ class MahjongFlow:
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
         self._others = _OTHERS[n]
-        self._chowers: tuple[int, ...] | claims.ChowMasks = claims.ChowMasks(self) if caps.chow_seats else _CHOWERS[n]
+        # Rules with chow_seats get their ChowMasks of the table at deal and restore (see ChowMasks: not the flow).
+        self._chowers: tuple[int, ...] | claims.ChowMasks = _CHOWERS[n]
         # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None.
         self._quick_turn = rules.turn_is_plain if caps.turn_is_plain and caps.core_wins else None
         # Claims found by one core scan first (see _discard): standard claims, or custom ones within its shapes.
@@ -108,6 +109,8 @@ class MahjongFlow:
         wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else list(stacked))
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
+        if self._caps.chow_seats:
+            self._chowers = claims.ChowMasks(rules, table)
         self._pungs = [0] * n  # per seat, the kinds of its exposed pungs (turn_scan: a 补杠 to offer)
         events = self.events
         size = rules.hand_size
@@ -132,6 +135,8 @@ class MahjongFlow:
 
     def restore(self, table: Table) -> None:
         self.table = table
+        if self._caps.chow_seats:
+            self._chowers = claims.ChowMasks(self.rules, table)
         self._pungs = [_pung_kinds(melds) for melds in table.melds]
         self._pack_turn()
 
