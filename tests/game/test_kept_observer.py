@@ -1,8 +1,7 @@
 """The observer a game keeps (issue 30): :meth:`Game.observation` builds from rows it keeps for the whole hand
-(meld views, hand sizes, public facts; a Wai Huzi table's discard piles) and rebuilds a row only when the table
-says it moved. At every decision of random hands of the four systems, in every claim window, each seat's
-observation from the kept observer is exactly what a fresh observer shows, whatever was asked before it and in
-whatever order."""
+(meld views, discard piles, hand sizes, public facts) and rebuilds a row only when the table says it moved. At
+every decision of random hands of the four systems, in every claim window, each seat's observation from the kept
+observer is exactly what a fresh observer shows, whatever was asked before it and in whatever order."""
 
 from __future__ import annotations
 

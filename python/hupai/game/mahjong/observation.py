@@ -3,7 +3,7 @@
 :class:`Observer` reads the engine's state and copies what one seat may see into immutable values; nothing in
 the result refers back to the game or its table. What never changes within a hand (the rules' name and
 options, the seat winds) is frozen once per observer, and what changes (the meld views and hand sizes, the
-rule system's public facts) is rebuilt only when the table says it moved, so one observer serves a whole hand:
+discard piles, the rule system's public facts) is rebuilt only when the table says it moved, so one observer serves a whole hand:
 a driver that asks at every decision (:func:`hupai.game.play`) keeps one, and so does :meth:`Game.observation
 <hupai.game.Game.observation>` (the game holds it, see :meth:`Observer.kept`).
 
@@ -60,7 +60,7 @@ class Observer:
 
     __slots__ = ("_game", "_table", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs",
                  "_views", "_public_melds", "_own_melds", "_melds_at", "_hand_size", "_at_rest", "_one_more",
-                 "_extras", "_result")
+                 "_piles", "_piles_at", "_extras", "_result")
 
     def __new__(cls, game: GameView, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: its flow names its observer (a zipai game gets the zipai observer),
@@ -94,6 +94,12 @@ class Observer:
         self._hand_size: int = rules.hand_size
         self._at_rest: tuple[int, ...] = ()
         self._one_more: tuple[tuple[int, ...], ...] = ()
+        # The discard piles as tuples, copied again only when a pile moved. Within a hand a pile changes only by a
+        # discard (one more in ``discards_made``) or by a claim taking its last tile (one more ``calls``), and both
+        # counts only grow, so their sums name the piles' contents. Every seat observing the same moment (a server
+        # showing each seat the table, a claim window's seats) shares one copy.
+        self._piles: tuple[tuple[int, ...], ...] = ()
+        self._piles_at = -1
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
@@ -152,6 +158,11 @@ class Observer:
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         else:
             sizes = self._at_rest
+        piles_at = sum(table.discards_made) + (calls << 10)  # a hand has fewer than 1,024 discards
+        if piles_at != self._piles_at:  # a pile moved: copied afresh (at C speed)
+            self._piles = tuple(map(tuple, table.discards))
+            self._piles_at = piles_at
+        piles = self._piles
         extras = self._extras
         if extras[0] != table.extras:
             frozen = freeze(table.extras)
@@ -163,9 +174,7 @@ class Observer:
         obs: Any = _Draft(
             seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
             self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes, melds,
-            # The piles copied at C speed: nearly every decision follows a discard, so a copy kept until a pile
-            # moved would be made again almost every time, and checking whether one moved costs as much again.
-            tuple(map(tuple, table.discards)), wall.tail - wall.head, extras[1], legal,
+            piles, wall.tail - wall.head, extras[1], legal,
             None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
         obs.__class__ = Observation
         built: Observation = obs
