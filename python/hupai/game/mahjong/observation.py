@@ -3,9 +3,9 @@
 :class:`Observer` reads the engine's state and copies what one seat may see into immutable values; nothing in
 the result refers back to the game or its table. What never changes within a hand (the rules' name and
 options, the seat winds) is frozen once per observer, and what changes (the meld views and hand sizes, the
-discard piles, the rule system's public facts) is rebuilt only when the table says it moved, so one observer serves a whole hand:
-a driver that asks at every decision (:func:`hupai.game.play`) keeps one, and so does :meth:`Game.observation
-<hupai.game.Game.observation>` (the game holds it, see :meth:`Observer.kept`).
+discard piles, the rule system's public facts) is rebuilt only when the table says it moved, so one observer
+serves a whole hand: a driver that asks at every decision (:func:`hupai.game.play`) keeps one, and so does
+:meth:`Game.observation <hupai.game.Game.observation>` (the game holds it, see :meth:`Observer.kept`).
 
 Decisions taken here where the specs are silent:
 
