@@ -5,6 +5,7 @@ Each build is a Python that imports it (a virtualenv's ``bin/python``)::
     git worktree add /tmp/old dd06f93 && make -C /tmp/old install      # the old build, in its own .venv
     python bench/compare_builds.py /tmp/old/.venv/bin/python .venv/bin/python
     python bench/compare_builds.py OLD NEW --callgrind                  # also count instructions (valgrind)
+    python bench/compare_builds.py OLD NEW --ev --callgrind --only EVBot  # EVBot hands in every rule system
     python bench/compare_builds.py OLD NEW --core-only --pairs 120      # only the core's batch calls
     python bench/compare_builds.py OLD NEW --only waihuzi               # the workloads naming waihuzi
     python bench/compare_builds.py OLD NEW --logs-only                  # only: are the logs the same bytes?
@@ -46,11 +47,13 @@ _PLAY = """
 import hashlib, inspect, sys, time
 import hupai
 from hupai.bots import GreedyBot, RandomBot
+from hupai.ev import EVBot
 from hupai.game import Game, play
+BOTS = {"RandomBot": RandomBot, "GreedyBot": GreedyBot, "EVBot": EVBot}
 extra = {"claim_window": "eligible"} if "claim_window" in inspect.signature(Game).parameters else {}
 def run(name, bot, start, stop, digests=None):
     rules = hupai.rules.get(name)
-    bots = [(RandomBot if bot == "RandomBot" else GreedyBot)(start + i) for i in range(rules.num_players)]
+    bots = [BOTS[bot](start + i) for i in range(rules.num_players)]
     for seed in range(start, stop):
         game = Game(rules, seed=seed, dealer=seed % rules.num_players, **extra)
         play(game, bots)
@@ -92,6 +95,9 @@ WORKLOADS = [("guangdong", "RandomBot", 150, 100), ("guangdong", "GreedyBot", 50
              ("yunxiao", "RandomBot", 50, 50), ("yunxiao", "GreedyBot", 20, 10),
              ("kawuxing", "RandomBot", 100, 60), ("kawuxing", "GreedyBot", 60, 20),
              ("waihuzi", "RandomBot", 100, 60), ("waihuzi", "GreedyBot", 15, 6)]
+#: With --ev: EVBot in every rule system too (slower hands, so fewer; not among the recorded log digests).
+EV_WORKLOADS = [("guangdong", "EVBot", 15, 10), ("yunxiao", "EVBot", 8, 6), ("kawuxing", "EVBot", 15, 10),
+                ("waihuzi", "EVBot", 10, 6)]
 
 #: Hands of each workload whose logs are compared (and recorded by --record), from seed 0.
 LOG_HANDS = 50
@@ -254,13 +260,15 @@ def main() -> None:
     parser.add_argument("--callgrind", action="store_true", help="also count instructions per hand (valgrind)")
     parser.add_argument("--core", action="store_true", help="also compare the core's batch rates (1M rows)")
     parser.add_argument("--core-only", action="store_true", help="compare only the core's batch rates")
+    parser.add_argument("--ev", action="store_true", help="also play every rule system with EVBot")
     args = parser.parse_args()
     if args.record:
         _record(args.old, args.record)
         return
     if args.new is None:
         parser.error("give the new build's Python (or --record FILE)")
-    workloads = [w for w in WORKLOADS if not args.only or any(word in f"{w[0]} {w[1]}" for word in args.only)]
+    workloads = [w for w in WORKLOADS + (EV_WORKLOADS if args.ev else [])
+                 if not args.only or any(word in f"{w[0]} {w[1]}" for word in args.only)]
     if not args.core_only:
         print(f"logs of the first {LOG_HANDS} hands, old and new build")
         same = _same_logs(args.old, args.new, workloads)
