@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,8 @@ T* output(py::handle value, const char* name, py::ssize_t& rows, py::ssize_t& wi
 }
 
 void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smalls_arg, py::handle hands_arg,
-                     py::handle melds_arg, py::handle discards_arg, py::handle legal_arg, py::tuple dims_arg) {
+                     py::handle melds_arg, py::handle discards_arg, py::handle legal_arg, py::tuple dims_arg,
+                     py::handle tails_arg, py::handle at_arg) {
     if (dims_arg.size() != 8) throw InvalidHand("dims: 8 ints");
     long long values[8];
     const char* names[8] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
@@ -73,12 +75,31 @@ void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smal
     if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size)
         throw InvalidHand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
                           std::to_string(dims.table_size) + ")");
+    // The tables encoded are rows at.. of the outputs, as many as smalls holds (a caller keeping a pool of rows
+    // writes one without slicing it out); every input is checked against that count.
+    long long at = 0;
+    if (!at_arg.is_none() && !read_int(at_arg.ptr(), "at", 0, rows, at)) throw py::error_already_set();
+    py::ssize_t count = rows;
+    if (!at_arg.is_none()) {
+        if (!PyObject_CheckBuffer(smalls_arg.ptr())) throw InvalidHand("smalls must be a buffer (a numpy array or bytes)");
+        const py::buffer_info probe = py::reinterpret_borrow<py::buffer>(smalls_arg).request();
+        count = probe.size * probe.itemsize / (4 * dims.smalls());
+    }
+    if (at + count > rows) throw InvalidHand("at + the tables given must be at most the rows of ints and floats");
+    ints += at * int_width;
+    floats += at * float_width;
+    rows = count;
     const int n = dims.seats;
     const auto smalls = input(smalls_arg, "smalls", rows * dims.smalls(), 4);
     const auto hands = input(hands_arg, "hands", rows * dims.kinds, 1);
     const auto melds = input(melds_arg, "melds", rows * n * dims.max_melds * FeatureDims::kMeldWidth, 1);
     const auto discards = input(discards_arg, "discards", rows * n * dims.discard_stride, 1);
     const auto legal = input(legal_arg, "legal", rows * dims.actions, 1);
+    // tails: each table's floats after its table block (the rule facts and scores, which Python encodes), as the
+    // bytes of float32 values (copied, so no alignment is asked of them); None leaves them zero.
+    const py::ssize_t tail_width = float_width - dims.table_size;
+    py::buffer_info tails;
+    if (!tails_arg.is_none()) tails = input(tails_arg, "tails (float32 bytes)", rows * tail_width * 4, 1);
     std::string error;
     py::ssize_t bad = -1;
     {
@@ -90,8 +111,12 @@ void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smal
             view.melds = static_cast<const std::int8_t*>(melds.ptr) + row * n * dims.max_melds * FeatureDims::kMeldWidth;
             view.discards = static_cast<const std::int8_t*>(discards.ptr) + row * n * dims.discard_stride;
             view.legal = static_cast<const std::uint8_t*>(legal.ptr) + row * dims.actions;
-            error = encode_seat(dims, view, ints + row * int_width, floats + row * float_width, int(float_width));
+            float* out = floats + row * float_width;
+            error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
             if (!error.empty()) bad = row;
+            else if (tails.ptr != nullptr && tail_width > 0)
+                std::memcpy(out + dims.table_size, static_cast<const char*>(tails.ptr) + row * tail_width * 4,
+                            size_t(tail_width) * sizeof(float));
         }
     }
     if (!error.empty()) throw InvalidHand("table " + std::to_string(bad) + ": " + error);
@@ -102,8 +127,10 @@ void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smal
 void register_features(py::module_& m) {
     m.def("encode_features", &encode_features, py::arg("ints"), py::arg("floats"), py::arg("smalls"),
           py::arg("hands"), py::arg("melds"), py::arg("discards"), py::arg("legal"), py::arg("dims"),
+          py::arg("tails") = py::none(), py::arg("at") = py::none(),
           "One seat's agent features of N tables into ints (int8[N, I]) and floats (float32[N, F]) "
-          "(hupai.env.features); the GIL released.");
+          "(hupai.env.features); the GIL released. tails: the bytes of float32[N, F - table_size], copied after "
+          "each table block; at: the first row written (then N is what smalls holds).");
 }
 
 }  // namespace hupai::binding

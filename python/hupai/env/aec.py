@@ -25,7 +25,7 @@ from ..game import Game, Match, Observer
 from ..game.mahjong.claims import CLAIM_WINDOWS
 from ..rules.base import Rules
 from .actions import ActionSpace
-from .features import Features
+from .features import Encoder, Features
 from .rewards import reward_scale as checked_scale
 
 __all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
@@ -84,6 +84,8 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
             self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
             self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
+        #: This table's encoder (its caches and its pool of rows are its own, the layout is shared).
+        self.encoder = Encoder(self.features)
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
         self.game: Game | None = None
@@ -127,7 +129,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None or self.match is None:
             raise HupaiError("reset() the environment first")
-        return self.features.encode(self.observation(agent), self.match.scores)
+        return self.encoder.encode(self.observation(agent), self.match.scores)
 
     def observation(self, agent: str) -> Any:
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""

@@ -25,6 +25,7 @@ from ..game.match import Player, play_until
 from ..rules.base import Rules
 from ..search import SearchBot
 from .aec import HupaiAEC, check_seed
+from .features import Encoder
 
 __all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS", "MAX_SKIPPED"]
 
@@ -220,7 +221,7 @@ class HupaiGym(gymnasium.Env):
         aec = self.aec
         assert aec.match is not None
         self.last_observation = aec.observation(self.agent)
-        observation = aec.features.encode(self.last_observation, aec.match.scores)
+        observation = aec.encoder.encode(self.last_observation, aec.match.scores)
         self._mask = observation["action_mask"]
         return observation
 
@@ -245,7 +246,7 @@ class HupaiGym(gymnasium.Env):
 class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` :class:`HupaiGym` tables stepped together; an ended table resets itself (the next seed of
     its sequence). Observations are stacked per key, with the features of :class:`HupaiGym`, every table's
-    encoded by the core in one call (:meth:`hupai.env.Features.encode_many`)."""
+    encoded by the core in one call (:meth:`hupai.env.Encoder.encode_many`)."""
 
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
@@ -262,6 +263,7 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
         self._masks: np.ndarray | None = None
+        self._encoders = [env.aec.encoder for env in self.envs]
 
     def _observe_all(self) -> dict[str, np.ndarray]:
         """Every table's learner features, stacked: one core call for all of them."""
@@ -273,7 +275,7 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             env.last_observation = aec.observation(env.agent)
             observations.append(env.last_observation)
             scores.append(aec.match.scores)
-        out = self.features.encode_many(observations, scores)
+        out = Encoder.encode_many(self._encoders, observations, scores)
         self._masks = out["action_mask"]
         for env, mask in zip(self.envs, self._masks, strict=True):
             env._mask = mask
