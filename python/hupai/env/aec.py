@@ -122,7 +122,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def _select(self) -> None:
         assert self.game is not None
-        seats = self.game.current.seats
+        seats = self.game.seats_to_act  # current.seats without building the whole Decision
         if seats:
             self.agent_selection = self.possible_agents[seats[0]]
 
@@ -150,7 +150,9 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
             self._refuse()
-        return super().last(observe)  # type: ignore[no-any-return]
+        agent = self.agent_selection  # PettingZoo's own last(), without its call
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def _refuse(self) -> NoReturn:
         """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
@@ -169,17 +171,22 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
                 raise IllegalAction(f"{agent} is done: its only action is None (PettingZoo's dead step)")
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
-        chosen = self.action_layout.action(action, self.game.legal_actions(seat))  # IllegalAction if masked
+        game = self.game
+        chosen = self.encoder.action(action, game.legal_actions(self._seat[agent]))  # IllegalAction if masked
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: 0.0 for name in self.agents}
-        self.game.apply(chosen)
-        if self.game.over:
+        rewards = self.rewards
+        if any(rewards.values()) or len(rewards) != len(self.agents):  # else they are the zeros this step gives
+            self.rewards = rewards = {name: 0.0 for name in self.agents}
+        game.apply(chosen)
+        if game.over:
             self._end_hand()
+            self._accumulate_rewards()
         else:
-            self.infos = {name: {} for name in self.agents}
+            infos = self.infos
+            if any(infos.values()) or len(infos) != len(self.agents):  # else they are the empty ones it gives
+                self.infos = {name: {} for name in self.agents}
             self._select()
-        self._accumulate_rewards()
+        # Between hands every reward is zero: nothing to accumulate.
         if self.render_mode == "human":
             self.render()
 

@@ -44,7 +44,8 @@ import numpy as np
 
 from .. import _core
 from .. import rules as rules_module
-from ..errors import HupaiError
+from ..actions import Action
+from ..errors import HupaiError, IllegalAction
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
@@ -456,7 +457,7 @@ class Encoder:
         # it is a key; the observer builds a new value whenever what it shows changes.
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
-        self._legal: tuple[Any, bytes] = (None, b"")
+        self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
         self._scores: tuple[Any, bytes] = (None, b"")
         self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
@@ -496,7 +497,7 @@ class Encoder:
         smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
         legal = observation.legal_actions
         if self._legal[0] is not legal:
-            self._legal = (legal, self._mask(legal))
+            self._legal = (legal, *self._mask(legal))
         extras, private = observation.extras, observation.private
         key = (seat, id(extras), id(private))
         facts = self._facts.get(key)
@@ -530,17 +531,33 @@ class Encoder:
                 at += 5
         return bytes(melds), meld_counts
 
-    def _mask(self, legal: Sequence[Any]) -> bytes:
+    def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
+        """The legal actions' 0/1 row, and each one's index (in their order)."""
         mask = bytearray(self.features._blank_legal)
         memo, index_of = self._actions._memo, self._actions.index
+        indices = []
         for action in legal:
             index = memo.get(action)
             if index is None:
                 index = index_of(action)
             mask[index] = 1
+            indices.append(index)
         if mask.count(1) != len(legal):  # two legal actions on one index: a bug of the layout
             self._actions.legal_indices(legal)  # raises, naming them
-        return bytes(mask)
+        return bytes(mask), indices
+
+    def action(self, index: Any, legal: Sequence[Action]) -> Action:
+        """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
+        the indices found for the mask when ``legal`` is the decision last encoded."""
+        cached = self._legal
+        if cached[0] is not legal:
+            return self._actions.action(index, legal)
+        index = self._actions.as_index(index)
+        try:
+            return legal[cached[2].index(index)]
+        except ValueError:
+            raise IllegalAction(f"action index {index} is not legal now (see the observation's action_mask)"
+                                ) from None
 
     def _fact_bytes(self, observation: Observation) -> bytes:
         features = self.features
