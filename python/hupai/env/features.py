@@ -552,11 +552,11 @@ class Encoder:
         cached = self._legal
         if cached[0] is not legal:
             return self._actions.action(index, legal)
-        index = self._actions.as_index(index)
+        checked = self._actions.as_index(index)
         try:
-            return legal[cached[2].index(index)]
+            return legal[cached[2].index(checked)]
         except ValueError:
-            raise IllegalAction(f"action index {index} is not legal now (see the observation's action_mask)"
+            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)"
                                 ) from None
 
     def _fact_bytes(self, observation: Observation) -> bytes:
