@@ -553,11 +553,13 @@ class Encoder:
         if cached[0] is not legal:
             return self._actions.action(index, legal)
         checked = self._actions.as_index(index)
+        positions: list[int] = cached[2]
         try:
-            return legal[cached[2].index(checked)]
+            chosen: Action = legal[positions.index(checked)]
         except ValueError:
             raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)"
                                 ) from None
+        return chosen
 
     def _fact_bytes(self, observation: Observation) -> bytes:
         features = self.features
