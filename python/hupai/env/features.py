@@ -533,15 +533,12 @@ class Encoder:
 
     def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
         """The legal actions' 0/1 row, and each one's index (in their order)."""
+        found = list(map(self._actions._memo.get, legal))  # each found before: one C loop
+        indices: list[int] = (list(map(self._actions.index, legal)) if None in found
+                              else found)  # type: ignore[assignment]  # no None in it
         mask = bytearray(self.features._blank_legal)
-        memo, index_of = self._actions._memo, self._actions.index
-        indices = []
-        for action in legal:
-            index = memo.get(action)
-            if index is None:
-                index = index_of(action)
+        for index in indices:
             mask[index] = 1
-            indices.append(index)
         if mask.count(1) != len(legal):  # two legal actions on one index: a bug of the layout
             self._actions.legal_indices(legal)  # raises, naming them
         return bytes(mask), indices

@@ -157,7 +157,9 @@ class HupaiGym(gymnasium.Env):
                     raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered with no legal "
                                      f"action: {error}") from None
                 if not over:
-                    aec.infos = {name: {} for name in aec.agents}
+                    infos = aec.infos
+                    if any(infos.values()) or len(infos) != len(aec.agents):  # else already the empty ones
+                        aec.infos = {name: {} for name in aec.agents}
                     aec._select()
                     return reward
             aec.rewards = {name: 0.0 for name in aec.agents}
