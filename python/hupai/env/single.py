@@ -171,17 +171,19 @@ class HupaiGym(gymnasium.Env):
         reward, terminated, info = self._act(action)
         return self._observe(), reward, terminated, False, info
 
-    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+    def _act(self, action: Any, legal: bool | None = None) -> tuple[float, bool, dict[str, Any]]:
         """The learner's action and the opponents' answers up to its next decision (not observed: the caller
-        encodes): reward, terminated, info."""
+        encodes): reward, terminated, info. ``legal``: whether the index is legal, if the caller read it from its
+        own masks (the vector form)."""
         aec = self.aec
         if aec.game is None or aec.terminations.get(self.agent, True):
             raise HupaiError("the episode is over: reset() the environment")
         if aec.agent_selection != self.agent:  # cannot happen between calls: _advance stops only here
             raise HupaiError("not this seat's turn")
         index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
-        if self.illegal_penalty is not None and not (self._mask[index] if self._mask is not None
-                                                      else self.is_legal(index)):
+        if legal is None:
+            legal = bool(self._mask[index]) if self._mask is not None else self.is_legal(index)
+        if self.illegal_penalty is not None and not legal:
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
             return float(self.illegal_penalty), False, {"illegal_action": True}
@@ -229,8 +231,11 @@ class HupaiGym(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """``bool[n]``: the legal actions of the learner now (what sb3-contrib's MaskablePPO asks for)."""
-        if self._mask is None or self.aec.game is None:
+        game = self.aec.game
+        if game is None:
             raise HupaiError("reset() the environment first")
+        if self._mask is None:  # a table of a vector environment, which keeps the masks of all its tables
+            return self.aec.action_layout.mask(game.legal_actions(self.seat)).astype(bool)
         return self._mask.astype(bool)
 
     def is_legal(self, index: int) -> bool:
@@ -274,13 +279,12 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         for env in self.envs:
             aec = env.aec
             assert aec.match is not None
+            env._mask = None  # this table's row of the stacked masks is what it is asked by (no view a table)
             env.last_observation = aec.observation(env.agent)
             observations.append(env.last_observation)
             scores.append(aec.match.scores)
         out = Encoder.encode_many(self._encoders, observations, scores)
         self._masks = out["action_mask"]
-        for env, mask in zip(self.envs, self._masks, strict=True):
-            env._mask = mask
         return out
 
     def action_masks(self) -> np.ndarray:
@@ -332,17 +336,20 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if env.illegal_penalty is None and not masks[table, index]:
                 raise IllegalAction(f"table {table}: action index {index} is not legal now (see its action_mask)")
             indices.append(index)
+        assert masks is not None
+        legal = masks[np.arange(self.num_envs), indices].tolist()  # every table's at once
         infos: dict[str, Any] = {}
-        rewards, terminated = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
+        rewards, terminated = [0.0] * self.num_envs, [False] * self.num_envs
         for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
-            reward, done, info = env._act(index)
+            reward, done, info = env._act(index, bool(legal[table]))
             rewards[table], terminated[table] = reward, done
             if done:
                 infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)
                 info = env._reset(None)
             if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
                 infos = self._add_info(infos, info, table)
-        return self._observe_all(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+        return (self._observe_all(), np.array(rewards, dtype=np.float64), np.array(terminated, dtype=bool),
+                np.zeros(self.num_envs, dtype=bool), infos)
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
