@@ -13,7 +13,7 @@ pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (make ins
 import hupai  # noqa: E402
 from hidden import blind_twin  # noqa: E402
 from hupai import HupaiError, InvalidHand  # noqa: E402
-from hupai.bots import RandomBot  # noqa: E402
+from hupai.bots import GreedyBot, RandomBot  # noqa: E402
 from hupai.env import Encoder, Features, aec_env, vector_env  # noqa: E402
 from hupai.env.features import POOL_ROWS  # noqa: E402
 from hupai.game import Game  # noqa: E402
@@ -127,3 +127,22 @@ def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -
         encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, -1)
     encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 1)
     assert list(views["scores"][1]) == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_kept() -> None:
+    """step() keeps the rewards dict while every reward is zero; gym's checkpoint holds it by reference, so a hand's
+    end must not write its payments into it (a refused step would restore them)."""
+    env = aec_env("guangdong", hands=10, claim_window="eligible")
+    env.reset(seed=1)
+    bots = [GreedyBot(seat) for seat in range(4)]  # greedy play wins hands (random play mostly draws them)
+    for _ in range(20_000):
+        kept, before = env.rewards, dict(env.rewards)
+        agent = env.agent_selection
+        _, _, terminated, truncated, _ = env.last()
+        assert not (terminated or truncated)
+        env.step(env.action_layout.index(bots[env._seat[agent]].act(env.observation(agent))))
+        assert kept == before
+        if any(env.rewards.values()):
+            assert env.rewards is not kept
+            return
+    raise AssertionError("no hand paid anything")

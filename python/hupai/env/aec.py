@@ -176,7 +176,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
         if any(rewards.values()) or len(rewards) != len(self.agents):  # else they are the zeros this step gives
-            self.rewards = rewards = {name: 0.0 for name in self.agents}
+            self.rewards = {name: 0.0 for name in self.agents}
         game.apply(chosen)
         if game.over:
             self._end_hand()
@@ -196,8 +196,11 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         assert self.game is not None and self.match is not None
         result = self.game.result
         assert result is not None
+        # A new dict, never the one step() kept from the last step (a checkpoint may hold it).
+        rewards = {name: 0.0 for name in self.agents}
         for other, payment in enumerate(result.payments):
-            self.rewards[self.possible_agents[other]] = payment * self.reward_scale
+            rewards[self.possible_agents[other]] = payment * self.reward_scale
+        self.rewards = rewards
         self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
                              "payments": list(result.payments)} for name in self.agents}
         self.match.record(self.game)

@@ -204,8 +204,8 @@ class HupaiGym(gymnasium.Env):
         aec = self.aec
         match = aec.match
         assert aec.game is not None and match is not None
-        return (aec.game, len(aec.game.actions), match.rules, match.scores, len(match.results), match.round_wind,
-                match.dealer, match.hand_index, match.over, aec.agent_selection, aec.rewards,
+        return (aec.game, len(aec.game._all_actions()), match.rules, match.scores, len(match.results),  # no copy
+                match.round_wind, match.dealer, match.hand_index, match.over, aec.agent_selection, aec.rewards,
                 dict(aec._cumulative_rewards), aec.terminations, aec.truncations, aec.infos)
 
     def _restore(self, checkpoint: tuple[Any, ...]) -> None:
