@@ -1,10 +1,11 @@
 // hupai.env's features in the core: one seat's view of N tables written into preallocated buffers, the GIL
-// released (features.hpp). Inputs are any buffers (numpy arrays, bytes) of the documented sizes.
-#include <pybind11/numpy.h>
+// released (features.hpp). Inputs are any buffers (numpy arrays, bytes) of the documented sizes. A raw
+// METH_FASTCALL function on the buffer protocol: an environment calls it at every decision, and pybind11's
+// argument handling (array type checks, dtype objects) cost more than the encoding itself.
 #include <pybind11/pybind11.h>
 
+#include <cstring>
 #include <string>
-#include <vector>
 
 #include "features.hpp"
 #include "pyargs.hpp"
@@ -17,46 +18,79 @@ namespace hupai::binding {
 
 namespace {
 
-// A read-only view of `value`'s bytes, refused unless it holds exactly `items` items of `itemsize` bytes.
-py::buffer_info input(py::handle value, const char* name, py::ssize_t items, py::ssize_t itemsize) {
-    if (!PyObject_CheckBuffer(value.ptr()))
-        throw InvalidHand(std::string(name) + " must be a buffer (a numpy array or bytes), got " +
-                          Py_TYPE(value.ptr())->tp_name);
-    py::buffer_info info = py::reinterpret_borrow<py::buffer>(value).request();
-    bool contiguous = true;
-    py::ssize_t expected = info.itemsize;
-    for (py::ssize_t d = info.ndim - 1; d >= 0; --d) {
-        if (info.strides[size_t(d)] != expected) contiguous = false;
-        expected *= info.shape[size_t(d)];
+// A buffer held for the call, released however it ends.
+struct Held {
+    Py_buffer view{};
+    bool held = false;
+    Held() = default;
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+    ~Held() {
+        if (held) PyBuffer_Release(&view);
     }
-    if (!contiguous || info.itemsize != itemsize || info.size != items)
-        throw InvalidHand(std::string(name) + " must be " + std::to_string(items) + " contiguous items of " +
-                          std::to_string(itemsize) + " byte(s), got " + std::to_string(info.size) + " of " +
-                          std::to_string(info.itemsize));
-    return info;
+};
+
+// `value` as a C-contiguous buffer, held in `out` (InvalidHand set, false, if it is none).
+bool acquire(PyObject* value, const char* name, Held& out) {
+    if (PyObject_GetBuffer(value, &out.view, PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        set_invalid_hand(std::string(name) + " must be a contiguous buffer (a numpy array or bytes), got " +
+                         Py_TYPE(value)->tp_name);
+        return false;
+    }
+    out.held = true;
+    return true;
 }
 
-template <typename T>
-T* output(py::handle value, const char* name, py::ssize_t& rows, py::ssize_t& width) {
-    if (!py::isinstance<py::array_t<T>>(value)) throw InvalidHand(std::string(name) + " must be a numpy array");
-    auto array = py::reinterpret_borrow<py::array>(value);
-    if (array.ndim() != 2 || !(array.flags() & py::array::c_style) || !array.writeable() ||
-        !array.dtype().is(py::dtype::of<T>()))
-        throw InvalidHand(std::string(name) + " must be a writable C-contiguous 2-d array of its dtype");
-    rows = array.shape(0);
-    width = array.shape(1);
-    return static_cast<T*>(array.mutable_data());
+// Refused (InvalidHand set, false) unless the held buffer is exactly `items` items of `itemsize` bytes.
+bool sized(const Held& buffer, const char* name, Py_ssize_t items, Py_ssize_t itemsize) {
+    const Py_ssize_t size = buffer.view.itemsize > 0 ? buffer.view.len / buffer.view.itemsize : 0;
+    if (buffer.view.itemsize == itemsize && size == items) return true;
+    set_invalid_hand(std::string(name) + " must be " + std::to_string(items) + " contiguous items of " +
+                     std::to_string(itemsize) + " byte(s), got " + std::to_string(size) + " of " +
+                     std::to_string(buffer.view.itemsize));
+    return false;
 }
 
-void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smalls_arg, py::handle hands_arg,
-                     py::handle melds_arg, py::handle discards_arg, py::handle legal_arg, py::tuple dims_arg) {
-    if (dims_arg.size() != 8) throw InvalidHand("dims: 8 ints");
+bool input(PyObject* value, const char* name, Py_ssize_t items, Py_ssize_t itemsize, Held& out) {
+    return acquire(value, name, out) && sized(out, name, items, itemsize);
+}
+
+// A writable C-contiguous 2-d buffer of `format` items (numpy's int8 "b", float32 "f"): its rows and width.
+bool output(PyObject* value, const char* name, char format, Held& out, Py_ssize_t& rows, Py_ssize_t& width) {
+    const bool ok = PyObject_GetBuffer(value, &out.view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0;
+    if (!ok) PyErr_Clear();
+    out.held = ok;
+    const char* f = ok && out.view.format != nullptr ? out.view.format : "";
+    if (*f == '@' || *f == '=' || *f == '<') ++f;  // native, standard or little-endian: the same on this core
+    if (!ok || out.view.ndim != 2 || f[0] != format || f[1] != '\0' ||
+        out.view.itemsize != (format == 'f' ? 4 : 1)) {
+        set_invalid_hand(std::string(name) + " must be a writable C-contiguous 2-d array of its dtype");
+        return false;
+    }
+    rows = out.view.shape[0];
+    width = out.view.shape[1];
+    return true;
+}
+
+PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs < 8 || nargs > 10) {
+        PyErr_Format(PyExc_TypeError, "encode_features expects 8 to 10 arguments, got %zd", nargs);
+        return nullptr;
+    }
+    PyObject* const tails_arg = nargs > 8 ? args[8] : Py_None;
+    PyObject* const at_arg = nargs > 9 ? args[9] : Py_None;
+    PyObject* const dims_arg = args[7];
+    if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 8) {
+        set_invalid_hand("dims: 8 ints");
+        return nullptr;
+    }
     long long values[8];
     const char* names[8] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
                             "discard_stride", "shanten_forms"};
     const long long highs[8] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms};
-    for (size_t i = 0; i < 8; ++i)
-        if (!read_int(dims_arg[i].ptr(), names[i], i == 7 ? 0 : 1, highs[i], values[i])) throw py::error_already_set();
+    for (Py_ssize_t i = 0; i < 8; ++i)
+        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i == 7 ? 0 : 1, highs[i], values[i])) return nullptr;
     FeatureDims dims;
     dims.seats = int(values[0]);
     dims.kinds = int(values[1]);
@@ -66,44 +100,81 @@ void encode_features(py::handle ints_arg, py::handle floats_arg, py::handle smal
     dims.max_melds = int(values[5]);
     dims.discard_stride = int(values[6]);
     dims.shanten_forms = unsigned(values[7]);
-    if (dims.table_size < 5 + 7 * dims.seats + 1) throw InvalidHand("table_size is too small for the seats");
-    py::ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
-    std::int8_t* ints = output<std::int8_t>(ints_arg, "ints", rows, int_width);
-    float* floats = output<float>(floats_arg, "floats", float_rows, float_width);
-    if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size)
-        throw InvalidHand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
-                          std::to_string(dims.table_size) + ")");
-    const int n = dims.seats;
-    const auto smalls = input(smalls_arg, "smalls", rows * dims.smalls(), 4);
-    const auto hands = input(hands_arg, "hands", rows * dims.kinds, 1);
-    const auto melds = input(melds_arg, "melds", rows * n * dims.max_melds * FeatureDims::kMeldWidth, 1);
-    const auto discards = input(discards_arg, "discards", rows * n * dims.discard_stride, 1);
-    const auto legal = input(legal_arg, "legal", rows * dims.actions, 1);
-    std::string error;
-    py::ssize_t bad = -1;
-    {
-        py::gil_scoped_release release;  // holding it would also stall Python's garbage collector
-        for (py::ssize_t row = 0; row < rows && error.empty(); ++row) {
-            SeatView view;
-            view.smalls = static_cast<const std::int32_t*>(smalls.ptr) + row * dims.smalls();
-            view.hand = static_cast<const std::uint8_t*>(hands.ptr) + row * dims.kinds;
-            view.melds = static_cast<const std::int8_t*>(melds.ptr) + row * n * dims.max_melds * FeatureDims::kMeldWidth;
-            view.discards = static_cast<const std::int8_t*>(discards.ptr) + row * n * dims.discard_stride;
-            view.legal = static_cast<const std::uint8_t*>(legal.ptr) + row * dims.actions;
-            error = encode_seat(dims, view, ints + row * int_width, floats + row * float_width, int(float_width));
-            if (!error.empty()) bad = row;
-        }
+    if (dims.table_size < 5 + 7 * dims.seats + 1) {
+        set_invalid_hand("table_size is too small for the seats");
+        return nullptr;
     }
-    if (!error.empty()) throw InvalidHand("table " + std::to_string(bad) + ": " + error);
+    Held ints_buffer, floats_buffer;
+    Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
+    if (!output(args[0], "ints", 'b', ints_buffer, rows, int_width) ||
+        !output(args[1], "floats", 'f', floats_buffer, float_rows, float_width))
+        return nullptr;
+    if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size) {
+        set_invalid_hand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
+                         std::to_string(dims.table_size) + ")");
+        return nullptr;
+    }
+    // The tables encoded are rows at.. of the outputs, as many as smalls holds (a caller keeping a pool of rows
+    // writes one without slicing it out); every input is checked against that count.
+    long long at = 0;
+    if (at_arg != Py_None && !read_int(at_arg, "at", 0, rows, at)) return nullptr;
+    const int n = dims.seats;
+    Held smalls, hands, melds, discards, legal, tails;
+    if (!acquire(args[2], "smalls", smalls)) return nullptr;
+    if (at_arg != Py_None) rows = smalls.view.len / (4 * dims.smalls());  // with `at`, smalls says how many
+    if (at + rows > float_rows) {
+        set_invalid_hand("at + the tables given must be at most the rows of ints and floats");
+        return nullptr;
+    }
+    if (!sized(smalls, "smalls", rows * dims.smalls(), 4)) return nullptr;
+    // tails: each table's floats after its table block (the rule facts and scores, which Python encodes), as the
+    // bytes of float32 values (copied, so no alignment is asked of them); None leaves them zero.
+    const Py_ssize_t tail_width = float_width - dims.table_size;
+    if (!input(args[3], "hands", rows * dims.kinds, 1, hands) ||
+        !input(args[4], "melds", rows * n * dims.max_melds * FeatureDims::kMeldWidth, 1, melds) ||
+        !input(args[5], "discards", rows * n * dims.discard_stride, 1, discards) ||
+        !input(args[6], "legal", rows * dims.actions, 1, legal) ||
+        (tails_arg != Py_None && !input(tails_arg, "tails (float32 bytes)", rows * tail_width * 4, 1, tails)))
+        return nullptr;
+    std::int8_t* const ints = static_cast<std::int8_t*>(ints_buffer.view.buf) + at * int_width;
+    float* const floats = static_cast<float*>(floats_buffer.view.buf) + at * float_width;
+    std::string error;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS  // holding the GIL would also stall Python's garbage collector
+    for (Py_ssize_t row = 0; row < rows && error.empty(); ++row) {
+        SeatView view;
+        view.smalls = static_cast<const std::int32_t*>(smalls.view.buf) + row * dims.smalls();
+        view.hand = static_cast<const std::uint8_t*>(hands.view.buf) + row * dims.kinds;
+        view.melds = static_cast<const std::int8_t*>(melds.view.buf) + row * n * dims.max_melds * FeatureDims::kMeldWidth;
+        view.discards = static_cast<const std::int8_t*>(discards.view.buf) + row * n * dims.discard_stride;
+        view.legal = static_cast<const std::uint8_t*>(legal.view.buf) + row * dims.actions;
+        float* out = floats + row * float_width;
+        error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
+        if (!error.empty())
+            bad = row;
+        else if (tails.held && tail_width > 0)
+            std::memcpy(out + dims.table_size, static_cast<const char*>(tails.view.buf) + row * tail_width * 4,
+                        size_t(tail_width) * sizeof(float));
+    }
+    Py_END_ALLOW_THREADS
+    if (!error.empty()) {
+        set_invalid_hand("table " + std::to_string(bad) + ": " + error);
+        return nullptr;
+    }
+    Py_RETURN_NONE;
 }
+
+PyMethodDef kFeatureMethods[] = {
+    {"encode_features", as_method(encode_features), METH_FASTCALL,
+     "encode_features($module, ints, floats, smalls, hands, melds, discards, legal, dims, tails=None, at=None, /)"
+     "\n--\n\n"
+     "One seat's agent features of N tables into ints (int8[N, I]) and floats (float32[N, F])\n"
+     "(hupai.env.features); the GIL released. tails: the bytes of float32[N, F - table_size], copied after each\n"
+     "table block; at: the first row written (then N is what smalls holds)."},
+    {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace
 
-void register_features(py::module_& m) {
-    m.def("encode_features", &encode_features, py::arg("ints"), py::arg("floats"), py::arg("smalls"),
-          py::arg("hands"), py::arg("melds"), py::arg("discards"), py::arg("legal"), py::arg("dims"),
-          "One seat's agent features of N tables into ints (int8[N, I]) and floats (float32[N, F]) "
-          "(hupai.env.features); the GIL released.");
-}
+void register_features(py::module_& m) { add_functions(m, kFeatureMethods); }
 
 }  // namespace hupai::binding

@@ -44,6 +44,7 @@ def decompositions(
 def encode_features(
     ints: npt.NDArray[np.int8], floats: npt.NDArray[np.float32], smalls: Buffer, hands: Buffer, melds: Buffer,
     discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int],
+    tails: Buffer | None = None, at: int | None = None, /,
 ) -> None: ...
 def shanten_batch(
     counts: npt.NDArray[np.uint8], jokers: _Int | npt.NDArray[np.integer[Any]],

@@ -10,7 +10,8 @@
   ``.gym_env()``, ``.vector_env()``), and Gymnasium ids registered on import: ``gymnasium.make("hupai/Guangdong-v0")``,
   ``gymnasium.make_vec("hupai/Guangdong-v0", num_envs=64, vectorization_mode="vector_entry_point")``;
 - :class:`Features` and :class:`ActionSpace`: the observation arrays (from an ``Observation`` only) and the
-  fixed action space, usable without PettingZoo or Gymnasium installed.
+  fixed action space, usable without PettingZoo or Gymnasium installed; :class:`Encoder`: one table's
+  features at every decision, what stays the same between decisions encoded once (what the environments use).
 
 Rewards are payments times ``reward_scale``, by default the rule system's :data:`REWARD_SCALES` entry, so that
 a hand's reward is of order one in every system (``reward_scale=1.0``: the payments themselves).
@@ -26,14 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import missing_extra
 from .actions import ActionSpace
-from .features import Features
+from .features import Encoder, Features
 from .rewards import REWARD_SCALES, reward_scale
 
 if TYPE_CHECKING:  # pragma: no cover
     from .aec import HupaiAEC
     from .single import HupaiGym, HupaiVectorEnv
 
-__all__ = ["aec_env", "gym_env", "vector_env", "ActionSpace", "Features", "REWARD_SCALES", "VERSIONED",
+__all__ = ["aec_env", "gym_env", "vector_env", "ActionSpace", "Encoder", "Features", "REWARD_SCALES", "VERSIONED",
            "reward_scale", "guangdong_v0", "yunxiao_v0", "kawuxing_v0", "waihuzi_v0"]
 
 def _need_extra() -> None:

@@ -25,7 +25,7 @@ from ..game import Game, Match, Observer
 from ..game.mahjong.claims import CLAIM_WINDOWS
 from ..rules.base import Rules
 from .actions import ActionSpace
-from .features import Features
+from .features import Encoder, Features
 from .rewards import reward_scale as checked_scale
 
 __all__ = ["HupaiAEC", "MAX_HANDS", "RENDER_MODES", "check_seed"]
@@ -84,6 +84,8 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
             self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
             self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
+        #: This table's encoder (its caches and its pool of rows are its own, the layout is shared).
+        self.encoder = Encoder(self.features)
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
         self.game: Game | None = None
@@ -120,14 +122,14 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def _select(self) -> None:
         assert self.game is not None
-        seats = self.game.current.seats
+        seats = self.game.seats_to_act  # current.seats without building the whole Decision
         if seats:
             self.agent_selection = self.possible_agents[seats[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None or self.match is None:
             raise HupaiError("reset() the environment first")
-        return self.features.encode(self.observation(agent), self.match.scores)
+        return self.encoder.encode(self.observation(agent), self.match.scores)
 
     def observation(self, agent: str) -> Any:
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
@@ -148,7 +150,9 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self.agents:
             self._refuse()
-        return super().last(observe)  # type: ignore[no-any-return]
+        agent = self.agent_selection  # PettingZoo's own last(), without its call
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def _refuse(self) -> NoReturn:
         """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
@@ -167,17 +171,22 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
                 raise IllegalAction(f"{agent} is done: its only action is None (PettingZoo's dead step)")
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
-        chosen = self.action_layout.action(action, self.game.legal_actions(seat))  # IllegalAction if masked
+        game = self.game
+        chosen = self.encoder.action(action, game.legal_actions(self._seat[agent]))  # IllegalAction if masked
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: 0.0 for name in self.agents}
-        self.game.apply(chosen)
-        if self.game.over:
+        rewards = self.rewards
+        if any(rewards.values()) or len(rewards) != len(self.agents):  # else they are the zeros this step gives
+            self.rewards = {name: 0.0 for name in self.agents}
+        game.apply(chosen)
+        if game.over:
             self._end_hand()
+            self._accumulate_rewards()
         else:
-            self.infos = {name: {} for name in self.agents}
+            infos = self.infos
+            if any(infos.values()) or len(infos) != len(self.agents):  # else they are the empty ones it gives
+                self.infos = {name: {} for name in self.agents}
             self._select()
-        self._accumulate_rewards()
+        # Between hands every reward is zero: nothing to accumulate.
         if self.render_mode == "human":
             self.render()
 
@@ -187,8 +196,11 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         assert self.game is not None and self.match is not None
         result = self.game.result
         assert result is not None
+        # A new dict, never the one step() kept from the last step (a checkpoint may hold it).
+        rewards = {name: 0.0 for name in self.agents}
         for other, payment in enumerate(result.payments):
-            self.rewards[self.possible_agents[other]] = payment * self.reward_scale
+            rewards[self.possible_agents[other]] = payment * self.reward_scale
+        self.rewards = rewards
         self.infos = {name: {"hand_over": True, "hand": self.match.hand_index,
                              "payments": list(result.payments)} for name in self.agents}
         self.match.record(self.game)

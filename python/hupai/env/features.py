@@ -44,13 +44,14 @@ import numpy as np
 
 from .. import _core
 from .. import rules as rules_module
-from ..errors import HupaiError
+from ..actions import Action
+from ..errors import HupaiError, IllegalAction
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
 from .actions import ActionSpace, kinds_of
 
-__all__ = ["Features", "PHASES", "FACT_KINDS", "MAX_MELDS", "NO_DISCARD", "SCORE_BOUND"]
+__all__ = ["Encoder", "Features", "PHASES", "FACT_KINDS", "MAX_MELDS", "NO_DISCARD", "SCORE_BOUND"]
 
 #: The decision phases of every flow, in their one-hot order.
 PHASES = ("turn", "predraw", "claim", "rob", "over")
@@ -259,13 +260,19 @@ class Features:
         if scores is not None:
             views["scores"][:] = [scores[other] * self.score_scale for other in order]
         if discard_shanten and self.advice is not None and not self._core_shanten:
-            hand = np.frombuffer(observation.counts, dtype=np.uint8)
-            held = np.flatnonzero(hand)
-            total = int(hand.sum())
-            if total % 3 == 2 and len(held):
-                rows = np.repeat(hand[None, :], len(held), axis=0)
-                rows[np.arange(len(held)), held] -= 1
-                views["discard_shanten"][held] = self.advice.shanten(observation, rows, (14 - total) // 3)
+            self._advice_shanten(observation, views["discard_shanten"])
+
+    def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
+        """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
+        gold), where the core's encoder left 99."""
+        assert self.advice is not None
+        hand = np.frombuffer(observation.counts, dtype=np.uint8)
+        held = np.flatnonzero(hand)
+        total = int(hand.sum())
+        if total % 3 == 2 and len(held):
+            rows = np.repeat(hand[None, :], len(held), axis=0)
+            rows[np.arange(len(held)), held] -= 1
+            out[held] = self.advice.shanten(observation, rows, (14 - total) // 3)
 
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
                discard_shanten: bool = True) -> dict[str, np.ndarray]:
@@ -422,3 +429,183 @@ class Features:
                 choices = kind[7:].split("|")
                 if value in choices:
                     part[choices.index(value)] = 1
+
+
+#: Rows of one :class:`Encoder` pool: a decision's arrays are views of one row, and a pool is replaced, never
+#: written again, once its rows are handed out (an array a caller keeps keeps its pool alive: 64 rows of about
+#: 1 KB).
+POOL_ROWS = 64
+
+
+class Encoder:
+    """One table's :meth:`Features.encode`, for an environment that encodes at every decision: what the observer
+    keeps between decisions (the meld views, the discard piles, the rule facts, each one an immutable value that
+    stays the same object until the table moves) is turned into the core's inputs once per object, not once per
+    decision, and the arrays are written by one core call into a row of a preallocated pool, the rule facts and
+    scores included. Each decision gets a row of its own, so an observation a caller keeps is never overwritten.
+
+    The arrays are exactly :meth:`Features.encode`'s (and :meth:`Features.encode_python`'s: tested at every
+    decision of seeded hands in every system)."""
+
+    __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_pool", "_row",
+                 "_tail_width")
+
+    def __init__(self, features: Features) -> None:
+        self.features = features
+        self._actions = features.actions
+        # Identity caches: (the value, what it encodes to). Each holds its value, so an id is never reused while
+        # it is a key; the observer builds a new value whenever what it shows changes.
+        self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
+        self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
+        self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
+        self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
+        self._scores: tuple[Any, bytes] = (None, b"")
+        self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
+        self._row = POOL_ROWS
+        self._tail_width = features._float_size - features.table_size
+
+    def inputs(self, observation: Observation, scores: Sequence[int] | None
+               ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
+        """The core's inputs for ``observation`` (:meth:`Features.core_inputs`), and its float tail: the rule
+        facts, the seat's private facts and the scores, as float32 bytes."""
+        features = self.features
+        n = features.num_players
+        if len(observation.counts) != features.kinds or observation.num_players != n:
+            raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
+                             f"{observation.num_players} seats) given to the features of another rule system")
+        phase = features._phase.get(observation.phase)
+        if phase is None:
+            raise HupaiError(f"hupai.env: unknown phase {observation.phase!r}")
+        seat = observation.seat
+        to_act = 0
+        for other in observation.to_act:
+            to_act |= 1 << other
+        melds = observation.melds
+        meld_entry = self._melds.get(id(melds))
+        if meld_entry is None or meld_entry[0] is not melds:
+            if len(self._melds) >= 16:  # a hand has a few meld views at a time: the old ones are gone
+                self._melds.clear()
+            meld_entry = self._melds[id(melds)] = (melds, *self._meld_bytes(melds))
+        piles = observation.discards
+        pile_entry = self._piles
+        if pile_entry[0] is not piles:
+            stride = features._stride
+            pile_entry = self._piles = (piles, b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles]),
+                                        tuple(map(len, piles)))
+        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
+        smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
+        legal = observation.legal_actions
+        if self._legal[0] is not legal:
+            self._legal = (legal, *self._mask(legal))
+        extras, private = observation.extras, observation.private
+        key = (seat, id(extras), id(private))
+        facts = self._facts.get(key)
+        if facts is None or facts[0] is not extras or facts[1] is not private:
+            if len(self._facts) >= 64:
+                self._facts.clear()
+            facts = self._facts[key] = (extras, private, self._fact_bytes(observation))
+        score_key = (seat, tuple(scores)) if scores is not None else (seat, None)
+        if self._scores[0] != score_key:
+            shown = [0.0] * n if scores is None else [scores[(seat + i) % n] * features.score_scale
+                                                      for i in range(n)]
+            self._scores = (score_key, array("f", shown).tobytes())
+        return (smalls, observation.counts, meld_entry[1], pile_entry[1], self._legal[1],
+                facts[2] + self._scores[1])
+
+    def _meld_bytes(self, all_melds: Any) -> tuple[bytes, tuple[int, ...]]:
+        meld_counts = tuple(map(len, all_melds))
+        if not any(meld_counts):
+            return self.features._blank_melds, meld_counts
+        melds = bytearray(self.features._blank_melds)
+        for other, seat_melds in enumerate(all_melds):
+            if len(seat_melds) > MAX_MELDS:
+                raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most {MAX_MELDS})")
+            at = other * MAX_MELDS * 5
+            for meld in seat_melds:
+                tiles = meld.tiles
+                if tiles:
+                    melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
+                else:  # face down: its kind is not this seat's to see
+                    melds[at] = 1
+                at += 5
+        return bytes(melds), meld_counts
+
+    def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
+        """The legal actions' 0/1 row, and each one's index (in their order)."""
+        found = list(map(self._actions._memo.get, legal))  # each found before: one C loop
+        indices: list[int] = (list(map(self._actions.index, legal)) if None in found
+                              else found)  # type: ignore[assignment]  # no None in it
+        mask = bytearray(self.features._blank_legal)
+        for index in indices:
+            mask[index] = 1
+        if mask.count(1) != len(legal):  # two legal actions on one index: a bug of the layout
+            self._actions.legal_indices(legal)  # raises, naming them
+        return bytes(mask), indices
+
+    def action(self, index: Any, legal: Sequence[Action]) -> Action:
+        """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
+        the indices found for the mask when ``legal`` is the decision last encoded."""
+        cached = self._legal
+        if cached[0] is not legal:
+            return self._actions.action(index, legal)
+        checked = self._actions.as_index(index)
+        positions: list[int] = cached[2]
+        try:
+            chosen: Action = legal[positions.index(checked)]
+        except ValueError:
+            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)"
+                                ) from None
+        return chosen
+
+    def _fact_bytes(self, observation: Observation) -> bytes:
+        features = self.features
+        n = features.num_players
+        order = [(observation.seat + i) % n for i in range(n)]
+        out = np.zeros(features.facts_size + features.private_size, np.float32)
+        features._facts(features._public, observation.extras, order, out[:features.facts_size])
+        features._facts(features._private, observation.private, order, out[features.facts_size:])
+        return out.tobytes()
+
+    def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
+               discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """:meth:`Features.encode` of ``observation``: arrays of a pool row of their own."""
+        features = self.features
+        row = self._row
+        if row >= POOL_ROWS:
+            ints, floats, stacked = features.empty(POOL_ROWS)
+            self._pool = (ints, floats, list(stacked.items()))
+            row = 0
+        self._row = row + 1
+        pool = self._pool
+        assert pool is not None
+        smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
+        _core.encode_features(pool[0], pool[1], smalls, hand, melds, discards, legal, features._dims, tail, row)
+        views = {key: stacked_view[row] for key, stacked_view in pool[2]}
+        if discard_shanten and features.advice is not None and not features._core_shanten:
+            features._advice_shanten(observation, views["discard_shanten"])
+        return views
+
+    @staticmethod
+    def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],
+                    scores: Sequence[Sequence[int] | None], discard_shanten: bool = True
+                    ) -> dict[str, np.ndarray]:
+        """Each encoder's :meth:`encode` of its observation, stacked (a leading axis of ``len(observations)``):
+        one core call for every table, into fresh arrays."""
+        features = encoders[0].features
+        count = len(observations)
+        ints, floats, views = features.empty(count)
+        inputs = [encoder.inputs(observation, table_scores)
+                  for encoder, observation, table_scores in zip(encoders, observations, scores, strict=True)]
+        smalls = array("i")
+        for row in inputs:
+            smalls.extend(row[0])
+        hands, melds, discards, legal, tails = (b"".join([row[part] for row in inputs]) for part in (1, 2, 3, 4, 5))
+        _core.encode_features(ints, floats, smalls, hands, melds, discards, legal, features._dims, tails)
+        if count == 1:
+            views = {key: value[None] for key, value in views.items()}
+        if discard_shanten and features.advice is not None and not features._core_shanten:
+            shanten = views["discard_shanten"]
+            for table, observation in enumerate(observations):
+                features._advice_shanten(observation, shanten[table])
+        return views

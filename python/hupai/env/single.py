@@ -25,6 +25,7 @@ from ..game.match import Player, play_until
 from ..rules.base import Rules
 from ..search import SearchBot
 from .aec import HupaiAEC, check_seed
+from .features import Encoder
 
 __all__ = ["HupaiGym", "HupaiVectorEnv", "MAX_ENVS", "MAX_SKIPPED"]
 
@@ -156,7 +157,9 @@ class HupaiGym(gymnasium.Env):
                     raise HupaiError(f"the opponent at {agent} ({type(bot).__name__}) answered with no legal "
                                      f"action: {error}") from None
                 if not over:
-                    aec.infos = {name: {} for name in aec.agents}
+                    infos = aec.infos
+                    if any(infos.values()) or len(infos) != len(aec.agents):  # else already the empty ones
+                        aec.infos = {name: {} for name in aec.agents}
                     aec._select()
                     return reward
             aec.rewards = {name: 0.0 for name in aec.agents}
@@ -168,17 +171,19 @@ class HupaiGym(gymnasium.Env):
         reward, terminated, info = self._act(action)
         return self._observe(), reward, terminated, False, info
 
-    def _act(self, action: Any) -> tuple[float, bool, dict[str, Any]]:
+    def _act(self, action: Any, legal: bool | None = None) -> tuple[float, bool, dict[str, Any]]:
         """The learner's action and the opponents' answers up to its next decision (not observed: the caller
-        encodes): reward, terminated, info."""
+        encodes): reward, terminated, info. ``legal``: whether the index is legal, if the caller read it from its
+        own masks (the vector form)."""
         aec = self.aec
         if aec.game is None or aec.terminations.get(self.agent, True):
             raise HupaiError("the episode is over: reset() the environment")
         if aec.agent_selection != self.agent:  # cannot happen between calls: _advance stops only here
             raise HupaiError("not this seat's turn")
         index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
-        if self.illegal_penalty is not None and not (self._mask[index] if self._mask is not None
-                                                      else self.is_legal(index)):
+        if legal is None:
+            legal = bool(self._mask[index]) if self._mask is not None else self.is_legal(index)
+        if self.illegal_penalty is not None and not legal:
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
             return float(self.illegal_penalty), False, {"illegal_action": True}
@@ -199,8 +204,8 @@ class HupaiGym(gymnasium.Env):
         aec = self.aec
         match = aec.match
         assert aec.game is not None and match is not None
-        return (aec.game, len(aec.game.actions), match.rules, match.scores, len(match.results), match.round_wind,
-                match.dealer, match.hand_index, match.over, aec.agent_selection, aec.rewards,
+        return (aec.game, len(aec.game._all_actions()), match.rules, match.scores, len(match.results),  # no copy
+                match.round_wind, match.dealer, match.hand_index, match.over, aec.agent_selection, aec.rewards,
                 dict(aec._cumulative_rewards), aec.terminations, aec.truncations, aec.infos)
 
     def _restore(self, checkpoint: tuple[Any, ...]) -> None:
@@ -220,14 +225,17 @@ class HupaiGym(gymnasium.Env):
         aec = self.aec
         assert aec.match is not None
         self.last_observation = aec.observation(self.agent)
-        observation = aec.features.encode(self.last_observation, aec.match.scores)
+        observation = aec.encoder.encode(self.last_observation, aec.match.scores)
         self._mask = observation["action_mask"]
         return observation
 
     def action_masks(self) -> np.ndarray:
         """``bool[n]``: the legal actions of the learner now (what sb3-contrib's MaskablePPO asks for)."""
-        if self._mask is None or self.aec.game is None:
+        game = self.aec.game
+        if game is None:
             raise HupaiError("reset() the environment first")
+        if self._mask is None:  # a table of a vector environment, which keeps the masks of all its tables
+            return self.aec.action_layout.mask(game.legal_actions(self.seat)).astype(bool)
         return self._mask.astype(bool)
 
     def is_legal(self, index: int) -> bool:
@@ -245,7 +253,7 @@ class HupaiGym(gymnasium.Env):
 class HupaiVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` :class:`HupaiGym` tables stepped together; an ended table resets itself (the next seed of
     its sequence). Observations are stacked per key, with the features of :class:`HupaiGym`, every table's
-    encoded by the core in one call (:meth:`hupai.env.Features.encode_many`)."""
+    encoded by the core in one call (:meth:`hupai.env.Encoder.encode_many`)."""
 
     def __init__(self, rules: str | Rules = "guangdong", num_envs: int = 8, **kwargs: Any) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= MAX_ENVS:
@@ -262,6 +270,7 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
         self._masks: np.ndarray | None = None
+        self._encoders = [env.aec.encoder for env in self.envs]
 
     def _observe_all(self) -> dict[str, np.ndarray]:
         """Every table's learner features, stacked: one core call for all of them."""
@@ -270,13 +279,12 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         for env in self.envs:
             aec = env.aec
             assert aec.match is not None
+            env._mask = None  # this table's row of the stacked masks is what it is asked by (no view a table)
             env.last_observation = aec.observation(env.agent)
             observations.append(env.last_observation)
             scores.append(aec.match.scores)
-        out = self.features.encode_many(observations, scores)
+        out = Encoder.encode_many(self._encoders, observations, scores)
         self._masks = out["action_mask"]
-        for env, mask in zip(self.envs, self._masks, strict=True):
-            env._mask = mask
         return out
 
     def action_masks(self) -> np.ndarray:
@@ -328,17 +336,20 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if env.illegal_penalty is None and not masks[table, index]:
                 raise IllegalAction(f"table {table}: action index {index} is not legal now (see its action_mask)")
             indices.append(index)
+        assert masks is not None
+        legal = masks[np.arange(self.num_envs), indices].tolist()  # every table's at once
         infos: dict[str, Any] = {}
-        rewards, terminated = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
+        rewards, terminated = [0.0] * self.num_envs, [False] * self.num_envs
         for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
-            reward, done, info = env._act(index)
+            reward, done, info = env._act(index, bool(legal[table]))
             rewards[table], terminated[table] = reward, done
             if done:
                 infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)
                 info = env._reset(None)
             if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
                 infos = self._add_info(infos, info, table)
-        return self._observe_all(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+        return (self._observe_all(), np.array(rewards, dtype=np.float64), np.array(terminated, dtype=bool),
+                np.zeros(self.num_envs, dtype=bool), infos)
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:

@@ -1,0 +1,148 @@
+"""hupai.env's per-table Encoder (issue 31 item 1): the arrays the environments hand out are the Python reference's
+at every decision (its caches of meld, pile, fact and mask bytes never go stale), another seat's hidden tiles
+change nothing through it or its batched form, and an observation a caller keeps is never written again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="hupai.env needs the env extra (make install)")
+pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (make install)")
+
+import hupai  # noqa: E402
+from hidden import blind_twin  # noqa: E402
+from hupai import HupaiError, InvalidHand  # noqa: E402
+from hupai.bots import GreedyBot, RandomBot  # noqa: E402
+from hupai.env import Encoder, Features, aec_env, vector_env  # noqa: E402
+from hupai.env.features import POOL_ROWS  # noqa: E402
+from hupai.game import Game  # noqa: E402
+
+SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
+
+
+def _same(mine: dict[str, np.ndarray], reference: dict[str, np.ndarray], what: str) -> None:
+    assert mine.keys() == reference.keys()
+    for key in reference:
+        assert mine[key].dtype == reference[key].dtype and mine[key].shape == reference[key].shape, key
+        np.testing.assert_array_equal(mine[key], reference[key], err_msg=f"{what} {key}")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("window", ["eligible", "all"])
+def test_the_aec_envs_arrays_are_the_python_references_at_every_decision(system: str, window: str) -> None:
+    """Every seat (the one to act and the others: the caches serve seats in any order) at every decision of
+    seeded two-hand matches, scores moving between hands."""
+    env = aec_env(system, hands=2, claim_window=window)
+    features = env.features
+    checked = 0
+    kept: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]] = []
+    for seed in range(4 if window == "all" else 6):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter(max_iter=5_000):
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            assert env.match is not None
+            for other in env.possible_agents:
+                mine = observation if other == agent else env.observe(other)
+                reference = features.encode_python(env.observation(other), env.match.scores)
+                _same(mine, reference, f"{system} seed {seed} {other}")
+                if checked % 37 == 0:
+                    kept.append((mine, {key: value.copy() for key, value in mine.items()}))
+                checked += 1
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert checked > 300
+    for mine, copy in kept:  # handed out earlier: no later decision wrote over them
+        _same(mine, copy, "kept")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_vector_envs_rows_are_the_python_references(system: str) -> None:
+    env = vector_env(system, 5, opponents="random")
+    observations, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        for table, single in enumerate(env.envs):
+            assert single.aec.match is not None
+            reference = env.features.encode_python(single.last_observation, single.aec.match.scores)
+            _same({key: value[table] for key, value in observations.items()}, reference, f"{system} {table}")
+        masks = env.action_masks()
+        for table, single in enumerate(env.envs):  # a table asked alone answers as the stacked masks do
+            np.testing.assert_array_equal(single.action_masks(), masks[table])
+        observations, *_ = env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_encoder_shows_nothing_of_another_seats_hidden_tiles(system: str) -> None:
+    """test_env's hidden-tile test through the Encoder (one kept across the hand, as an environment keeps it) and
+    through its batched form."""
+    rules = hupai.rules.get(system)
+    features = Features(rules)
+    encoder, blind = Encoder(features), Encoder(features)
+    n = rules.num_players
+    game = Game(system, seed=11, claim_window="all")
+    bots = [RandomBot(s) for s in range(n)]
+    step = 0
+    while not game.over:
+        if step % 3 == 0:
+            for seat in range(n):
+                twin = blind_twin(game, (seat + 1) % n)
+                mine, theirs = game.observation(seat), twin.observation(seat)
+                _same(encoder.encode(mine), blind.encode(theirs), "hidden")
+                both = Encoder.encode_many([encoder, blind], [mine, theirs], [None, None])
+                for key, value in both.items():
+                    np.testing.assert_array_equal(value[0], value[1], err_msg=f"{key} shows another hand")
+        seat = game.seats_to_act[0]
+        game.apply(bots[seat].act(game.observation(seat)))
+        step += 1
+
+
+def test_the_encoders_pool_moves_on_and_refuses_another_systems_observation() -> None:
+    features = Features(hupai.rules.get("guangdong"))
+    encoder = Encoder(features)
+    observation = Game("guangdong", seed=1).observation(0)
+    first = encoder.encode(observation)
+    for _ in range(POOL_ROWS + 3):
+        again = encoder.encode(observation)
+        assert not np.shares_memory(again["hand"], first["hand"])
+        _same(again, first, "pool")
+    with pytest.raises(HupaiError, match="another rule system"):
+        encoder.encode(Game("waihuzi", seed=1).observation(0))
+
+
+def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -> None:
+    features = Features(hupai.rules.get("guangdong"))
+    smalls, hand, melds, discards, legal, tail = Encoder(features).inputs(Game("guangdong", seed=1).observation(0),
+                                                                          [1, 2, 3, 4])
+    ints, floats, views = features.empty(2)
+    encode = hupai._core.encode_features
+    with pytest.raises(InvalidHand, match="tails"):
+        encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail[:-1], 0)
+    with pytest.raises(InvalidHand, match="at \\+"):
+        encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 2)
+    with pytest.raises(HupaiError, match="at"):
+        encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, -1)
+    encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 1)
+    assert list(views["scores"][1]) == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_kept() -> None:
+    """step() keeps the rewards dict while every reward is zero; gym's checkpoint holds it by reference, so a hand's
+    end must not write its payments into it (a refused step would restore them)."""
+    env = aec_env("guangdong", hands=10, claim_window="eligible")
+    env.reset(seed=1)
+    bots = [GreedyBot(seat) for seat in range(4)]  # greedy play wins hands (random play mostly draws them)
+    for _ in range(20_000):
+        kept, before = env.rewards, dict(env.rewards)
+        agent = env.agent_selection
+        _, _, terminated, truncated, _ = env.last()
+        assert not (terminated or truncated)
+        env.step(env.action_layout.index(bots[env._seat[agent]].act(env.observation(agent))))
+        assert kept == before
+        if any(env.rewards.values()):
+            assert env.rewards is not kept
+            return
+    raise AssertionError("no hand paid anything")
