@@ -275,7 +275,10 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
     check_free_json(options, f"{what}.options")
-    key = (name, json.dumps(options, sort_keys=True))  # type-exact: 1, 1.0 and true are different options
+    # repr, not json.dumps (several times the cost on every restore): checked plain JSON types only, so the repr is
+    # as type-exact as the JSON text (1, 1.0 and True are different options). Sorted by key (distinct strs: the
+    # values are never compared), as a log's sorted JSON and a snapshot's options in the rules' order must meet.
+    key = (name, repr(sorted(options.items())))
     with _RULES_LOCK:
         shared = _RULES.get(key)
         if shared is not None:
