@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -245,6 +246,85 @@ PyObject* compact_tiles(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return out;
 }
 
+// ------------------------------------------------------------------ plain JSON and bounded ints
+
+// An exact int in -2**63 .. 2**64-1 (what check_free_json accepts of free JSON).
+bool int_64(PyObject* value) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (overflow == 0) return true;
+    if (overflow < 0) return false;
+    PyLong_AsUnsignedLongLong(value);
+    if (PyErr_Occurred() == nullptr) return true;
+    PyErr_Clear();
+    return false;
+}
+
+// Whether `value` (at `depth`) is plain JSON within the bounds, counting its values into `nodes`. Recursion is
+// bounded by `max_depth` (the caller's, at most 64). Reads only: PyDict_Next and the list's items, no Python code.
+bool plain_json_at(PyObject* value, int depth, int max_depth, long long& nodes, long long max_nodes) {
+    if (++nodes > max_nodes || depth > max_depth) return false;
+    if (PyUnicode_CheckExact(value) || PyFloat_CheckExact(value) || PyBool_Check(value) || value == Py_None)
+        return true;
+    if (PyLong_CheckExact(value)) return int_64(value);
+    if (PyList_CheckExact(value)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); ++i)
+            if (!plain_json_at(PyList_GET_ITEM(value, i), depth + 1, max_depth, nodes, max_nodes)) return false;
+        return true;
+    }
+    if (PyDict_CheckExact(value)) {
+        Py_ssize_t at = 0;
+        PyObject *key = nullptr, *item = nullptr;
+        while (PyDict_Next(value, &at, &key, &item)) {
+            if (!PyUnicode_CheckExact(key)) return false;
+            if (!plain_json_at(item, depth + 1, max_depth, nodes, max_nodes)) return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+// plain_json(value, max_depth, max_nodes): see the docstring below.
+PyObject* plain_json(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    long long max_depth = 0, max_nodes = 0;
+    if (nargs != 3 || !read_int(args[1], "max_depth", 0, 64, max_depth, PyExc_TypeError) ||
+        !read_int(args[2], "max_nodes", 0, 1LL << 40, max_nodes, PyExc_TypeError)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "plain_json expects 3 arguments");
+        return nullptr;
+    }
+    long long nodes = 0;
+    return PyBool_FromLong(plain_json_at(args[0], 0, static_cast<int>(max_depth), nodes, max_nodes));
+}
+
+// Whether `values` is an exact list of exact ints, each within lows[i]..highs[i] (tuples of ints as long).
+PyObject* ints_within(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2]) ||
+        PyTuple_GET_SIZE(args[1]) != PyTuple_GET_SIZE(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "ints_within expects a list and two tuples of bounds of one length");
+        return nullptr;
+    }
+    const Py_ssize_t size = PyTuple_GET_SIZE(args[1]);
+    std::vector<long long> lows(static_cast<std::size_t>(size)), highs(static_cast<std::size_t>(size));
+    for (Py_ssize_t i = 0; i < size; ++i) {
+        if (!read_int(PyTuple_GET_ITEM(args[1], i), "a low bound", LLONG_MIN, LLONG_MAX, lows[static_cast<std::size_t>(i)],
+                      PyExc_TypeError) ||
+            !read_int(PyTuple_GET_ITEM(args[2], i), "a high bound", LLONG_MIN, LLONG_MAX,
+                      highs[static_cast<std::size_t>(i)], PyExc_TypeError))
+            return nullptr;
+    }
+    PyObject* values = args[0];
+    if (!PyList_CheckExact(values) || PyList_GET_SIZE(values) != size) Py_RETURN_FALSE;
+    for (Py_ssize_t i = 0; i < size; ++i) {
+        PyObject* value = PyList_GET_ITEM(values, i);
+        if (!PyLong_CheckExact(value)) Py_RETURN_FALSE;
+        int overflow = 0;
+        const long long parsed = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow != 0 || parsed < lows[static_cast<std::size_t>(i)] || parsed > highs[static_cast<std::size_t>(i)])
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 PyMethodDef kSnapshotMethods[] = {
     {"compact_tiles", as_method(compact_tiles), METH_FASTCALL,
      "compact_tiles($module, hands, discards, missed, wall, head, tail, extra, copies, made, claimed, melds, low,\n"
@@ -258,6 +338,16 @@ PyMethodDef kSnapshotMethods[] = {
      "for the hands), or None if anything is off (the Python check then names it). The other arguments are\n"
      "bytes (made, claimed, melds, low, high: one byte per seat; copies: 34) and ints; TypeError if they are\n"
      "not. Reads only: nothing is written but the returned tuple."},
+    {"plain_json", as_method(plain_json), METH_FASTCALL,
+     "plain_json($module, value, max_depth, max_nodes, /)\n--\n\n"
+     "True if `value` is plain JSON data as hupai.game.state.validate.check_free_json accepts it: exact dicts\n"
+     "with str keys, lists, strs, floats, bools, None and ints in -2**63..2**64-1, nested at most `max_depth`\n"
+     "deep (0..64), at most `max_nodes` values in all. False otherwise (the Python walk then names what is\n"
+     "wrong). Reads only."},
+    {"ints_within", as_method(ints_within), METH_FASTCALL,
+     "ints_within($module, values, lows, highs, /)\n--\n\n"
+     "True if `values` is a list of exact ints (no bools), values[i] in lows[i]..highs[i] (tuples of ints of\n"
+     "its length, within a C long long), else False. TypeError if the bounds are not such tuples. Reads only."},
     {nullptr, nullptr, 0, nullptr},
 };
 

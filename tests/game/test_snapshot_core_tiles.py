@@ -168,3 +168,33 @@ def test_meld_tokens_are_kept_per_meld_object() -> None:
     assert one == other  # equal and of one hash: the claimed tile is left out, the token holds it
     assert compact._meld_token(one) == "p50015" and compact._meld_token(other) == "p5001-"
     assert compact._meld_token(one) == "p50015"
+
+
+def test_ints_within_takes_exact_ints_in_their_bounds_only() -> None:
+    from hupai._core import ints_within
+
+    lows, highs = (0, -1, -(1 << 62)), (3, 33, 1 << 62)
+    assert ints_within([0, -1, -(1 << 62)], lows, highs) and ints_within([3, 33, 1 << 62], lows, highs)
+
+    class Number(int):
+        pass
+
+    for values in ([4, 0, 0], [0, -2, 0], [0, 0, (1 << 62) + 1], [0, 0, 1 << 64], [True, 0, 0], [Number(1), 0, 0],
+                   [0, 0], [0, 0, 0, 0], (0, 0, 0), [0, 0, 0.0], [0, None, 0]):
+        assert not ints_within(values, lows, highs)
+    with pytest.raises(TypeError):
+        ints_within([0], (0,), (1, 2))
+    with pytest.raises(TypeError):
+        ints_within([0], [0], [1])
+    with pytest.raises(TypeError):
+        ints_within([0], (0,), (1 << 64,))
+
+
+def test_a_forged_state_entry_is_named() -> None:
+    snap = _snapshot()
+    t = snap["table"]
+    for i, value in ((0, 4), (1, 34), (8, True), (20, 2), (3, "x")):
+        state = list(t["state"])
+        state[i] = value
+        with pytest.raises(InvalidState, match=rf"snapshot\.table\.state\[{i}\]"):
+            Game.from_snapshot({**snap, "table": {**t, "state": state}})

@@ -26,17 +26,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import itemgetter, le
+from operator import itemgetter
 from typing import Any
 
-from ..._core import compact_tiles, count_kinds
+from ..._core import compact_tiles, count_kinds, ints_within
 from ...actions import Action
 from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
 from .table import Table, copy_json
-from .validate import _INT, _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, _shuffled, check_free_json
+from .validate import _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, _shuffled, check_free_json
 from .wall import Wall
 
 __all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]
@@ -212,8 +212,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     state = t["state"]
     highs = _highs(n, total)
     lows = _lows(n)
-    if (type(state) is not list or len(state) != len(highs) or set(map(type, state)) != _INT  # noqa: E721
-            or not all(map(le, lows, state)) or not all(map(le, state, highs))):
+    if not ints_within(state, lows, highs):
         state = _list(state, f"{w}.state", len(highs))
         for i, value in enumerate(state):
             if type(value) is not int or not lows[i] <= value <= highs[i]:  # noqa: E721
