@@ -296,6 +296,66 @@ PyObject* plain_json(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return PyBool_FromLong(plain_json_at(args[0], 0, static_cast<int>(max_depth), nodes, max_nodes));
 }
 
+// A copy of plain JSON `value` (new dicts and lists, the scalars shared: they are immutable), or nullptr without
+// an error set if it is not plain JSON within the bounds (as plain_json_at), or nullptr with an error set if
+// memory ran out. Writes only into the new containers it returns.
+PyObject* json_copy_at(PyObject* value, int depth, int max_depth, long long& nodes, long long max_nodes) {
+    if (++nodes > max_nodes || depth > max_depth) return nullptr;
+    if (PyUnicode_CheckExact(value) || PyFloat_CheckExact(value) || PyBool_Check(value) || value == Py_None ||
+        (PyLong_CheckExact(value) && int_64(value))) {
+        Py_INCREF(value);
+        return value;
+    }
+    if (PyList_CheckExact(value)) {
+        const Py_ssize_t size = PyList_GET_SIZE(value);
+        PyObject* out = PyList_New(size);
+        if (out == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; i < size; ++i) {
+            // (the source list cannot change meanwhile: nothing here runs Python code)
+            PyObject* item = json_copy_at(PyList_GET_ITEM(value, i), depth + 1, max_depth, nodes, max_nodes);
+            if (item == nullptr) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+            PyList_SET_ITEM(out, i, item);
+        }
+        return out;
+    }
+    if (PyDict_CheckExact(value)) {
+        PyObject* out = PyDict_New();
+        if (out == nullptr) return nullptr;
+        Py_ssize_t at = 0;
+        PyObject *key = nullptr, *item = nullptr;
+        while (PyDict_Next(value, &at, &key, &item)) {
+            PyObject* copied = PyUnicode_CheckExact(key) ? json_copy_at(item, depth + 1, max_depth, nodes, max_nodes)
+                                                         : nullptr;
+            // An exact str key hashes without Python code; the new dict is this function's own.
+            if (copied == nullptr || PyDict_SetItem(out, key, copied) < 0) {
+                Py_XDECREF(copied);
+                Py_DECREF(out);
+                return nullptr;
+            }
+            Py_DECREF(copied);
+        }
+        return out;
+    }
+    return nullptr;
+}
+
+// json_copy(value, max_depth, max_nodes): see the docstring below.
+PyObject* json_copy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    long long max_depth = 0, max_nodes = 0;
+    if (nargs != 3 || !read_int(args[1], "max_depth", 0, 64, max_depth, PyExc_TypeError) ||
+        !read_int(args[2], "max_nodes", 0, 1LL << 40, max_nodes, PyExc_TypeError)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "json_copy expects 3 arguments");
+        return nullptr;
+    }
+    long long nodes = 0;
+    PyObject* out = json_copy_at(args[0], 0, static_cast<int>(max_depth), nodes, max_nodes);
+    if (out != nullptr || PyErr_Occurred()) return out;
+    Py_RETURN_NONE;
+}
+
 // Whether `values` is an exact list of exact ints, each within lows[i]..highs[i] (tuples of ints as long).
 PyObject* ints_within(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 3 || !PyTuple_CheckExact(args[1]) || !PyTuple_CheckExact(args[2]) ||
@@ -344,6 +404,10 @@ PyMethodDef kSnapshotMethods[] = {
      "with str keys, lists, strs, floats, bools, None and ints in -2**63..2**64-1, nested at most `max_depth`\n"
      "deep (0..64), at most `max_nodes` values in all. False otherwise (the Python walk then names what is\n"
      "wrong). Reads only."},
+    {"json_copy", as_method(json_copy), METH_FASTCALL,
+     "json_copy($module, value, max_depth, max_nodes, /)\n--\n\n"
+     "A copy of `value` if it is plain JSON data as plain_json accepts it (new dicts and lists; strs, ints,\n"
+     "floats, bools and None shared: they are immutable), else None. Reads `value` only."},
     {"ints_within", as_method(ints_within), METH_FASTCALL,
      "ints_within($module, values, lows, highs, /)\n--\n\n"
      "True if `values` is a list of exact ints (no bools), values[i] in lows[i]..highs[i] (tuples of ints of\n"

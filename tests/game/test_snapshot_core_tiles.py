@@ -198,3 +198,40 @@ def test_a_forged_state_entry_is_named() -> None:
         state[i] = value
         with pytest.raises(InvalidState, match=rf"snapshot\.table\.state\[{i}\]"):
             Game.from_snapshot({**snap, "table": {**t, "state": state}})
+
+
+def test_json_copy_copies_plain_json_only() -> None:
+    from hupai._core import json_copy
+    from hupai.game.state.table import copy_json
+
+    value = {"gold": 3, "you": [0, 1, 0, 0], "revealed": [[1, 2], [], [33]], "x": {"y": [None, True, 1.5, "s"]},
+             "big": (1 << 64) - 1, "small": -(1 << 63)}
+    copied = json_copy(value, 16, 10_000)
+    assert copied == value and copied is not value
+    assert copied["revealed"] is not value["revealed"] and copied["revealed"][0] is not value["revealed"][0]
+    assert copied["x"]["y"] is not value["x"]["y"]
+    copied["revealed"][0].append(5)
+    assert value["revealed"][0] == [1, 2]
+
+    class Number(int):
+        pass
+
+    for forged in ({"a": (1,)}, {"a": 1 << 64}, {1: 2}, {"a": [Number(1)]}, {"a": {"b": set()}},
+                   {"a": [[[1]]]}):
+        assert json_copy(forged, 2, 10_000) is None
+    assert json_copy({"a": [0] * 10}, 16, 10) is None
+    # copy_json takes the Python copy for what the core does not (a tuple inside, shared as it is)
+    inner = (1, 2)
+    assert copy_json({"a": inner})["a"] is inner
+
+
+def test_forged_extras_are_named_and_a_restored_table_owns_its_extras() -> None:
+    game = Game("yunxiao", seed=3, claim_window="eligible")
+    snap = game.snapshot()
+    t = snap["table"]
+    with pytest.raises(InvalidState, match=r"snapshot\.table\.extras\.you\[1\]: .*not a JSON type"):
+        Game.from_snapshot({**snap, "table": {**t, "extras": {**t["extras"], "you": [0, (1,), 0, 0]}}})
+    restored = Game.from_snapshot(snap)
+    assert restored.table.extras == t["extras"]
+    t["extras"]["you"][0] = 3
+    assert restored.table.extras["you"][0] == 0

@@ -138,7 +138,7 @@ class MahjongFlow:
         self.table = table
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(self.rules, table)
-        self._pungs = [_pung_kinds(melds) for melds in table.melds]
+        self._pungs = [_pung_kinds(melds) if melds else 0 for melds in table.melds]
         self._pack_turn()
 
     def snapshot_table(self) -> dict[str, Any]:

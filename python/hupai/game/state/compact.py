@@ -29,14 +29,26 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
-from ..._core import compact_tiles, count_kinds, ints_within
+from ..._core import compact_tiles, count_kinds, ints_within, json_copy
 from ...actions import Action
 from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
 from .table import Table, copy_json
-from .validate import _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, _shuffled, check_free_json
+from .validate import (
+    _PHASES,
+    MAX_ACTIONS,
+    MAX_DEPTH,
+    MAX_NODES,
+    _dealt_wall,
+    _dict,
+    _fail,
+    _list,
+    _show,
+    _shuffled,
+    check_free_json,
+)
 from .wall import Wall
 
 __all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]
@@ -242,7 +254,12 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         extras = t["extras"]
         if type(extras) is not dict:  # noqa: E721
             raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
-        check_free_json(extras, "snapshot.table.extras")
+        # checked and copied in one core pass (the restored table's own copy); the walk names what is wrong
+        copied = json_copy(extras, MAX_DEPTH, MAX_NODES)
+        if copied is None:
+            check_free_json(extras, "snapshot.table.extras")
+            copied = copy_json(extras)
+        extras = copied
         stand_in = rules.stand_in(extras)
         aside = rules.set_aside(extras)
         extra = b"".join([m[1] for seat_melds in melds for m in seat_melds]) if meld_count else b""
@@ -328,7 +345,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.meld_order = meld_order
     table.missed = missed
     table.missed_all = missed_all
-    table.extras = copy_json(extras)
+    table.extras = extras  # (copied above)
     table.payments = payments
     table.ready = [None] * n
 
