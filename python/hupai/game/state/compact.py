@@ -68,6 +68,7 @@ _FIRST = itemgetter(0)
 _THIRD = itemgetter(2)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
+_HAND_SLICES = [itemgetter(*slices) if len(slices) > 1 else lambda text: (text[0:34],) for slices in _SLICES]
 _EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
 _NOTHING = [[""] * n for n in range(9)]  # per seat count, a table's "missed" with no missed win
 _NO_MELDS: list[list[list[str]]] = [[[] for _ in range(n)] for n in range(9)]  # and its "melds" before the first meld
@@ -108,21 +109,29 @@ def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
     wall, melds, missed, order = table.wall, table.melds, table.missed, table.meld_order
     n = table.num_players
-    # C loops (map, join, slices) rather than comprehensions: a server writes a snapshot on every request.
+    # C loops (join, slices, bytes of a list) rather than a call per item: a server writes a snapshot on every
+    # request.
     hands = b"".join(table.hands).translate(_ENCODE).decode("ascii")
     return {
         "wall": [wall.head, wall.tail],
-        "hands": list(map(hands.__getitem__, _SLICES[n])),
+        "hands": [*_HAND_SLICES[n](hands)],
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [list(map(_meld_token, ms)) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "melds": [_tokens(ms) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
         "discards": [bytes(pile).translate(_ENCODE).decode() for pile in table.discards],
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
         "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
-                  *table.payments, *map(int, table.missed_all)],
+                  *table.payments, *bytes(table.missed_all)],  # (bools as 0/1)
     }
+
+
+def _tokens(melds: list[Meld]) -> list[str]:
+    """A seat's meld tokens, the known ones without a call each (see _TOKENS)."""
+    get = _TOKENS.get
+    return [known[1] if (known := get(id(meld))) is not None and known[0] is meld else _meld_token(meld)
+            for meld in melds]
 
 
 def _no_melds(n: int) -> list[list[Any]]:
