@@ -162,8 +162,9 @@ def _dict(value: Any, where: str, keys: frozenset[str], optional: frozenset[str]
 
 
 def check_free_json(value: Any, where: str) -> None:
-    """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size;
-    walked with an explicit stack (no recursion on input)."""
+    """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size: a dict
+    in one core pass (:data:`_usual`, recursing at most MAX_DEPTH deep), else (or if that says no, to name what
+    is wrong) walked with an explicit stack (no recursion on input)."""
     if type(value) is dict and _usual(value, MAX_DEPTH, MAX_NODES):  # noqa: E721
         return
     stack = [(value, where, 0)]
