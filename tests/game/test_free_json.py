@@ -16,7 +16,7 @@ BIG = 1 << 64
 def _walked(value: Any) -> bool:
     """The full walk's answer (the quick path turned off)."""
     usual = validate._usual
-    validate._usual = lambda value: False  # type: ignore[assignment]
+    validate._usual = lambda *args: False  # type: ignore[assignment]
     try:
         validate.check_free_json(value, "x")
         return True
@@ -34,10 +34,37 @@ def _checked(value: Any) -> bool:
         return False
 
 
+def _quick(value: Any) -> bool:
+    return validate._usual(value, validate.MAX_DEPTH, validate.MAX_NODES)
+
+
 def test_the_usual_shapes_take_the_quick_path() -> None:
-    assert validate._usual({"liangdao": [False, True, False], "revealed": [[1, 2, 3], [], [33]], "chain": [-1, 0, 0]})
-    assert validate._usual({"gold": 3, "you": [0, 1, 0, 0], "last_kong": [], "name": "x", "none": None, "f": 1.5})
-    assert validate._usual({"mixed": [1, "a", None, [True, 2.5]]})
+    assert _quick({"liangdao": [False, True, False], "revealed": [[1, 2, 3], [], [33]], "chain": [-1, 0, 0]})
+    assert _quick({"gold": 3, "you": [0, 1, 0, 0], "last_kong": [], "name": "x", "none": None, "f": 1.5})
+    assert _quick({"mixed": [1, "a", None, [True, 2.5]]})
+    assert _quick({"deep": [[[[{"a": {"b": [1, {"c": [BIG - 1, -(1 << 63)]}]}}]]]], "wide": [0] * 1000})
+
+
+@pytest.mark.parametrize("value", [
+    {"a": BIG}, {"a": -(1 << 63) - 1}, {1: 2}, {"a": (1,)}, {"a": {"b": [object()]}}, {"a": b"x"},
+    {"a": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}, {"a": [0] * validate.MAX_NODES}, {"a": [set()]},
+])
+def test_the_quick_path_refuses_what_the_walk_refuses(value: Any) -> None:
+    assert not _quick(value) and not _walked(value)
+
+
+def test_the_quick_path_takes_only_exact_json_types() -> None:
+    class Text(str):
+        pass
+
+    class Number(int):
+        pass
+
+    class Mapping(dict):  # type: ignore[type-arg]
+        pass
+
+    for forged in ({"a": Text("x")}, {Text("a"): 1}, {"a": Number(1)}, {"a": [Mapping()]}, {"a": 1.5j}):
+        assert not _quick(forged) and not _walked(forged)
 
 
 @pytest.mark.parametrize("value", [

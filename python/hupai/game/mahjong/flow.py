@@ -38,6 +38,7 @@ __all__ = ["MahjongFlow"]
 # mask). Made once here, not per hand.
 _OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
+_NEXT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(2, 5)}
 # The records of the common events, per seat and kind (hupai.events.record), made once: the turn paths append
 # these ints.
 _DRAWS = {source: tuple(tuple(record("draw", seat, kind, source) for kind in range(34)) for seat in range(4))
@@ -99,7 +100,7 @@ class MahjongFlow:
         # plain turns (or turns the rules can say are plain). Guangdong and Kawuxing in a simulation.
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
-        self._next_seat = tuple((seat + 1) % n for seat in range(n))
+        self._next_seat = _NEXT[n]
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -137,7 +138,7 @@ class MahjongFlow:
         self.table = table
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(self.rules, table)
-        self._pungs = [_pung_kinds(melds) for melds in table.melds]
+        self._pungs = [_pung_kinds(melds) if melds else 0 for melds in table.melds]
         self._pack_turn()
 
     def snapshot_table(self) -> dict[str, Any]:

@@ -26,17 +26,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import itemgetter, le, methodcaller
+from operator import itemgetter
 from typing import Any
 
-from ..._core import count_kinds
+from ..._core import compact_tiles, count_kinds, ints_within, json_copy
 from ...actions import Action
 from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
 from .table import Table, copy_json
-from .validate import _INT, _PHASES, MAX_ACTIONS, _dealt_wall, _dict, _fail, _list, _show, check_free_json
+from .validate import (
+    _PHASES,
+    MAX_ACTIONS,
+    MAX_DEPTH,
+    MAX_NODES,
+    _dealt_wall,
+    _dict,
+    _fail,
+    _list,
+    _show,
+    _shuffled,
+    check_free_json,
+)
 from .wall import Wall
 
 __all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]
@@ -56,11 +68,12 @@ _FIRST = itemgetter(0)
 _THIRD = itemgetter(2)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
+_HAND_SLICES = [itemgetter(*slices) if len(slices) > 1 else lambda text: (text[0:34],) for slices in _SLICES]
 _EMPTY: list[tuple[tuple[()], ...]] = [((),) * n for n in range(9)]
-_encode = methodcaller("translate", _ENCODE)
-_ascii = methodcaller("decode", "ascii")
 _NOTHING = [[""] * n for n in range(9)]  # per seat count, a table's "missed" with no missed win
 _NO_MELDS: list[list[list[str]]] = [[[] for _ in range(n)] for n in range(9)]  # and its "melds" before the first meld
+_ZEROS = [bytes(n) for n in range(9)]  # per seat count: no melds, none claimed
+_TILE_BYTES = [bytes((k,)) for k in range(34)]
 
 
 def _tiles(values: Sequence[int]) -> str:
@@ -68,31 +81,57 @@ def _tiles(values: Sequence[int]) -> str:
 
 
 def _meld_token(meld: Meld) -> str:
+    known = _TOKENS.get(id(meld))
+    if known is not None and known[0] is meld:
+        return known[1]
     source, claimed = meld.claimed_from, meld.claimed_tile
-    return (_MELD_LETTERS[meld.type] + TILE_CHARS[meld.tiles[0]] + ("1" if meld.concealed else "0")
-            + ("1" if meld.added else "0") + ("-" if source is None else str(source))
-            + ("-" if claimed is None else TILE_CHARS[claimed]))
+    token = (_MELD_LETTERS[meld.type] + TILE_CHARS[meld.tiles[0]] + ("1" if meld.concealed else "0")
+             + ("1" if meld.added else "0") + ("-" if source is None else str(source))
+             + ("-" if claimed is None else TILE_CHARS[claimed]))
+    _keep_token(meld, token)
+    return token
+
+
+def _keep_token(meld: Meld, token: str) -> None:
+    if len(_TOKENS) >= _MAX_TOKENS:
+        _TOKENS.clear()
+    _TOKENS[id(meld)] = (meld, token)
+
+
+# A meld's token, kept per Meld object (a snapshot writes a hand's melds again at every request; a Meld is
+# immutable). Keyed by identity, not by value: Meld's equality and hash leave out the claimed tile, which the token
+# holds. The entry keeps its meld, so its id is not reused while the entry lives; bounded by clearing.
+_TOKENS: dict[int, tuple[Meld, str]] = {}
+_MAX_TOKENS = 8192
 
 
 def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
     wall, melds, missed, order = table.wall, table.melds, table.missed, table.meld_order
     n = table.num_players
-    # C loops (map, join, slices) rather than comprehensions: a server writes a snapshot on every request.
+    # C loops (join, slices, bytes of a list) rather than a call per item: a server writes a snapshot on every
+    # request.
     hands = b"".join(table.hands).translate(_ENCODE).decode("ascii")
     return {
         "wall": [wall.head, wall.tail],
-        "hands": list(map(hands.__getitem__, _SLICES[n])),
+        "hands": [*_HAND_SLICES[n](hands)],
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [list(map(_meld_token, ms)) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
-        "discards": list(map(_ascii, map(_encode, map(bytes, table.discards)))),
+        "melds": [_tokens(ms) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "discards": [bytes(pile).translate(_ENCODE).decode() for pile in table.discards],
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
         "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
-                  *table.payments, *map(int, table.missed_all)],
+                  *table.payments, *bytes(table.missed_all)],  # (bools as 0/1)
     }
+
+
+def _tokens(melds: list[Meld]) -> list[str]:
+    """A seat's meld tokens, the known ones without a call each (see _TOKENS)."""
+    get = _TOKENS.get
+    return [known[1] if (known := get(id(meld))) is not None and known[0] is meld else _meld_token(meld)
+            for meld in melds]
 
 
 def _no_melds(n: int) -> list[list[Any]]:
@@ -150,6 +189,7 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
         raise HupaiError("only an unclaimed, unadded kong is concealed; only a kong is added")
     meld = Meld(kind, tiles, concealed, None if source < 0 else source, added,  # type: ignore[arg-type]
                 None if claimed < 0 else claimed)
+    _keep_token(meld, token)  # the restored game's next snapshot writes it again
     return meld, bytes(tiles), source
 
 
@@ -193,8 +233,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     state = t["state"]
     highs = _highs(n, total)
     lows = _lows(n)
-    if (type(state) is not list or len(state) != len(highs) or set(map(type, state)) != _INT  # noqa: E721
-            or not all(map(le, lows, state)) or not all(map(le, state, highs))):
+    if not ints_within(state, lows, highs):
         state = _list(state, f"{w}.state", len(highs))
         for i, value in enumerate(state):
             if type(value) is not int or not lows[i] <= value <= highs[i]:  # noqa: E721
@@ -217,89 +256,58 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     if type(head) is not int or type(tail) is not int or not 0 <= head <= tail <= total:  # noqa: E721
         raise _fail(f"{w}.wall", f"head and tail must be ints with 0 <= head <= tail <= {total}")
 
-    # -- per-seat strings
-    hand_bytes, joined_hands = _strings(t["hands"], "hands", n, 34)
-    hands = list(map(bytearray, hand_bytes))
-    piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
-    found = t["missed"]
-    if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
-        missed: list[set[int]] = [set() for _ in range(n)]
-    else:
-        missed = []
-        for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
-            if kinds and list(kinds) != sorted(set(kinds)):
-                raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
-            missed.append(set(kinds))
-    tokens = t["melds"]
-    if type(tokens) is list and tokens == _NO_MELDS[n]:  # noqa: E721 (the usual case early in a hand)
-        melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
-        meld_count = 0
-    else:
-        if type(tokens) is not list or len(tokens) != n:  # noqa: E721
-            tokens = _list(tokens, f"{w}.melds", n)
-        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(tokens)]
-        meld_count = sum(map(len, melds))
-    order = t["meld_order"]
-    if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
-            list(map(order.count, "0123456789"[:n])) != list(map(len, melds))):
-        raise _fail(f"{w}.meld_order", "must name each meld's seat once, in the order the melds were made")
-    extras = t["extras"]
-    if type(extras) is not dict:  # noqa: E721
-        raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
-    check_free_json(extras, "snapshot.table.extras")
-
-    # -- tile conservation
-    stand_in = rules.stand_in(extras)
-    meld_tiles = b"".join([m[1] for seat_melds in melds for m in seat_melds]) if meld_count else b""
+    # -- melds, meld order and extras first (the tile count needs them), though the snapshot's tile strings come
+    # before them: on a refusal here, a bad string is named first, as it was when the strings were read first
+    try:
+        melds, meld_count, order = _checked_melds(t, n)
+        extras = t["extras"]
+        if type(extras) is not dict:  # noqa: E721
+            raise _fail(f"{w}.extras", f"must be an object, got {type(extras).__name__}")
+        # checked and copied in one core pass (the restored table's own copy); the walk names what is wrong
+        copied = json_copy(extras, MAX_DEPTH, MAX_NODES)
+        if copied is None:
+            check_free_json(extras, "snapshot.table.extras")
+            copied = copy_json(extras)
+        extras = copied
+        stand_in = rules.stand_in(extras)
+        aside = rules.set_aside(extras)
+        extra = b"".join([m[1] for seat_melds in melds for m in seat_melds]) if meld_count else b""
+        if aside:
+            extra += bytes(aside)
+    except Exception:
+        _tile_strings(t, n, total)
+        raise
     stand_in_chows = 0 if not stand_in or not meld_count else sum(
         1 for seat_melds in melds for m in seat_melds if m[0].type == "chow" and stand_in[0] in m[0].tiles)
-    aside = rules.set_aside(extras)
-    placed = bytearray(bytes(dealt[head:tail]))
-    placed += meld_tiles
-    placed += joined_piles
-    if aside:
-        placed += bytes(aside)
     if phase == "over" and kong_tile >= 0:  # a robbed kong's tile went to its robber's win
-        placed.append(kong_tile)
-    try:
-        counts = count_kinds(placed, 0, len(placed), 34)
-    except HupaiError:
-        counts = None
-    copies = _copies(rules, dealt)
-    if counts is None or not _conserved(copies, counts, joined_hands, n, stand_in, stand_in_chows):
-        consistency._check_tiles(list(copies), w, dealt[head:tail], hands, list(meld_tiles),
-                                 (stand_in, stand_in_chows), piles, aside, phase, kong_tile)
-
-    # -- the discards against the actions and the melds claimed from each pile
+        extra += _TILE_BYTES[kong_tile]
     claimed = [0] * n
     if meld_count:
         for seat_melds in melds:
             for m in seat_melds:
                 if m[2] >= 0:
                     claimed[m[2]] += 1
-    if made != discards_by_action:
-        s = next(s for s in range(n) if made[s] != discards_by_action[s])
-        raise _fail(f"{w}.state (discards_made[{s}])", f"{made[s]}, but the actions hold {discards_by_action[s]} "
-                                                      f"discards of seat {s}")
-    for s in range(n):
-        if len(piles[s]) != made[s] - claimed[s]:
-            raise _fail(f"{w}.discards[{s}]", f"{len(piles[s])} tiles, but seat {s} discarded {made[s]} and "
-                                              f"{claimed[s]} were claimed")
 
-    # -- hand sizes: concealed tiles plus three per meld make the hand size, one more for the seat to act
+    # -- the tile strings, tile conservation, the piles against the actions and the hand sizes: one core pass
+    # (compact_tiles), or on any doubt the Python checks below, which name what is wrong
+    copies = _copies(rules, dealt)
     size = rules.hand_size
-    held = list(map(sum, hands))
-    if meld_count:
-        held = [count + 3 * len(seat_melds) for count, seat_melds in zip(held, melds, strict=True)]
-    if phase == "over":
-        wrong = next((s for s in range(n) if not size - 1 <= held[s] <= size + 1), -1)
+    found = None
+    if made == discards_by_action and total < 256 and not (stand_in and stand_in_chows):
+        low, high = _sizes(n, size, phase, turn_seat)
+        found = compact_tiles(t["hands"], t["discards"], t["missed"], _dealt_bytes(rules, setup, dealt), head, tail,
+                              extra, copies, bytes(made), bytes(claimed) if meld_count else _ZEROS[n],
+                              bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high)
+    hand_bytes: Sequence[bytes]
+    piles: Sequence[bytes]
+    if found is None:
+        hand_bytes, piles, missed = _checked_tiles(t, n, total, dealt, head, tail, extra, copies, stand_in,
+                                                   stand_in_chows, made, claimed, discards_by_action, melds,
+                                                   meld_count, size, phase, turn_seat)
     else:
-        expected = [size] * n
-        expected[turn_seat] = size + 1 if phase in ("turn", "rob") else size
-        wrong = -1 if held == expected else next(s for s in range(n) if held[s] != expected[s])
-    if wrong >= 0:
-        raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
-                                           f"{' as the seat to act' if wrong == turn_seat else ''}")
+        hand_bytes, piles, found_missed = found
+        missed = list(map(set, found_missed)) if any(found_missed) else [set() for _ in range(n)]
+    hands = list(map(bytearray, hand_bytes))
     if phase == "turn" and drawn >= 0 and not hands[turn_seat][drawn]:
         raise _fail(f"{w}.state (drawn)", f"seat {turn_seat} does not hold its drawn tile")
     if phase == "claim" and (last_discard < 0 or discarder < 0 or not piles[discarder]
@@ -346,7 +354,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.meld_order = meld_order
     table.missed = missed
     table.missed_all = missed_all
-    table.extras = copy_json(extras)
+    table.extras = extras  # (copied above)
     table.payments = payments
     table.ready = [None] * n
 
@@ -357,6 +365,93 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     if phase in ("claim", "rob"):
         _open_window(rules, window, table, answers, len(actions))
     return table
+
+
+def _tile_strings(t: Mapping[str, Any], n: int, total: int) -> tuple[list[bytes], bytes, list[bytes], bytes,
+                                                                      list[set[int]]]:
+    """The hands, discards and missed strings decoded and checked one by one (InvalidState names a bad one):
+    per seat hand counts and all of them joined, the piles and all of them joined, the missed kinds."""
+    w = "snapshot.table"
+    hand_bytes, joined_hands = _strings(t["hands"], "hands", n, 34)
+    piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
+    found = t["missed"]
+    if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
+        missed: list[set[int]] = [set() for _ in range(n)]
+    else:
+        missed = []
+        for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
+            if kinds and list(kinds) != sorted(set(kinds)):
+                raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
+            missed.append(set(kinds))
+    return hand_bytes, joined_hands, piles, joined_piles, missed
+
+
+def _checked_melds(t: Mapping[str, Any], n: int) -> tuple[list[list[tuple[Meld, bytes, int]]], int, str]:
+    """The melds per seat (meld, tiles, source seat), how many, and their order (checked)."""
+    w = "snapshot.table"
+    tokens = t["melds"]
+    if type(tokens) is list and tokens == _NO_MELDS[n]:  # noqa: E721 (the usual case early in a hand)
+        melds: list[list[tuple[Meld, bytes, int]]] = _no_melds(n)
+        meld_count = 0
+    else:
+        if type(tokens) is not list or len(tokens) != n:  # noqa: E721
+            tokens = _list(tokens, f"{w}.melds", n)
+        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(tokens)]
+        meld_count = sum(map(len, melds))
+    order = t["meld_order"]
+    if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721
+            list(map(order.count, "0123456789"[:n])) != list(map(len, melds))):
+        raise _fail(f"{w}.meld_order", "must name each meld's seat once, in the order the melds were made")
+    return melds, meld_count, order
+
+
+def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], head: int, tail: int, extra: bytes,
+                   copies: bytes, stand_in: tuple[int, int] | None, stand_in_chows: int, made: list[int],
+                   claimed: list[int], discards_by_action: list[int], melds: list[list[tuple[Meld, bytes, int]]],
+                   meld_count: int, size: int, phase: str,
+                   turn_seat: int) -> tuple[list[bytes], list[bytes], list[set[int]]]:
+    """What compact_tiles checks, in Python, naming what is wrong (InvalidState): the tile strings, tile
+    conservation, the discards against the actions, the hand sizes. Returns the hands, piles and missed kinds."""
+    w = "snapshot.table"
+    hand_bytes, joined_hands, piles, joined_piles, missed = _tile_strings(t, n, total)
+
+    # -- tile conservation
+    placed = bytearray(bytes(dealt[head:tail]))
+    placed += joined_piles
+    placed += extra
+    try:
+        counts = count_kinds(placed, 0, len(placed), 34)
+    except HupaiError:
+        counts = None
+    if counts is None or not _conserved(copies, counts, joined_hands, n, stand_in, stand_in_chows):
+        # (the melds' tiles, the rules' places and a robbed kong's tile are all in ``extra``)
+        consistency._check_tiles(list(copies), w, dealt[head:tail], hand_bytes, list(extra), (stand_in, stand_in_chows),
+                                 piles, (), phase, -1)
+
+    # -- the discards against the actions and the melds claimed from each pile
+    if made != discards_by_action:
+        s = next(s for s in range(n) if made[s] != discards_by_action[s])
+        raise _fail(f"{w}.state (discards_made[{s}])", f"{made[s]}, but the actions hold {discards_by_action[s]} "
+                                                      f"discards of seat {s}")
+    for s in range(n):
+        if len(piles[s]) != made[s] - claimed[s]:
+            raise _fail(f"{w}.discards[{s}]", f"{len(piles[s])} tiles, but seat {s} discarded {made[s]} and "
+                                              f"{claimed[s]} were claimed")
+
+    # -- hand sizes: concealed tiles plus three per meld make the hand size, one more for the seat to act
+    held = list(map(sum, hand_bytes))
+    if meld_count:
+        held = [count + 3 * len(seat_melds) for count, seat_melds in zip(held, melds, strict=True)]
+    if phase == "over":
+        wrong = next((s for s in range(n) if not size - 1 <= held[s] <= size + 1), -1)
+    else:
+        expected = [size] * n
+        expected[turn_seat] = size + 1 if phase in ("turn", "rob") else size
+        wrong = -1 if held == expected else next(s for s in range(n) if held[s] != expected[s])
+    if wrong >= 0:
+        raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
+                                           f"{' as the seat to act' if wrong == turn_seat else ''}")
+    return hand_bytes, piles, missed
 
 
 def _answers(phase: str, actions: Sequence[Any]) -> Sequence[Any]:
@@ -410,6 +505,30 @@ def _seat_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]
 def _rules_winds(rules: Rules, dealer: int, first_dealer: int) -> tuple[int, ...]:
     """The seats' winds, kept per rules object (a hook of the setup alone, asked on every restore)."""
     return tuple(rules.seat_winds(dealer, first_dealer))
+
+
+@lru_cache(maxsize=64)
+def _sizes(n: int, size: int, phase: str, turn_seat: int) -> tuple[bytes, bytes]:
+    """The fewest and most tiles each seat may hold counting three per meld (compact_tiles' low and high): the
+    hand size, one more for the seat to act in a turn or rob phase, one either way once the hand is over (a
+    robbed kong's tile left its hand)."""
+    if phase == "over":
+        return bytes([size - 1] * n), bytes([size + 1] * n)
+    expected = [size] * n
+    expected[turn_seat] = size + 1 if phase in ("turn", "rob") else size
+    return bytes(expected), bytes(expected)
+
+
+def _dealt_bytes(rules: Rules, setup: Mapping[str, Any], dealt: list[int]) -> bytes:
+    """The dealt wall (``dealt``, what :func:`_dealt_wall` gave) as bytes, kept per seed as the wall is."""
+    if "wall" in setup or type(rules).__hash__ is None:
+        return bytes(dealt)
+    return _shuffled_bytes(rules, setup["seed"])
+
+
+@lru_cache(maxsize=64)
+def _shuffled_bytes(rules: Rules, seed: int) -> bytes:
+    return bytes(_shuffled(rules, seed))
 
 
 def _copies(rules: Rules, dealt: list[int]) -> bytes:

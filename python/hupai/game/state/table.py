@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._core import json_copy
 from ...actions import Action
 from ...hand import Meld
 from ...tiles import counts_to_kinds
@@ -177,12 +178,19 @@ class Table:
 
 
 _SCALARS = frozenset({int, str, float, bool, type(None)})
+_COPY_DEPTH = 64  # json_copy's bounds for the engine's own data (deeper or other data: the Python copy below)
+_COPY_NODES = 1 << 40
 
 
 def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data (dicts, lists, scalars), cheaper than ``copy.deepcopy``. Scalars are
     shared, and a list of scalars alone (a rule system's per-seat flags or counters) is copied in one step:
-    every snapshot and restore copies the rules' ``extras``."""
+    every snapshot and restore copies the rules' ``extras``: a dict of plain JSON types in one core pass
+    (``_core.json_copy``), anything else here."""
+    if type(value) is dict:  # noqa: E721
+        copied = json_copy(value, _COPY_DEPTH, _COPY_NODES)
+        if copied is not None:
+            return copied
     if isinstance(value, dict):  # (tested first, as before: a scalar costs two tests, as it did)
         if type(value) is dict:  # noqa: E721
             return {k: v if type(v) in _SCALARS else _copy_list(v) if type(v) is list else copy_json(v)  # noqa: E721

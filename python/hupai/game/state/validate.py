@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..._core import compact_actions
+from ..._core import compact_actions, plain_json
 from ...actions import KINDS
 from ...errors import HupaiError, InvalidState
 from ...jsonform import describe
@@ -89,8 +89,6 @@ _CLAIM_KINDS = frozenset({"win", "pung", "chow", "kong", "pass"})
 _MAX_FLAG = 40  # as actions.coerce
 _INT = {int}
 _RUN_TYPES = frozenset({list, tuple})
-_SCALARS = frozenset({int, str, float, bool, type(None)})
-_SCALARS_OR_LIST = _SCALARS | {list}
 
 
 def _fail(where: str, message: str) -> InvalidState:
@@ -164,9 +162,10 @@ def _dict(value: Any, where: str, keys: frozenset[str], optional: frozenset[str]
 
 
 def check_free_json(value: Any, where: str) -> None:
-    """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size;
-    walked with an explicit stack (no recursion on input)."""
-    if type(value) is dict and _usual(value):  # noqa: E721
+    """Plain JSON (dict with string keys, list, str, int, float, bool, None), bounded in depth and size: a dict
+    in one core pass (:data:`_usual`, recursing at most MAX_DEPTH deep), else (or if that says no, to name what
+    is wrong) walked with an explicit stack (no recursion on input)."""
+    if type(value) is dict and _usual(value, MAX_DEPTH, MAX_NODES):  # noqa: E721
         return
     stack = [(value, where, 0)]
     nodes = 0
@@ -192,53 +191,10 @@ def check_free_json(value: Any, where: str) -> None:
             raise _fail(path, f"{kind.__name__} is not a JSON type")
 
 
-_SMALL = 64  # the quick path's bound on the entries of each dict or list (the values are counted against MAX_NODES)
-_NUMBERS = frozenset({int, bool})
-
-
-def _usual(value: dict[Any, Any]) -> bool:
-    """The quick test of :func:`check_free_json` for the shapes rules and options use: a dict of at most 64
-    string keys whose values are scalars, lists of scalars or lists of lists of scalars (at most 64 each), ints
-    within 64 bits, checked in bulk; False sends the value to the full walk, which names what is wrong."""
-    if len(value) > _SMALL:
-        return False
-    nodes = 1 + len(value)
-    for key, sub in value.items():
-        kind = type(sub)
-        if type(key) is not str:  # noqa: E721
-            return False
-        if kind is list:
-            if len(sub) > _SMALL:
-                return False
-            nodes += len(sub)
-            kinds = set(map(type, sub))
-            if list in kinds:
-                if not kinds <= _SCALARS_OR_LIST:
-                    return False
-                for inner in sub:
-                    if type(inner) is list:  # noqa: E721
-                        nodes += len(inner)
-                        if len(inner) > _SMALL or not _scalars(inner, set(map(type, inner))):
-                            return False
-                    elif not _scalars((inner,), {type(inner)}):
-                        return False
-            elif not _scalars(sub, kinds):
-                return False
-        elif kind is int:
-            if not -(1 << 63) <= sub < (1 << 64):
-                return False
-        elif kind not in _SCALARS:
-            return False
-    return nodes <= MAX_NODES
-
-
-def _scalars(values: Sequence[Any], kinds: set[type]) -> bool:
-    """Scalars only, every int within 64 bits (min and max in C when they are all numbers)."""
-    if int not in kinds:
-        return kinds <= _SCALARS
-    if kinds <= _NUMBERS:
-        return bool(-(1 << 63) <= min(values) and max(values) < (1 << 64))
-    return kinds <= _SCALARS and all(-(1 << 63) <= v < (1 << 64) for v in values if type(v) is int)  # noqa: E721
+#: The quick test of :func:`check_free_json` (value, MAX_DEPTH, MAX_NODES): one core pass over plain JSON data
+#: that accepts exactly what the walk accepts; on False the walk names what is wrong. Every restore checks the
+#: options and the rules' extras.
+_usual = plain_json
 
 
 def check_version(data: Any, expected: str, what: str) -> Mapping[str, Any]:
@@ -275,7 +231,10 @@ def build_rules(data: Mapping[str, Any], what: str, rules: Rules | None) -> Rule
             raise _fail(f"{what}.options", "differ from the given rules' options")
         return rules
     check_free_json(options, f"{what}.options")
-    key = (name, json.dumps(options, sort_keys=True))  # type-exact: 1, 1.0 and true are different options
+    # repr, not json.dumps (several times the cost on every restore): checked plain JSON types only, so the repr is
+    # as type-exact as the JSON text (1, 1.0 and True are different options). Sorted by key (distinct strs: the
+    # values are never compared), as a log's sorted JSON and a snapshot's options in the rules' order must meet.
+    key = (name, repr(sorted(options.items())))
     with _RULES_LOCK:
         shared = _RULES.get(key)
         if shared is not None:
