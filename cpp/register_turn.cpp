@@ -4,10 +4,10 @@
 // path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
 // the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
 // objects (hands, meld counts, ready flags, exposed-pung masks, whether the next seat has a 漏胡 block) and writes
-// plain buffers only: the two hand counts it moves (bytearrays of 34 counts) and the two per-seat counters
-// (bytearrays). It stores, creates or changes no other Python object except its return value, and everything is
-// read and checked first, so a malformed argument (an engine bug, never a player's action) raises before any
-// byte changes.
+// plain buffers only: the two hand counts it moves (bytearrays of 34 counts), the two per-seat counters
+// (bytearrays) and the discarder's pile (its tile written at its count of discards made, a bytearray). It stores,
+// creates or changes no other Python object except its return value, and everything is read and checked first,
+// so a malformed argument (an engine bug, never a player's action) raises before any byte changes.
 #include <Python.h>
 
 #include <algorithm>
@@ -37,8 +37,15 @@ enum PackItem : Py_ssize_t {
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
     kWallTiles,       // list of the wall's tiles (ints, kinds): the next seat draws the one at the head
     kForms,           // int, the winning forms (hupai.Forms)
+    kPiles,           // list of bytearray(kPileCapacity) per seat: its discards in order, the next at discards_made
     kPackSize,
 };
+
+// A discard pile's buffer (hupai.game.state.table.PILE_CAPACITY): one size for every seat, which no hand (34) or
+// counter (a byte per seat) has; its first discards_made[seat] bytes are the seat's discards in order, a claimed
+// one marked with kClaimed.
+constexpr Py_ssize_t kPileCapacity = 256;
+constexpr std::uint8_t kClaimed = 0x80;
 
 bool fail(const char* message) {
     PyErr_SetString(PyExc_ValueError, message);
@@ -130,7 +137,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     PyObject* ready_list = args[1];
     std::uint8_t* draws = seat_counters(pack[kDraws], seats);
     std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
-    if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kMelds], seats) ||
+    if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kPiles], seats) ||
+        !seat_list(pack[kMelds], seats) ||
         !seat_list(pack[kPungs], seats) || !seat_list(pack[kMissed], seats) || !seat_list(pack[kMissedAll], seats) ||
         !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
         !PyList_CheckExact(pack[kWallTiles])) {
@@ -210,11 +218,17 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("lean_turn: a counter at its limit");
         return nullptr;
     }
+    PyObject* pile_buffer = PyList_GET_ITEM(pack[kPiles], seat);
+    if (!PyByteArray_CheckExact(pile_buffer) || PyByteArray_GET_SIZE(pile_buffer) != kPileCapacity) {
+        fail("lean_turn: a discard pile must be a bytearray of 256 bytes");
+        return nullptr;
+    }
+    std::uint8_t* pile = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile_buffer));
 
-    // The discard.
+    // The discard, onto the seat's pile.
     --buffers[seat][tile];
     --counts[seat][tile];
-    ++discards_made[seat];
+    pile[discards_made[seat]++] = std::uint8_t(tile);  // (the count below 255, checked above: in the buffer)
     // The discarder's waiting hand is known at once (a 摸切 discard leaves a known one as it was): the next scan
     // would work it out anyway, and with every flag known the cache usually comes back unchanged.
     if (tile != drawn || query.ready[seat] < 0)
@@ -262,6 +276,106 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return turn_result(ready_list, query.ready, seats, discards, next_tile);
 }
 
+// discard_tile(pack, seat, tile) -> None: the general path's discard (MahjongFlow._discard), the bytes the lean
+// turn's discard writes: one count off the seat's hand, the tile onto its pile at its count of discards made, that
+// count + 1. Three byte writes that cost the interpreter three subscripted stores (a bytearray's, about 150
+// instructions each) in Python. Everything is checked before a byte changes.
+PyObject* discard_tile(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "discard_tile expects the flow's turn pack, a seat and a tile");
+        return nullptr;
+    }
+    PyObject* pack = args[0];
+    PyObject* hands = PyTuple_GET_ITEM(pack, kHands);
+    if (!PyList_CheckExact(hands) || PyList_GET_SIZE(hands) < 2 || PyList_GET_SIZE(hands) > 4) {
+        fail("discard_tile: hands must be a list of 2..4 seats");
+        return nullptr;
+    }
+    const Py_ssize_t seats = PyList_GET_SIZE(hands);
+    long seat = 0, tile = 0;
+    if (!small_int(args[1], 0, long(seats) - 1, seat) || !small_int(args[2], 0, kNumKinds - 1, tile)) return nullptr;
+    std::uint8_t* made = seat_counters(PyTuple_GET_ITEM(pack, kDiscardsMade), seats);
+    PyObject* piles = PyTuple_GET_ITEM(pack, kPiles);
+    PyObject* hand = PyList_GET_ITEM(hands, seat);
+    if (made == nullptr || !seat_list(piles, seats) || !PyByteArray_CheckExact(hand) ||
+        PyByteArray_GET_SIZE(hand) != kNumKinds) {
+        fail("discard_tile: a per-seat list, buffer or hand of the wrong shape");
+        return nullptr;
+    }
+    PyObject* pile = PyList_GET_ITEM(piles, seat);
+    if (!PyByteArray_CheckExact(pile) || PyByteArray_GET_SIZE(pile) != kPileCapacity) {
+        fail("discard_tile: a discard pile must be a bytearray of 256 bytes");
+        return nullptr;
+    }
+    auto* counts = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
+    if (counts[tile] == 0 || counts[tile] > kMaxCopies) {
+        fail("discard_tile: the discarder does not hold the tile");
+        return nullptr;
+    }
+    if (made[seat] == 0xFF) {
+        fail("discard_tile: a counter at its limit");
+        return nullptr;
+    }
+    --counts[tile];
+    reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile))[made[seat]++] = std::uint8_t(tile);
+    Py_RETURN_NONE;
+}
+
+// pile_tuples(piles, made) -> tuple of tuples: each seat's discard pile (the first made[seat] bytes of its buffer,
+// less the claimed ones, marked kClaimed) as a tuple of ints, in one crossing, for the observer's copy of the piles:
+// a Python loop over the buffers (a slice and a tuple of its bytes per seat) costs twice what the observer paid for
+// lists. Reads only; makes nothing but its return value.
+PyObject* pile_tuples(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pile_tuples expects the piles and the discards made");
+        return nullptr;
+    }
+    PyObject* piles = args[0];
+    PyObject* made = args[1];
+    if (!PyList_CheckExact(piles) || !PyByteArray_CheckExact(made) ||
+        PyByteArray_GET_SIZE(made) != PyList_GET_SIZE(piles) || PyList_GET_SIZE(piles) > 4) {
+        PyErr_SetString(PyExc_ValueError, "pile_tuples: a list of at most 4 piles and a bytearray of their counts");
+        return nullptr;
+    }
+    const Py_ssize_t seats = PyList_GET_SIZE(piles);
+    // Copied first (the claimed tiles left out): making the tuples may run the garbage collector, and with it any
+    // finalizer.
+    std::uint8_t size[4] = {};
+    std::uint8_t tiles[4][kPileCapacity];
+    const auto* counts = reinterpret_cast<const std::uint8_t*>(PyByteArray_AS_STRING(made));
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyObject* pile = PyList_GET_ITEM(piles, s);
+        if (!PyByteArray_CheckExact(pile) || PyByteArray_GET_SIZE(pile) < Py_ssize_t(counts[s])) {
+            PyErr_SetString(PyExc_ValueError, "pile_tuples: a pile must be a bytearray holding its discards");
+            return nullptr;
+        }
+        const auto* from = reinterpret_cast<const std::uint8_t*>(PyByteArray_AS_STRING(pile));
+        std::uint8_t kept = 0;
+        for (int at = 0; at < counts[s]; ++at)
+            if ((from[at] & kClaimed) == 0) tiles[s][kept++] = from[at];
+        size[s] = kept;
+    }
+    PyObject* out = PyTuple_New(seats);
+    if (out == nullptr) return nullptr;
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyObject* row = PyTuple_New(size[s]);
+        if (row == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(out, s, row);  // filling the new tuple returned (a failure below frees both)
+        for (Py_ssize_t at = 0; at < Py_ssize_t(size[s]); ++at) {
+            PyObject* tile = PyLong_FromLong(long(tiles[s][at]));  // a small int: shared
+            if (tile == nullptr) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+            PyTuple_SET_ITEM(row, at, tile);
+        }
+    }
+    return out;
+}
+
 PyMethodDef kTurnMethods[] = {
     {"lean_turn", as_method(lean_turn), METH_FASTCALL,
      "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, /)\n--\n\n"
@@ -269,16 +383,26 @@ PyMethodDef kTurnMethods[] = {
      "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
      "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; missed, missed_all: per seat\n"
      "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
-     "tiles, a list of kinds; the winning forms). `ready`: the engine's ready cache (None, False, True per\n"
-     "seat), read only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none; discards_made[seat] + 1)\n"
-     "and every other seat's claims are scanned (claim_scan's bits, `chowers` as its chow_seats). If nobody may\n"
-     "claim, `head` < `limit` (the wall's head and the end of its live part) and the next seat has no 漏胡\n"
-     "block, that seat draws the wall's tile at `head` (draws[next] + 1). Only those bytes are written, after\n"
-     "every argument is checked. Returns (ready, result, drawn): ready the cache after the turn (what the scan\n"
+     "tiles, a list of kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
+     "order, a claimed one marked 0x80). `ready`: the engine's ready cache (None, False, True per seat), read\n"
+     "only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none): written at discards_made[seat] in\n"
+     "its pile, discards_made[seat] + 1; and every other seat's claims are scanned (claim_scan's bits,\n"
+     "`chowers` as its chow_seats). If nobody may claim, `head` < `limit` (the wall's head and the end of its\n"
+     "live part) and the next seat has no 漏胡 block, that seat draws the wall's tile at `head` (draws[next] +\n"
+     "1). Only those bytes are written, after every argument is checked. Returns (ready, result, drawn): ready the cache after the turn (what the scan\n"
      "learned, and the discarder's own waiting hand, worked out now), the `ready` list itself if no flag\n"
      "changed, else a new list; result the shapes (an int) if some seat may claim, 0 if nobody may but no draw\n"
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
      "its discards, else None; drawn the tile drawn, -1 if none was."},
+    {"discard_tile", as_method(discard_tile), METH_FASTCALL,
+     "discard_tile($module, pack, seat, tile, /)\n--\n\n"
+     "The general path's discard (MahjongFlow._discard) in the lean turn's pack: one count of `tile` off the\n"
+     "seat's hand, the tile written in its pile at discards_made[seat], that count + 1. Only those bytes are\n"
+     "written, after every argument is checked."},
+    {"pile_tuples", as_method(pile_tuples), METH_FASTCALL,
+     "pile_tuples($module, piles, made, /)\n--\n\n"
+     "Each seat's discard pile as a tuple of ints: the first made[seat] bytes of piles[seat] less those marked\n"
+     "claimed (0x80) (piles: a list of at most 4 bytearrays; made: a bytearray, a byte per seat). Reads only."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -342,11 +342,10 @@ def _mahjong_table(obs: Observation, rules: Rules, extras: dict[str, Any], hands
                   Wall(wall_tiles, head, tail))
     table.hands = hands
     table.melds = [list(m) for m in melds]
-    table.discards = [list(pile) for pile in obs.discards]
     table.phase = phase
     table.turn_seat = turn_seat
     table.draws = bytearray(draws)
-    table.discards_made = bytearray(discards_made)
+    table.set_discards(obs.discards, discards_made)
     table.calls = sum(len(m) for m in melds) + sum(m.added for ms in melds for m in ms)
     # The melds in turn order from the dealer, a seat's own in the order it made them (the order is not shown).
     order = []

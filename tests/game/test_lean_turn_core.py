@@ -11,12 +11,13 @@ import copy
 import random
 
 import pytest
-from hupai._core import lean_turn
+from hupai._core import discard_tile, lean_turn, pile_tuples
 from hupai.actions import ACTIONS
 from hupai.game import Game
 
 # The pack's items (MahjongFlow._pack_turn).
-HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_, WALL, FORMS = range(10)
+HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_, WALL, FORMS, PILES = range(11)
+PACK_SIZE = 11
 
 
 def _ready_game(seed: int = 7) -> tuple[Game, list]:
@@ -85,6 +86,14 @@ def _full_counter(args: list) -> list:
     return _pack_with(args, MADE, made)
 
 
+def _pile_of_size(size: int):
+    def change(args: list) -> list:
+        piles = list(args[0][PILES])
+        piles[args[2]] = bytearray(size)
+        return _pack_with(args, PILES, piles)
+    return change
+
+
 def _fifth_copy(args: list) -> list:
     hands = [bytearray(h) for h in args[0][HANDS]]
     hands[(args[2] + 1) % 4][args[0][WALL][args[5]]] = 4
@@ -131,6 +140,11 @@ def _fifth_copy(args: list) -> list:
     lambda a: _pack_with(a, MISSED_ALL, [0, 0, 0, 0]),        # 漏胡 flags that are not bools
     lambda a: _pack_with(a, ACTIONS_, a[0][ACTIONS_][:2]),    # discard actions for two seats only
     lambda a: _pack_with(a, ACTIONS_, ((),) * 4),             # discard actions of no kind
+    _pile_of_size(255),                                       # a pile buffer one byte short
+    _pile_of_size(34),                                        # a pile buffer of a hand's size
+    lambda a: _pack_with(a, PILES, [bytes(256)] * 4),         # piles that cannot be written
+    lambda a: _pack_with(a, PILES, a[0][PILES][:3]),          # piles of another table size
+    lambda a: _pack_with(a, PILES, tuple(a[0][PILES])),       # piles that are no list
 ])
 def test_lean_turn_rejects_malformed_input_and_changes_nothing(change):
     game, args = _ready_game()
@@ -144,7 +158,7 @@ def test_lean_turn_rejects_malformed_input_and_changes_nothing(change):
 # Values a corrupted argument or pack item takes in the fuzz below.
 _JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2**63, True, False, None, 1.0, "1m",
          b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4,
-         [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object()]
+         [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object(), bytearray(256), [bytearray(256)] * 4]
 
 
 def _corrupt(rng: random.Random, args: list) -> list:
@@ -152,13 +166,13 @@ def _corrupt(rng: random.Random, args: list) -> list:
     copies: the game's own lists and buffers stay as they were)."""
     for _ in range(rng.randint(1, 3)):
         where = rng.randrange(4)
-        whole = isinstance(args[0], tuple) and len(args[0]) == 10
+        whole = isinstance(args[0], tuple) and len(args[0]) == PACK_SIZE
         if where == 0 or not whole:
             args = _with(args, rng.randrange(8), rng.choice(_JUNK))
         elif where == 1:
-            args = _pack_with(args, rng.randrange(10), rng.choice(_JUNK))
+            args = _pack_with(args, rng.randrange(PACK_SIZE), rng.choice(_JUNK))
         elif where == 2:
-            item = rng.choice([HANDS, MELDS, PUNGS, MISSED, MISSED_ALL])
+            item = rng.choice([HANDS, MELDS, PUNGS, MISSED, MISSED_ALL, PILES])
             if isinstance(args[0][item], list) and args[0][item]:
                 seats = list(args[0][item])
                 seats[rng.randrange(len(seats))] = rng.choice(_JUNK)
@@ -213,7 +227,8 @@ def test_lean_turn_plays_the_discard_and_the_draw():
         got_ready, got, got_drawn = lean_turn(*args)
         assert ready is table.ready and ready == ready_before  # read, not written
         assert got_ready is not ready and len(got_ready) == 4
-        assert list(flow.events) == events and table.discards == [[], [], [], []]
+        assert list(flow.events) == events
+        assert list(map(list, table.discards)) == [[tile] if s == seat else [] for s in range(4)]  # on its pile
         table.drawn = -1  # (the flow's own bookkeeping after a discard: the rules then read the waiting hand)
         assert got_ready[seat] is game.rules.ready(table, seat)  # the discarder's waiting hand, known at once
         if isinstance(got, int):
@@ -290,3 +305,65 @@ def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():
         assert got_drawn == -1 and table.missed[1] == {5}
         return
     raise AssertionError("no unclaimable discard in 40 deals")
+
+
+def test_pile_tuples_reads_each_pile_up_to_its_count_less_the_claimed():
+    piles = [bytearray(256) for _ in range(4)]
+    piles[0][:4] = b"\x01\x82\x02\x21"  # the second discard claimed
+    piles[1][:1] = b"\x85"
+    piles[2][:1] = b"\x07"
+    made = bytearray([4, 1, 1, 0])
+    assert pile_tuples(piles, made) == ((1, 2, 33), (), (7,), ())
+    assert pile_tuples([bytearray(b"\x05\x06")] * 2, bytearray([2, 1])) == ((5, 6), (5,))
+
+
+@pytest.mark.parametrize("args", [
+    ([bytearray(4)] * 4,),                                    # no lengths
+    ([bytearray(4)] * 4, bytearray(3)),                       # lengths of another table size
+    ([bytearray(4)] * 4, bytes(4)),                           # lengths that are no bytearray
+    ((bytearray(4),) * 4, bytearray(4)),                      # piles that are no list
+    ([bytearray(4)] * 5, bytearray(5)),                       # five seats
+    ([bytes(4)] * 4, bytearray(4)),                           # piles that are no bytearrays
+    ([bytearray(4)] * 4, bytearray([0, 5, 0, 0])),            # a count beyond its pile
+])
+def test_pile_tuples_refuses_malformed_piles(args):
+    with pytest.raises((TypeError, ValueError)):
+        pile_tuples(*args)
+
+
+def test_discard_tile_writes_the_hand_the_pile_and_the_count():
+    game, args = _ready_game()
+    pack, seat, tile = args[0], args[2], args[3]
+    held = pack[HANDS][seat][tile]
+    discard_tile(pack, seat, tile)
+    assert pack[HANDS][seat][tile] == held - 1 and pack[MADE][seat] == 1 and pack[PILES][seat][0] == tile
+    assert list(map(list, game.table.discards)) == [[tile] if s == seat else [] for s in range(4)]
+
+
+@pytest.mark.parametrize("change", [
+    lambda p, s, t: (p, s),                                           # an argument missing
+    lambda p, s, t: (p[:5], s, t),                                    # a short pack
+    lambda p, s, t: (p, 4, t),                                        # no such seat
+    lambda p, s, t: (p, True, t),                                     # a bool for a seat
+    lambda p, s, t: (p, s, 34),                                       # no such kind
+    lambda p, s, t: (p, s, next(k for k in range(34) if not p[HANDS][s][k])),  # a tile not held
+    lambda p, s, t: (_pack(p, MADE, bytearray([255] * 4)), s, t),     # a count that cannot grow
+    lambda p, s, t: (_pack(p, MADE, [0] * 4), s, t),                  # counts that are no buffer
+    lambda p, s, t: (_pack(p, PILES, [bytearray(255)] * 4), s, t),    # piles of another size
+    lambda p, s, t: (_pack(p, PILES, p[PILES][:3]), s, t),            # piles of another table size
+    lambda p, s, t: (_pack(p, HANDS, [bytes(34)] * 4), s, t),         # hands that cannot be written
+    lambda p, s, t: (_pack(p, HANDS, [bytearray(33)] * 4), s, t),     # hands of another size
+])
+def test_discard_tile_refuses_malformed_input_and_changes_nothing(change):
+    game, args = _ready_game()
+    changed = list(change(args[0], args[2], args[3]))
+    before = _state(game, changed)
+    with pytest.raises((TypeError, ValueError)):
+        discard_tile(*changed)
+    assert _state(game, changed) == before
+
+
+def _pack(pack: tuple, item: int, value: object) -> tuple:
+    out = list(pack)
+    out[item] = value
+    return tuple(out)

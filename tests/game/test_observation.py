@@ -94,7 +94,7 @@ def test_an_observation_is_frozen_and_holds_no_reference_to_the_game():
             if id(item) not in reached and not isinstance(item, type):
                 reached.add(id(item))
                 todo.extend(gc.get_referents(item))
-        engine = [game, game.table, *game.table.hands, *game.table.melds, *game.table.discards,
+        engine = [game, game.table, *game.table.hands, *game.table.melds, *game.table.piles,
                   game.table.extras, game.table.wall]
         assert not reached & {id(x) for x in engine}
 

@@ -156,7 +156,7 @@ def test_yx_e18_chow_a_white_as_the_gold_face():
     assert meld.type == "chow" and meld.tiles == (T("4m"), T("5m"), T("6m")) and meld.claimed_tile == T("5z")
     after = game.hand(1)
     assert [before[k] - after[k] for k in range(34)] == [int(k in (T("4m"), T("6m"))) for k in range(34)]
-    assert game.table.discards[0] == []
+    assert not game.table.discards[0]
     event = game.events[-1]
     assert (event.type, event.tile, event.tiles) == ("chow", T("5z"), (T("4m"), T("5m"), T("6m")))
     discards = kinds_of(game.legal_actions(1), "discard")

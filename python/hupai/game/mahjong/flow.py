@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._core import claim_scan, count_kinds, held_actions, lean_turn, plain_turn
+from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
 from ...events import EventLog, record, turn_record
 from ...hand import Meld
@@ -25,7 +25,7 @@ from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from ..flow import Decision
 from ..result import HandResult, WinResult, close_hand
 from ..state.compact import table_to_compact
-from ..state.table import Table, copy_json
+from ..state.table import CLAIMED, Table, copy_json
 from ..state.wall import Wall, shuffle
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
@@ -150,7 +150,7 @@ class MahjongFlow:
         (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
         self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.missed,
-                           table.missed_all, ACTIONS.discard, table.wall.tiles, self._forms)
+                           table.missed_all, ACTIONS.discard, table.wall.tiles, self._forms, table.piles)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -334,18 +334,17 @@ class MahjongFlow:
         draws from the wall (one record in the log for both events) and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
         and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
-        (the two hand counts moved, the per-seat counters); the rest (discards, the ready cache it returns, a new
-        list only when a flag changed, events and the Table's own fields) is kept here. Anything else (a claim is
-        possible, the wall ends, a 漏胡 block that the next seat's draw ends) leaves by the general path at the
-        point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a simulated
-        Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
+        (the two hand counts moved, the per-seat counters, the discard on its pile); the rest (the ready cache it
+        returns, a new list only when a flag changed, events and the Table's own fields) is kept here. Anything
+        else (a claim is possible, the wall ends, a 漏胡 block that the next seat's draw ends) leaves by the general
+        path at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
+        simulated Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
         table = self.table
         wall = table.wall
         head = wall.head
         # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
         table.ready, got, drawn = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, head,
                                             wall.tail - self._dead_wall, self._chowers[seat])
-        table.discards[seat].append(tile)
         table.last_discard = tile
         table.discarder = seat
         if drawn < 0:
@@ -395,11 +394,10 @@ class MahjongFlow:
 
     def _discard(self, seat: int, tile: int, flag: str) -> None:
         table = self.table
-        table.hands[seat][tile] -= 1
+        # The hand's count, the pile and the count of discards made: three bytes, one core call.
+        discard_tile(self._turn_pack, seat, tile)
         if tile != table.drawn:
             table.ready[seat] = None  # a 摸切 discard leaves the waiting hand as it was
-        table.discards[seat].append(tile)
-        table.discards_made[seat] += 1
         table.last_discard = tile
         table.discarder = seat
         table.drawn = -1
@@ -493,7 +491,7 @@ class MahjongFlow:
         # The rules say which tiles leave the hand and what meld they make: they differ where a tile plays as
         # another kind (Yunxiao's 白板 as the gold's face, YX-7). Asked before anything changes.
         used, meld = rules.claim_meld(table, action)
-        table.discards[discarder].pop()
+        table.piles[discarder][table.discards_made[discarder] - 1] |= CLAIMED  # its last discard leaves the pile
         if rules.louhu_clears_on_claim:
             table.missed[seat].clear()
             table.missed_all[seat] = False

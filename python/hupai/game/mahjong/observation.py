@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from zlib import adler32
 
+from ..._core import pile_tuples
 from ...errors import HupaiError
 from ...hand import Meld
 from ...jsonform import describe
@@ -94,10 +95,11 @@ class Observer:
         self._hand_size: int = rules.hand_size
         self._at_rest: tuple[int, ...] = ()
         self._one_more: tuple[tuple[int, ...], ...] = ()
-        # The discard piles as tuples, copied again only when a pile moved. Within a hand a pile changes only by a
-        # discard (one more in ``discards_made``) or by a claim taking its last tile (one more ``calls``), and both
-        # counts only grow, so their sums name the piles' contents. Every seat observing the same moment (a server
-        # showing each seat the table, a claim window's seats) shares one copy.
+        # The discard piles as tuples (made from the table's pile buffers by one core call), copied again only when
+        # a pile moved. Within a hand a pile changes only by a discard (one more in ``discards_made``) or by a claim
+        # taking its last tile (one more ``calls``), and both counts only grow, so their sums name the piles'
+        # contents. Every seat observing the same moment (a server showing each seat the table, a claim window's
+        # seats) shares one copy.
         self._piles: tuple[tuple[int, ...], ...] = ()
         self._piles_at = -1
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
@@ -160,7 +162,7 @@ class Observer:
             sizes = self._at_rest
         piles_at = sum(table.discards_made) + (calls << 10)  # a hand has fewer than 1,024 discards
         if piles_at != self._piles_at:  # a pile moved: copied afresh (at C speed)
-            self._piles = tuple(map(tuple, table.discards))
+            self._piles = pile_tuples(table.piles, table.discards_made)
             self._piles_at = piles_at
         piles = self._piles
         extras = self._extras

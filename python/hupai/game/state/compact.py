@@ -329,7 +329,6 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.hands = hands
     table._views = None
     table.melds = [list(map(_FIRST, seat_melds)) for seat_melds in melds] if meld_count else _no_melds(n)
-    table.discards = list(map(list, piles))
     table.phase = phase
     table.turn_seat = turn_seat
     table.drawn = drawn
@@ -342,7 +341,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.pending = {}
     table.answers = {}
     table.draws = bytearray(draws)
-    table.discards_made = bytearray(made)
+    table.set_discards(piles, made)
     table.calls = calls
     meld_order = []
     if order:

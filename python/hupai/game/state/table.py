@@ -11,7 +11,9 @@ Fields the rules may read:
 - ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds`` (0..3 = 东南西北 per seat)
 - ``wall`` (:class:`~hupai.game.state.wall.Wall`), ``hands[seat]`` (counts), ``views[seat]`` (the same counts as a
   numpy array), ``melds[seat]`` (list of :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles
-  removed)
+  removed: a copy, made when asked for, of the pile the table keeps as ``piles[seat]``, a ``bytearray`` of
+  ``PILE_CAPACITY`` bytes whose first ``discards_made[seat]`` are the seat's discards in order, a claimed one
+  marked ``CLAIMED``: a discard is one byte written at the seat's count, in place, by the core's lean turn too)
 - ``phase`` (``"turn"``, ``"claim"``, ``"rob"``, ``"predraw"``, ``"over"``), ``turn_seat``
 - ``drawn`` (the tile drawn this turn, -1 after a claim or on the dealer's first turn), ``drawn_from``
   (``"wall"``, ``"replacement"`` or ``""``), ``kong_from`` (for a replacement draw: the seat whose discard was
@@ -39,7 +41,13 @@ from ...hand import Meld
 from ...tiles import counts_to_kinds
 from .wall import Wall
 
-__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json"]
+__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED"]
+
+#: The size of a discard pile's buffer (``Table.piles``): a seat's count of discards is a byte.
+PILE_CAPACITY = 256
+#: The mark of a claimed discard in its pile's buffer (tiles are 0..33).
+CLAIMED = 0x80
+_MARKED = bytes(range(CLAIMED, 256))  # what bytes.translate deletes to leave a pile's tiles
 
 def meld_to_json(meld: Meld) -> list[Any]:
     source = -1 if meld.claimed_from is None else meld.claimed_from
@@ -58,7 +66,7 @@ class Table:
     __slots__ = (
         "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "_views",
         "melds",
-        "discards", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
+        "piles", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
         "missed", "missed_all", "extras", "payments", "ready",
     )
@@ -75,7 +83,7 @@ class Table:
         self.hands: list[bytearray] = [bytearray(34) for _ in range(n)]
         self._views: list[np.ndarray] | None = None
         self.melds: list[list[Meld]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.piles = [bytearray(PILE_CAPACITY) for _ in range(n)]
         self.phase = "turn"
         self.turn_seat = dealer
         self.drawn = -1
@@ -110,6 +118,22 @@ class Table:
         if views is None:
             views = self._views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
         return views
+
+    @property
+    def discards(self) -> list[bytes]:
+        """Each seat's discard pile (claimed tiles removed), a copy."""
+        return [bytes(pile[:made]).translate(None, _MARKED)
+                for pile, made in zip(self.piles, self.discards_made, strict=True)]
+
+    def set_discards(self, piles: Sequence[Sequence[int]], made: Sequence[int]) -> None:
+        """Set every seat's pile (tiles 0..33, claimed ones removed) and count of discards made (a restore, or a
+        table made from an observation). Where the claimed ones were is not kept: they are marked before the pile,
+        which reads the same."""
+        if len(piles) != len(made) or any(len(pile) > count for pile, count in zip(piles, made, strict=True)):
+            raise ValueError("every seat's pile must hold at most its count of discards made")
+        self.discards_made = bytearray(made)
+        self.piles = [bytearray(bytes([CLAIMED]) * (count - len(pile)) + bytes(pile)).ljust(PILE_CAPACITY, b"\0")
+                      for pile, count in zip(piles, made, strict=True)]
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
@@ -160,14 +184,13 @@ class Table:
         table.hands = [bytearray(h) for h in data["hands"]]
         table._views = None
         table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
-        table.discards = [list(d) for d in data["discards"]]
+        table.set_discards(data["discards"], data["discards_made"])
         for name in ("phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
                      "kong_tile", "kong_seat", "calls"):
             setattr(table, name, data[name])
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
         table.draws = bytearray(data["draws"])
-        table.discards_made = bytearray(data["discards_made"])
         table.meld_order = [(s, i) for s, i in data["meld_order"]]
         table.missed = [set(s) for s in data["missed"]]
         table.missed_all = list(data["missed_all"])

@@ -1,0 +1,88 @@
+"""The mahjong table keeps its numeric state in plain buffers (issue 30): the core's lean turn writes them in place,
+and a regression to Python lists (or a restore, snapshot or fork that builds lists) fails here."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hupai.game import Game
+from hupai.game.state.table import CLAIMED, PILE_CAPACITY, Table
+from hupai.worlds import fork
+
+V1 = Path(__file__).resolve().parent.parent / "fixtures" / "snapshots_v1.jsonl.gz"
+
+
+def _check_buffers(table: Table) -> None:
+    n = table.num_players
+    assert type(table.hands) is list and len(table.hands) == n
+    assert all(type(hand) is bytearray and len(hand) == 34 for hand in table.hands)
+    assert type(table.draws) is bytearray and len(table.draws) == n
+    assert type(table.discards_made) is bytearray and len(table.discards_made) == n
+    # The discard piles: a fixed-size buffer per seat, its discards in order (claimed ones marked), read as
+    # copies through `discards`.
+    assert type(table.piles) is list and len(table.piles) == n
+    assert all(type(pile) is bytearray and len(pile) == PILE_CAPACITY for pile in table.piles)
+    for seat, pile in enumerate(table.discards):
+        made = table.piles[seat][:table.discards_made[seat]]
+        assert pile == bytes(tile for tile in made if not tile & CLAIMED)
+        assert not any(table.piles[seat][table.discards_made[seat]:])  # nothing past the discards made
+    assert "discards" not in Table.__slots__
+
+
+def _played(name: str, seed: int, steps: int) -> Game:
+    game = Game(name, seed=seed, dealer=0, claim_window="eligible")
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        seat = game.seats_to_act[0]
+        legal = game.legal_actions(seat)
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing"])
+def test_a_played_restored_and_forked_table_keeps_its_buffers(name: str) -> None:
+    for seed in range(4):
+        for steps in (0, 7, 40, 400):
+            game = _played(name, seed, steps)
+            _check_buffers(game.table)
+            restored = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
+            _check_buffers(restored.table)
+            assert restored.table.to_json() == game.table.to_json()
+            _check_buffers(fork(game).table)
+            _check_buffers(Table.from_json(game.table.to_json()))
+
+
+def test_a_format_1_snapshot_restores_into_buffers() -> None:
+    for line in list(gzip.open(V1, "rt"))[::8]:
+        state = json.loads(line)
+        if state["snapshot"]["rules"] == "waihuzi":
+            continue
+        _check_buffers(Game.from_snapshot(copy.deepcopy(state["snapshot"])).table)
+
+
+def test_a_claim_takes_the_last_tile_off_the_discarders_pile() -> None:
+    for seed in range(30):
+        game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            claims = [a for a in legal if a.kind in ("pung", "chow", "kong")] if game.table.phase == "claim" else []
+            if claims:
+                table = game.table
+                discarder, before = table.discarder, table.discards
+                game.apply(claims[0])
+                after = table.discards
+                assert after[discarder] == before[discarder][:-1]
+                assert all(after[s] == before[s] for s in range(4) if s != discarder)
+                _check_buffers(table)
+                return
+            game.apply(legal[rng.randrange(len(legal))])
+    raise AssertionError("no claim in 30 hands")
