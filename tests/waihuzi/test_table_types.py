@@ -1,6 +1,6 @@
-"""The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks, the per-seat
-flags as bytearrays. Checked on tables a flow plays, restores from a compact snapshot, forks and samples as a
-search world, so a regression to lists or sets fails."""
+"""The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks. Checked on tables
+a flow plays, restores from a compact snapshot, forks and samples as a search world, so a regression to lists or
+sets fails."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from hupai.bots import GreedyBot
 from hupai.game import Game
-from hupai.game.state.zipai import MENZI, NOT_YET
+from hupai.game.state.zipai import MENZI
 from hupai.worlds import fork, sample
 
 
@@ -19,10 +19,6 @@ def check_types(table: Any) -> None:
         assert type(masks) is list and len(masks) == 3, name
         assert all(type(mask) is int and 0 <= mask < 1 << 20 for mask in masks), name
     assert all(type(mask) is int and 0 <= mask < 1 << len(MENZI) for mask in table.menzi_ban)
-    for name in ("dead", "ready_deal", "grouped"):  # a byte per seat
-        flags = getattr(table, name)
-        assert type(flags) is bytearray and len(flags) == 3, name
-    assert set(table.dead) <= {0, 1} and set(table.grouped) <= {0, 1} and set(table.ready_deal) <= {0, 1, NOT_YET}
 
 
 def _played(seed: int) -> list[Game]:

@@ -16,9 +16,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - ``shen`` (``"odd"``/``"even"``, WH-5) and ``shen_shown`` (the card shown to decide it, -1 if the option fixed it)
 - per seat: ``chi_ban``, ``peng_ban`` and ``locked`` (WH-21..26) as 20-bit card masks (an int, bit ``c`` for
   card ``c``: the flow tests one card per action, and an int's shift is the cheapest test), ``menzi_ban`` (WH-23)
-  as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); and as one
-  ``bytearray`` each, a byte per seat: ``dead`` (死手, WH-27: 0 or 1), ``ready_deal`` (ready at the 报听 moment,
-  WH-38: 0 or 1, :data:`NOT_YET` before the dealer's first move) and ``grouped`` (a group made since then: 0 or 1)
+  as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); ``dead`` (死手,
+  WH-27), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move) and ``grouped`` (a
+  group made since then)
 - ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
   made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
 - ``calls``: groups made so far (observers rebuild their group views when it moves)
@@ -41,7 +41,7 @@ from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
-           "card_mask", "mask_cards", "menzi_triples", "NOT_YET"]
+           "card_mask", "mask_cards", "menzi_triples"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -52,8 +52,6 @@ _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
 _PHASES = ("turn", "claim", "over")
 _OFFER_KINDS = ("", "draw", "discard")
 _TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
-#: ``ready_deal``'s byte for a seat whose 报听 moment has not come (the dealer before its first move; None in JSON).
-NOT_YET = 2
 #: Every (low, high, card) triple a passed 吃 may menzi-ban (WH-23: a 门子 of a run and its other completing
 #: card), sorted; ``menzi_ban`` holds bit ``i`` for ``MENZI[i]``.
 MENZI: tuple[tuple[int, int, int], ...] = tuple(sorted({
@@ -147,13 +145,13 @@ class ZipaiTable:
         self.answers: dict[int, Action] = {}
         self.shen = "odd"
         self.shen_shown = -1
-        self.dead = bytearray(n)
+        self.dead = [False] * n
         self.chi_ban: list[int] = [0] * n
         self.peng_ban: list[int] = [0] * n
         self.menzi_ban: list[int] = [0] * n
         self.locked: list[int] = [0] * n
-        self.ready_deal = bytearray([NOT_YET] * n)
-        self.grouped = bytearray(n)
+        self.ready_deal: list[bool | None] = [None] * n
+        self.grouped = [False] * n
         self.opening = True
         self.dealer_opening = False
         self.haidi = -1
@@ -193,13 +191,12 @@ class ZipaiTable:
             # tuple, which the snapshot's check refuses: a server restoring the snapshot it holds in memory).
             "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in self.pending.items()],
             "answers": [[seat, a.to_compact()] for seat, a in self.answers.items()],
-            "shen": self.shen, "shen_shown": self.shen_shown, "dead": [d == 1 for d in self.dead],
+            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
             "chi_ban": [list(mask_cards(m)) for m in self.chi_ban],
             "peng_ban": [list(mask_cards(m)) for m in self.peng_ban],
             "menzi_ban": [[list(t) for t in menzi_triples(m)] for m in self.menzi_ban],
-            "locked": [list(mask_cards(m)) for m in self.locked],
-            "ready_deal": [None if r == NOT_YET else r == 1 for r in self.ready_deal],
-            "grouped": [g == 1 for g in self.grouped], "opening": self.opening, "dealer_opening": self.dealer_opening,
+            "locked": [list(mask_cards(m)) for m in self.locked], "ready_deal": list(self.ready_deal),
+            "grouped": list(self.grouped), "opening": self.opening, "dealer_opening": self.dealer_opening,
             "haidi": self.haidi, "calls": self.calls,
         }
 
@@ -214,8 +211,8 @@ class ZipaiTable:
             "masks": [*self.chi_ban, *self.peng_ban, *self.locked],
             "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
                       _OFFER_KINDS.index(self.offer_kind), int(self.opening), int(self.dealer_opening), self.haidi,
-                      self.calls, len(self.answers), *self.dead,
-                      *[-1 if r == NOT_YET else r for r in self.ready_deal], *self.grouped],
+                      self.calls, len(self.answers), *map(int, self.dead),
+                      *[-1 if r is None else int(r) for r in self.ready_deal], *map(int, self.grouped)],
         }
 
     @classmethod
@@ -234,13 +231,13 @@ class ZipaiTable:
             setattr(table, name, data[name])
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
-        table.dead = bytearray([bool(d) for d in data["dead"]])
+        table.dead = list(data["dead"])
         table.chi_ban = [card_mask(s) for s in data["chi_ban"]]
         table.peng_ban = [card_mask(s) for s in data["peng_ban"]]
         table.menzi_ban = [sum({MENZI_BIT[a, b, c] for a, b, c in s}) for s in data["menzi_ban"]]
         table.locked = [card_mask(s) for s in data["locked"]]
-        table.ready_deal = bytearray([NOT_YET if r is None else bool(r) for r in data["ready_deal"]])
-        table.grouped = bytearray([bool(g) for g in data["grouped"]])
+        table.ready_deal = list(data["ready_deal"])
+        table.grouped = list(data["grouped"])
         return table
 
 

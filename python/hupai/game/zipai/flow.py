@@ -286,13 +286,11 @@ class ZipaiFlow:
             out = [a for a in out if not locked >> a.tile & 1] or out  # WH-18 keeps this from being empty
         if heavenly:
             out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
-        groups = table.groups[seat]
-        # WH-27: a 死手 seat is offered no declaration (asked only when there may be one: a byte costs an index)
-        if (groups or 4 in hand) and not table.dead[seat]:
+        if not table.dead[seat]:  # WH-27: a 死手 seat is offered no declaration
             if 4 in hand:
                 out.extend(_ACT["liu"][seat][card] for card in range(20) if hand[card] == 4)
-            if groups:
-                out.extend(_ACT["piao"][seat][g.cards[0]] for g in groups if g.type == "peng" and hand[g.cards[0]])
+            out.extend(_ACT["piao"][seat][g.cards[0]] for g in table.groups[seat]
+                       if g.type == "peng" and hand[g.cards[0]])
         return tuple(out)
 
     def _offer_options(self, card: int, source: int, drawn: bool) -> dict[int, list[Action]]:
@@ -306,15 +304,14 @@ class ZipaiFlow:
         out: dict[int, list[Action]] = {}
         hands = table.hands
         dead = table.dead
-        some_dead = 1 in dead  # (rare: then each seat's byte is read)
         wins = 0
         if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
             asked = 7 if drawn else 7 ^ (1 << source)
-            if some_dead:
+            if True in dead:
                 asked &= ~sum(1 << seat for seat in range(3) if dead[seat])
             wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
         for seat in order:
-            if some_dead and dead[seat]:
+            if dead[seat]:
                 continue
             held = hands[seat][card]
             own = drawn and seat == source
@@ -619,7 +616,7 @@ class ZipaiFlow:
             winner=seat, win_tile=card, concealed=tuple(concealed), melds=groups,
             discarder=discarder, dealer=table.dealer, num_players=3, heavenly=heavenly,
             earthly=earthly and seat != table.dealer, last_tile=last and not heavenly,
-            ready_from_deal=table.ready_deal[seat] == 1 and not table.grouped[seat] and not heavenly,
+            ready_from_deal=bool(table.ready_deal[seat]) and not table.grouped[seat] and not heavenly,
             shen=table.shen, shen_card=shen_card)
         score = self.rules.score(context)
         if len(score.payments) != 3 or sum(score.payments) != 0:

@@ -118,7 +118,7 @@ class ZipaiObserver(Observer):
         public = self._public.get(table.offer_kind)
         if public is None:
             public = self._public[table.offer_kind] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple([d == 1 for d in table.dead]),
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
