@@ -48,7 +48,7 @@ from .game.mahjong.claims import collect as collect_claims
 from .game.mahjong.claims import standard_options
 from .game.state.table import Table
 from .game.state.wall import Wall
-from .game.state.zipai import Group, ZipaiTable
+from .game.state.zipai import MENZI_BIT, Group, ZipaiTable, card_mask
 from .hand import Meld
 from .observation import Observation, thaw
 from .rules.base import Rules
@@ -453,10 +453,10 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         table.shen_shown = extras.get("shen_shown", -1)
         table.dead = list(extras.get("dead", (False, False, False)))
         private = obs.private
-        table.chi_ban[seat] = set(private.get("chi_ban", ()))
-        table.peng_ban[seat] = set(private.get("peng_ban", ()))
-        table.menzi_ban[seat] = {tuple(t) for t in private.get("menzi_ban", ())}
-        table.locked[seat] = set(private.get("locked", ()))
+        table.chi_ban[seat] = card_mask(private.get("chi_ban", ()))
+        table.peng_ban[seat] = card_mask(private.get("peng_ban", ()))
+        table.menzi_ban[seat] = sum({MENZI_BIT.get(tuple(t), 0) for t in private.get("menzi_ban", ())})
+        table.locked[seat] = card_mask(private.get("locked", ()))
         table.ready_deal = [False, False, False]
         table.grouped = [bool(g) for g in groups]
         nothing_moved = not any(obs.discards) and not any(groups)

@@ -7,7 +7,13 @@ from typing import Any
 from hupai.actions import Action
 from hupai.game import Game
 from hupai.game.scripted import zipai_wall
+from hupai.game.state.zipai import mask_cards
 from hupai.zipai import parse
+
+
+def bits(mask: int) -> set[int]:
+    """The cards of a table's card mask (``chi_ban``, ``peng_ban``, ``locked``)."""
+    return set(mask_cards(mask))
 
 
 def cards(text: str) -> list[int]:

@@ -11,20 +11,21 @@ import pytest
 from hupai import Match
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, Observer, play
+from hupai.game.state.zipai import menzi_triples
 
-from .flow_helpers import check_invariants
+from .flow_helpers import bits, check_invariants
 
 
 def _check_action(table: Any, action: Any) -> None:
     """The action about to be applied respects the bans (checked against the state before it)."""
     seat, card = action.seat, action.tile
     if action.kind == "discard":
-        assert card not in table.locked[seat] or all(
-            c in table.locked[seat] for c in range(20) if table.hands[seat][c])  # WH-26
+        assert card not in bits(table.locked[seat]) or all(
+            c in bits(table.locked[seat]) for c in range(20) if table.hands[seat][c])  # WH-26
     if action.kind == "chow":
-        assert card not in table.chi_ban[seat]  # WH-22, WH-23
+        assert card not in bits(table.chi_ban[seat])  # WH-22, WH-23
         low, high = (c for c in action.tiles if c != card)
-        assert (low, high, card) not in table.menzi_ban[seat]  # WH-23
+        assert (low, high, card) not in menzi_triples(table.menzi_ban[seat])  # WH-23
     if action.kind != "pass":
         assert not table.dead[seat] or action.kind == "discard"  # WH-27
 

@@ -6,7 +6,7 @@ import pytest
 from hupai.actions import Action
 from hupai.zipai import parse
 
-from .flow_helpers import answer, check_invariants, discard, find, game, has, pass_all
+from .flow_helpers import answer, bits, check_invariants, discard, find, game, has, pass_all
 
 E3 = "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9"  # WH-E3: waits on d3 (5 息)
 D3 = parse("d3")[0]
@@ -207,7 +207,7 @@ def test_wh_e18_peng_outranks_chow_and_the_pass_does_not_count():
     discard(g, 0, "x5")
     answer(g, p1=Action("pass", 1), p2=find(g, 2, "pung", "x5"))
     assert g.current.seats == (2,)
-    assert parse("x5")[0] not in g.table.chi_ban[1]
+    assert parse("x5")[0] not in bits(g.table.chi_ban[1])
 
 
 @pytest.mark.rule("WH-23", "WH-24")
@@ -215,8 +215,8 @@ def test_wh_e18_both_pass():
     g = game({0: "x5", 1: "x4 x6", 2: "x5 x5"}, stock="d9")
     discard(g, 0, "x5")
     pass_all(g)
-    assert parse("x5")[0] in g.table.chi_ban[1]
-    assert parse("x5")[0] in g.table.peng_ban[2]
+    assert parse("x5")[0] in bits(g.table.chi_ban[1])
+    assert parse("x5")[0] in bits(g.table.peng_ban[2])
 
 
 @pytest.mark.rule("WH-17", "WH-25")
@@ -226,7 +226,7 @@ def test_wh_e18_chosen_chow_loses_to_the_peng():
     discard(g, 0, "x5")
     answer(g, p1=find(g, 1, "chow", "x5", "x4 x5 x6"), p2=find(g, 2, "pung", "x5"))
     assert [gr.type for gr in g.table.groups[2]] == ["peng"] and not g.table.groups[1]
-    assert parse("x5")[0] not in g.table.chi_ban[1]
+    assert parse("x5")[0] not in bits(g.table.chi_ban[1])
 
 
 # -- WH-E19: 海底 and 黄庄 ------------------------------------------------------------------------------------------

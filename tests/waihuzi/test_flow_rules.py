@@ -9,7 +9,7 @@ from hupai.bots import RandomBot
 from hupai.game import Game, play
 from hupai.zipai import parse
 
-from .flow_helpers import answer, check_invariants, discard, find, game, has, pass_all
+from .flow_helpers import answer, bits, check_invariants, discard, find, game, has, pass_all
 
 E3 = "x1 x1 x2 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9"  # WH-E3: waits on d3, and x1
 # Another hand waiting on d3 (six groups and a single d3: 8 息), playable beside E3
@@ -164,10 +164,10 @@ def test_wh_18_a_claim_leaving_no_legal_discard_is_refused():
     hand[:] = bytes(20)
     hand[card("x4")] = 2
     hand[card("d9")] = 2
-    table.locked[1] = {card("x4")}
+    table.locked[1] = 1 << card("x4")
     assert not any(a.kind == "pung" for a in flow._offer_options(card("d9"), 0, False).get(1, []))
     assert not any(a.kind == "wai" for a in flow._offer_options(card("d9"), 1, True).get(1, []))
-    table.locked[1] = set()
+    table.locked[1] = 0
     assert any(a.kind == "pung" for a in flow._offer_options(card("d9"), 0, False).get(1, []))
     # a chow whose own locks (WH-26) would leave nothing to discard
     hand[:] = bytes(20)
@@ -183,8 +183,8 @@ def test_wh_18_a_claim_leaving_no_legal_discard_is_refused():
 def test_wh_21_discarding_makes_the_card_and_the_far_completer_stale():
     g = game({0: "x1 x2 x3 d5 d5"}, stock="d9")
     discard(g, 0, "x1")
-    assert g.table.chi_ban[0] == {card("x1"), card("x4")}
-    assert g.table.peng_ban[0] == {card("x1")}
+    assert bits(g.table.chi_ban[0]) == {card("x1"), card("x4")}
+    assert bits(g.table.peng_ban[0]) == {card("x1")}
 
 
 @pytest.mark.rule("WH-24", "WH-25")
@@ -194,7 +194,7 @@ def test_wh_24_passing_a_wai_counts_as_passing_a_peng():
     pass_all(g)
     assert has(g, 1, "wai", "d3")
     pass_all(g)
-    assert card("d3") in g.table.peng_ban[1]
+    assert card("d3") in bits(g.table.peng_ban[1])
 
 
 @pytest.mark.rule("WH-25")
@@ -202,7 +202,7 @@ def test_wh_25_choosing_a_chow_over_a_peng_passes_the_peng():
     g = game({0: "x5", 1: "x4 x6 x5 x5"}, stock="d9")
     discard(g, 0, "x5")
     answer(g, p1=find(g, 1, "chow", "x5", "x4 x5 x6"))
-    assert card("x5") in g.table.peng_ban[1]
+    assert card("x5") in bits(g.table.peng_ban[1])
 
 
 @pytest.mark.rule("WH-26")
@@ -210,7 +210,7 @@ def test_wh_26_a_chow_locks_the_chowed_value_and_the_other_completer():
     g = game({0: "x1", 1: "x2 x3 x1 x4"}, stock="d9")
     discard(g, 0, "x1")
     answer(g, p1=find(g, 1, "chow", "x1", "x1 x2 x3"))
-    assert g.table.locked[1] == {card("x1"), card("x4")}
+    assert bits(g.table.locked[1]) == {card("x1"), card("x4")}
     assert not {card("x1"), card("x4")} & {a.tile for a in g.legal_actions(1) if a.kind == "discard"}
 
 
@@ -245,7 +245,7 @@ def test_wh_32_who_may_win_and_min_huxi():
 def test_wh_38_dealer_ready_after_its_first_discard():
     g = game({0: E3 + " x3"}, stock="d9 d3 x3", shen="even")
     discard(g, 0, "x3")
-    assert g.table.ready_deal[0] is True
+    assert g.table.ready_deal[0] == 1
     pass_all(g)  # the discard
     pass_all(g)  # P1's d9
     answer(g, p0=find(g, 0, "win", "d3"))  # P2's d3

@@ -13,7 +13,10 @@ from hupai import zipai
 from hupai.actions import Action
 from hupai.bots import GreedyBot
 from hupai.game import Game
+from hupai.game.state.zipai import menzi_triples
 from hupai.zipai import Declared
+
+from .flow_helpers import bits
 
 RANK = {"liu": 3, "piao": 3, "wai": 3, "win": 2, "pung": 1, "chow": 0}  # WH-17
 RUNS = [tuple(b + n for n in (a, a + 1, a + 2)) for b in (0, 10) for a in range(8)] + [(1, 6, 9), (11, 16, 19)]
@@ -239,8 +242,9 @@ def play_one(seed: int, rng: np.random.Generator, window: str = "all") -> int:
         haidi = turned[-1]
         assert (g.result.next_dealer, g.result.payments, table.wall.head) == (haidi, (0, 0, 0), 80)
     for seat in range(3):
-        assert table.chi_ban[seat] == book.chi[seat] and table.peng_ban[seat] == book.peng[seat]
-        assert set(table.menzi_ban[seat]) == book.menzi[seat] and table.locked[seat] == book.locked[seat]
+        assert bits(table.chi_ban[seat]) == book.chi[seat] and bits(table.peng_ban[seat]) == book.peng[seat]
+        assert set(menzi_triples(table.menzi_ban[seat])) == book.menzi[seat]
+        assert bits(table.locked[seat]) == book.locked[seat]
         assert table.dead[seat] == book.dead[seat]
     return checked
 

@@ -14,9 +14,11 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
   ``"claim"`` (``offer`` is offered: ``offer_kind`` ``"draw"`` from ``offer_from``'s turn-up or ``"discard"``),
   ``"over"``; ``pending`` / ``answers`` as in the mahjong table
 - ``shen`` (``"odd"``/``"even"``, WH-5) and ``shen_shown`` (the card shown to decide it, -1 if the option fixed it)
-- per seat: ``dead`` (死手, WH-27), ``chi_ban``, ``peng_ban``, ``menzi_ban`` ((low, high, card) triples),
-  ``locked`` (WH-21..26), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move)
-  and ``grouped`` (a group made since then)
+- per seat: ``chi_ban``, ``peng_ban`` and ``locked`` (WH-21..26) as 20-bit card masks (an int, bit ``c`` for
+  card ``c``: the flow tests one card per action, and an int's shift is the cheapest test), ``menzi_ban`` (WH-23)
+  as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); ``dead`` (死手,
+  WH-27), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move) and ``grouped`` (a
+  group made since then)
 - ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
   made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
 - ``calls``: groups made so far (observers rebuild their group views when it moves)
@@ -33,10 +35,13 @@ import numpy as np
 from ...actions import Action
 from ...errors import InvalidState
 from ...jsonform import describe
+from ...zipai import RUNS
+from ...zipai.cards import completing_cards
 from .validate import check_free_json
 from .wall import Wall
 
-__all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS"]
+__all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
+           "card_mask", "mask_cards", "menzi_triples"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -47,6 +52,32 @@ _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
 _PHASES = ("turn", "claim", "over")
 _OFFER_KINDS = ("", "draw", "discard")
 _TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
+#: Every (low, high, card) triple a passed 吃 may menzi-ban (WH-23: a 门子 of a run and its other completing
+#: card), sorted; ``menzi_ban`` holds bit ``i`` for ``MENZI[i]``.
+MENZI: tuple[tuple[int, int, int], ...] = tuple(sorted({
+    (low, high, other) for run in RUNS for card in run for low, high in [tuple(c for c in run if c != card)]
+    for other in completing_cards(low, high) if other != card}))
+MENZI_BIT = {triple: 1 << i for i, triple in enumerate(MENZI)}
+#: The cards of a 10-bit half mask, for decoding a card mask in two look-ups.
+_LOW = tuple(tuple(c for c in range(10) if m >> c & 1) for m in range(1024))
+_HIGH = tuple(tuple(c + 10 for c in range(10) if m >> c & 1) for m in range(1024))
+_MENZI_CHARS = tuple(bytes(t).translate(_ENCODE).decode("ascii") for t in MENZI)
+
+
+def card_mask(cards: Any) -> int:
+    """A collection of cards 0..19 as a 20-bit mask."""
+    return sum({1 << card for card in cards})
+
+
+def mask_cards(mask: int) -> tuple[int, ...]:
+    """A 20-bit card mask's cards, ascending."""
+    return _LOW[mask & 1023] + _HIGH[mask >> 10 & 1023]
+
+
+@lru_cache(maxsize=1024)  # the observer asks at every change of a seat's bans, and a hand has few menzi masks
+def menzi_triples(mask: int) -> tuple[tuple[int, int, int], ...]:
+    """A ``menzi_ban`` mask's triples, sorted."""
+    return tuple([triple for i, triple in enumerate(MENZI) if mask >> i & 1]) if mask else ()
 
 
 class Group(NamedTuple):
@@ -79,12 +110,10 @@ def _cards(values: Any) -> str:
     return bytes(values).translate(_ENCODE).decode("ascii")
 
 
-def _mask(cards: Any) -> int:
-    """A set of cards as a 20-bit mask (distinct cards: the sum of their bits is their union)."""
-    return sum(map(_BIT, cards))
-
-
-_BIT = (1).__lshift__
+@lru_cache(maxsize=1024)
+def _menzi_string(mask: int) -> str:
+    """A ``menzi_ban`` mask in the compact form: its triples' cards, sorted (a few distinct masks a hand)."""
+    return "".join([_MENZI_CHARS[i] for i in range(len(MENZI)) if mask >> i & 1])
 
 
 class ZipaiTable:
@@ -117,10 +146,10 @@ class ZipaiTable:
         self.shen = "odd"
         self.shen_shown = -1
         self.dead = [False] * n
-        self.chi_ban: list[set[int]] = [set() for _ in range(n)]
-        self.peng_ban: list[set[int]] = [set() for _ in range(n)]
-        self.menzi_ban: list[set[tuple[int, int, int]]] = [set() for _ in range(n)]
-        self.locked: list[set[int]] = [set() for _ in range(n)]
+        self.chi_ban: list[int] = [0] * n
+        self.peng_ban: list[int] = [0] * n
+        self.menzi_ban: list[int] = [0] * n
+        self.locked: list[int] = [0] * n
         self.ready_deal: list[bool | None] = [None] * n
         self.grouped = [False] * n
         self.opening = True
@@ -163,9 +192,10 @@ class ZipaiTable:
             "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in self.pending.items()],
             "answers": [[seat, a.to_compact()] for seat, a in self.answers.items()],
             "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
-            "chi_ban": [sorted(s) for s in self.chi_ban], "peng_ban": [sorted(s) for s in self.peng_ban],
-            "menzi_ban": [sorted(list(t) for t in s) for s in self.menzi_ban],
-            "locked": [sorted(s) for s in self.locked], "ready_deal": list(self.ready_deal),
+            "chi_ban": [list(mask_cards(m)) for m in self.chi_ban],
+            "peng_ban": [list(mask_cards(m)) for m in self.peng_ban],
+            "menzi_ban": [[list(t) for t in menzi_triples(m)] for m in self.menzi_ban],
+            "locked": [list(mask_cards(m)) for m in self.locked], "ready_deal": list(self.ready_deal),
             "grouped": list(self.grouped), "opening": self.opening, "dealer_opening": self.dealer_opening,
             "haidi": self.haidi, "calls": self.calls,
         }
@@ -177,8 +207,8 @@ class ZipaiTable:
             "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in self.hands],
             "groups": [[_token(g) for g in gs] for gs in self.groups],
             "discards": [_cards(pile) for pile in self.discards],
-            "menzi_ban": ["".join([_cards(t) for t in sorted(s)]) for s in self.menzi_ban],
-            "masks": [*map(_mask, self.chi_ban), *map(_mask, self.peng_ban), *map(_mask, self.locked)],
+            "menzi_ban": [_menzi_string(m) if m else "" for m in self.menzi_ban],
+            "masks": [*self.chi_ban, *self.peng_ban, *self.locked],
             "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
                       _OFFER_KINDS.index(self.offer_kind), int(self.opening), int(self.dealer_opening), self.haidi,
                       self.calls, len(self.answers), *map(int, self.dead),
@@ -202,10 +232,10 @@ class ZipaiTable:
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
         table.dead = list(data["dead"])
-        table.chi_ban = [set(s) for s in data["chi_ban"]]
-        table.peng_ban = [set(s) for s in data["peng_ban"]]
-        table.menzi_ban = [{(a, b, c) for a, b, c in s} for s in data["menzi_ban"]]
-        table.locked = [set(s) for s in data["locked"]]
+        table.chi_ban = [card_mask(s) for s in data["chi_ban"]]
+        table.peng_ban = [card_mask(s) for s in data["peng_ban"]]
+        table.menzi_ban = [sum({MENZI_BIT[a, b, c] for a, b, c in s}) for s in data["menzi_ban"]]
+        table.locked = [card_mask(s) for s in data["locked"]]
         table.ready_deal = list(data["ready_deal"])
         table.grouped = list(data["grouped"])
         return table

@@ -40,8 +40,8 @@ from ...rules.base import Rules
 from ...zipai import RUNS
 from ..state.validate import _INT, _dealt_wall, _dict, _fail, _list, _show
 from ..state.wall import Wall
-from ..state.zipai import _OFFER_KINDS, _PHASES, _TYPE_LETTERS, CARD_CHARS, FORM, Group, ZipaiTable
-from .flow import _ORDER, _PASS, _RUN_PARTS, ZipaiFlow
+from ..state.zipai import _OFFER_KINDS, _PHASES, _TYPE_LETTERS, CARD_CHARS, FORM, MENZI_BIT, Group, ZipaiTable
+from .flow import _ORDER, _PASS, ZipaiFlow
 
 __all__ = ["table_from_compact", "is_compact"]
 
@@ -50,12 +50,7 @@ _KEYS = frozenset({"form", "head", "hands", "groups", "discards", "menzi_ban", "
 _STR = {str}
 _LETTER_TYPES = {letter: kind for kind, letter in _TYPE_LETTERS.items()}
 _RUN_SET = frozenset(RUNS)
-#: Every (low, high, card) triple a passed 吃 may menzi-ban (WH-23).
-_MENZI = frozenset(triple for parts in _RUN_PARTS.values() for triple in parts[3])
 _MASK = (1 << 20) - 1
-#: The cards of a 10-bit half mask, for decoding a card mask in two look-ups.
-_LOW = tuple(tuple(c for c in range(10) if m >> c & 1) for m in range(1024))
-_HIGH = tuple(tuple(c + 10 for c in range(10) if m >> c & 1) for m in range(1024))
 #: The state list's ranges, index by index (the bulk test; the slow loop names an entry out of range).
 _LOWS = (0, 0, -1, -1, 0, 0, 0, -1, 0, 0) + (0,) * 3 + (-1,) * 3 + (0,) * 3
 _HIGHS = (2, 2, 19, 2, 2, 1, 1, 2, 64, 2) + (1,) * 3 + (1,) * 3 + (1,) * 3
@@ -169,14 +164,14 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     if max(map(max, hands)) > 4:
         raise _fail(f"{w}.hands", "a seat holds more than four of a card")
     piles = _strings(t["discards"], "discards")
-    menzi = _strings(t["menzi_ban"], "menzi_ban", limit=3 * len(_MENZI))
+    menzi = _strings(t["menzi_ban"], "menzi_ban", limit=3 * len(MENZI_BIT))
     menzi_ban = []
     for s, found in enumerate(menzi):
         triples = [(found[i], found[i + 1], found[i + 2]) for i in range(0, len(found) - 2, 3)]
-        if len(found) % 3 or triples != sorted(set(triples)) or not _MENZI.issuperset(triples):
+        if len(found) % 3 or triples != sorted(set(triples)) or not MENZI_BIT.keys() >= set(triples):
             raise _fail(f"{w}.menzi_ban[{s}]", "must be sorted (low, high, card) triples a passed 吃 bans, "
                                                "without repeats")
-        menzi_ban.append(set(triples))
+        menzi_ban.append(sum([MENZI_BIT[triple] for triple in triples]))
     groups = [_seat_groups(tokens, s) for s, tokens in enumerate(_list(t["groups"], f"{w}.groups", 3))]
 
     # -- the phase fields against each other and the actions
@@ -241,10 +236,10 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.pending = {}
     table.answers = {}
     table.dead = [flag == 1 for flag in state[10:13]]
-    table.chi_ban = [set(_LOW[m & 1023] + _HIGH[m >> 10]) for m in masks[0:3]]
-    table.peng_ban = [set(_LOW[m & 1023] + _HIGH[m >> 10]) for m in masks[3:6]]
+    table.chi_ban = masks[0:3]
+    table.peng_ban = masks[3:6]
     table.menzi_ban = menzi_ban
-    table.locked = [set(_LOW[m & 1023] + _HIGH[m >> 10]) for m in masks[6:9]]
+    table.locked = masks[6:9]
     table.ready_deal = [None if r < 0 else r == 1 for r in ready]
     table.grouped = [flag == 1 for flag in state[16:19]]
     table.opening = opening == 1

@@ -54,7 +54,7 @@ from ...zipai.cards import completing_cards, value_of
 from ..flow import Decision
 from ..result import HandResult, WinResult, close_hand
 from ..state.wall import Wall, shuffle
-from ..state.zipai import Group, ZipaiTable
+from ..state.zipai import MENZI_BIT, Group, ZipaiTable, card_mask
 from .deal import DEALT, SIZES, deal_order, shown_for_shen, stacked_cards
 from .illegal import zipai_illegal_reason
 from .observation import ZipaiObserver
@@ -69,10 +69,13 @@ _RUNS_OF = tuple(
     tuple((run, low, high, tuple(c for c in completing_cards(low, high) if c != card))
           for run in RUNS if card in run for low, high in [tuple(c for c in run if c != card)])
     for card in range(20))
-#: A 吃's 门子 and locks by (card, run): (low, high, the 门子's other completing cards, the menzi bans a passed 吃
-#: of it adds as (low, high, card) triples, WH-23).
-_RUN_PARTS: dict[tuple[int, tuple[int, ...]], tuple[int, int, tuple[int, ...], tuple[tuple[int, int, int], ...]]] = {
-    (card, run): (low, high, others, tuple((low, high, other) for other in others))
+#: Per card, each run holding it as (the 门子's low and high cards, the mask of its other completing cards): the
+#: chi bans a discard adds (WH-21).
+_BANS_OF = tuple(tuple((low, high, card_mask(others)) for _, low, high, others in runs) for runs in _RUNS_OF)
+#: A 吃's 门子 and locks by (card, run): (low, high, the mask of the locks it makes, WH-26: the card and the 门子's
+#: other completing cards, the mask of the menzi bans a passed 吃 of it adds, WH-23).
+_RUN_PARTS: dict[tuple[int, tuple[int, ...]], tuple[int, int, int, int]] = {
+    (card, run): (low, high, card_mask((card, *others)), sum(MENZI_BIT[low, high, other] for other in others))
     for card in range(20) for run, low, high, others in _RUNS_OF[card]}
 #: Every action a seat may be offered on one card, built once (an Action is an immutable NamedTuple, so the legal
 #: actions of every decision share these objects): ``_ACT[kind][seat][card]``, ``_PASS[seat]``.
@@ -80,9 +83,11 @@ _ACT = {kind: tuple(tuple(Action(kind, seat, card) for card in range(20)) for se
         for kind in ("discard", "liu", "piao", "wai", "pung", "win")}
 _DISCARD = _ACT["discard"]
 _PASS = tuple(Action("pass", seat) for seat in range(3))
-#: Per seat and card, each 吃 of it as (the 门子's low and high cards, the 门子's other completing cards, the
-#: action): what :meth:`ZipaiFlow._chows` offers, from :data:`_RUNS_OF`.
-_CHOWS = tuple(tuple(tuple((low, high, (card, *others), Action("chow", seat, card, run))
+#: Per seat and card, each 吃 of it as (the 门子's low and high cards, the mask of the locks it makes, the
+#: menzi-ban bit of (low, high, card), 0 if no other card completes that 门子, the action): what
+#: :meth:`ZipaiFlow._chows` offers, from :data:`_RUNS_OF`.
+_CHOWS = tuple(tuple(tuple((low, high, card_mask((card, *others)), MENZI_BIT.get((low, high, card), 0),
+                            Action("chow", seat, card, run))
                            for run, low, high, others in _RUNS_OF[card]) for card in range(20)) for seat in range(3))
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
@@ -230,15 +235,15 @@ class ZipaiFlow:
             return any(self._wins(seat, card, own) for card in range(20) if held[card] < 4 for own in (True, False))
         return zipai_ready(self.table.views[seat], self._core_groups[seat], self._options)
 
-    def _keeps_discard(self, seat: int, taken: tuple[int, int], locks: tuple[int, ...] = ()) -> bool:
-        """WH-18: after giving up the two cards ``taken`` from its hand (and locking ``locks``), the seat still
-        holds a card it may discard."""
-        locked = self.table.locked[seat]
+    def _keeps_discard(self, seat: int, taken: tuple[int, int], locks: int = 0) -> bool:
+        """WH-18: after giving up the two cards ``taken`` from its hand (and locking the cards of the mask
+        ``locks``), the seat still holds a card it may discard."""
+        locked = self.table.locked[seat] | locks
         hand = self.table.hands[seat]
-        if 18 - hand.count(0) > len(locked) + len(locks):  # more held kinds than the locks and the two taken
+        if 18 - hand.count(0) > locked.bit_count():  # more held kinds than the locks and the two taken
             return True
         for card, count in enumerate(hand):
-            if count and card not in locked and card not in locks and count > taken.count(card):
+            if count and not locked >> card & 1 and count > taken.count(card):
                 return True
         return False
 
@@ -278,7 +283,7 @@ class ZipaiFlow:
         # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false)
         out = list(compress(_DISCARD[seat], hand))
         if locked:
-            out = [a for a in out if a.tile not in locked] or out  # WH-18 keeps this from being empty
+            out = [a for a in out if not locked >> a.tile & 1] or out  # WH-18 keeps this from being empty
         if heavenly:
             out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
         if not table.dead[seat]:  # WH-27: a 死手 seat is offered no declaration
@@ -328,7 +333,7 @@ class ZipaiFlow:
                     options.append(_ACT["piao"][seat][card])
                 if self._keeps_discard(seat, (card, card)):
                     options.append(_ACT["pung"][seat][card])
-            if (own or seat == chower) and card not in table.chi_ban[seat]:
+            if (own or seat == chower) and not table.chi_ban[seat] >> card & 1:
                 options.extend(self._chows(seat, card))
             if (wins >> seat & 1) if not self._house_wins else self._wins(seat, card, own):
                 options.append(_ACT["win"][seat][card])
@@ -350,8 +355,8 @@ class ZipaiFlow:
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
-        for low, high, locks, action in _CHOWS[seat][card]:
-            if not (hand[low] and hand[high]) or (low, high, card) in banned:
+        for low, high, locks, bit, action in _CHOWS[seat][card]:
+            if not (hand[low] and hand[high]) or banned & bit:
                 continue
             if self._keeps_discard(seat, (low, high), locks):
                 out.append(action)
@@ -414,12 +419,13 @@ class ZipaiFlow:
         hand = table.hands[seat]
         hand[card] -= 1
         # WH-21: the card and, for every 门子 left in the hand it would complete, that 门子's other completing card
-        chi_ban = table.chi_ban[seat]
-        chi_ban.add(card)
-        table.peng_ban[seat].add(card)
-        for _, low, high, others in _RUNS_OF[card]:
+        bit = 1 << card
+        chi_ban = table.chi_ban[seat] | bit
+        table.peng_ban[seat] |= bit
+        for low, high, others in _BANS_OF[card]:
             if hand[low] and hand[high]:
-                chi_ban.update(others)
+                chi_ban |= others
+        table.chi_ban[seat] = chi_ban
         self.events.records.append(_DISCARDS[seat][card])
         if opening:
             self._dealer_moved()
@@ -507,11 +513,11 @@ class ZipaiFlow:
                 elif (kind == "pung" or kind == "wai") and RANK[kind] > peng_rank:
                     peng_rank = RANK[kind]
             if chows and chows_count and chosen != "chow":
-                table.chi_ban[seat].add(card)
+                table.chi_ban[seat] |= 1 << card
                 for action in chows:
-                    table.menzi_ban[seat].update(_RUN_PARTS[card, action.tiles][3])
+                    table.menzi_ban[seat] |= _RUN_PARTS[card, action.tiles][3]
             if peng_rank > bar and chosen != "pung" and chosen != "wai":
-                table.peng_ban[seat].add(card)
+                table.peng_ban[seat] |= 1 << card
 
     def _unclaimed(self) -> None:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
@@ -552,17 +558,17 @@ class ZipaiFlow:
         elif kind in ("wai", "pung"):
             hand[card] -= 2
             self._add_group(seat, Group("wai" if kind == "wai" else "peng", (card,) * 3, card, source))
-            if card in table.peng_ban[seat]:
+            if table.peng_ban[seat] >> card & 1:
                 # WH-27: shown at once, and the seat still makes its discard under either sishou reading: the
                 # seed's 先摸后打 ("任何吃碰等都要打牌，溜和飘除外") leaves no 碰 without one (WH-11's count holds).
                 table.dead[seat] = True
         else:  # chow
-            low, high, others, _ = _RUN_PARTS[card, action.tiles]
+            low, high, locks, _ = _RUN_PARTS[card, action.tiles]
             hand[low] -= 1
             hand[high] -= 1
             self._add_group(seat, Group("chi", tuple(action.tiles), card, source))
             # WH-26: the chowed value and the 门子's other completing card are locked for the hand
-            table.locked[seat].update((card, *others))
+            table.locked[seat] |= locks
         if skips:
             self._turn_up((seat + 1) % 3)  # WH-16: no discard; the taker's 下家 turns up
         else:

@@ -33,9 +33,9 @@ def zipai_illegal_reason(table: ZipaiTable, seats: tuple[int, ...], action: Acti
     if action.kind == "discard" and 0 <= action.tile < ZIPAI_KINDS:
         if not table.hands[action.seat][action.tile]:
             return f"{_show(action)}: P{action.seat} holds no {_card(action.tile)}"
-        if action.tile in table.locked[action.seat]:
+        if table.locked[action.seat] >> action.tile & 1:
             return f"{_show(action)}: {_card(action.tile)} is locked (锁牌, WH-26) and cannot be discarded"
-    if action.kind == "chow" and action.tile in table.chi_ban[action.seat]:
+    if action.kind == "chow" and 0 <= action.tile < ZIPAI_KINDS and table.chi_ban[action.seat] >> action.tile & 1:
         return f"{_show(action)}: P{action.seat} may not 吃 {_card(action.tile)} (臭牌, WH-21..23)"
     return f"{_show(action)} is not legal now; legal {action.kind}: {', '.join(map(_show, same))}"
 

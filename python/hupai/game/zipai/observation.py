@@ -31,6 +31,7 @@ from zlib import adler32
 from ...jsonform import describe
 from ...observation import MeldView, Observation, ResultView, WinView
 from ..mahjong.observation import Observer, _Draft
+from ..state.zipai import mask_cards, menzi_triples
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state.zipai import Group
@@ -64,7 +65,7 @@ class ZipaiObserver(Observer):
     def _forget(self, table: Any) -> None:
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
         is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group
-        made), each seat's bans and locks (sets that only grow in a hand, so their sizes say when), the piles
+        made), each seat's bans and locks (masks that only gain bits in a hand, so their sum says when), the piles
         (lists that only grow). ``table``: the table they are read from (a game given another table starts them
         afresh)."""
         self._table = table
@@ -121,14 +122,13 @@ class ZipaiObserver(Observer):
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
-        grown = len(chi_ban) + len(peng_ban) + len(menzi_ban) + len(locked)  # each only grows: the sum says
+        grown = chi_ban + peng_ban + menzi_ban + locked  # masks that only gain bits: their sum says when one grew
         private = self._private[seat]
         if self._private_at[seat] != grown:
-            # freeze() of the sorted lists, built frozen (tuples of ints) at once
+            # freeze() of the sorted lists, built frozen (tuples of ints) at once: a mask decodes in bit order
             private = self._private[seat] = MappingProxyType({
-                "chi_ban": tuple(sorted(chi_ban)), "peng_ban": tuple(sorted(peng_ban)),
-                "menzi_ban": tuple(sorted(menzi_ban)) if menzi_ban else (),
-                "locked": tuple(sorted(locked)) if locked else ()})
+                "chi_ban": mask_cards(chi_ban), "peng_ban": mask_cards(peng_ban),
+                "menzi_ban": menzi_triples(menzi_ban), "locked": mask_cards(locked)})
             self._private_at[seat] = grown
         discards = table.discards
         piled = len(discards[0]) + len(discards[1]) + len(discards[2])
