@@ -35,7 +35,7 @@ from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
-from .table import Table, copy_json
+from .table import CLAIMED_MARKS, Table, copy_json
 from .validate import (
     _PHASES,
     MAX_ACTIONS,
@@ -117,7 +117,10 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         "hands": [*_HAND_SLICES[n](hands)],
         # Most seats have no melds and no missed wins: an empty entry costs no call.
         "melds": [_tokens(ms) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
-        "discards": [bytes(pile).translate(_ENCODE).decode() for pile in table.discards],
+        # Each pile's first discards_made bytes, the claimed marks deleted and the tiles made characters, in one
+        # translate.
+        "discards": [pile[:made].translate(_ENCODE, CLAIMED_MARKS).decode()
+                     for pile, made in zip(table.piles, table.discards_made, strict=True)],
         "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
         "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),

@@ -41,13 +41,20 @@ from ...hand import Meld
 from ...tiles import counts_to_kinds
 from .wall import Wall
 
-__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED"]
+__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED", "CLAIMED_MARKS"]
 
 #: The size of a discard pile's buffer (``Table.piles``): a seat's count of discards is a byte.
 PILE_CAPACITY = 256
 #: The mark of a claimed discard in its pile's buffer (tiles are 0..33).
 CLAIMED = 0x80
-_MARKED = bytes(range(CLAIMED, 256))  # what bytes.translate deletes to leave a pile's tiles
+#: The bytes ``bytes.translate`` deletes from a pile's buffer to leave its tiles (a claimed mark may keep the tile
+#: in its low bits).
+CLAIMED_MARKS = bytes(range(CLAIMED, 256))
+# A restored pile is its claimed marks, its tiles, and zeros to the capacity: the marks and the zeros by count,
+# made once, so that a pile is one join.
+_MARKS = tuple(bytes([CLAIMED]) * count for count in range(PILE_CAPACITY + 1))
+_PADS = tuple(bytes(PILE_CAPACITY - count) for count in range(PILE_CAPACITY + 1))
+
 
 def meld_to_json(meld: Meld) -> list[Any]:
     source = -1 if meld.claimed_from is None else meld.claimed_from
@@ -122,18 +129,24 @@ class Table:
     @property
     def discards(self) -> list[bytes]:
         """Each seat's discard pile (claimed tiles removed), a copy."""
-        return [bytes(pile[:made]).translate(None, _MARKED)
+        return [bytes(pile[:made]).translate(None, CLAIMED_MARKS)
                 for pile, made in zip(self.piles, self.discards_made, strict=True)]
 
     def set_discards(self, piles: Sequence[Sequence[int]], made: Sequence[int]) -> None:
         """Set every seat's pile (tiles 0..33, claimed ones removed) and count of discards made (a restore, or a
         table made from an observation). Where the claimed ones were is not kept: they are marked before the pile,
         which reads the same."""
-        if len(piles) != len(made) or any(len(pile) > count for pile, count in zip(piles, made, strict=True)):
+        if len(piles) != len(made):
             raise ValueError("every seat's pile must hold at most its count of discards made")
-        self.discards_made = bytearray(made)
-        self.piles = [bytearray(bytes([CLAIMED]) * (count - len(pile)) + bytes(pile)).ljust(PILE_CAPACITY, b"\0")
-                      for pile, count in zip(piles, made, strict=True)]
+        counts = bytearray(made)  # ValueError for a count outside 0..255
+        out = []
+        for pile, count in zip(piles, counts, strict=True):
+            tiles = pile if type(pile) is bytes else bytes(pile)
+            if len(tiles) > count:
+                raise ValueError("every seat's pile must hold at most its count of discards made")
+            out.append(bytearray(b"".join((_MARKS[count - len(tiles)], tiles, _PADS[count]))))
+        self.discards_made = counts
+        self.piles = out
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
