@@ -139,7 +139,10 @@ class Observer:
             source = turn_seat
         elif phase == "claim":  # Game.current's answer for a claim window, read directly as well
             answers = table.answers
-            to_act = tuple([s for s in table.pending if s not in answers])
+            # The seats asked and yet to answer, in the order asked (the pending dict's); while none has
+            # answered (most windows: eligible seats, the first asked), its keys as they stand, without the
+            # comprehension's function object and frame.
+            to_act = tuple([s for s in table.pending if s not in answers]) if answers else tuple(table.pending)
             tile = table.last_discard
             source = table.discarder
         else:
@@ -160,7 +163,9 @@ class Observer:
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         else:
             sizes = self._at_rest
-        piles_at = sum(table.discards_made) + (calls << 10)  # a hand has fewer than 1,024 discards
+        # 1 + the discards made (Adler-32's low half, one C call: sum() makes an int of every byte) and the
+        # calls above them (a hand has fewer than 1,024 discards).
+        piles_at = (adler32(table.discards_made) & 0xFFFF) + (calls << 10)
         if piles_at != self._piles_at:  # a pile moved: copied afresh (at C speed)
             self._piles = pile_tuples(table.piles, table.discards_made)
             self._piles_at = piles_at
