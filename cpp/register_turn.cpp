@@ -321,20 +321,6 @@ PyObject* discard_tile(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
-// The ints 0..127 (what a pile's unclaimed bytes can be), made once: PyLong_FromLong's range check and call for
-// each of a hand's few dozen discards was half of pile_tuples' cost, a reference taken from this table a few
-// instructions. They are the interpreter's shared small ints; the table holds one reference to each for the life
-// of the process. nullptr (an error set) if one could not be made.
-PyObject* const* pile_ints() {
-    static PyObject* ints[kClaimed] = {};
-    if (ints[kClaimed - 1] == nullptr) {
-        for (int value = 0; value < kClaimed; ++value) {
-            if (ints[value] == nullptr && (ints[value] = PyLong_FromLong(value)) == nullptr) return nullptr;
-        }
-    }
-    return ints;
-}
-
 // pile_tuples(piles, made) -> tuple of tuples: each seat's discard pile (the first made[seat] bytes of its buffer,
 // less the claimed ones, marked kClaimed) as a tuple of ints, in one crossing, for the observer's copy of the piles:
 // a Python loop over the buffers (a slice and a tuple of its bytes per seat) costs twice what the observer paid for
@@ -369,8 +355,6 @@ PyObject* pile_tuples(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             if ((from[at] & kClaimed) == 0) tiles[s][kept++] = from[at];
         size[s] = kept;
     }
-    PyObject* const* ints = pile_ints();
-    if (ints == nullptr) return nullptr;
     PyObject* out = PyTuple_New(seats);
     if (out == nullptr) return nullptr;
     for (Py_ssize_t s = 0; s < seats; ++s) {
@@ -381,8 +365,11 @@ PyObject* pile_tuples(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         }
         PyTuple_SET_ITEM(out, s, row);  // filling the new tuple returned (a failure below frees both)
         for (Py_ssize_t at = 0; at < Py_ssize_t(size[s]); ++at) {
-            PyObject* tile = ints[tiles[s][at]];  // below kClaimed: the claimed ones were left out
-            Py_INCREF(tile);
+            PyObject* tile = PyLong_FromLong(long(tiles[s][at]));  // a small int: shared
+            if (tile == nullptr) {
+                Py_DECREF(out);
+                return nullptr;
+            }
             PyTuple_SET_ITEM(row, at, tile);
         }
     }
