@@ -194,6 +194,26 @@ class Features:
                  for key, shape, is_float, start, stop in self._layout}
         return ints, floats, views
 
+    def meld_records(self, all_melds: Sequence[Sequence[Any]]) -> tuple[bytes, tuple[int, ...]]:
+        """Every seat's shown melds as the core encoder's records (:data:`MAX_MELDS` per seat, 5 bytes each: a
+        face-down flag, then up to four tiles, 255 for none), and each seat's meld count."""
+        meld_counts = tuple(map(len, all_melds))
+        if not any(meld_counts):
+            return self._blank_melds, meld_counts
+        melds = bytearray(self._blank_melds)
+        for other, seat_melds in enumerate(all_melds):
+            if len(seat_melds) > MAX_MELDS:
+                raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most {MAX_MELDS})")
+            at = other * MAX_MELDS * 5
+            for meld in seat_melds:
+                tiles = meld.tiles
+                if tiles:
+                    melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
+                else:  # face down: its kind is not this seat's to see
+                    melds[at] = 1
+                at += 5
+        return bytes(melds), meld_counts
+
     def core_inputs(self, observation: Observation) -> tuple[array[int], bytes, bytes, bytes, bytes]:
         """The core encoder's inputs for ``observation`` (cpp/features.hpp): what the observation holds, as plain
         data: small ints, the seat's counts, meld records and discard rows of every seat (in seat order), the
@@ -208,25 +228,7 @@ class Features:
         to_act = 0
         for other in observation.to_act:
             to_act |= 1 << other
-        all_melds = observation.melds
-        meld_counts = list(map(len, all_melds))
-        if any(meld_counts):
-            melds = bytearray(self._blank_melds)
-            for other, seat_melds in enumerate(all_melds):
-                if len(seat_melds) > MAX_MELDS:
-                    raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most "
-                                     f"{MAX_MELDS})")
-                at = other * MAX_MELDS * 5
-                for meld in seat_melds:
-                    tiles = meld.tiles
-                    if tiles:
-                        melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
-                    else:  # face down: its kind is not this seat's to see
-                        melds[at] = 1
-                    at += 5
-            meld_bytes = bytes(melds)
-        else:
-            meld_bytes = self._blank_melds
+        meld_bytes, meld_counts = self.meld_records(observation.melds)
         stride = self._stride
         piles = observation.discards
         discards = b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles])
@@ -485,7 +487,7 @@ class Encoder:
         if meld_entry is None or meld_entry[0] is not melds:
             if len(self._melds) >= 16:  # a hand has a few meld views at a time: the old ones are gone
                 self._melds.clear()
-            meld_entry = self._melds[id(melds)] = (melds, *self._meld_bytes(melds))
+            meld_entry = self._melds[id(melds)] = (melds, *features.meld_records(melds))
         piles = observation.discards
         pile_entry = self._piles
         if pile_entry[0] is not piles:
@@ -512,24 +514,6 @@ class Encoder:
             self._scores = (score_key, array("f", shown).tobytes())
         return (smalls, observation.counts, meld_entry[1], pile_entry[1], self._legal[1],
                 facts[2] + self._scores[1])
-
-    def _meld_bytes(self, all_melds: Any) -> tuple[bytes, tuple[int, ...]]:
-        meld_counts = tuple(map(len, all_melds))
-        if not any(meld_counts):
-            return self.features._blank_melds, meld_counts
-        melds = bytearray(self.features._blank_melds)
-        for other, seat_melds in enumerate(all_melds):
-            if len(seat_melds) > MAX_MELDS:
-                raise HupaiError(f"hupai.env: seat {other} shows {len(seat_melds)} melds (at most {MAX_MELDS})")
-            at = other * MAX_MELDS * 5
-            for meld in seat_melds:
-                tiles = meld.tiles
-                if tiles:
-                    melds[at + 1:at + 1 + len(tiles)] = bytes(tiles)
-                else:  # face down: its kind is not this seat's to see
-                    melds[at] = 1
-                at += 5
-        return bytes(melds), meld_counts
 
     def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
         """The legal actions' 0/1 row, and each one's index (in their order)."""
