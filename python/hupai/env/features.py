@@ -194,6 +194,20 @@ class Features:
                  for key, shape, is_float, start, stop in self._layout}
         return ints, floats, views
 
+    def checked_phase(self, observation: Observation) -> tuple[int, int]:
+        """``observation``'s phase as its one-hot index and the seats to act as a bit mask, after checking that it
+        is an observation of this rule system (HupaiError otherwise)."""
+        if len(observation.counts) != self.kinds or observation.num_players != self.num_players:
+            raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
+                             f"{observation.num_players} seats) given to the features of another rule system")
+        phase = self._phase.get(observation.phase)
+        if phase is None:
+            raise HupaiError(f"hupai.env: unknown phase {observation.phase!r}")
+        to_act = 0
+        for other in observation.to_act:
+            to_act |= 1 << other
+        return phase, to_act
+
     def meld_records(self, all_melds: Sequence[Sequence[Any]]) -> tuple[bytes, tuple[int, ...]]:
         """Every seat's shown melds as the core encoder's records (:data:`MAX_MELDS` per seat, 5 bytes each: a
         face-down flag, then up to four tiles, 255 for none), and each seat's meld count."""
@@ -218,16 +232,7 @@ class Features:
         """The core encoder's inputs for ``observation`` (cpp/features.hpp): what the observation holds, as plain
         data: small ints, the seat's counts, meld records and discard rows of every seat (in seat order), the
         legal actions as a 0/1 row."""
-        n = self.num_players
-        if len(observation.counts) != self.kinds or observation.num_players != n:
-            raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
-                             f"{observation.num_players} seats) given to the features of another rule system")
-        phase = self._phase.get(observation.phase)
-        if phase is None:
-            raise HupaiError(f"hupai.env: unknown phase {observation.phase!r}")
-        to_act = 0
-        for other in observation.to_act:
-            to_act |= 1 << other
+        phase, to_act = self.checked_phase(observation)
         meld_bytes, meld_counts = self.meld_records(observation.melds)
         stride = self._stride
         piles = observation.discards
@@ -472,16 +477,8 @@ class Encoder:
         facts, the seat's private facts and the scores, as float32 bytes."""
         features = self.features
         n = features.num_players
-        if len(observation.counts) != features.kinds or observation.num_players != n:
-            raise HupaiError(f"an observation of {observation.rules} ({len(observation.counts)} kinds, "
-                             f"{observation.num_players} seats) given to the features of another rule system")
-        phase = features._phase.get(observation.phase)
-        if phase is None:
-            raise HupaiError(f"hupai.env: unknown phase {observation.phase!r}")
+        phase, to_act = features.checked_phase(observation)
         seat = observation.seat
-        to_act = 0
-        for other in observation.to_act:
-            to_act |= 1 << other
         melds = observation.melds
         meld_entry = self._melds.get(id(melds))
         if meld_entry is None or meld_entry[0] is not melds:
