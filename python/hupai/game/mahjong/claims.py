@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..._core import claim_scan
 from ...actions import ACTIONS, CHOWS, Action
+from ..state.table import LOUHU_ALL as _LOUHU_ALL
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...rules.base import Rules
@@ -60,7 +61,7 @@ def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
     """Does a declined win still block ``seat`` from winning on another player's ``tile`` (漏胡, GD-11)?"""
     if rules.louhu is None:
         return False
-    return table.missed_all[seat] or tile in table.missed[seat]
+    return table.louhu[seat] & (_LOUHU_ALL | 1 << tile) != 0
 
 
 # Per table size and source seat, the other seats in turn order from it.
@@ -179,10 +180,7 @@ def record_missed(rules: Rules, table: Table, tile: int, taken: frozenset[int]) 
         return
     for seat, options in table.pending.items():
         if seat not in taken and options[0].kind == "win":
-            if rules.louhu == "any_tile":
-                table.missed_all[seat] = True
-            else:
-                table.missed[seat].add(tile)
+            table.louhu[seat] |= _LOUHU_ALL if rules.louhu == "any_tile" else 1 << tile
 
 
 def resolve(rules: Rules, table: Table, source: int) -> tuple[list[int], Action | None]:
