@@ -570,7 +570,7 @@ class MahjongFlow:
         source = table.kong_seat if rob else table.discarder
         tile = table.kong_tile if rob else table.last_discard
         winners, claim = claims.resolve(self.rules, table, source)
-        claims.record_missed(self.rules, table, tile, frozenset(winners))
+        claims.record_missed(self.rules, table, tile, winners)
         if winners:
             if rob:
                 table.hands[source][tile] -= 1  # the added tile goes to the robbers
