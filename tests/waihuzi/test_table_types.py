@@ -1,4 +1,5 @@
-"""The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks. Checked on tables
+"""The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks, the piles as
+fixed-size bytearrays with their sizes. Checked on tables
 a flow plays, restores from a compact snapshot, forks and samples as a search world, so a regression to lists or
 sets fails."""
 
@@ -7,9 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game
-from hupai.game.state.zipai import MENZI
+from hupai.game.state.zipai import MENZI, PILE_CAPACITY
 from hupai.worlds import fork, sample
 
 
@@ -19,6 +21,13 @@ def check_types(table: Any) -> None:
         assert type(masks) is list and len(masks) == 3, name
         assert all(type(mask) is int and 0 <= mask < 1 << 20 for mask in masks), name
     assert all(type(mask) is int and 0 <= mask < 1 << len(MENZI) for mask in table.menzi_ban)
+    # the piles: a buffer per seat, its first pile_sizes[seat] bytes the cards, zeros after
+    assert type(table.pile_sizes) is bytearray and len(table.pile_sizes) == 3
+    assert type(table.piles) is list and len(table.piles) == 3
+    for pile, size in zip(table.piles, table.pile_sizes, strict=True):
+        assert type(pile) is bytearray and len(pile) == PILE_CAPACITY
+        assert max(pile[:size], default=0) < 20 and not any(pile[size:])
+    assert table.discards == [list(pile[:size]) for pile, size in zip(table.piles, table.pile_sizes, strict=True)]
 
 
 def _played(seed: int) -> list[Game]:
@@ -42,3 +51,14 @@ def test_the_table_fields_are_typed_plain_data() -> None:
     for seed in range(6):
         for other in _played(seed):
             check_types(other.table)
+
+
+def test_set_piles_refuses_a_pile_that_does_not_fit() -> None:
+    table = Game("waihuzi", seed=1).table
+    for piles in ([[0] * (PILE_CAPACITY + 1), [], []], [[20], [], []], [[255], [], []], [[], []]):
+        with pytest.raises(ValueError):
+            table.set_piles([bytes(pile) for pile in piles])
+    with pytest.raises(TypeError):
+        table.set_piles([[3], [], []])  # type: ignore[list-item]
+    table.set_piles([b"\x03\x04", b"", b"\x13"])
+    assert table.discards == [[3, 4], [], [19]] and bytes(table.pile_sizes) == b"\x02\x00\x01"

@@ -9,7 +9,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - ``hands[seat]``: 20 counts (``bytearray``), ``views[seat]`` the same as a numpy ``uint8`` array (the core
   reads it in place)
 - ``groups[seat]``: the declared groups (:class:`Group`: 歪 碰 溜 飘 吃, WH-9)
-- ``discards[seat]``: the pile: the seat's discards and its turned-up cards that nobody took (WH-15)
+- ``piles[seat]``: the seat's pile (its discards and its turned-up cards that nobody took, WH-15), a ``bytearray``
+  of :data:`PILE_CAPACITY` bytes whose first ``pile_sizes[seat]`` are the cards in order (``pile_sizes`` a
+  ``bytearray``: a card joins a pile as one byte written in place); ``discards`` the piles as lists, a copy
 - ``phase``: ``"turn"`` (``turn_seat`` is in a discard state, WH-12, or the dealer's first move, WH-13),
   ``"claim"`` (``offer`` is offered: ``offer_kind`` ``"draw"`` from ``offer_from``'s turn-up or ``"discard"``),
   ``"over"``; ``pending`` / ``answers`` as in the mahjong table
@@ -26,8 +28,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import add
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,7 +44,7 @@ from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
-           "card_mask", "mask_cards", "menzi_triples"]
+           "PILE_CAPACITY", "card_mask", "mask_cards", "menzi_triples"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -49,6 +52,10 @@ FORM = "zipai-compact/1"
 #: One character per card in the compact form: 0..9, then a..j for 10..19.
 CARD_CHARS = "0123456789abcdefghij"
 _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
+#: The size of a pile's buffer (``ZipaiTable.piles``): the game's 80 cards, so no pile can outgrow it.
+PILE_CAPACITY = 80
+_PADS = tuple(bytes(PILE_CAPACITY - size) for size in range(PILE_CAPACITY + 1))  # a pile's zeros, by its size
+_CARD_BYTES = bytes(range(20))  # what bytes.translate deletes to leave what is not a card
 _PHASES = ("turn", "claim", "over")
 _OFFER_KINDS = ("", "draw", "discard")
 _TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
@@ -106,10 +113,6 @@ def _token(group: Group) -> str:
             f"{'-' if group.taken < 0 else CARD_CHARS[group.taken]}{'-' if group.source < 0 else group.source}")
 
 
-def _cards(values: Any) -> str:
-    return bytes(values).translate(_ENCODE).decode("ascii")
-
-
 @lru_cache(maxsize=1024)
 def _menzi_string(mask: int) -> str:
     """A ``menzi_ban`` mask in the compact form: its triples' cards, sorted (a few distinct masks a hand)."""
@@ -120,7 +123,7 @@ class ZipaiTable:
     """The mutable state of one Wai Huzi hand (see the module docstring)."""
 
     __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
-                 "groups", "discards", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
+                 "groups", "piles", "pile_sizes", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
                  "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban", "menzi_ban", "locked",
                  "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras",
                  "dealer_discarded")
@@ -135,7 +138,8 @@ class ZipaiTable:
         self.hands: list[bytearray] = [bytearray(20) for _ in range(n)]
         self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
         self.groups: list[list[Group]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.piles = [bytearray(PILE_CAPACITY) for _ in range(n)]
+        self.pile_sizes = bytearray(n)
         self.phase = "turn"
         self.turn_seat = dealer
         self.offer = -1
@@ -167,6 +171,23 @@ class ZipaiTable:
         """Each hand as a numpy ``uint8`` array over the same memory (the core reads it in place)."""
         return [np.frombuffer(hand, dtype=np.uint8) for hand in hands]
 
+    @property
+    def discards(self) -> list[list[int]]:
+        """Each seat's pile as a list of cards, a copy."""
+        return [list(pile[:size]) for pile, size in zip(self.piles, self.pile_sizes, strict=True)]
+
+    def set_piles(self, piles: Sequence[bytes]) -> None:
+        """Set every seat's pile from its cards as bytes (0..19, at most :data:`PILE_CAPACITY` of them): a restore,
+        or a table made from an observation. ValueError if they do not fit (checked in bulk, and built without a
+        Python loop: a restore's path)."""
+        sizes = bytearray(map(len, piles))  # ValueError for a pile of over 255 cards
+        if (len(sizes) != self.num_players or max(sizes, default=0) > PILE_CAPACITY
+                or b"".join(piles).translate(None, _CARD_BYTES)):  # TypeError for a pile that is not bytes-like
+            raise ValueError(f"{self.num_players} piles of at most {PILE_CAPACITY} cards each 0..19, "
+                             f"got {len(sizes)} piles of {max(sizes, default=0)} at most")
+        self.piles = list(map(bytearray, map(add, piles, map(_PADS.__getitem__, sizes))))
+        self.pile_sizes = sizes
+
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
 
@@ -185,7 +206,7 @@ class ZipaiTable:
             "wall": [list(self.wall.tiles), self.wall.head, self.wall.tail],
             "hands": [list(h) for h in self.hands],
             "groups": [[[g.type, list(g.cards), g.taken, g.source] for g in gs] for gs in self.groups],
-            "discards": [list(d) for d in self.discards], "phase": self.phase, "turn_seat": self.turn_seat,
+            "discards": self.discards, "phase": self.phase, "turn_seat": self.turn_seat,
             "offer": self.offer, "offer_from": self.offer_from, "offer_kind": self.offer_kind,
             # Actions in their compact form, plain lists all through (``list(action)`` would keep the tiles a
             # tuple, which the snapshot's check refuses: a server restoring the snapshot it holds in memory).
@@ -206,7 +227,8 @@ class ZipaiTable:
             "form": FORM, "head": self.wall.head,
             "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in self.hands],
             "groups": [[_token(g) for g in gs] for gs in self.groups],
-            "discards": [_cards(pile) for pile in self.discards],
+            "discards": [pile[:size].translate(_ENCODE).decode("ascii")
+                         for pile, size in zip(self.piles, self.pile_sizes, strict=True)],
             "menzi_ban": [_menzi_string(m) if m else "" for m in self.menzi_ban],
             "masks": [*self.chi_ban, *self.peng_ban, *self.locked],
             "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
@@ -225,7 +247,7 @@ class ZipaiTable:
         table.hands = [bytearray(h) for h in data["hands"]]
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
         table.groups = [[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]]
-        table.discards = [list(d) for d in data["discards"]]
+        table.set_piles([bytes(pile) for pile in data["discards"]])
         for name in ("phase", "turn_seat", "offer", "offer_from", "offer_kind", "shen", "shen_shown", "opening",
                      "dealer_opening", "haidi", "calls"):
             setattr(table, name, data[name])

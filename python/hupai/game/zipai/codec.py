@@ -227,7 +227,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.hands = hands
     table.views = ZipaiTable.views_of(hands)
     table.groups = [[g[0] for g in gs] for gs in groups]
-    table.discards = [list(pile) for pile in piles]
+    table.set_piles(piles)
     table.phase = phase
     table.turn_seat = turn_seat
     table.offer = offer

@@ -523,7 +523,9 @@ class ZipaiFlow:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
         table = self.table
         source = table.offer_from
-        table.discards[source].append(table.offer)
+        size = table.pile_sizes[source]  # (below PILE_CAPACITY: the game has 80 cards)
+        table.piles[source][size] = table.offer
+        table.pile_sizes[source] = size + 1
         table.offer = -1
         table.offer_kind = ""
         table.dealer_opening = False  # a card nobody was asked about ends here too: 地胡 was only on that one

@@ -66,8 +66,7 @@ class ZipaiObserver(Observer):
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
         is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group
         made), each seat's bans and locks (masks that only gain bits in a hand, so their sum says when), the piles
-        (lists that only grow). ``table``: the table they are read from (a game given another table starts them
-        afresh)."""
+        (that only grow). ``table``: the table they are read from (a game given another table starts them afresh)."""
         self._table = table
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
@@ -130,11 +129,13 @@ class ZipaiObserver(Observer):
                 "chi_ban": mask_cards(chi_ban), "peng_ban": mask_cards(peng_ban),
                 "menzi_ban": menzi_triples(menzi_ban), "locked": mask_cards(locked)})
             self._private_at[seat] = grown
-        discards = table.discards
-        piled = len(discards[0]) + len(discards[1]) + len(discards[2])
+        sizes = table.pile_sizes
+        piled = sum(sizes)
         if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
-            self._piles = tuple([old if len(old) == len(pile) else tuple(pile)
-                                 for old, pile in zip(self._piles, discards, strict=True)])
+            # (a pile that grew by one card, the common case, is its old view and that card: cheaper than a slice)
+            self._piles = tuple([
+                old if len(old) == size else old + (pile[size - 1],) if len(old) + 1 == size else tuple(pile[:size])
+                for old, pile, size in zip(self._piles, table.piles, sizes, strict=True)])
             self._piles_at = piled
         legal = game._legal.get(seat) or game.legal_actions(seat)  # the game's cache read directly, as play() does
         if phase == "turn":
