@@ -1,7 +1,7 @@
 """The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks, the piles as
-fixed-size bytearrays with their sizes. Checked on tables
-a flow plays, restores from a compact snapshot, forks and samples as a search world, so a regression to lists or
-sets fails."""
+fixed-size bytearrays with their sizes, the 死手 and grouped flags as seat masks, the 报听 flags as a bytearray.
+Checked on tables a flow plays, restores from a compact snapshot, forks and samples as a search world, so a
+regression to lists or sets fails."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game
-from hupai.game.state.zipai import MENZI, PILE_CAPACITY
+from hupai.game.state.zipai import MENZI, NONE, PILE_CAPACITY, mask_flags
 from hupai.worlds import fork, sample
 
 
@@ -28,6 +28,13 @@ def check_types(table: Any) -> None:
         assert type(pile) is bytearray and len(pile) == PILE_CAPACITY
         assert max(pile[:size], default=0) < 20 and not any(pile[size:])
     assert table.discards == [list(pile[:size]) for pile, size in zip(table.piles, table.pile_sizes, strict=True)]
+    # the flags: dead and grouped seat masks, ready_deal 0/1 per seat or NONE (not known yet)
+    for name in ("dead", "grouped"):
+        mask = getattr(table, name)
+        assert type(mask) is int and 0 <= mask < 8, name
+    assert type(table.ready_deal) is bytearray and len(table.ready_deal) == 3
+    assert set(table.ready_deal) <= {0, 1, NONE}
+    assert table.to_json()["dead"] == list(mask_flags(table.dead))
 
 
 def _played(seed: int) -> list[Game]:

@@ -19,8 +19,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - per seat: ``chi_ban``, ``peng_ban`` and ``locked`` (WH-21..26) as 20-bit card masks (an int, bit ``c`` for
   card ``c``: the flow tests one card per action, and an int's shift is the cheapest test), ``menzi_ban`` (WH-23)
   as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); ``dead`` (死手,
-  WH-27), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move) and ``grouped`` (a
-  group made since then)
+  WH-27) and ``grouped`` (a group made since the 报听 moment) as seat masks (an int, bit ``s`` for seat ``s``: the
+  flow tests them at every offer), ``ready_deal`` (ready at the 报听 moment, WH-38) a ``bytearray``, 1 or 0 per
+  seat, :data:`NONE` before the dealer's first move (:func:`mask_flags` gives a seat mask's flags)
 - ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
   made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
 - ``calls``: groups made so far (observers rebuild their group views when it moves)
@@ -44,7 +45,7 @@ from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
-           "PILE_CAPACITY", "card_mask", "mask_cards", "menzi_triples"]
+           "PILE_CAPACITY", "NONE", "card_mask", "mask_cards", "menzi_triples", "mask_flags"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -56,6 +57,9 @@ _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
 PILE_CAPACITY = 80
 _PADS = tuple(bytes(PILE_CAPACITY - size) for size in range(PILE_CAPACITY + 1))  # a pile's zeros, by its size
 _CARD_BYTES = bytes(range(20))  # what bytes.translate deletes to leave what is not a card
+#: ``ready_deal``'s byte for not known yet.
+NONE = 255
+_BITS = tuple(tuple(mask >> seat & 1 for seat in range(3)) for mask in range(8))  # a seat mask's 0/1 per seat
 _PHASES = ("turn", "claim", "over")
 _OFFER_KINDS = ("", "draw", "discard")
 _TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
@@ -69,6 +73,15 @@ MENZI_BIT = {triple: 1 << i for i, triple in enumerate(MENZI)}
 _LOW = tuple(tuple(c for c in range(10) if m >> c & 1) for m in range(1024))
 _HIGH = tuple(tuple(c + 10 for c in range(10) if m >> c & 1) for m in range(1024))
 _MENZI_CHARS = tuple(bytes(t).translate(_ENCODE).decode("ascii") for t in MENZI)
+
+
+#: A seat mask's flags, by mask (3 seats).
+_FLAGS = tuple(tuple(bool(mask >> seat & 1) for seat in range(3)) for mask in range(8))
+
+
+def mask_flags(mask: int) -> tuple[bool, ...]:
+    """A 3-seat mask (``dead``, ``grouped``) as a flag per seat."""
+    return _FLAGS[mask]
 
 
 def card_mask(cards: Any) -> int:
@@ -149,13 +162,13 @@ class ZipaiTable:
         self.answers: dict[int, Action] = {}
         self.shen = "odd"
         self.shen_shown = -1
-        self.dead = [False] * n
+        self.dead = 0
         self.chi_ban: list[int] = [0] * n
         self.peng_ban: list[int] = [0] * n
         self.menzi_ban: list[int] = [0] * n
         self.locked: list[int] = [0] * n
-        self.ready_deal: list[bool | None] = [None] * n
-        self.grouped = [False] * n
+        self.ready_deal = bytearray([NONE]) * n
+        self.grouped = 0
         self.opening = True
         self.dealer_opening = False
         self.haidi = -1
@@ -212,12 +225,13 @@ class ZipaiTable:
             # tuple, which the snapshot's check refuses: a server restoring the snapshot it holds in memory).
             "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in self.pending.items()],
             "answers": [[seat, a.to_compact()] for seat, a in self.answers.items()],
-            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
+            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(_FLAGS[self.dead]),
             "chi_ban": [list(mask_cards(m)) for m in self.chi_ban],
             "peng_ban": [list(mask_cards(m)) for m in self.peng_ban],
             "menzi_ban": [[list(t) for t in menzi_triples(m)] for m in self.menzi_ban],
-            "locked": [list(mask_cards(m)) for m in self.locked], "ready_deal": list(self.ready_deal),
-            "grouped": list(self.grouped), "opening": self.opening, "dealer_opening": self.dealer_opening,
+            "locked": [list(mask_cards(m)) for m in self.locked],
+            "ready_deal": [None if r == NONE else r == 1 for r in self.ready_deal],
+            "grouped": list(_FLAGS[self.grouped]), "opening": self.opening, "dealer_opening": self.dealer_opening,
             "haidi": self.haidi, "calls": self.calls,
         }
 
@@ -233,8 +247,8 @@ class ZipaiTable:
             "masks": [*self.chi_ban, *self.peng_ban, *self.locked],
             "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
                       _OFFER_KINDS.index(self.offer_kind), int(self.opening), int(self.dealer_opening), self.haidi,
-                      self.calls, len(self.answers), *map(int, self.dead),
-                      *[-1 if r is None else int(r) for r in self.ready_deal], *map(int, self.grouped)],
+                      self.calls, len(self.answers), *_BITS[self.dead],
+                      *[-1 if r == NONE else r for r in self.ready_deal], *_BITS[self.grouped]],
         }
 
     @classmethod
@@ -253,13 +267,13 @@ class ZipaiTable:
             setattr(table, name, data[name])
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
-        table.dead = list(data["dead"])
+        table.dead = sum(1 << seat for seat, flag in enumerate(data["dead"]) if flag)
         table.chi_ban = [card_mask(s) for s in data["chi_ban"]]
         table.peng_ban = [card_mask(s) for s in data["peng_ban"]]
         table.menzi_ban = [sum({MENZI_BIT[a, b, c] for a, b, c in s}) for s in data["menzi_ban"]]
         table.locked = [card_mask(s) for s in data["locked"]]
-        table.ready_deal = list(data["ready_deal"])
-        table.grouped = list(data["grouped"])
+        table.ready_deal = bytearray(NONE if r is None else int(r) for r in data["ready_deal"])
+        table.grouped = sum(1 << seat for seat, flag in enumerate(data["grouped"]) if flag)
         return table
 
 

@@ -40,7 +40,7 @@ from ...rules.base import Rules
 from ...zipai import RUNS
 from ..state.validate import _INT, _dealt_wall, _dict, _fail, _list, _show
 from ..state.wall import Wall
-from ..state.zipai import _OFFER_KINDS, _PHASES, _TYPE_LETTERS, CARD_CHARS, FORM, MENZI_BIT, Group, ZipaiTable
+from ..state.zipai import _OFFER_KINDS, _PHASES, _TYPE_LETTERS, CARD_CHARS, FORM, MENZI_BIT, NONE, Group, ZipaiTable
 from .flow import _ORDER, _PASS, ZipaiFlow
 
 __all__ = ["table_from_compact", "is_compact"]
@@ -235,13 +235,13 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.offer_kind = _OFFER_KINDS[kind_code]
     table.pending = {}
     table.answers = {}
-    table.dead = [flag == 1 for flag in state[10:13]]
+    table.dead = state[10] | state[11] << 1 | state[12] << 2
     table.chi_ban = masks[0:3]
     table.peng_ban = masks[3:6]
     table.menzi_ban = menzi_ban
     table.locked = masks[6:9]
-    table.ready_deal = [None if r < 0 else r == 1 for r in ready]
-    table.grouped = [flag == 1 for flag in state[16:19]]
+    table.ready_deal = bytearray([NONE if r < 0 else r for r in ready])
+    table.grouped = state[16] | state[17] << 1 | state[18] << 2
     table.opening = opening == 1
     table.dealer_opening = dealer_opening == 1
     table.haidi = haidi

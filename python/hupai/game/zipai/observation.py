@@ -31,7 +31,7 @@ from zlib import adler32
 from ...jsonform import describe
 from ...observation import MeldView, Observation, ResultView, WinView
 from ..mahjong.observation import Observer, _Draft
-from ..state.zipai import mask_cards, menzi_triples
+from ..state.zipai import mask_cards, mask_flags, menzi_triples
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state.zipai import Group
@@ -117,7 +117,7 @@ class ZipaiObserver(Observer):
         public = self._public.get(table.offer_kind)
         if public is None:
             public = self._public[table.offer_kind] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
