@@ -445,7 +445,7 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         wall = [card for card in range(20) for _ in range(used[card])] + stock
         table = ZipaiTable(obs.dealer, obs.dealer, Wall(wall, head))
         table.hands = hands
-        table.groups = [list(g) for g in groups]
+        table.set_groups(groups)
         table.set_piles([bytes(pile) for pile in obs.discards])
         table.phase = obs.phase
         table.turn_seat = obs.to_act[0] if obs.phase == "turn" else obs.source

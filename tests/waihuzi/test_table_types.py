@@ -1,7 +1,7 @@
 """The Wai Huzi table keeps its state as typed plain data (issue 30): bans and locks as int masks, the piles as
-fixed-size bytearrays with their sizes, the 死手 and grouped flags as seat masks, the 报听 flags as a bytearray.
-Checked on tables a flow plays, restores from a compact snapshot, forks and samples as a search world, so a
-regression to lists or sets fails."""
+fixed-size bytearrays with their sizes, the groups as fixed-width records (the Group tuples a cache of them), the 死手
+and grouped flags as seat masks, the 报听 flags as a bytearray. Checked on tables a flow plays, restores from a compact
+snapshot, forks and samples as a search world, so a regression to lists or sets fails."""
 
 from __future__ import annotations
 
@@ -11,7 +11,17 @@ from typing import Any
 import pytest
 from hupai.bots import GreedyBot
 from hupai.game import Game
-from hupai.game.state.zipai import MENZI, NONE, PILE_CAPACITY, mask_flags
+from hupai.game.state.zipai import (
+    GROUP_CAPACITY,
+    MENZI,
+    NONE,
+    PILE_CAPACITY,
+    RECORD_SIZE,
+    Group,
+    group_record,
+    mask_flags,
+    record_groups,
+)
 from hupai.worlds import fork, sample
 
 
@@ -35,6 +45,11 @@ def check_types(table: Any) -> None:
     assert type(table.ready_deal) is bytearray and len(table.ready_deal) == 3
     assert set(table.ready_deal) <= {0, 1, NONE}
     assert table.to_json()["dead"] == list(mask_flags(table.dead))
+    # the groups: records per seat, in the order made; groups the cache of them
+    assert type(table.group_records) is list and len(table.group_records) == 3
+    for records, groups in zip(table.group_records, table.groups, strict=True):
+        assert type(records) is bytearray and len(records) == RECORD_SIZE * len(groups) <= RECORD_SIZE * GROUP_CAPACITY
+        assert type(groups) is tuple and groups == record_groups(bytes(records))
 
 
 def _played(seed: int) -> list[Game]:
@@ -69,3 +84,23 @@ def test_set_piles_refuses_a_pile_that_does_not_fit() -> None:
         table.set_piles([[3], [], []])  # type: ignore[list-item]
     table.set_piles([b"\x03\x04", b"", b"\x13"])
     assert table.discards == [[3, 4], [], [19]] and bytes(table.pile_sizes) == b"\x02\x00\x01"
+
+
+def test_put_group_writes_a_record_and_the_cache_follows() -> None:
+    table = Game("waihuzi", seed=1).table
+    peng = Group("peng", (3, 3, 3), 3, 2)
+    table.put_group(0, peng)
+    assert table.groups[0] == (peng,) and table.group_records[0] == bytes([1, 3, 3, 3, NONE, 3, 2])
+    chi = Group("chi", (0, 1, 2), 1, 0)
+    table.put_group(0, chi)
+    piao = Group("piao", (3,) * 4, 3, 2)
+    table.put_group(0, piao, 0)  # an upgrade keeps its place
+    assert table.groups[0] == (piao, chi)
+    assert table.group_records[0] == group_record(piao) + group_record(chi)
+    with pytest.raises(ValueError):
+        table.put_group(0, chi, 2)  # no record 2 to replace
+    for _ in range(GROUP_CAPACITY):
+        table.put_group(1, peng)
+    with pytest.raises(ValueError):
+        table.put_group(1, peng)  # no room for an eighth
+    assert len(table.groups[1]) == GROUP_CAPACITY and len(table.group_records[1]) == GROUP_CAPACITY * RECORD_SIZE

@@ -8,7 +8,11 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - ``wall``: the 80 cards in dealt order; ``wall.head`` is the next stock card (58 after the deal: WH-4)
 - ``hands[seat]``: 20 counts (``bytearray``), ``views[seat]`` the same as a numpy ``uint8`` array (the core
   reads it in place)
-- ``groups[seat]``: the declared groups (:class:`Group`: 歪 碰 溜 飘 吃, WH-9)
+- ``group_records[seat]``: the declared groups (歪 碰 溜 飘 吃, WH-9), a ``bytearray`` of fixed-width records of
+  :data:`RECORD_SIZE` bytes each (type, four cards, taken card, source seat; :data:`NONE` for none), in the order
+  made, written only by :meth:`ZipaiTable.put_group` (and set whole by :meth:`ZipaiTable.set_group_records` on a
+  restore); ``groups[seat]`` the same as a tuple of :class:`Group`, a cache kept with the records and replaced
+  whenever that seat's change (what rules, observers and snapshots read)
 - ``piles[seat]``: the seat's pile (its discards and its turned-up cards that nobody took, WH-15), a ``bytearray``
   of :data:`PILE_CAPACITY` bytes whose first ``pile_sizes[seat]`` are the cards in order (``pile_sizes`` a
   ``bytearray``: a card joins a pile as one byte written in place); ``discards`` the piles as lists, a copy
@@ -45,7 +49,8 @@ from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
-           "PILE_CAPACITY", "NONE", "card_mask", "mask_cards", "menzi_triples", "mask_flags"]
+           "PILE_CAPACITY", "RECORD_SIZE", "GROUP_CAPACITY", "NONE", "card_mask", "mask_cards", "menzi_triples",
+           "mask_flags", "group_record", "record_group", "record_groups"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -57,7 +62,12 @@ _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
 PILE_CAPACITY = 80
 _PADS = tuple(bytes(PILE_CAPACITY - size) for size in range(PILE_CAPACITY + 1))  # a pile's zeros, by its size
 _CARD_BYTES = bytes(range(20))  # what bytes.translate deletes to leave what is not a card
-#: ``ready_deal``'s byte for not known yet.
+#: A group record's size (``ZipaiTable.group_records``): type (its index in :data:`GROUP_TYPES`), four cards (a
+#: 3-card group's fourth :data:`NONE`), the taken card and the source seat (each :data:`NONE` for none).
+RECORD_SIZE = 7
+#: The groups a seat may hold: WH-11's 19 cards at rest, three a group, allow six; the compact form seven.
+GROUP_CAPACITY = 7
+#: A byte for none: a record's no card, no seat; ready_deal's not known yet.
 NONE = 255
 _BITS = tuple(tuple(mask >> seat & 1 for seat in range(3)) for mask in range(8))  # a seat mask's 0/1 per seat
 _PHASES = ("turn", "claim", "over")
@@ -111,6 +121,47 @@ class Group(NamedTuple):
     source: int = -1
 
 
+def _make_record(group: Group) -> bytes:
+    taken = group.taken
+    source = group.source
+    return bytes((GROUP_TYPES.index(group.type), *group.cards, *(NONE,) * (4 - len(group.cards)),
+                  NONE if taken < 0 else taken, NONE if source < 0 else source))
+
+
+# A record's parts, made once (plain bytes, nothing the cyclic garbage collector walks: a table of Group objects made
+# at import cost more in collections than it saved): its head (type and cards) per same-card type and card, or per
+# run for a 吃, and its end (taken card, source seat) as ``_RECORD_ENDS[taken][source]``, index -1 (the last entry)
+# for -1, none.
+_SAME_HEADS = {kind: tuple(_make_record(Group(kind, (card,) * size))[:5] for card in range(20))
+               for kind, size in (("wai", 3), ("peng", 3), ("liu", 4), ("piao", 4))}
+_CHI_HEADS: dict[tuple[int, ...], bytes] = {run: _make_record(Group("chi", run))[:5] for run in RUNS}
+_RECORD_ENDS = tuple(tuple(bytes((taken & NONE, source & NONE)) for source in (0, 1, 2, -1))
+                     for taken in (*range(20), -1))
+
+
+def group_record(group: Group) -> bytes:
+    """A group's record (:data:`RECORD_SIZE` bytes, see :data:`RECORD_SIZE`)."""
+    try:
+        kind = group.type
+        head = _SAME_HEADS[kind][group.cards[0]] if kind != "chi" else _CHI_HEADS[group.cards]
+        return head + _RECORD_ENDS[group.taken][group.source]
+    except (KeyError, IndexError):  # not a group a hand makes (a table built by hand): made the long way
+        return _make_record(group)
+
+
+def record_group(record: bytes) -> Group:
+    """The group of one record (:data:`RECORD_SIZE` bytes that :func:`group_record` wrote or a snapshot's checked
+    token gave)."""
+    kind, a, b, c, d, taken, source = record
+    return Group(GROUP_TYPES[kind], (a, b, c) if d == NONE else (a, b, c, d), -1 if taken == NONE else taken,
+                 -1 if source == NONE else source)
+
+
+def record_groups(records: bytes) -> tuple[Group, ...]:
+    """The groups of a seat's records in use (a multiple of :data:`RECORD_SIZE` bytes)."""
+    return tuple([record_group(records[start:start + RECORD_SIZE]) for start in range(0, len(records), RECORD_SIZE)])
+
+
 _TABLE_KEYS = frozenset({
     "n", "dealer", "first_dealer", "wall", "hands", "groups", "discards", "phase", "turn_seat", "offer",
     "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
@@ -136,10 +187,10 @@ class ZipaiTable:
     """The mutable state of one Wai Huzi hand (see the module docstring)."""
 
     __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
-                 "groups", "piles", "pile_sizes", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
-                 "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban", "menzi_ban", "locked",
-                 "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras",
-                 "dealer_discarded")
+                 "group_records", "groups", "piles", "pile_sizes", "phase", "turn_seat", "offer",
+                 "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
+                 "menzi_ban", "locked", "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls",
+                 "extras", "dealer_discarded")
 
     def __init__(self, dealer: int, first_dealer: int, wall: Wall, n: int = 3) -> None:
         self.num_players = n
@@ -150,7 +201,8 @@ class ZipaiTable:
         self.wall = wall
         self.hands: list[bytearray] = [bytearray(20) for _ in range(n)]
         self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
-        self.groups: list[list[Group]] = [[] for _ in range(n)]
+        self.group_records = [bytearray() for _ in range(n)]
+        self.groups: list[tuple[Group, ...]] = [()] * n
         self.piles = [bytearray(PILE_CAPACITY) for _ in range(n)]
         self.pile_sizes = bytearray(n)
         self.phase = "turn"
@@ -201,6 +253,40 @@ class ZipaiTable:
         self.piles = list(map(bytearray, map(add, piles, map(_PADS.__getitem__, sizes))))
         self.pile_sizes = sizes
 
+    def put_group(self, seat: int, group: Group, index: int = -1) -> None:
+        """The one writer of a seat's groups in play: ``group``'s record is appended (a new group) or replaces
+        record ``index`` (an upgrade in place), and the seat's :class:`Group` cache follows (the group the record
+        was made from: what :func:`record_group` reads back from it)."""
+        record = group_record(group)
+        groups = self.groups[seat]
+        if index < 0:
+            if len(groups) >= GROUP_CAPACITY:
+                raise ValueError(f"seat {seat} already holds {GROUP_CAPACITY} groups")
+            self.group_records[seat] += record  # (appending costs a tenth of a slice's assignment)
+            self.groups[seat] = (*groups, group)
+        else:
+            if index >= len(groups):
+                raise ValueError(f"seat {seat} holds {len(groups)} groups: no record {index} to replace")
+            start = index * RECORD_SIZE
+            self.group_records[seat][start:start + RECORD_SIZE] = record
+            self.groups[seat] = (*groups[:index], group, *groups[index + 1:])
+
+    def set_group_records(self, records: Sequence[bytes], groups: Sequence[tuple[Group, ...]] | None = None) -> None:
+        """Set every seat's records (per seat a multiple of :data:`RECORD_SIZE` bytes, at most
+        :data:`GROUP_CAPACITY` records, each a checked group's: a restore) and the caches: ``groups``, the groups
+        they were made from if the caller has them, else read back from the records."""
+        sizes = list(map(len, records))
+        if (len(sizes) != self.num_players or any(size % RECORD_SIZE for size in sizes)
+                or max(sizes) > RECORD_SIZE * GROUP_CAPACITY):
+            raise ValueError(f"{self.num_players} seats' records of at most {GROUP_CAPACITY} groups each")
+        self.group_records = list(map(bytearray, records))
+        self.groups = list(groups) if groups is not None else [record_groups(seat) for seat in records]
+
+    def set_groups(self, groups: Sequence[Sequence[Group]]) -> None:
+        """Set every seat's groups (a table made from an observation, or from the full form)."""
+        self.set_group_records([b"".join(map(group_record, seat)) for seat in groups],
+                               [tuple(seat) for seat in groups])
+
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
 
@@ -240,6 +326,7 @@ class ZipaiTable:
         return {
             "form": FORM, "head": self.wall.head,
             "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in self.hands],
+            # (from the groups the records give: a token per group, cached by the group)
             "groups": [[_token(g) for g in gs] for gs in self.groups],
             "discards": [pile[:size].translate(_ENCODE).decode("ascii")
                          for pile, size in zip(self.piles, self.pile_sizes, strict=True)],
@@ -260,7 +347,7 @@ class ZipaiTable:
         table = cls(data["dealer"], data["first_dealer"], Wall(list(wall_tiles), head, tail), data["n"])
         table.hands = [bytearray(h) for h in data["hands"]]
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
-        table.groups = [[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]]
+        table.set_groups([[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]])
         table.set_piles([bytes(pile) for pile in data["discards"]])
         for name in ("phase", "turn_seat", "offer", "offer_from", "offer_kind", "shen", "shen_shown", "opening",
                      "dealer_opening", "haidi", "calls"):

@@ -576,15 +576,17 @@ class ZipaiFlow:
             table.turn_seat = seat
 
     def _add_group(self, seat: int, group: Group, grouped: bool = True) -> None:
-        table = self.table
-        table.groups[seat].append(group)
+        self.table.put_group(seat, group)
+        self._core_groups[seat].append(_core_group(seat, group))
         self._group_made(seat, group, grouped)
 
     def _upgrade(self, seat: int, old: str, card: int, new: str) -> None:
         """A 歪 becoming a 溜, a 碰 becoming a 飘: the group keeps its place and its source."""
         groups = self.table.groups[seat]
         index = next(i for i, g in enumerate(groups) if g.type == old and g.cards[0] == card)
-        group = groups[index] = Group(new, (card,) * 4, groups[index].taken, groups[index].source)
+        group = Group(new, (card,) * 4, groups[index].taken, groups[index].source)
+        self.table.put_group(seat, group, index)
+        self._core_groups[seat][index] = _core_group(seat, group)
         self._group_made(seat, group, True)
 
     def _group_made(self, seat: int, group: Group, grouped: bool) -> None:
@@ -592,7 +594,6 @@ class ZipaiFlow:
         table.calls += 1
         if grouped:
             table.grouped |= 1 << seat  # WH-38: any group after the 报听 moment voids it
-        self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
         events = self.events.records
         events.append(_GROUPS[group.type][seat][group.taken][group.source])
         events.extend(group.cards)

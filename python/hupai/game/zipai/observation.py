@@ -70,7 +70,7 @@ class ZipaiObserver(Observer):
         self._table = table
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
-        self._made: list[list[Group]] = [[], [], []]  # the groups each seat's views show
+        self._made: list[tuple[Group, ...]] = [(), (), ()]  # the groups each seat's views show
         self._public: dict[str, Any] = {}  # by the offer's kind: a hand goes back and forth between three
         self._public_at = -1  # the groups made when they were built (the 死手 flags change only then)
         self._private: list[Any] = [None] * 3
@@ -102,9 +102,9 @@ class ZipaiObserver(Observer):
             made = self._made
             views = list(self._groups)
             for s, groups in enumerate(table.groups):
-                if made[s] != groups:  # a seat's views stay the same objects while its groups do
-                    views[s] = tuple([_seen_group(s, g) for g in groups])
-                    made[s] = list(groups)
+                if made[s] is not groups:  # a seat's views stay the same objects while its groups do (the table
+                    views[s] = tuple([_seen_group(s, g) for g in groups])  # makes a new tuple when they change)
+                    made[s] = groups
             self._groups = tuple(views)
             self._groups_at = table.calls
             # WH-11: 19 cards at rest counting three a group (a 4-card group's fourth is the one more it allows),
