@@ -48,7 +48,7 @@ from .game.mahjong.claims import collect as collect_claims
 from .game.mahjong.claims import standard_options
 from .game.state.table import Table
 from .game.state.wall import Wall
-from .game.state.zipai import MENZI_BIT, Group, ZipaiTable, card_mask
+from .game.state.zipai import MENZI_BIT, NONE, Group, ZipaiTable, card_mask
 from .hand import Meld
 from .observation import Observation, thaw
 from .rules.base import Rules
@@ -445,20 +445,20 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         wall = [card for card in range(20) for _ in range(used[card])] + stock
         table = ZipaiTable(obs.dealer, obs.dealer, Wall(wall, head))
         table.hands = hands
-        table.groups = [list(g) for g in groups]
-        table.discards = [list(pile) for pile in obs.discards]
+        table.set_groups(groups)
+        table.set_piles([bytes(pile) for pile in obs.discards])
         table.phase = obs.phase
         table.turn_seat = obs.to_act[0] if obs.phase == "turn" else obs.source
         table.shen = extras.get("shen", "odd")
         table.shen_shown = extras.get("shen_shown", -1)
-        table.dead = list(extras.get("dead", (False, False, False)))
+        table.dead = sum(1 << other for other, flag in enumerate(extras.get("dead", ())) if flag)
         private = obs.private
         table.chi_ban[seat] = card_mask(private.get("chi_ban", ()))
         table.peng_ban[seat] = card_mask(private.get("peng_ban", ()))
         table.menzi_ban[seat] = sum({MENZI_BIT.get(tuple(t), 0) for t in private.get("menzi_ban", ())})
         table.locked[seat] = card_mask(private.get("locked", ()))
-        table.ready_deal = [False, False, False]
-        table.grouped = [bool(g) for g in groups]
+        table.ready_deal = bytearray(3)
+        table.grouped = sum(1 << other for other, seat_groups in enumerate(groups) if seat_groups)
         nothing_moved = not any(obs.discards) and not any(groups)
         table.opening = obs.phase == "turn" and nothing_moved and table.turn_seat == obs.dealer
         table.calls = sum(len(g) for g in groups)
@@ -467,7 +467,7 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         flow: Any = game._flow
         for other in range(3):  # WH-38: a seat with no group holds its dealt hand (the dealer: less its opening
             if not groups[other]:  # discard), so its 报听 is whether that hand is ready, as the flow asked then
-                table.ready_deal[other] = None if table.opening and other == obs.dealer else flow._ready(other)
+                table.ready_deal[other] = NONE if table.opening and other == obs.dealer else flow._ready(other)
         if obs.phase != "claim":
             return game
         kind = extras.get("offer", "discard")

@@ -27,7 +27,7 @@ def _check_action(table: Any, action: Any) -> None:
         low, high = (c for c in action.tiles if c != card)
         assert (low, high, card) not in menzi_triples(table.menzi_ban[seat])  # WH-23
     if action.kind != "pass":
-        assert not table.dead[seat] or action.kind == "discard"  # WH-27
+        assert not (table.dead >> seat & 1) or action.kind == "discard"  # WH-27
 
 
 def _play_checked(game: Game, players: list[Any], observe_every: int = 0) -> None:
@@ -56,7 +56,7 @@ def _play_checked(game: Game, players: list[Any], observe_every: int = 0) -> Non
     assert sum(result.payments) == 0
     if result.winners:
         winner = result.winners[0]
-        assert not table.dead[winner]  # WH-27
+        assert not (table.dead >> winner & 1)  # WH-27
         loss = -result.payments[(winner + 1) % 3]
         assert loss > 0 and result.payments == tuple(2 * loss if s == winner else -loss for s in range(3))  # WH-42
     text = game.to_json()

@@ -217,7 +217,7 @@ def test_wh_26_a_chow_locks_the_chowed_value_and_the_other_completer():
 @pytest.mark.rule("WH-27", "WH-42")
 def test_wh_27_a_dead_hand_pays_like_any_other():
     g = game({0: "d3", 1: E3}, stock="x3", shen="even")
-    g.table.dead[2] = True
+    g.table.dead |= 1 << 2
     discard(g, 0, "d3")
     assert g.legal_actions(2) == (Action("pass", 2),)
     answer(g, p1=find(g, 1, "win", "d3"))
@@ -259,7 +259,7 @@ def test_wh_38_a_group_voids_baoting():
     discard(g, 0, "x4")
     pass_all(g)
     pass_all(g)
-    g.table.grouped[1] = True  # (as any 吃 碰 歪 溜 飘 since the deal sets it)
+    g.table.grouped |= 1 << 1  # (as any 吃 碰 歪 溜 飘 since the deal sets it)
     answer(g, p1=find(g, 1, "win", "d3"))
     assert "bao_ting" not in {p.name for p in g.result.wins[0].score.patterns}
     assert g.result.payments == (-5, 10, -5)

@@ -59,7 +59,8 @@ class _Checked:
         flow = self.game._flow
         table = flow.table
         own = table.offer_kind == "draw"
-        expected = sum(1 << seat for seat in range(3) if not table.dead[seat] and (own or seat != table.offer_from))
+        expected = sum(1 << seat for seat in range(3)
+                       if not (table.dead >> seat & 1) and (own or seat != table.offer_from))
         assert (card, source, drawn, seats) == (table.offer, table.offer_from, own, expected)
         assert [bytes(hand) for hand in hands] == [bytes(hand) for hand in table.hands]
         assert list(declared) == flow._core_groups and options == flow._options

@@ -165,7 +165,7 @@ def test_wh_27_peng_of_a_passed_discard_value_on_a_drawn_card_is_dead():
     pass_all(g)  # P1 turns up d1
     assert g.current.tile == card("d6") and g.current.source == 2
     answer(g, p1=find(g, 1, "pung", "d6"))
-    assert g.table.dead[1] and g.observation(0).extras["dead"][1]
+    assert (g.table.dead >> 1 & 1) and g.observation(0).extras["dead"][1]
     assert g.current.phase == "turn" and g.current.seats == (1,)
     assert not has(g, 1, "liu") and not has(g, 1, "piao")
     discard(g, 1, "x9")
@@ -223,7 +223,7 @@ def test_wh_38_the_dealers_opening_liu_keeps_bao_ting():
     (the 溜 was its 报听 moment, not a group after it); x8 内元 ×4: 144 each."""
     g = game({0: OPEN_LIU}, stock="d9 x4")
     g.apply(find(g, 0, "liu", "x8"))
-    assert g.table.ready_deal[0]
+    assert g.table.ready_deal[0] == 1
     assert g.current.tile == card("d9") and g.current.source == 1
     answer(g, p0=find(g, 0, "win", "d9"))
     assert g.result.payments == (288, -144, -144)
@@ -234,7 +234,7 @@ def test_wh_38_the_dealers_opening_liu_keeps_bao_ting():
 def test_wh_27_a_dead_seat_is_offered_nothing_but_still_turns_up():
     """A 死手 seat (P1) holding a winning wait is offered no win; its own turned-up card is offered to the others."""
     g = game({0: "d3", 1: E3, 2: "x9 x9"}, stock="x9 d1", shen="even")
-    g.table.dead[1] = True
+    g.table.dead |= 1 << 1
     discard(g, 0, "d3")
     assert g.legal_actions(1) == (Action("pass", 1),)
     pass_all(g)
@@ -254,7 +254,7 @@ def test_wh_27_peng_of_a_value_one_discarded_is_dead():
     discard(g, 2, "x5")
     assert has(g, 0, "pung", "x5") and not has(g, 0, "chow", "x5")
     answer(g, p0=find(g, 0, "pung", "x5"))
-    assert g.table.dead[0]
+    assert (g.table.dead >> 0 & 1)
 
 
 @pytest.mark.rule("WH-21", "WH-27", "WH-15")
@@ -267,7 +267,7 @@ def test_wh_27_wai_of_a_value_one_discarded_is_dead():
     assert g.current.tile == card("x5") and g.current.source == 0
     assert has(g, 0, "wai", "x5") and not has(g, 0, "liu")
     answer(g, p0=find(g, 0, "wai", "x5"))
-    assert g.table.dead[0]
+    assert (g.table.dead >> 0 & 1)
 
 
 # ------------------------------------------------------- 天胡 / 地胡 with new hands (WH-35, WH-36, WH-39, WH-40)

@@ -8,8 +8,14 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - ``wall``: the 80 cards in dealt order; ``wall.head`` is the next stock card (58 after the deal: WH-4)
 - ``hands[seat]``: 20 counts (``bytearray``), ``views[seat]`` the same as a numpy ``uint8`` array (the core
   reads it in place)
-- ``groups[seat]``: the declared groups (:class:`Group`: 歪 碰 溜 飘 吃, WH-9)
-- ``discards[seat]``: the pile: the seat's discards and its turned-up cards that nobody took (WH-15)
+- ``group_records[seat]``: the declared groups (歪 碰 溜 飘 吃, WH-9), a ``bytearray`` of fixed-width records of
+  :data:`RECORD_SIZE` bytes each (type, four cards, taken card, source seat; :data:`NONE` for none), in the order
+  made, written only by :meth:`ZipaiTable.put_group` (and set whole by :meth:`ZipaiTable.set_group_records` on a
+  restore); ``groups[seat]`` the same as a tuple of :class:`Group`, a cache kept with the records and replaced
+  whenever that seat's change (what rules, observers and snapshots read)
+- ``piles[seat]``: the seat's pile (its discards and its turned-up cards that nobody took, WH-15), a ``bytearray``
+  of :data:`PILE_CAPACITY` bytes whose first ``pile_sizes[seat]`` are the cards in order (``pile_sizes`` a
+  ``bytearray``: a card joins a pile as one byte written in place); ``discards`` the piles as lists, a copy
 - ``phase``: ``"turn"`` (``turn_seat`` is in a discard state, WH-12, or the dealer's first move, WH-13),
   ``"claim"`` (``offer`` is offered: ``offer_kind`` ``"draw"`` from ``offer_from``'s turn-up or ``"discard"``),
   ``"over"``; ``pending`` / ``answers`` as in the mahjong table
@@ -17,8 +23,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 - per seat: ``chi_ban``, ``peng_ban`` and ``locked`` (WH-21..26) as 20-bit card masks (an int, bit ``c`` for
   card ``c``: the flow tests one card per action, and an int's shift is the cheapest test), ``menzi_ban`` (WH-23)
   as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); ``dead`` (死手,
-  WH-27), ``ready_deal`` (ready at the 报听 moment, WH-38; None before the dealer's first move) and ``grouped`` (a
-  group made since then)
+  WH-27) and ``grouped`` (a group made since the 报听 moment) as seat masks (an int, bit ``s`` for seat ``s``: the
+  flow tests them at every offer), ``ready_deal`` (ready at the 报听 moment, WH-38) a ``bytearray``, 1 or 0 per
+  seat, :data:`NONE` before the dealer's first move (:func:`mask_flags` gives a seat mask's flags)
 - ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
   made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
 - ``calls``: groups made so far (observers rebuild their group views when it moves)
@@ -26,8 +33,9 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import add
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,7 +49,8 @@ from .validate import check_free_json
 from .wall import Wall
 
 __all__ = ["Group", "ZipaiTable", "check_table_shape", "GROUP_TYPES", "FORM", "CARD_CHARS", "MENZI", "MENZI_BIT",
-           "card_mask", "mask_cards", "menzi_triples"]
+           "PILE_CAPACITY", "RECORD_SIZE", "GROUP_CAPACITY", "NONE", "card_mask", "mask_cards", "menzi_triples",
+           "mask_flags", "group_record", "record_group", "record_groups"]
 
 GROUP_TYPES = ("wai", "peng", "liu", "piao", "chi")
 #: The compact snapshot table's marker (:meth:`ZipaiTable.to_compact`, read by :mod:`hupai.game.zipai.codec`).
@@ -49,6 +58,18 @@ FORM = "zipai-compact/1"
 #: One character per card in the compact form: 0..9, then a..j for 10..19.
 CARD_CHARS = "0123456789abcdefghij"
 _ENCODE = bytes(ord(CARD_CHARS[c]) if c < 20 else ord("?") for c in range(256))
+#: The size of a pile's buffer (``ZipaiTable.piles``): the game's 80 cards, so no pile can outgrow it.
+PILE_CAPACITY = 80
+_PADS = tuple(bytes(PILE_CAPACITY - size) for size in range(PILE_CAPACITY + 1))  # a pile's zeros, by its size
+_CARD_BYTES = bytes(range(20))  # what bytes.translate deletes to leave what is not a card
+#: A group record's size (``ZipaiTable.group_records``): type (its index in :data:`GROUP_TYPES`), four cards (a
+#: 3-card group's fourth :data:`NONE`), the taken card and the source seat (each :data:`NONE` for none).
+RECORD_SIZE = 7
+#: The groups a seat may hold: WH-11's 19 cards at rest, three a group, allow six; the compact form seven.
+GROUP_CAPACITY = 7
+#: A byte for none: a record's no card, no seat; ready_deal's not known yet.
+NONE = 255
+_BITS = tuple(tuple(mask >> seat & 1 for seat in range(3)) for mask in range(8))  # a seat mask's 0/1 per seat
 _PHASES = ("turn", "claim", "over")
 _OFFER_KINDS = ("", "draw", "discard")
 _TYPE_LETTERS = {"wai": "w", "peng": "p", "liu": "l", "piao": "f", "chi": "c"}
@@ -62,6 +83,15 @@ MENZI_BIT = {triple: 1 << i for i, triple in enumerate(MENZI)}
 _LOW = tuple(tuple(c for c in range(10) if m >> c & 1) for m in range(1024))
 _HIGH = tuple(tuple(c + 10 for c in range(10) if m >> c & 1) for m in range(1024))
 _MENZI_CHARS = tuple(bytes(t).translate(_ENCODE).decode("ascii") for t in MENZI)
+
+
+#: A seat mask's flags, by mask (3 seats).
+_FLAGS = tuple(tuple(bool(mask >> seat & 1) for seat in range(3)) for mask in range(8))
+
+
+def mask_flags(mask: int) -> tuple[bool, ...]:
+    """A 3-seat mask (``dead``, ``grouped``) as a flag per seat."""
+    return _FLAGS[mask]
 
 
 def card_mask(cards: Any) -> int:
@@ -91,6 +121,47 @@ class Group(NamedTuple):
     source: int = -1
 
 
+def _make_record(group: Group) -> bytes:
+    taken = group.taken
+    source = group.source
+    return bytes((GROUP_TYPES.index(group.type), *group.cards, *(NONE,) * (4 - len(group.cards)),
+                  NONE if taken < 0 else taken, NONE if source < 0 else source))
+
+
+# A record's parts, made once (plain bytes, nothing the cyclic garbage collector walks: a table of Group objects made
+# at import cost more in collections than it saved): its head (type and cards) per same-card type and card, or per
+# run for a 吃, and its end (taken card, source seat) as ``_RECORD_ENDS[taken][source]``, index -1 (the last entry)
+# for -1, none.
+_SAME_HEADS = {kind: tuple(_make_record(Group(kind, (card,) * size))[:5] for card in range(20))
+               for kind, size in (("wai", 3), ("peng", 3), ("liu", 4), ("piao", 4))}
+_CHI_HEADS: dict[tuple[int, ...], bytes] = {run: _make_record(Group("chi", run))[:5] for run in RUNS}
+_RECORD_ENDS = tuple(tuple(bytes((taken & NONE, source & NONE)) for source in (0, 1, 2, -1))
+                     for taken in (*range(20), -1))
+
+
+def group_record(group: Group) -> bytes:
+    """A group's record (:data:`RECORD_SIZE` bytes, see :data:`RECORD_SIZE`)."""
+    try:
+        kind = group.type
+        head = _SAME_HEADS[kind][group.cards[0]] if kind != "chi" else _CHI_HEADS[group.cards]
+        return head + _RECORD_ENDS[group.taken][group.source]
+    except (KeyError, IndexError):  # not a group a hand makes (a table built by hand): made the long way
+        return _make_record(group)
+
+
+def record_group(record: bytes) -> Group:
+    """The group of one record (:data:`RECORD_SIZE` bytes that :func:`group_record` wrote or a snapshot's checked
+    token gave)."""
+    kind, a, b, c, d, taken, source = record
+    return Group(GROUP_TYPES[kind], (a, b, c) if d == NONE else (a, b, c, d), -1 if taken == NONE else taken,
+                 -1 if source == NONE else source)
+
+
+def record_groups(records: bytes) -> tuple[Group, ...]:
+    """The groups of a seat's records in use (a multiple of :data:`RECORD_SIZE` bytes)."""
+    return tuple([record_group(records[start:start + RECORD_SIZE]) for start in range(0, len(records), RECORD_SIZE)])
+
+
 _TABLE_KEYS = frozenset({
     "n", "dealer", "first_dealer", "wall", "hands", "groups", "discards", "phase", "turn_seat", "offer",
     "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
@@ -106,10 +177,6 @@ def _token(group: Group) -> str:
             f"{'-' if group.taken < 0 else CARD_CHARS[group.taken]}{'-' if group.source < 0 else group.source}")
 
 
-def _cards(values: Any) -> str:
-    return bytes(values).translate(_ENCODE).decode("ascii")
-
-
 @lru_cache(maxsize=1024)
 def _menzi_string(mask: int) -> str:
     """A ``menzi_ban`` mask in the compact form: its triples' cards, sorted (a few distinct masks a hand)."""
@@ -120,10 +187,10 @@ class ZipaiTable:
     """The mutable state of one Wai Huzi hand (see the module docstring)."""
 
     __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
-                 "groups", "discards", "phase", "turn_seat", "offer", "offer_from", "offer_kind", "pending",
-                 "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban", "menzi_ban", "locked",
-                 "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls", "extras",
-                 "dealer_discarded")
+                 "group_records", "groups", "piles", "pile_sizes", "phase", "turn_seat", "offer",
+                 "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
+                 "menzi_ban", "locked", "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls",
+                 "extras", "dealer_discarded")
 
     def __init__(self, dealer: int, first_dealer: int, wall: Wall, n: int = 3) -> None:
         self.num_players = n
@@ -134,8 +201,10 @@ class ZipaiTable:
         self.wall = wall
         self.hands: list[bytearray] = [bytearray(20) for _ in range(n)]
         self.views = [np.frombuffer(hand, dtype=np.uint8) for hand in self.hands]
-        self.groups: list[list[Group]] = [[] for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.group_records = [bytearray() for _ in range(n)]
+        self.groups: list[tuple[Group, ...]] = [()] * n
+        self.piles = [bytearray(PILE_CAPACITY) for _ in range(n)]
+        self.pile_sizes = bytearray(n)
         self.phase = "turn"
         self.turn_seat = dealer
         self.offer = -1
@@ -145,13 +214,13 @@ class ZipaiTable:
         self.answers: dict[int, Action] = {}
         self.shen = "odd"
         self.shen_shown = -1
-        self.dead = [False] * n
+        self.dead = 0
         self.chi_ban: list[int] = [0] * n
         self.peng_ban: list[int] = [0] * n
         self.menzi_ban: list[int] = [0] * n
         self.locked: list[int] = [0] * n
-        self.ready_deal: list[bool | None] = [None] * n
-        self.grouped = [False] * n
+        self.ready_deal = bytearray([NONE]) * n
+        self.grouped = 0
         self.opening = True
         self.dealer_opening = False
         self.haidi = -1
@@ -166,6 +235,57 @@ class ZipaiTable:
     def views_of(hands: list[bytearray]) -> list[np.ndarray[Any, np.dtype[np.uint8]]]:
         """Each hand as a numpy ``uint8`` array over the same memory (the core reads it in place)."""
         return [np.frombuffer(hand, dtype=np.uint8) for hand in hands]
+
+    @property
+    def discards(self) -> list[list[int]]:
+        """Each seat's pile as a list of cards, a copy."""
+        return [list(pile[:size]) for pile, size in zip(self.piles, self.pile_sizes, strict=True)]
+
+    def set_piles(self, piles: Sequence[bytes]) -> None:
+        """Set every seat's pile from its cards as bytes (0..19, at most :data:`PILE_CAPACITY` of them): a restore,
+        or a table made from an observation. ValueError if they do not fit (checked in bulk, and built without a
+        Python loop: a restore's path)."""
+        sizes = bytearray(map(len, piles))  # ValueError for a pile of over 255 cards
+        if (len(sizes) != self.num_players or max(sizes, default=0) > PILE_CAPACITY
+                or b"".join(piles).translate(None, _CARD_BYTES)):  # TypeError for a pile that is not bytes-like
+            raise ValueError(f"{self.num_players} piles of at most {PILE_CAPACITY} cards each 0..19, "
+                             f"got {len(sizes)} piles of {max(sizes, default=0)} at most")
+        self.piles = list(map(bytearray, map(add, piles, map(_PADS.__getitem__, sizes))))
+        self.pile_sizes = sizes
+
+    def put_group(self, seat: int, group: Group, index: int = -1) -> None:
+        """The one writer of a seat's groups in play: ``group``'s record is appended (a new group) or replaces
+        record ``index`` (an upgrade in place), and the seat's :class:`Group` cache follows (the group the record
+        was made from: what :func:`record_group` reads back from it)."""
+        record = group_record(group)
+        groups = self.groups[seat]
+        if index < 0:
+            if len(groups) >= GROUP_CAPACITY:
+                raise ValueError(f"seat {seat} already holds {GROUP_CAPACITY} groups")
+            self.group_records[seat] += record  # (appending costs a tenth of a slice's assignment)
+            self.groups[seat] = (*groups, group)
+        else:
+            if index >= len(groups):
+                raise ValueError(f"seat {seat} holds {len(groups)} groups: no record {index} to replace")
+            start = index * RECORD_SIZE
+            self.group_records[seat][start:start + RECORD_SIZE] = record
+            self.groups[seat] = (*groups[:index], group, *groups[index + 1:])
+
+    def set_group_records(self, records: Sequence[bytes], groups: Sequence[tuple[Group, ...]] | None = None) -> None:
+        """Set every seat's records (per seat a multiple of :data:`RECORD_SIZE` bytes, at most
+        :data:`GROUP_CAPACITY` records, each a checked group's: a restore) and the caches: ``groups``, the groups
+        they were made from if the caller has them, else read back from the records."""
+        sizes = list(map(len, records))
+        if (len(sizes) != self.num_players or any(size % RECORD_SIZE for size in sizes)
+                or max(sizes) > RECORD_SIZE * GROUP_CAPACITY):
+            raise ValueError(f"{self.num_players} seats' records of at most {GROUP_CAPACITY} groups each")
+        self.group_records = list(map(bytearray, records))
+        self.groups = list(groups) if groups is not None else [record_groups(seat) for seat in records]
+
+    def set_groups(self, groups: Sequence[Sequence[Group]]) -> None:
+        """Set every seat's groups (a table made from an observation, or from the full form)."""
+        self.set_group_records([b"".join(map(group_record, seat)) for seat in groups],
+                               [tuple(seat) for seat in groups])
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
@@ -185,18 +305,19 @@ class ZipaiTable:
             "wall": [list(self.wall.tiles), self.wall.head, self.wall.tail],
             "hands": [list(h) for h in self.hands],
             "groups": [[[g.type, list(g.cards), g.taken, g.source] for g in gs] for gs in self.groups],
-            "discards": [list(d) for d in self.discards], "phase": self.phase, "turn_seat": self.turn_seat,
+            "discards": self.discards, "phase": self.phase, "turn_seat": self.turn_seat,
             "offer": self.offer, "offer_from": self.offer_from, "offer_kind": self.offer_kind,
             # Actions in their compact form, plain lists all through (``list(action)`` would keep the tiles a
             # tuple, which the snapshot's check refuses: a server restoring the snapshot it holds in memory).
             "pending": [[seat, [a.to_compact() for a in opts]] for seat, opts in self.pending.items()],
             "answers": [[seat, a.to_compact()] for seat, a in self.answers.items()],
-            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(self.dead),
+            "shen": self.shen, "shen_shown": self.shen_shown, "dead": list(_FLAGS[self.dead]),
             "chi_ban": [list(mask_cards(m)) for m in self.chi_ban],
             "peng_ban": [list(mask_cards(m)) for m in self.peng_ban],
             "menzi_ban": [[list(t) for t in menzi_triples(m)] for m in self.menzi_ban],
-            "locked": [list(mask_cards(m)) for m in self.locked], "ready_deal": list(self.ready_deal),
-            "grouped": list(self.grouped), "opening": self.opening, "dealer_opening": self.dealer_opening,
+            "locked": [list(mask_cards(m)) for m in self.locked],
+            "ready_deal": [None if r == NONE else r == 1 for r in self.ready_deal],
+            "grouped": list(_FLAGS[self.grouped]), "opening": self.opening, "dealer_opening": self.dealer_opening,
             "haidi": self.haidi, "calls": self.calls,
         }
 
@@ -205,14 +326,16 @@ class ZipaiTable:
         return {
             "form": FORM, "head": self.wall.head,
             "hands": [bytes(hand).translate(_ENCODE).decode("ascii") for hand in self.hands],
+            # (from the groups the records give: a token per group, cached by the group)
             "groups": [[_token(g) for g in gs] for gs in self.groups],
-            "discards": [_cards(pile) for pile in self.discards],
+            "discards": [pile[:size].translate(_ENCODE).decode("ascii")
+                         for pile, size in zip(self.piles, self.pile_sizes, strict=True)],
             "menzi_ban": [_menzi_string(m) if m else "" for m in self.menzi_ban],
             "masks": [*self.chi_ban, *self.peng_ban, *self.locked],
             "state": [_PHASES.index(self.phase), self.turn_seat, self.offer, self.offer_from,
                       _OFFER_KINDS.index(self.offer_kind), int(self.opening), int(self.dealer_opening), self.haidi,
-                      self.calls, len(self.answers), *map(int, self.dead),
-                      *[-1 if r is None else int(r) for r in self.ready_deal], *map(int, self.grouped)],
+                      self.calls, len(self.answers), *_BITS[self.dead],
+                      *[-1 if r == NONE else r for r in self.ready_deal], *_BITS[self.grouped]],
         }
 
     @classmethod
@@ -224,20 +347,20 @@ class ZipaiTable:
         table = cls(data["dealer"], data["first_dealer"], Wall(list(wall_tiles), head, tail), data["n"])
         table.hands = [bytearray(h) for h in data["hands"]]
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
-        table.groups = [[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]]
-        table.discards = [list(d) for d in data["discards"]]
+        table.set_groups([[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]])
+        table.set_piles([bytes(pile) for pile in data["discards"]])
         for name in ("phase", "turn_seat", "offer", "offer_from", "offer_kind", "shen", "shen_shown", "opening",
                      "dealer_opening", "haidi", "calls"):
             setattr(table, name, data[name])
         table.pending = {seat: tuple(Action.from_compact(a) for a in opts) for seat, opts in data["pending"]}
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
-        table.dead = list(data["dead"])
+        table.dead = sum(1 << seat for seat, flag in enumerate(data["dead"]) if flag)
         table.chi_ban = [card_mask(s) for s in data["chi_ban"]]
         table.peng_ban = [card_mask(s) for s in data["peng_ban"]]
         table.menzi_ban = [sum({MENZI_BIT[a, b, c] for a, b, c in s}) for s in data["menzi_ban"]]
         table.locked = [card_mask(s) for s in data["locked"]]
-        table.ready_deal = list(data["ready_deal"])
-        table.grouped = list(data["grouped"])
+        table.ready_deal = bytearray(NONE if r is None else int(r) for r in data["ready_deal"])
+        table.grouped = sum(1 << seat for seat, flag in enumerate(data["grouped"]) if flag)
         return table
 
 

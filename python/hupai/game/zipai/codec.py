@@ -40,7 +40,18 @@ from ...rules.base import Rules
 from ...zipai import RUNS
 from ..state.validate import _INT, _dealt_wall, _dict, _fail, _list, _show
 from ..state.wall import Wall
-from ..state.zipai import _OFFER_KINDS, _PHASES, _TYPE_LETTERS, CARD_CHARS, FORM, MENZI_BIT, Group, ZipaiTable
+from ..state.zipai import (
+    _OFFER_KINDS,
+    _PHASES,
+    _TYPE_LETTERS,
+    CARD_CHARS,
+    FORM,
+    MENZI_BIT,
+    NONE,
+    Group,
+    ZipaiTable,
+    group_record,
+)
 from .flow import _ORDER, _PASS, ZipaiFlow
 
 __all__ = ["table_from_compact", "is_compact"]
@@ -64,8 +75,9 @@ def is_compact(table: Any) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _group(token: str) -> tuple[Group, bytes]:
-    """A token's group and its cards; HupaiError or ValueError if the token is not one a hand can make."""
+def _group(token: str) -> tuple[Group, bytes, bytes]:
+    """A token's group, its cards and its record (what the table keeps); HupaiError or ValueError if the token is
+    not one a hand can make."""
     if len(token) != 6 or token[0] not in _LETTER_TYPES or token[5] not in "-012":
         raise HupaiError("not a group token")
     kind = _LETTER_TYPES[token[0]]
@@ -80,7 +92,8 @@ def _group(token: str) -> tuple[Group, bytes]:
     elif a != b or b != c or taken not in (a, -1) or taken < 0 and kind != "liu":
         raise HupaiError(f"a {kind} is three or four of one card, taken from a seat (a 溜 may be all held)")
     cards = (a, b, c) if kind == "chi" else (a,) * (4 if kind in ("liu", "piao") else 3)
-    return Group(kind, cards, taken, source), bytes(cards)
+    group = Group(kind, cards, taken, source)
+    return group, bytes(cards), group_record(group)
 
 
 def _strings(values: Any, field: str, length: int | None = None, limit: int = 80) -> list[bytes]:
@@ -111,7 +124,7 @@ _SOURCES = {(kind, seat): sources for seat in range(3) for kind, sources in (
     ("peng", tuple(s for s in range(3) if s != seat)), ("piao", tuple(s for s in range(3) if s != seat)))}
 
 
-def _seat_groups(tokens: Any, seat: int) -> list[tuple[Group, bytes]]:
+def _seat_groups(tokens: Any, seat: int) -> list[tuple[Group, bytes, bytes]]:
     out = []
     for i, token in enumerate(tokens if type(tokens) is list and len(tokens) <= 7  # noqa: E721
                               else _list(tokens, f"snapshot.table.groups[{seat}]", limit=7)):
@@ -226,8 +239,9 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.wall = Wall(dealt, head, total)
     table.hands = hands
     table.views = ZipaiTable.views_of(hands)
-    table.groups = [[g[0] for g in gs] for gs in groups]
-    table.discards = [list(pile) for pile in piles]
+    table.set_group_records([b"".join([g[2] for g in gs]) for gs in groups],
+                            [tuple([g[0] for g in gs]) for gs in groups])
+    table.set_piles(piles)
     table.phase = phase
     table.turn_seat = turn_seat
     table.offer = offer
@@ -235,13 +249,13 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.offer_kind = _OFFER_KINDS[kind_code]
     table.pending = {}
     table.answers = {}
-    table.dead = [flag == 1 for flag in state[10:13]]
+    table.dead = state[10] | state[11] << 1 | state[12] << 2
     table.chi_ban = masks[0:3]
     table.peng_ban = masks[3:6]
     table.menzi_ban = menzi_ban
     table.locked = masks[6:9]
-    table.ready_deal = [None if r < 0 else r == 1 for r in ready]
-    table.grouped = [flag == 1 for flag in state[16:19]]
+    table.ready_deal = bytearray([NONE if r < 0 else r for r in ready])
+    table.grouped = state[16] | state[17] << 1 | state[18] << 2
     table.opening = opening == 1
     table.dealer_opening = dealer_opening == 1
     table.haidi = haidi

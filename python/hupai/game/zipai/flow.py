@@ -286,7 +286,7 @@ class ZipaiFlow:
             out = [a for a in out if not locked >> a.tile & 1] or out  # WH-18 keeps this from being empty
         if heavenly:
             out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
-        if not table.dead[seat]:  # WH-27: a 死手 seat is offered no declaration
+        if not table.dead >> seat & 1:  # WH-27: a 死手 seat is offered no declaration
             if 4 in hand:
                 out.extend(_ACT["liu"][seat][card] for card in range(20) if hand[card] == 4)
             out.extend(_ACT["piao"][seat][g.cards[0]] for g in table.groups[seat]
@@ -303,15 +303,13 @@ class ZipaiFlow:
         chower = (source + 1) % 3
         out: dict[int, list[Action]] = {}
         hands = table.hands
-        dead = table.dead
+        dead = table.dead  # a seat mask
         wins = 0
         if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
-            asked = 7 if drawn else 7 ^ (1 << source)
-            if True in dead:
-                asked &= ~sum(1 << seat for seat in range(3) if dead[seat])
+            asked = (7 if drawn else 7 ^ (1 << source)) & ~dead
             wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
         for seat in order:
-            if dead[seat]:
+            if dead >> seat & 1:
                 continue
             held = hands[seat][card]
             own = drawn and seat == source
@@ -523,7 +521,9 @@ class ZipaiFlow:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
         table = self.table
         source = table.offer_from
-        table.discards[source].append(table.offer)
+        size = table.pile_sizes[source]  # (below PILE_CAPACITY: the game has 80 cards)
+        table.piles[source][size] = table.offer
+        table.pile_sizes[source] = size + 1
         table.offer = -1
         table.offer_kind = ""
         table.dealer_opening = False  # a card nobody was asked about ends here too: 地胡 was only on that one
@@ -561,7 +561,7 @@ class ZipaiFlow:
             if table.peng_ban[seat] >> card & 1:
                 # WH-27: shown at once, and the seat still makes its discard under either sishou reading: the
                 # seed's 先摸后打 ("任何吃碰等都要打牌，溜和飘除外") leaves no 碰 without one (WH-11's count holds).
-                table.dead[seat] = True
+                table.dead |= 1 << seat
         else:  # chow
             low, high, locks, _ = _RUN_PARTS[card, action.tiles]
             hand[low] -= 1
@@ -576,23 +576,24 @@ class ZipaiFlow:
             table.turn_seat = seat
 
     def _add_group(self, seat: int, group: Group, grouped: bool = True) -> None:
-        table = self.table
-        table.groups[seat].append(group)
+        self.table.put_group(seat, group)
+        self._core_groups[seat].append(_core_group(seat, group))
         self._group_made(seat, group, grouped)
 
     def _upgrade(self, seat: int, old: str, card: int, new: str) -> None:
         """A 歪 becoming a 溜, a 碰 becoming a 飘: the group keeps its place and its source."""
         groups = self.table.groups[seat]
         index = next(i for i, g in enumerate(groups) if g.type == old and g.cards[0] == card)
-        group = groups[index] = Group(new, (card,) * 4, groups[index].taken, groups[index].source)
+        group = Group(new, (card,) * 4, groups[index].taken, groups[index].source)
+        self.table.put_group(seat, group, index)
+        self._core_groups[seat][index] = _core_group(seat, group)
         self._group_made(seat, group, True)
 
     def _group_made(self, seat: int, group: Group, grouped: bool) -> None:
         table = self.table
         table.calls += 1
         if grouped:
-            table.grouped[seat] = True  # WH-38: any group after the 报听 moment voids it
-        self._core_groups[seat] = [_core_group(seat, g) for g in table.groups[seat]]
+            table.grouped |= 1 << seat  # WH-38: any group after the 报听 moment voids it
         events = self.events.records
         events.append(_GROUPS[group.type][seat][group.taken][group.source])
         events.extend(group.cards)
@@ -616,7 +617,7 @@ class ZipaiFlow:
             winner=seat, win_tile=card, concealed=tuple(concealed), melds=groups,
             discarder=discarder, dealer=table.dealer, num_players=3, heavenly=heavenly,
             earthly=earthly and seat != table.dealer, last_tile=last and not heavenly,
-            ready_from_deal=bool(table.ready_deal[seat]) and not table.grouped[seat] and not heavenly,
+            ready_from_deal=table.ready_deal[seat] == 1 and not table.grouped >> seat & 1 and not heavenly,
             shen=table.shen, shen_card=shen_card)
         score = self.rules.score(context)
         if len(score.payments) != 3 or sum(score.payments) != 0:

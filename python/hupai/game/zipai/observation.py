@@ -31,7 +31,7 @@ from zlib import adler32
 from ...jsonform import describe
 from ...observation import MeldView, Observation, ResultView, WinView
 from ..mahjong.observation import Observer, _Draft
-from ..state.zipai import mask_cards, menzi_triples
+from ..state.zipai import mask_cards, mask_flags, menzi_triples
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..state.zipai import Group
@@ -66,12 +66,11 @@ class ZipaiObserver(Observer):
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
         is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group
         made), each seat's bans and locks (masks that only gain bits in a hand, so their sum says when), the piles
-        (lists that only grow). ``table``: the table they are read from (a game given another table starts them
-        afresh)."""
+        (that only grow). ``table``: the table they are read from (a game given another table starts them afresh)."""
         self._table = table
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
-        self._made: list[list[Group]] = [[], [], []]  # the groups each seat's views show
+        self._made: list[tuple[Group, ...]] = [(), (), ()]  # the groups each seat's views show
         self._public: dict[str, Any] = {}  # by the offer's kind: a hand goes back and forth between three
         self._public_at = -1  # the groups made when they were built (the 死手 flags change only then)
         self._private: list[Any] = [None] * 3
@@ -103,9 +102,9 @@ class ZipaiObserver(Observer):
             made = self._made
             views = list(self._groups)
             for s, groups in enumerate(table.groups):
-                if made[s] != groups:  # a seat's views stay the same objects while its groups do
-                    views[s] = tuple([_seen_group(s, g) for g in groups])
-                    made[s] = list(groups)
+                if made[s] is not groups:  # a seat's views stay the same objects while its groups do (the table
+                    views[s] = tuple([_seen_group(s, g) for g in groups])  # makes a new tuple when they change)
+                    made[s] = groups
             self._groups = tuple(views)
             self._groups_at = table.calls
             # WH-11: 19 cards at rest counting three a group (a 4-card group's fourth is the one more it allows),
@@ -118,7 +117,7 @@ class ZipaiObserver(Observer):
         public = self._public.get(table.offer_kind)
         if public is None:
             public = self._public[table.offer_kind] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": tuple(table.dead),
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
@@ -130,11 +129,13 @@ class ZipaiObserver(Observer):
                 "chi_ban": mask_cards(chi_ban), "peng_ban": mask_cards(peng_ban),
                 "menzi_ban": menzi_triples(menzi_ban), "locked": mask_cards(locked)})
             self._private_at[seat] = grown
-        discards = table.discards
-        piled = len(discards[0]) + len(discards[1]) + len(discards[2])
+        sizes = table.pile_sizes
+        piled = sum(sizes)
         if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
-            self._piles = tuple([old if len(old) == len(pile) else tuple(pile)
-                                 for old, pile in zip(self._piles, discards, strict=True)])
+            # (a pile that grew by one card, the common case, is its old view and that card: cheaper than a slice)
+            self._piles = tuple([
+                old if len(old) == size else old + (pile[size - 1],) if len(old) + 1 == size else tuple(pile[:size])
+                for old, pile, size in zip(self._piles, table.piles, sizes, strict=True)])
             self._piles_at = piled
         legal = game._legal.get(seat) or game.legal_actions(seat)  # the game's cache read directly, as play() does
         if phase == "turn":
