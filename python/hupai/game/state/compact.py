@@ -296,11 +296,12 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     copies = _copies(rules, dealt)
     size = rules.hand_size
     found = None
-    if made == discards_by_action and total < 256 and not (stand_in and stand_in_chows):
+    moved = _stand_in_bytes(stand_in, stand_in_chows) if stand_in and stand_in_chows else b""
+    if made == discards_by_action and total < 256 and moved is not None:
         low, high = _sizes(n, size, phase, turn_seat)
         found = compact_tiles(t["hands"], t["discards"], t["missed"], _dealt_bytes(rules, setup, dealt), head, tail,
                               extra, copies, bytes(made), bytes(claimed) if meld_count else _ZEROS[n],
-                              bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high)
+                              bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high, moved)
     hand_bytes: Sequence[bytes]
     piles: Sequence[bytes]
     if found is None:
@@ -454,6 +455,15 @@ def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], h
         raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
                                            f"{' as the seat to act' if wrong == turn_seat else ''}")
     return hand_bytes, piles, missed
+
+
+def _stand_in_bytes(stand_in: tuple[int, int], chows: int) -> bytes | None:
+    """compact_tiles' ``stand_in`` argument, (recorded, physical, chows) as bytes; None if the rules name kinds
+    it does not take (the Python check then counts the tiles)."""
+    recorded, physical = stand_in
+    if type(recorded) is int and type(physical) is int and 0 <= recorded < 34 and 0 <= physical < 34:  # noqa: E721
+        return bytes((recorded, physical, min(chows, 255)))
+    return None
 
 
 def _answers(phase: str, actions: Sequence[Any]) -> Sequence[Any]:
