@@ -200,3 +200,31 @@ def test_the_level_check_asks_only_seats_with_a_gold_or_a_level(monkeypatch: pyt
         assert sorted(asked) == expected
         skipped += len(expected) < 3
     assert skipped
+
+
+def test_each_forged_state_entry_is_named() -> None:
+    """The state check's refusals, entry by entry (with no melds on the table, so that the tile count, which
+    reads the gold and the indicator too, passes first)."""
+    game = next(g for g in _games(range(10)) if not any(g.table.melds) and g.table.phase == "turn")
+    snap = game.snapshot()
+    extras = snap["table"]["extras"]
+    gold = extras["gold"]
+    forged: list[tuple[dict[str, Any], str]] = [
+        ({"extra": 1}, "snapshot.table.extras: must hold exactly chow_turn, gold, indicator, kongs, last_kong, you"),
+        ({"gold": (gold + 1) % 34}, "snapshot.table.extras.gold: is not the kind of the wall's last tile"),
+        ({"you": [0, 0, 0]}, "snapshot.table.extras.you: must be 4 levels in 0..3"),
+        ({"you": [0, 0, 0, 4]}, "snapshot.table.extras.you: must be 4 levels in 0..3"),
+        ({"you": [0, 0, 0, False]}, "snapshot.table.extras.you: must be 4 levels in 0..3"),
+        ({"you": [0, 0, 0, -1]}, "snapshot.table.extras.you: must be 4 levels in 0..3"),
+        ({"kongs": 1}, "snapshot.table.extras.kongs: must count the 0 kongs made"),
+        ({"kongs": False}, "snapshot.table.extras.kongs: must count the 0 kongs made"),
+        ({"last_kong": [0, 0]}, "snapshot.table.extras.last_kong: must be [] or"),
+        ({"chow_turn": [0, 0, 0]}, "snapshot.table.extras.chow_turn: must be [] or"),
+        ({"chow_turn": [0, 0]}, "snapshot.table.extras.chow_turn: must be [] or"),
+        ({"chow_turn": [9, 0, 0]}, "snapshot.table.extras.chow_turn: must be [] or"),
+    ]
+    for change, message in forged:
+        bad = copy.deepcopy(snap)
+        bad["table"]["extras"].update(change)
+        assert _outcome(bad).startswith(f"refused: {message}"), (change, _outcome(bad)[:200])
+    assert not _outcome(snap).startswith("refused")
