@@ -410,6 +410,20 @@ PyObject* ints_within(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_RETURN_TRUE;
 }
 
+// has_list(items): True if the list or tuple `items` holds an exact list (a snapshot's actions as JSON gives
+// them, rather than Action tuples), else False; TypeError if `items` is neither. Reads only.
+PyObject* has_list(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 1 || (!PyList_CheckExact(args[0]) && !PyTuple_CheckExact(args[0]))) {
+        PyErr_SetString(PyExc_TypeError, "has_list expects a list or a tuple");
+        return nullptr;
+    }
+    PyObject* items = args[0];
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < size; ++i)
+        if (PyList_CheckExact(PySequence_Fast_GET_ITEM(items, i))) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 PyMethodDef kSnapshotMethods[] = {
     {"compact_tiles", as_method(compact_tiles), METH_FASTCALL,
      "compact_tiles($module, hands, discards, missed, wall, head, tail, extra, copies, made, claimed, melds, low,\n"
@@ -439,6 +453,10 @@ PyMethodDef kSnapshotMethods[] = {
      "ints_within($module, values, lows, highs, /)\n--\n\n"
      "True if `values` is a list of exact ints (no bools), values[i] in lows[i]..highs[i] (tuples of ints of\n"
      "its length, within a C long long), else False. TypeError if the bounds are not such tuples. Reads only."},
+    {"has_list", as_method(has_list), METH_FASTCALL,
+     "has_list($module, items, /)\n--\n\n"
+     "True if the list or tuple `items` holds an exact list (a snapshot's compact actions as JSON gives them),\n"
+     "else False. TypeError if `items` is neither. Reads only."},
     {nullptr, nullptr, 0, nullptr},
 };
 

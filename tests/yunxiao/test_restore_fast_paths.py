@@ -6,12 +6,14 @@ seat."""
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hupai import InvalidState
-from hupai._core import compact_tiles
+from hupai._core import compact_tiles, has_list
+from hupai.actions import Action
 from hupai.bots import RandomBot
 from hupai.game import Game
 from hupai.game.state import compact
@@ -228,3 +230,36 @@ def test_each_forged_state_entry_is_named() -> None:
         bad["table"]["extras"].update(change)
         assert _outcome(bad).startswith(f"refused: {message}"), (change, _outcome(bad)[:200])
     assert not _outcome(snap).startswith("refused")
+
+
+def test_has_list_finds_an_exact_list() -> None:
+    assert has_list([("discard", 0, 1, (), ""), ["discard", 0, 1, [], ""]])
+    assert has_list((["pass", 1, -1, [], ""],))
+    assert not has_list([("discard", 0, 1, (), "")]) and not has_list([]) and not has_list(())
+    assert not has_list([type("L", (list,), {})()])  # a list subclass is not JSON's list
+    for bad in ({}, "ab", None, iter([])):
+        with pytest.raises(TypeError):
+            has_list(bad)
+
+
+class _SeesActions(YunxiaoRules):
+    """Yunxiao recording the types of the actions its state check is given."""
+
+    seen: set[type] = set()
+
+    def check_state(self, table: TableView, actions: Any) -> None:
+        type(self).seen |= set(map(type, actions))
+        super().check_state(table, actions)
+
+
+def test_the_state_check_is_given_actions_from_json_lists_too() -> None:
+    rules = _SeesActions(RULES.options)
+    game = next(g for g in _games(range(3)) if len(g.snapshot()["actions"]) > 4)
+    snap = game.snapshot()
+    as_json = json.loads(json.dumps(snap))
+    mixed = {**as_json, "actions": [*as_json["actions"][:2], *snap["actions"][2:]]}
+    for given, lists in ((snap, False), (as_json, True), (mixed, True)):
+        _SeesActions.seen = set()
+        restored = Game.from_snapshot(given, rules=rules)
+        assert _SeesActions.seen == {Action}, (lists, _SeesActions.seen)
+        assert restored.to_json() == game.to_json()
