@@ -35,7 +35,7 @@ from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
-from .table import CLAIMED_MARKS, Table, copy_json
+from .table import _MARKS, _PADS, CLAIMED_MARKS, Table, copy_json
 from .validate import (
     _PHASES,
     MAX_ACTIONS,
@@ -345,7 +345,10 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.pending = {}
     table.answers = {}
     table.draws = bytearray(draws)
-    table.set_discards(piles, made)
+    # Table.set_discards' piles, built here without its checks: the piles are bytes of at most made[s] tiles
+    table.discards_made = bytearray(made)
+    table.piles = [bytearray(b"".join((_MARKS[count - len(pile)], pile, _PADS[count])))
+                   for pile, count in zip(piles, made)]  # noqa: B905 (one per seat, checked)
     table.calls = calls
     meld_order = []
     if order:
