@@ -3,7 +3,7 @@
 // question whether its turn is only its discards. The flow decides everything around it in Python (whether the
 // path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
 // the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
-// objects (hands, meld counts, ready flags, exposed-pung masks, whether the next seat has a 漏胡 block) and writes
+// objects (hands, meld counts, ready flags, exposed-pung masks, the next seat's 漏胡 mask, an int) and writes
 // plain buffers only: the two hand counts it moves (bytearrays of 34 counts), the two per-seat counters
 // (bytearrays) and the discarder's pile (its tile written at its count of discards made, a bytearray). It stores,
 // creates or changes no other Python object except its return value, and everything is read and checked first,
@@ -32,8 +32,7 @@ enum PackItem : Py_ssize_t {
     kDiscardsMade,    // bytearray, per seat its discards: the discard adds one
     kMelds,           // list of lists of melds per seat (only the lengths are read)
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
-    kMissed,          // list of sets per seat, its 漏胡 blocks (only whether one is empty is read)
-    kMissedAll,       // list of bools per seat, a 漏胡 block of every tile
+    kLouhu,           // list of ints per seat, its 漏胡 mask (Table.louhu: bits 0..33 kinds, bit 34 every tile)
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
     kWallTiles,       // list of the wall's tiles (ints, kinds): the next seat draws the one at the head
     kForms,           // int, the winning forms (hupai.Forms)
@@ -51,6 +50,9 @@ bool fail(const char* message) {
     PyErr_SetString(PyExc_ValueError, message);
     return false;
 }
+
+// A 漏胡 mask's bits (hupai.game.state.table.LOUHU_ALL is the highest): a mask is an int in 0..kLouhuMask.
+constexpr long long kLouhuMask = (1LL << 35) - 1;
 
 // A small exact int in low..high (the engine's own ints; a bool is refused).
 bool small_int(PyObject* value, long low, long high, long& out) {
@@ -139,7 +141,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
     if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kPiles], seats) ||
         !seat_list(pack[kMelds], seats) ||
-        !seat_list(pack[kPungs], seats) || !seat_list(pack[kMissed], seats) || !seat_list(pack[kMissedAll], seats) ||
+        !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
         !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
         !PyList_CheckExact(pack[kWallTiles])) {
         fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
@@ -202,14 +204,16 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     long pungs = 0;
     if (!small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) return nullptr;
-    PyObject* missed = PyList_GET_ITEM(pack[kMissed], next);
-    PyObject* missed_all = PyList_GET_ITEM(pack[kMissedAll], next);
-    if (!PySet_CheckExact(missed) || (missed_all != Py_False && missed_all != Py_True)) {
-        fail("lean_turn: a 漏胡 block must be a set and a bool");
+    // The next seat's 漏胡 mask, an exact int (a bool or a mask with bits past the every-tile bit is refused).
+    PyObject* louhu_item = PyList_GET_ITEM(pack[kLouhu], next);
+    int overflow = 0;
+    const long long louhu = PyLong_CheckExact(louhu_item) ? PyLong_AsLongLongAndOverflow(louhu_item, &overflow) : -1;
+    if (overflow != 0 || louhu < 0 || louhu > kLouhuMask) {
+        fail("lean_turn: a 漏胡 mask must be an int in 0..2**35-1");
         return nullptr;
     }
     // A 漏胡 block ends with its seat's draw (GD-11): the flow's own draw clears it, so this turn stops before.
-    if (PySet_GET_SIZE(missed) != 0 || missed_all == Py_True) next_tile = -1;
+    if (louhu != 0) next_tile = -1;
     if (next_tile >= 0 && counts[next][next_tile] >= kMaxCopies) {  // the draw that may follow, checked now
         fail("lean_turn: a fifth copy drawn");
         return nullptr;
@@ -381,8 +385,8 @@ PyMethodDef kTurnMethods[] = {
      "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, /)\n--\n\n"
      "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
      "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
-     "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; missed, missed_all: per seat\n"
-     "the 漏胡 set and flag; discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
+     "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
+     "mask, an int (bits 0..33 kinds, bit 34 every tile); discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
      "tiles, a list of kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
      "order, a claimed one marked 0x80). `ready`: the engine's ready cache (None, False, True per seat), read\n"
      "only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none): written at discards_made[seat] in\n"

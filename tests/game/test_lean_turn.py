@@ -41,8 +41,7 @@ def test_lean_turn_leaves_the_state_the_general_path_leaves(name, bot):
             declared += bool(action.flag)
             if seed % 3 == 0 and lean.table.phase == "turn":  # a 漏胡 block on the next seat, for its draw to end
                 for game in (lean, plain):
-                    game.table.missed[(seat + 1) % n].add(seed % 34)
-                    game.table.missed_all[(seat + 1) % n] = seed % 2 == 0
+                    game.table.louhu[(seat + 1) % n] |= 1 << seed % 34 | (1 << 34 if seed % 2 == 0 else 0)
             lean.apply(action)
             plain.apply(action)
             assert lean.snapshot() == plain.snapshot()

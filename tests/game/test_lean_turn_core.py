@@ -1,7 +1,7 @@
 """``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp). It reads the engine's per-hand pack
 and writes only plain buffers: the two hand counts it moves and the two per-seat counters (bytearrays); the
-ready cache comes back as a new list when a flag changed (the same list when none did), and every list, set and
-event stays the flow's to change. A malformed
+ready cache comes back as a new list when a flag changed (the same list when none did), and every list and event
+stays the flow's to change; the 漏胡 masks are ints it reads. A malformed
 argument (an engine bug, never a player's action: players reach it only with a legal discard) must raise before
 any byte changes. Its results on real tables are compared with the general path in tests/game/test_lean_turn.py."""
 
@@ -16,8 +16,8 @@ from hupai.actions import ACTIONS
 from hupai.game import Game
 
 # The pack's items (MahjongFlow._pack_turn).
-HANDS, DRAWS, MADE, MELDS, PUNGS, MISSED, MISSED_ALL, ACTIONS_, WALL, FORMS, PILES = range(11)
-PACK_SIZE = 11
+HANDS, DRAWS, MADE, MELDS, PUNGS, LOUHU, ACTIONS_, WALL, FORMS, PILES = range(10)
+PACK_SIZE = 10
 
 
 def _ready_game(seed: int = 7) -> tuple[Game, list]:
@@ -48,7 +48,7 @@ def _buffers(value: object, found: list[bytearray] | None = None) -> list[bytear
 def _state(game: Game, args: list) -> tuple:
     """The table, events, ready cache and the bytes of every buffer in the call."""
     return (copy.deepcopy((game.table.to_json(), list(game._flow.events), list(game.table.ready),
-                           [sorted(s) for s in game.table.missed], list(game.table.missed_all))),
+                           list(game.table.louhu))),
             [bytes(buffer) for buffer in _buffers(args)])
 
 
@@ -136,8 +136,14 @@ def _fifth_copy(args: list) -> list:
     lambda a: _pack_with(a, MELDS, [[0] * 5] * 4),            # five melds
     lambda a: _pack_with(a, PUNGS, [1 << 34] * 4),            # a pung mask beyond 34 kinds
     lambda a: _pack_with(a, PUNGS, [None] * 4),               # a pung mask that is no int
-    lambda a: _pack_with(a, MISSED, [[], [], [], []]),        # 漏胡 blocks that are not sets
-    lambda a: _pack_with(a, MISSED_ALL, [0, 0, 0, 0]),        # 漏胡 flags that are not bools
+    lambda a: _pack_with(a, LOUHU, [set()] * 4),              # 漏胡 blocks that are sets, not masks
+    lambda a: _pack_with(a, LOUHU, [False] * 4),              # 漏胡 masks that are bools
+    lambda a: _pack_with(a, LOUHU, [0.0] * 4),                # 漏胡 masks that are floats
+    lambda a: _pack_with(a, LOUHU, [-1] * 4),                 # a negative 漏胡 mask
+    lambda a: _pack_with(a, LOUHU, [1 << 35] * 4),            # a 漏胡 mask past its every-tile bit
+    lambda a: _pack_with(a, LOUHU, [2**70] * 4),              # a 漏胡 mask beyond a C long long
+    lambda a: _pack_with(a, LOUHU, [0] * 3),                  # 漏胡 masks of another table size
+    lambda a: _pack_with(a, LOUHU, (0,) * 4),                 # 漏胡 masks that are no list
     lambda a: _pack_with(a, ACTIONS_, a[0][ACTIONS_][:2]),    # discard actions for two seats only
     lambda a: _pack_with(a, ACTIONS_, ((),) * 4),             # discard actions of no kind
     _pile_of_size(255),                                       # a pile buffer one byte short
@@ -156,7 +162,8 @@ def test_lean_turn_rejects_malformed_input_and_changes_nothing(change):
 
 
 # Values a corrupted argument or pack item takes in the fuzz below.
-_JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2**63, True, False, None, 1.0, "1m",
+_JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2**35, 2**63, True, False, None, 1.0,
+         "1m",
          b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4,
          [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object(), bytearray(256), [bytearray(256)] * 4]
 
@@ -172,7 +179,7 @@ def _corrupt(rng: random.Random, args: list) -> list:
         elif where == 1:
             args = _pack_with(args, rng.randrange(PACK_SIZE), rng.choice(_JUNK))
         elif where == 2:
-            item = rng.choice([HANDS, MELDS, PUNGS, MISSED, MISSED_ALL, PILES])
+            item = rng.choice([HANDS, MELDS, PUNGS, LOUHU, PILES])
             if isinstance(args[0][item], list) and args[0][item]:
                 seats = list(args[0][item])
                 seats[rng.randrange(len(seats))] = rng.choice(_JUNK)
@@ -296,13 +303,13 @@ def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():
     for seed in range(40):
         game, args = _ready_game(seed)
         table = game.table
-        table.missed[1].add(5)
+        table.louhu[1] = 1 << 5
         hands = [bytes(h) for h in table.hands]
         _, got, got_drawn = lean_turn(*args)
         if got != 0 and isinstance(got, int):
             continue  # a claim window
         assert got == 0 and bytes(table.hands[1]) == hands[1] and list(table.draws) == [0, 0, 0, 0]
-        assert got_drawn == -1 and table.missed[1] == {5}
+        assert got_drawn == -1 and table.louhu[1] == 1 << 5
         return
     raise AssertionError("no unclaimable discard in 40 deals")
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from hupai.game import Game
-from hupai.game.state.table import CLAIMED, PILE_CAPACITY, Table
+from hupai.game.game import SNAPSHOT_FORMATS
+from hupai.game.state.table import CLAIMED, LOUHU_ALL, LOUHU_KINDS, PILE_CAPACITY, Table
 from hupai.worlds import fork
 
 V1 = Path(__file__).resolve().parent.parent / "fixtures" / "snapshots_v1.jsonl.gz"
@@ -32,6 +33,10 @@ def _check_buffers(table: Table) -> None:
         assert pile == bytes(tile for tile in made if not tile & CLAIMED)
         assert not any(table.piles[seat][table.discards_made[seat]:])  # nothing past the discards made
     assert "discards" not in Table.__slots__
+    # 漏胡: one int mask per seat (kinds 0..33, bit 34 every tile), no sets or flags.
+    assert type(table.louhu) is list and len(table.louhu) == n
+    assert all(type(mask) is int and 0 <= mask < 2 * LOUHU_ALL for mask in table.louhu)
+    assert "missed" not in Table.__slots__ and "missed_all" not in Table.__slots__
 
 
 def _played(name: str, seed: int, steps: int) -> Game:
@@ -86,3 +91,46 @@ def test_a_claim_takes_the_last_tile_off_the_discarders_pile() -> None:
                 return
             game.apply(legal[rng.randrange(len(legal))])
     raise AssertionError("no claim in 30 hands")
+
+
+
+def _louhu_round_trip(game: Game) -> None:
+    """The table's 漏胡 masks as a snapshot writes them (the missed strings and 0/1 flags format 2 always wrote),
+    restored to the same masks by both formats."""
+    louhu = game.table.louhu
+    _check_buffers(game.table)
+    snap = game.snapshot()
+    n = game.table.num_players
+    assert snap["table"]["missed"] == ["".join("0123456789abcdefghijklmnopqrstuvwx"[k] for k in range(34)
+                                               if mask >> k & 1) for mask in louhu]
+    assert snap["table"]["state"][-n:] == [int(mask >= LOUHU_ALL) for mask in louhu]
+    restored = Game.from_snapshot(json.loads(json.dumps(snap)))
+    assert restored.table.louhu == louhu and json.dumps(restored.snapshot()) == json.dumps(snap)
+    assert Table.from_json(game.table.to_json()).louhu == louhu
+    v1 = {**snap, "format": SNAPSHOT_FORMATS[0], "table": game.table.to_json()}  # format 1: the table in full
+    assert Game.from_snapshot(json.loads(json.dumps(v1))).table.louhu == louhu
+
+
+def test_louhu_masks_of_declined_wins_are_kept_through_snapshots() -> None:
+    """Kawuxing blocks every tile after a declined win (KW): random hands that always pass decline some."""
+    seen = 0
+    for seed in range(100):
+        game = Game("kawuxing", seed=seed, dealer=0, claim_window="eligible")
+        rng = random.Random(seed)
+        while not game.over and seen < 8:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            game.apply(legal[-1] if game.table.phase == "claim" else legal[rng.randrange(len(legal))])  # pass
+            if any(game.table.louhu):
+                assert set(game.table.louhu) <= {0, LOUHU_ALL}
+                seen += 1
+                _louhu_round_trip(game)
+    assert seen >= 8
+
+
+def test_louhu_masks_of_kinds_are_kept_through_snapshots() -> None:
+    for seed in range(6):
+        game = _played("guangdong", seed, 9)
+        game.table.louhu[:] = [1 << 5 | 1 << 33, 0, LOUHU_ALL | 1 << 7, 1][:4]
+        _louhu_round_trip(game)
+        assert LOUHU_KINDS == LOUHU_ALL - 1 == (1 << 34) - 1

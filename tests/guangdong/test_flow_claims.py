@@ -160,7 +160,7 @@ def test_gd_11_e19_missed_win_any_tile():
     game.apply(Action("pass", 1))
     # P1 draws: the block ends (GD-11: "until that player moves").
     assert game.current == ("turn", (1,), game.table.drawn, 1)
-    assert not game.table.missed_all[1] and not game.table.missed[1]
+    assert game.table.louhu[1] == 0
 
 
 def test_gd_11_missed_win_ends_with_a_claim():
@@ -169,4 +169,4 @@ def test_gd_11_missed_win_ends_with_a_claim():
     answer(game)
     discard(game, "1s", then_pass=False)
     game.apply(Action("chow", 1, T("1s"), (T("1s"), T("2s"), T("3s"))))
-    assert not game.table.missed_all[1]
+    assert game.table.louhu[1] == 0

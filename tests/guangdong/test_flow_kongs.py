@@ -48,7 +48,7 @@ def test_gd_12_added_kong_completes_when_nobody_robs():
     assert game.current.phase == "turn" and game.current.seats == (2,)
     assert game.table.drawn_from == "replacement"
     assert game.table.payments == [0, 0, 0, 0]
-    assert game.table.missed[1] == {T("7m")}  # declining the rob is a missed win (GD-11)
+    assert game.table.louhu[1] == 1 << T("7m")  # declining the rob is a missed win (GD-11)
 
 
 E15 = ["1z2z3z4z5z6z7z9m1p1s9s2p3s4s", "", "888s123m456p789p5p", ""]

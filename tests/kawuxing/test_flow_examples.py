@@ -187,4 +187,4 @@ def test_kw_e19_lou_hu_blocks_any_tile_until_the_next_draw():
     assert Action("win", 1, kind("5s")) not in game.legal_actions(1)
     pass_all(game)
     assert game.current.seats == (1,) and game.table.drawn == kind("6z")  # P1 drew: the block is over
-    assert not game.table.missed_all[1]
+    assert game.table.louhu[1] == 0

@@ -11,6 +11,7 @@ from hupai.actions import Action
 from hupai.cli import main
 from hupai.game import Game
 from hupai.game.scripted import answer, pass_all
+from hupai.game.state.table import LOUHU_ALL
 from hupai.hand import Meld
 from hupai.rules.kawuxing import LIANGDAO, KawuxingOptions
 
@@ -50,7 +51,7 @@ def _declined_then_rob(**options: str) -> Game:
     discard_drawn(game)  # P1's draw ends its first block
     do(game, "discard", 2, "3p")
     answer(game, P1=Action("pass", 1))
-    assert game.table.missed_all[1]
+    assert game.table.louhu[1] == LOUHU_ALL
     do(game, "kong", 0, "6p", "added")
     return game
 

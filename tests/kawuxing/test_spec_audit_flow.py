@@ -9,6 +9,7 @@ import pytest
 from hupai.actions import Action
 from hupai.game import Game
 from hupai.game.scripted import answer, pass_all
+from hupai.game.state.table import LOUHU_ALL
 from hupai.rules.kawuxing import LIANGDAO
 
 from .helpers import discard_safe, do, kawuxing_game, kind
@@ -208,7 +209,7 @@ def test_kw_10_a_pung_does_not_end_the_block():
     do(game, "discard", 2, "7p")
     assert game.current.phase == "turn" and game.current.seats == (0,)  # nobody was asked
     discard_drawn(game)
-    assert game.current.seats == (1,) and not game.table.missed_all[1]
+    assert game.current.seats == (1,) and game.table.louhu[1] == 0
 
 
 @pytest.mark.rule("KW-10", "KW-12")
@@ -222,10 +223,10 @@ def test_kw_10_a_kong_replacement_ends_the_block():
     discard_drawn(game)
     do(game, "discard", 2, "5z")
     answer(game, P1=Action("pass", 1))
-    assert game.table.missed_all[1]
+    assert game.table.louhu[1] == LOUHU_ALL
     do(game, "discard", 0, "9s")
     answer(game, P1=kong(1, "9s", "exposed"))
-    assert not game.table.missed_all[1]
+    assert game.table.louhu[1] == 0
     do(game, "discard", 1, "1s")
     pass_all(game)
     do(game, "discard", 2, "7z")

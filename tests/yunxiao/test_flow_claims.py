@@ -112,7 +112,7 @@ def test_yx_17_e20_louhu(louhu):
     assert allowed == (louhu == "same_kind")
     pass_all(game)
     assert game.current.seats == (1,) and game.table.drawn >= 0  # P1 drew: the block is gone (a move)
-    assert not game.table.missed[1] and not game.table.missed_all[1]
+    assert game.table.louhu[1] == 0
 
 
 def test_yx_7_white_pung_and_win_on_a_white_but_never_on_a_gold():
@@ -212,7 +212,7 @@ def test_yx_17_louhu_on_a_white_as_the_gold_face():
     _discard_no_pass(game, "5z")                 # P2
     assert Action("win", 1, T("5z")) in game.legal_actions(1)
     pass_all(game)
-    assert game.table.missed[1] == {T("5z")}
+    assert game.table.louhu[1] == 1 << T("5z")
     _discard_no_pass(game, "5z")                 # P3
     assert Action("win", 1, T("5z")) not in game.legal_actions(1)
 

@@ -40,7 +40,7 @@ def test_yx_20_e15_ming_gang_hu_when_nobody_robs():
     game = _e15()
     game.apply(Action("declare", 2, T("3s"), (), "ming_gang"))
     game.apply(Action("pass", 3))
-    assert game.table.missed[3] == {T("3s")}
+    assert game.table.louhu[3] == 1 << T("3s")
     assert game.table.drawn == T("2z") and game.table.drawn_from == "replacement"
     meld = game.table.melds[2][0]
     assert meld.type == "kong" and not meld.concealed and game.table.extras["kongs"] == 1

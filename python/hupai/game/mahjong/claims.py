@@ -14,10 +14,12 @@ so that the window itself reveals nothing (what a server needs).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ..._core import claim_scan
 from ...actions import ACTIONS, CHOWS, Action
+from ..state.table import LOUHU_ALL as _LOUHU_ALL
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...rules.base import Rules
@@ -60,7 +62,8 @@ def louhu_blocks(rules: Rules, table: Table, seat: int, tile: int) -> bool:
     """Does a declined win still block ``seat`` from winning on another player's ``tile`` (漏胡, GD-11)?"""
     if rules.louhu is None:
         return False
-    return table.missed_all[seat] or tile in table.missed[seat]
+    mask = table.louhu[seat]  # (usually 0: one test)
+    return mask != 0 and (mask >= _LOUHU_ALL or mask >> tile & 1 == 1)
 
 
 # Per table size and source seat, the other seats in turn order from it.
@@ -173,16 +176,16 @@ def collect_robbers(rules: Rules, table: Table, tile: int, konger: int,
     return pending
 
 
-def record_missed(rules: Rules, table: Table, tile: int, taken: frozenset[int]) -> None:
-    """Mark the 漏胡 block of every asked seat that could have won and did not (``taken``: the winners)."""
-    if rules.louhu is None:
+def record_missed(rules: Rules, table: Table, tile: int, taken: Collection[int]) -> None:
+    """Mark the 漏胡 block of every asked seat that could have won and did not (``taken``: the winners, at most
+    three seats: a list is as quick to search as a set, and cheaper to make)."""
+    louhu = rules.louhu
+    if louhu is None:
         return
+    block = _LOUHU_ALL if louhu == "any_tile" else 1 << tile
     for seat, options in table.pending.items():
         if seat not in taken and options[0].kind == "win":
-            if rules.louhu == "any_tile":
-                table.missed_all[seat] = True
-            else:
-                table.missed[seat].add(tile)
+            table.louhu[seat] |= block
 
 
 def resolve(rules: Rules, table: Table, source: int) -> tuple[list[int], Action | None]:

@@ -149,8 +149,8 @@ class MahjongFlow:
         """What ``_core.lean_turn`` reads and writes, gathered once a hand: the table keeps these objects
         (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
-        self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.missed,
-                           table.missed_all, ACTIONS.discard, table.wall.tiles, self._forms, table.piles)
+        self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.louhu,
+                           ACTIONS.discard, table.wall.tiles, self._forms, table.piles)
 
     # -- effects ----------------------------------------------------------------------------------------
     def _apply_effects(self, effects: Effects) -> None:
@@ -385,9 +385,8 @@ class MahjongFlow:
         table.drawn = tile
         table.drawn_from = source
         table.draws[seat] += 1
-        if table.missed[seat] or table.missed_all[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
-            table.missed[seat].clear()
-            table.missed_all[seat] = False
+        if table.louhu[seat]:  # drawing is a move: the 漏胡 block ends (GD-11)
+            table.louhu[seat] = 0
         table.phase = "turn"
         table.turn_seat = seat
         self.events.records.append(_DRAWS[source][seat][tile])
@@ -493,8 +492,7 @@ class MahjongFlow:
         used, meld = rules.claim_meld(table, action)
         table.piles[discarder][table.discards_made[discarder] - 1] |= CLAIMED  # its last discard leaves the pile
         if rules.louhu_clears_on_claim:
-            table.missed[seat].clear()
-            table.missed_all[seat] = False
+            table.louhu[seat] = 0
         table.pending = {}
         table.answers = {}
         for kind in used:
@@ -572,7 +570,7 @@ class MahjongFlow:
         source = table.kong_seat if rob else table.discarder
         tile = table.kong_tile if rob else table.last_discard
         winners, claim = claims.resolve(self.rules, table, source)
-        claims.record_missed(self.rules, table, tile, frozenset(winners))
+        claims.record_missed(self.rules, table, tile, winners)
         if winners:
             if rob:
                 table.hands[source][tile] -= 1  # the added tile goes to the robbers

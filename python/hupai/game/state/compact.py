@@ -14,6 +14,8 @@ in bulk (a server parks and resumes a table on every request):
 - ``state``: ``[turn_seat, drawn, kong_from, last_discard, discarder, kong_tile, kong_seat, calls]`` then per seat
   ``draws``, ``discards_made``, ``payments`` and ``missed_all`` (0/1)
 
+``missed`` and ``missed_all`` are the table's 漏胡 masks (``Table.louhu``) written out: its kinds, its every-tile bit.
+
 Tiles are single characters: ``0``..``9`` for kinds 0..9, ``a``..``x`` for 10..33. Seats, winds, the dealer and
 the wall's order come from the setup and the rules; an open claim or rob window comes from the rules (the window
 they open on that discard or kong) and its answers from the actions after it. Reading checks what
@@ -35,7 +37,7 @@ from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
-from .table import _MARKS, _PADS, CLAIMED_MARKS, Table, copy_json
+from .table import _MARKS, _PADS, CLAIMED_MARKS, LOUHU_ALL, LOUHU_KINDS, Table, copy_json, louhu_kinds
 from .validate import (
     _PHASES,
     MAX_ACTIONS,
@@ -63,7 +65,6 @@ _SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile,
 _MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
-_ONE = 1
 _FIRST = itemgetter(0)
 _THIRD = itemgetter(2)
 _STR = {str}
@@ -107,7 +108,7 @@ _MAX_TOKENS = 8192
 
 def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
-    wall, melds, missed, order = table.wall, table.melds, table.missed, table.meld_order
+    wall, melds, louhu, order = table.wall, table.melds, table.louhu, table.meld_order
     n = table.num_players
     # C loops (join, slices, bytes of a list) rather than a call per item: a server writes a snapshot on every
     # request.
@@ -121,13 +122,26 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         # translate.
         "discards": [pile[:made].translate(_ENCODE, CLAIMED_MARKS).decode()
                      for pile, made in zip(table.piles, table.discards_made, strict=True)],
-        "missed": [_tiles(sorted(kinds)) if kinds else "" for kinds in missed] if any(missed) else [""] * n,
+        "missed": [_missed(mask) for mask in louhu] if any(louhu) else [""] * n,
         "meld_order": bytes(map(_FIRST, order)).translate(_ENCODE).decode("ascii") if order else "",
         "phase": table.phase, "drawn_from": table.drawn_from, "extras": copy_json(table.extras),
         "state": [table.turn_seat, table.drawn, table.kong_from, table.last_discard, table.discarder,
                   table.kong_tile, table.kong_seat, table.calls, *table.draws, *table.discards_made,
-                  *table.payments, *bytes(table.missed_all)],  # (bools as 0/1)
+                  *table.payments, *([mask >> 34 for mask in louhu] if any(louhu) else _ZEROS[n])],
     }
+
+
+def _missed(mask: int) -> str:
+    """A 漏胡 mask's kinds as the tile string format 2 keeps ("" for none; the every-tile bit is kept apart)."""
+    return _tiles(louhu_kinds(mask)) if mask & LOUHU_KINDS else ""
+
+
+def _louhu(kinds: bytes) -> int:
+    """A 漏胡 mask of the kinds of a missed string (decoded, checked)."""
+    mask = 0
+    for kind in kinds:
+        mask |= 1 << kind
+    return mask
 
 
 def _tokens(melds: list[Meld]) -> list[str]:
@@ -245,7 +259,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     draws = state[_SCALARS:_SCALARS + n]
     made = state[_SCALARS + n:_SCALARS + 2 * n]
     payments = state[_SCALARS + 2 * n:_SCALARS + 3 * n]
-    missed_all = list(map(_ONE.__eq__, state[_SCALARS + 3 * n:]))
+    missed_all = state[_SCALARS + 3 * n:]
     phase = t["phase"]
     if type(phase) is not str or phase not in _PHASES:  # noqa: E721
         raise _fail(f"{w}.phase", f"{_show(phase)} is not one of {sorted(_PHASES)}")
@@ -310,7 +324,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
                                                    meld_count, size, phase, turn_seat)
     else:
         hand_bytes, piles, found_missed = found
-        missed = list(map(set, found_missed)) if any(found_missed) else [set() for _ in range(n)]
+        missed = list(map(_louhu, found_missed)) if any(found_missed) else [0] * n
     hands = list(map(bytearray, hand_bytes))
     if phase == "turn" and drawn >= 0 and not hands[turn_seat][drawn]:
         raise _fail(f"{w}.state (drawn)", f"seat {turn_seat} does not hold its drawn tile")
@@ -358,8 +372,10 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
             meld_order.append((seat, seen[seat]))
             seen[seat] += 1
     table.meld_order = meld_order
-    table.missed = missed
-    table.missed_all = missed_all
+    if any(missed_all):  # (the every-tile flags: 0/1 per seat)
+        table.louhu = [mask | LOUHU_ALL if every else mask for mask, every in zip(missed, missed_all, strict=True)]
+    else:
+        table.louhu = missed
     table.extras = extras  # (copied above)
     table.payments = payments
     table.ready = [None] * n
@@ -374,21 +390,21 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
 
 
 def _tile_strings(t: Mapping[str, Any], n: int, total: int) -> tuple[list[bytes], bytes, list[bytes], bytes,
-                                                                      list[set[int]]]:
+                                                                      list[int]]:
     """The hands, discards and missed strings decoded and checked one by one (InvalidState names a bad one):
-    per seat hand counts and all of them joined, the piles and all of them joined, the missed kinds."""
+    per seat hand counts and all of them joined, the piles and all of them joined, the missed kinds as masks."""
     w = "snapshot.table"
     hand_bytes, joined_hands = _strings(t["hands"], "hands", n, 34)
     piles, joined_piles = _strings(t["discards"], "discards", n, limit=total)
     found = t["missed"]
     if type(found) is list and found == _NOTHING[n]:  # noqa: E721 (the usual case: no missed win anywhere)
-        missed: list[set[int]] = [set() for _ in range(n)]
+        missed = [0] * n
     else:
         missed = []
         for s, kinds in enumerate(_strings(found, "missed", n, limit=34)[0]):
             if kinds and list(kinds) != sorted(set(kinds)):
                 raise _fail(f"{w}.missed[{s}]", "must be sorted kinds without repeats")
-            missed.append(set(kinds))
+            missed.append(_louhu(kinds))
     return hand_bytes, joined_hands, piles, joined_piles, missed
 
 
@@ -415,7 +431,7 @@ def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], h
                    copies: bytes, stand_in: tuple[int, int] | None, stand_in_chows: int, made: list[int],
                    claimed: list[int], discards_by_action: list[int], melds: list[list[tuple[Meld, bytes, int]]],
                    meld_count: int, size: int, phase: str,
-                   turn_seat: int) -> tuple[list[bytes], list[bytes], list[set[int]]]:
+                   turn_seat: int) -> tuple[list[bytes], list[bytes], list[int]]:
     """What compact_tiles checks, in Python, naming what is wrong (InvalidState): the tile strings, tile
     conservation, the discards against the actions, the hand sizes. Returns the hands, piles and missed kinds."""
     w = "snapshot.table"

@@ -21,7 +21,8 @@ Fields the rules may read:
 - ``last_discard``, ``discarder``; ``kong_tile`` / ``kong_seat`` while a 补杠 is offered to robbers
 - ``draws``, ``discards_made`` (per seat, a bytearray), ``calls`` (melds and kongs made so far, table-wide)
 - ``meld_order``: ``(seat, meld index)`` in the order the melds were made (liability rules read it)
-- ``missed``: per seat, the kinds a declined win blocks (漏胡), ``missed_all``: per seat, everything blocked
+- ``louhu``: per seat, what a declined win blocks (漏胡) as an int mask: bit ``k`` blocks kind ``k``,
+  :data:`LOUHU_ALL` (bit 34) blocks every tile; 0 when nothing is blocked (the core's lean turn reads it)
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
 - ``ready``: the engine's per-seat cache of :meth:`~hupai.rules.base.Rules.ready` (听牌 or not, None when not
   known): the flow stores the answers (the rules' own, or what ``_core.claim_scan`` works out) and resets a
@@ -41,7 +42,8 @@ from ...hand import Meld
 from ...tiles import counts_to_kinds
 from .wall import Wall
 
-__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED", "CLAIMED_MARKS"]
+__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED", "CLAIMED_MARKS",
+           "LOUHU_ALL", "LOUHU_KINDS", "louhu_kinds"]
 
 #: The size of a discard pile's buffer (``Table.piles``): a seat's count of discards is a byte.
 PILE_CAPACITY = 256
@@ -54,6 +56,15 @@ CLAIMED_MARKS = bytes(range(CLAIMED, 256))
 # made once, so that a pile is one join.
 _MARKS = tuple(bytes([CLAIMED]) * count for count in range(PILE_CAPACITY + 1))
 _PADS = tuple(bytes(PILE_CAPACITY - count) for count in range(PILE_CAPACITY + 1))
+#: The bit of a 漏胡 mask (``Table.louhu``) that blocks every tile (a ``louhu = "any_tile"`` rule system's block);
+#: bits 0..33 block one kind each (:data:`LOUHU_KINDS`). One int per seat: the lean turn's test is "nonzero".
+LOUHU_ALL = 1 << 34
+LOUHU_KINDS = LOUHU_ALL - 1
+
+
+def louhu_kinds(mask: int) -> list[int]:
+    """The kinds a 漏胡 mask blocks one by one, in order (its :data:`LOUHU_ALL` bit left out)."""
+    return [kind for kind in range(34) if mask >> kind & 1]
 
 
 def meld_to_json(meld: Meld) -> list[Any]:
@@ -75,7 +86,7 @@ class Table:
         "melds",
         "piles", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
-        "missed", "missed_all", "extras", "payments", "ready",
+        "louhu", "extras", "payments", "ready",
     )
 
     def __init__(self, num_players: int, dealer: int, first_dealer: int, round_wind: int,
@@ -108,8 +119,7 @@ class Table:
         self.discards_made = bytearray(n)
         self.calls = 0
         self.meld_order: list[tuple[int, int]] = []
-        self.missed: list[set[int]] = [set() for _ in range(n)]
-        self.missed_all = [False] * n
+        self.louhu = [0] * n
         self.extras: dict[str, Any] = {}
         self.payments = [0] * n  # immediate payments made during the hand (kong money in some games)
         # Derived cache: is the seat's waiting hand ready (听牌)? None = unknown. Reset by the engine
@@ -176,7 +186,8 @@ class Table:
             "answers": [[seat, a] for seat, a in self.answers.items()],
             "draws": list(self.draws), "discards_made": list(self.discards_made), "calls": self.calls,
             "meld_order": [list(x) for x in self.meld_order],
-            "missed": [sorted(s) for s in self.missed], "missed_all": list(self.missed_all),
+            "missed": [louhu_kinds(mask) for mask in self.louhu],
+            "missed_all": [mask >= LOUHU_ALL for mask in self.louhu],
             "extras": copy_json(self.extras), "payments": list(self.payments),
         }
 
@@ -205,8 +216,8 @@ class Table:
         table.answers = {seat: Action.from_compact(a) for seat, a in data["answers"]}
         table.draws = bytearray(data["draws"])
         table.meld_order = [(s, i) for s, i in data["meld_order"]]
-        table.missed = [set(s) for s in data["missed"]]
-        table.missed_all = list(data["missed_all"])
+        table.louhu = [sum(1 << kind for kind in set(kinds)) | (LOUHU_ALL if every else 0)
+                       for kinds, every in zip(data["missed"], data["missed_all"], strict=True)]
         table.extras = copy_json(data["extras"])
         table.payments = list(data["payments"])
         table.ready = [None] * table.num_players  # derived, never saved
