@@ -145,11 +145,12 @@ PyObject* bytes_tuple(const std::vector<std::uint8_t>& data, const std::vector<P
     return out;
 }
 
-// compact_tiles(hands, discards, missed, wall, head, tail, extra, copies, made, claimed, melds, low, high): see
-// the docstring below. Returns None on anything it does not accept: the caller's Python check then names it.
+// compact_tiles(hands, discards, missed, wall, head, tail, extra, copies, made, claimed, melds, low, high
+// [, stand_in]): see the docstring below. Returns None on anything it does not accept: the caller's Python check
+// then names it.
 PyObject* compact_tiles(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "compact_tiles expects 13 arguments");
+    if (nargs != 13 && nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "compact_tiles expects 13 or 14 arguments");
         return nullptr;
     }
     PyObject* hands = args[0];
@@ -173,6 +174,23 @@ PyObject* compact_tiles(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (n < 1 || n > 8) {
         PyErr_SetString(PyExc_TypeError, "compact_tiles: 1..8 seats");
         return nullptr;
+    }
+    // A chow may record a tile of kind `physical` as kind `recorded` (Yunxiao's 白板 as the gold's face): up to
+    // `chows` tiles then count as `recorded` in `extra` but are `physical` ones.
+    int recorded = -1, physical = -1, chows = 0;
+    if (nargs == 14) {
+        const std::uint8_t* stand_in = nullptr;
+        if (!bytes_arg(args[13], "stand_in", -1, stand_in, size)) return nullptr;
+        if ((size != 0 && size != 3) || (size == 3 && (stand_in[0] >= kKinds || stand_in[1] >= kKinds))) {
+            PyErr_SetString(PyExc_TypeError, "compact_tiles: stand_in must be b'' or bytes (recorded, physical, chows)"
+                                             " with kinds 0..33");
+            return nullptr;
+        }
+        if (size == 3) {
+            recorded = stand_in[0];
+            physical = stand_in[1];
+            chows = stand_in[2];
+        }
     }
     // -- the snapshot's own values: None for anything off
     if (!PyList_CheckExact(hands) || PyList_GET_SIZE(hands) != n || !PyList_CheckExact(discards) ||
@@ -227,6 +245,13 @@ PyObject* compact_tiles(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     for (Py_ssize_t i = 0; i < extra_size; ++i) {
         if (extra[i] >= kKinds) Py_RETURN_NONE;
         ++count[extra[i]];
+    }
+    // (as the Python check counts it: up to `chows` tiles move from the recorded kind to the physical one)
+    if (recorded >= 0 && recorded != physical) {
+        const int moved = copies[physical] - count[static_cast<std::size_t>(physical)];
+        if (moved < 0 || moved > chows) Py_RETURN_NONE;
+        count[static_cast<std::size_t>(physical)] += moved;
+        count[static_cast<std::size_t>(recorded)] -= moved;
     }
     for (int k = 0; k < kKinds; ++k)
         if (count[static_cast<std::size_t>(k)] != copies[k]) Py_RETURN_NONE;
@@ -385,16 +410,32 @@ PyObject* ints_within(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_RETURN_TRUE;
 }
 
+// has_list(items): True if the list or tuple `items` holds an exact list (a snapshot's actions as JSON gives
+// them, rather than Action tuples), else False; TypeError if `items` is neither. Reads only.
+PyObject* has_list(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 1 || (!PyList_CheckExact(args[0]) && !PyTuple_CheckExact(args[0]))) {
+        PyErr_SetString(PyExc_TypeError, "has_list expects a list or a tuple");
+        return nullptr;
+    }
+    PyObject* items = args[0];
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < size; ++i)
+        if (PyList_CheckExact(PySequence_Fast_GET_ITEM(items, i))) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 PyMethodDef kSnapshotMethods[] = {
     {"compact_tiles", as_method(compact_tiles), METH_FASTCALL,
      "compact_tiles($module, hands, discards, missed, wall, head, tail, extra, copies, made, claimed, melds, low,\n"
-     "              high, /)\n--\n\n"
+     "              high, stand_in=b'', /)\n--\n\n"
      "A format-2 snapshot's tile strings decoded and checked in one pass (hupai.game.state.compact): `hands`,\n"
      "`discards`, `missed` are the snapshot's lists of n strs (34 count characters per hand; tiles in a pile;\n"
      "sorted tiles without repeats per seat, 0-9 and a-x). Checks that each pile holds made[s] - claimed[s]\n"
      "tiles, that each seat holds low[s]..high[s] tiles counting 3 per meld (melds[s]), and tile conservation:\n"
      "the hands, the piles, wall[head:tail] and `extra` (meld tiles and the rules' own places) hold exactly\n"
-     "copies[k] tiles of each kind k. Returns (hands, piles, missed), each a tuple of n bytes of kinds (counts\n"
+     "copies[k] tiles of each kind k; with `stand_in`, bytes (recorded, physical, chows), up to `chows` of the\n"
+     "tiles counted as kind `recorded` are of kind `physical` (a chow's stand-in, Yunxiao's 白板 as the gold's\n"
+     "face; b'' for none). Returns (hands, piles, missed), each a tuple of n bytes of kinds (counts\n"
      "for the hands), or None if anything is off (the Python check then names it). The other arguments are\n"
      "bytes (made, claimed, melds, low, high: one byte per seat; copies: 34) and ints; TypeError if they are\n"
      "not. Reads only: nothing is written but the returned tuple."},
@@ -412,6 +453,10 @@ PyMethodDef kSnapshotMethods[] = {
      "ints_within($module, values, lows, highs, /)\n--\n\n"
      "True if `values` is a list of exact ints (no bools), values[i] in lows[i]..highs[i] (tuples of ints of\n"
      "its length, within a C long long), else False. TypeError if the bounds are not such tuples. Reads only."},
+    {"has_list", as_method(has_list), METH_FASTCALL,
+     "has_list($module, items, /)\n--\n\n"
+     "True if the list or tuple `items` holds an exact list (a snapshot's compact actions as JSON gives them),\n"
+     "else False. TypeError if `items` is neither. Reads only."},
     {nullptr, nullptr, 0, nullptr},
 };
 

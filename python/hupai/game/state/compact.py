@@ -37,7 +37,7 @@ from ...errors import HupaiError
 from ...hand import Meld
 from ...rules.base import Rules
 from . import consistency
-from .table import CLAIMED_MARKS, LOUHU_ALL, LOUHU_KINDS, Table, copy_json, louhu_kinds
+from .table import _MARKS, _PADS, CLAIMED_MARKS, LOUHU_ALL, LOUHU_KINDS, Table, copy_json, louhu_kinds
 from .validate import (
     _PHASES,
     MAX_ACTIONS,
@@ -310,11 +310,12 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     copies = _copies(rules, dealt)
     size = rules.hand_size
     found = None
-    if made == discards_by_action and total < 256 and not (stand_in and stand_in_chows):
+    moved = _stand_in_bytes(stand_in, stand_in_chows) if stand_in and stand_in_chows else b""
+    if made == discards_by_action and total < 256 and moved is not None:
         low, high = _sizes(n, size, phase, turn_seat)
         found = compact_tiles(t["hands"], t["discards"], t["missed"], _dealt_bytes(rules, setup, dealt), head, tail,
                               extra, copies, bytes(made), bytes(claimed) if meld_count else _ZEROS[n],
-                              bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high)
+                              bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high, moved)
     hand_bytes: Sequence[bytes]
     piles: Sequence[bytes]
     if found is None:
@@ -358,7 +359,10 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.pending = {}
     table.answers = {}
     table.draws = bytearray(draws)
-    table.set_discards(piles, made)
+    # Table.set_discards' piles, built here without its checks: the piles are bytes of at most made[s] tiles
+    table.discards_made = bytearray(made)
+    table.piles = [bytearray(b"".join((_MARKS[count - len(pile)], pile, _PADS[count])))
+                   for pile, count in zip(piles, made)]  # noqa: B905 (one per seat, checked)
     table.calls = calls
     meld_order = []
     if order:
@@ -470,6 +474,15 @@ def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], h
         raise _fail(f"{w}.hands[{wrong}]", f"{held[wrong]} tiles counting melds (hand size {size}) in phase {phase!r}"
                                            f"{' as the seat to act' if wrong == turn_seat else ''}")
     return hand_bytes, piles, missed
+
+
+def _stand_in_bytes(stand_in: tuple[int, int], chows: int) -> bytes | None:
+    """compact_tiles' ``stand_in`` argument, (recorded, physical, chows) as bytes; None if the rules name kinds
+    it does not take (the Python check then counts the tiles)."""
+    recorded, physical = stand_in
+    if type(recorded) is int and type(physical) is int and 0 <= recorded < 34 and 0 <= physical < 34:  # noqa: E721
+        return bytes((recorded, physical, min(chows, 255)))
+    return None
 
 
 def _answers(phase: str, actions: Sequence[Any]) -> Sequence[Any]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from itertools import chain
 from typing import Any
 
+from ..._core import has_list
 from ...actions import Action
 from ...rules.base import Rules
 from ...rules.contract import TakeFromTail
@@ -39,6 +40,7 @@ from .validate import (
 __all__ = ["check_table", "check_against_actions", "check_with_rules", "open_window"]
 
 _MELD_TYPES = frozenset({"chow", "pung", "kong"})
+_SEQUENCES = {list, tuple}  # what has_list reads (other sequences: the types are gathered in Python)
 
 
 def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_action: list[int]) -> None:
@@ -276,7 +278,8 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
         raise _fail(f"{w}.phase", "a pre-draw phase comes only after a discard nobody claimed")
     # A snapshot read from JSON holds lists, one taken in-process Actions (tuples) as they stand; the default
     # check reads no actions.
-    if type(rules).check_state is not Rules.check_state and list in set(map(type, actions)):
+    if type(rules).check_state is not Rules.check_state and (
+            has_list(actions) if type(actions) in _SEQUENCES else list in set(map(type, actions))):
         actions = [Action.from_compact(a) if type(a) is list else a for a in actions]  # noqa: E721
     rules.check_state(table, actions)
     if phase == "predraw":

@@ -19,6 +19,8 @@ from .zipai import ZipaiTable, check_table_shape
 
 __all__ = ["check_snapshot"]
 
+_KEYS = frozenset({"format", "rules", "options", "setup", "table", "actions"})
+
 
 def check_snapshot(snap: Any, formats: Sequence[str],
                    rules: Rules | None) -> tuple[Rules, dict[str, Any], Table | ZipaiTable | None]:
@@ -27,9 +29,10 @@ def check_snapshot(snap: Any, formats: Sequence[str],
     before it: that table is checked by replaying the actions, see :func:`.zipai.check_table_shape`).
     ``formats``: the versions read, the one written last (format 1's mahjong table is the full
     :meth:`Table.to_json`; format 2's is :mod:`hupai.game.state.compact`)."""
-    tag = snap.get("format") if isinstance(snap, Mapping) else None
+    # (a dict first: isinstance against an ABC costs more than the test itself)
+    tag = snap.get("format") if type(snap) is dict or isinstance(snap, Mapping) else None  # noqa: E721
     snap = check_version(snap, tag if isinstance(tag, str) and tag in formats else formats[-1], "snapshot")
-    _dict(snap, "snapshot", frozenset({"format", "rules", "options", "setup", "table", "actions"}))
+    _dict(snap, "snapshot", _KEYS)
     rules = build_rules(snap, "snapshot", rules)
     setup = check_setup(rules, snap["setup"], "snapshot.setup")
     discards = check_actions(snap["actions"], "snapshot.actions", rules.num_players, compact=True)

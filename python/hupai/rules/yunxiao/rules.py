@@ -461,7 +461,7 @@ class YunxiaoRules(Rules):
 
     def check_state(self, table: TableView, actions: Sequence[Action]) -> None:
         """YX-6, YX-16, YX-23, YX-26, YX-30: see :func:`.state.check_state`."""
-        check_state(self, table, actions)
+        check_state(self, table, actions, type(self).on_discard is YunxiaoRules.on_discard)
 
     # -- scoring and rotation: YX-38..YX-46 -------------------------------------------------------------
     def win_context(self, table: TableView, seat: int, tile: int, source: WinSource, discarder: int | None,
