@@ -309,14 +309,21 @@ bool plain_json_at(PyObject* value, int depth, int max_depth, long long& nodes, 
     return false;
 }
 
+// The (value, max_depth, max_nodes) arguments of plain_json and json_copy: false with a TypeError set if they
+// are not three, or the bounds are not ints within 0..64 and 0..2**40.
+bool json_bounds(PyObject* const* args, Py_ssize_t nargs, const char* name, long long& max_depth,
+                 long long& max_nodes) {
+    if (nargs == 3 && read_int(args[1], "max_depth", 0, 64, max_depth, PyExc_TypeError) &&
+        read_int(args[2], "max_nodes", 0, 1LL << 40, max_nodes, PyExc_TypeError))
+        return true;
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "%s expects 3 arguments", name);
+    return false;
+}
+
 // plain_json(value, max_depth, max_nodes): see the docstring below.
 PyObject* plain_json(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     long long max_depth = 0, max_nodes = 0;
-    if (nargs != 3 || !read_int(args[1], "max_depth", 0, 64, max_depth, PyExc_TypeError) ||
-        !read_int(args[2], "max_nodes", 0, 1LL << 40, max_nodes, PyExc_TypeError)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "plain_json expects 3 arguments");
-        return nullptr;
-    }
+    if (!json_bounds(args, nargs, "plain_json", max_depth, max_nodes)) return nullptr;
     long long nodes = 0;
     return PyBool_FromLong(plain_json_at(args[0], 0, static_cast<int>(max_depth), nodes, max_nodes));
 }
@@ -370,11 +377,7 @@ PyObject* json_copy_at(PyObject* value, int depth, int max_depth, long long& nod
 // json_copy(value, max_depth, max_nodes): see the docstring below.
 PyObject* json_copy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     long long max_depth = 0, max_nodes = 0;
-    if (nargs != 3 || !read_int(args[1], "max_depth", 0, 64, max_depth, PyExc_TypeError) ||
-        !read_int(args[2], "max_nodes", 0, 1LL << 40, max_nodes, PyExc_TypeError)) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "json_copy expects 3 arguments");
-        return nullptr;
-    }
+    if (!json_bounds(args, nargs, "json_copy", max_depth, max_nodes)) return nullptr;
     long long nodes = 0;
     PyObject* out = json_copy_at(args[0], 0, static_cast<int>(max_depth), nodes, max_nodes);
     if (out != nullptr || PyErr_Occurred()) return out;

@@ -235,3 +235,14 @@ def test_forged_extras_are_named_and_a_restored_table_owns_its_extras() -> None:
     assert restored.table.extras == t["extras"]
     t["extras"]["you"][0] = 3
     assert restored.table.extras["you"][0] == 0
+
+
+@pytest.mark.parametrize("name", ["plain_json", "json_copy"])
+@pytest.mark.parametrize("args", [(), ({},), ({}, 16), ({}, 16, 10, 1), ({}, 65, 10), ({}, -1, 10),
+                                  ({}, 16, -1), ({}, 16, 1 << 41), ({}, True, 10), ({}, 16.0, 10), ({}, 16, "10")])
+def test_the_json_passes_refuse_bad_bounds(name: str, args: tuple[Any, ...]) -> None:
+    """plain_json and json_copy take (value, max_depth 0..64, max_nodes 0..2**40) and raise TypeError otherwise."""
+    import hupai._core as core
+
+    with pytest.raises(TypeError):
+        getattr(core, name)(*args)
