@@ -44,20 +44,20 @@ void register_wall(py::module_& m) {
     m.def(
         "shuffle_tiles",
         [](std::vector<int> tiles, py::handle seed) {
-            // Checked before the shuffle: the result is a bytearray, one byte a tile (a kind in both flows).
+            // Checked before the shuffle: the result is bytes, one byte a tile (a kind in both flows).
             for (const int tile : tiles)
                 if (tile < 0 || tile > 255) throw InvalidHand("shuffle_tiles: a tile must be an int in 0..255");
             const std::vector<std::uint32_t> entropy = seed_words(seed);
             shuffle_tiles(tiles, entropy);
             // The wall itself (hupai.game.state.wall.Wall.tiles): filled here, not made from a list of ints.
-            PyObject* out = PyByteArray_FromStringAndSize(nullptr, Py_ssize_t(tiles.size()));
+            PyObject* out = PyBytes_FromStringAndSize(nullptr, Py_ssize_t(tiles.size()));
             if (out == nullptr) throw py::error_already_set();
-            auto* bytes = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(out));
+            auto* bytes = reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(out));
             for (std::size_t at = 0; at < tiles.size(); ++at) bytes[at] = std::uint8_t(tiles[at]);
             return py::reinterpret_steal<py::object>(out);
         },
         py::arg("tiles"), py::arg("seed"),
-        "A new bytearray of the tiles (each 0..255) in the order hupai.game.state.wall.shuffle gives them (numpy's\n"
+        "New bytes of the tiles (each 0..255) in the order hupai.game.state.wall.shuffle gives them (numpy's\n"
         "PCG64 seeded with `seed`, then Fisher-Yates from the end with a multiply-shift pick).");
     m.def(
         "count_kinds",

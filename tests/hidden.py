@@ -13,16 +13,18 @@ def blind_twin(game: Game, other: int, swaps: int = 3) -> Game:
     twin = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
     table = twin.table
     wall, hand = table.wall, table.hands[other]
+    tiles = bytearray(wall.tiles)  # the wall's bytes cannot change: changed here, then given back
     keep = getattr(table, "drawn", -1) if other == getattr(table, "turn_seat", -2) else -1
     done = 0
     for i in range(wall.head, wall.tail):
-        kind = next((k for k in range(len(hand)) if hand[k] and k != keep and k != wall.tiles[i]), None)
+        kind = next((k for k in range(len(hand)) if hand[k] and k != keep and k != tiles[i]), None)
         if kind is None or done == swaps:
             break
         hand[kind] -= 1
-        hand[wall.tiles[i]] += 1
-        wall.tiles[i] = kind
+        hand[tiles[i]] += 1
+        tiles[i] = kind
         done += 1
+    set_wall_tiles(twin, tiles)
     if hasattr(table, "ready"):
         table.ready = [None] * twin.rules.num_players
     twin._legal = {}
@@ -36,6 +38,7 @@ def blind_table(game: Game) -> Game:
     twin = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
     table = twin.table
     wall = table.wall
+    tiles = bytearray(wall.tiles)  # the wall's bytes cannot change: changed here, then given back
     tail = getattr(wall, "tail", len(wall.tiles))
     shown = getattr(table, "extras", {}).get("liangdao") or [False] * twin.rules.num_players
     drawer = table.turn_seat if getattr(table, "drawn", -1) >= 0 else -1
@@ -45,20 +48,30 @@ def blind_table(game: Game) -> Game:
             continue
         redraw = seat == drawer
         for kind in [k for k in range(len(hand)) for _ in range(hand[k])]:
-            while at < tail and wall.tiles[at] == kind:
+            while at < tail and tiles[at] == kind:
                 at += 1
             if at >= tail:
                 break
-            new = wall.tiles[at]
+            new = tiles[at]
             hand[kind] -= 1
             hand[new] += 1
-            wall.tiles[at] = kind
+            tiles[at] = kind
             at += 1
             if redraw and kind == table.drawn:
                 table.drawn, redraw = new, False
-    wall.tiles[wall.head:tail] = wall.tiles[wall.head:tail][::-1]
+    tiles[wall.head:tail] = tiles[wall.head:tail][::-1]
+    set_wall_tiles(twin, tiles)
     if hasattr(table, "ready"):
         table.ready = [None] * twin.rules.num_players
     twin.setup["seed"] = (twin.setup["seed"] + 1) % 2**64
     twin._legal = {}
     return twin
+
+
+def set_wall_tiles(game: Game, tiles: bytes | bytearray) -> None:
+    """Give ``game``'s wall other tiles (a test's stacked change: the engine never replaces them), and the
+    mahjong flow's lean-turn pack, which holds the wall's bytes, the new ones."""
+    game.table.wall.tiles = bytes(tiles)
+    pack = getattr(game._flow, "_pack_turn", None)
+    if pack is not None:
+        pack()

@@ -63,12 +63,12 @@ def test_core_shuffle_equals_the_numpy_reference():
         assert list(shuffle(list(range(length)), 99)) == numpy_shuffle(list(range(length)), 99)
 
 
-def test_shuffle_fills_a_bytearray():
-    """The wall is a typed buffer: the core shuffle returns a new bytearray (one byte a tile, the same order as
-    the reference), refusing a tile that does not fit in a byte before it shuffles anything."""
+def test_shuffle_fills_bytes():
+    """The wall is a typed buffer: the core shuffle returns new bytes (one byte a tile, the same order as the
+    reference), refusing a tile that does not fit in a byte before it shuffles anything."""
     tiles = list(TILES)
     out = shuffle(tiles, 5)
-    assert type(out) is bytearray and list(out) == numpy_shuffle(TILES, 5) and tiles == TILES
+    assert type(out) is bytes and list(out) == numpy_shuffle(TILES, 5) and tiles == TILES
     assert list(shuffle(list(range(20)) * 4, 5)) == numpy_shuffle(list(range(20)) * 4, 5)  # zipai cards
     for bad in ([256], [-1], [0, 300]):
         with pytest.raises(InvalidHand):
@@ -97,20 +97,22 @@ def test_shuffle_is_roughly_uniform():
 def test_wall_draws_from_head_and_tail():
     wall = Wall([1, 2, 3, 4, 5])
     assert wall.draw() == 1 and wall.draw_tail() == 5 and wall.live == 3
-    assert type(wall.tiles) is bytearray and wall.to_json() == [[2, 3, 4]]
+    assert type(wall.tiles) is bytes and wall.to_json() == [[2, 3, 4]]
 
 
-def test_wall_keeps_a_given_bytearray_and_copies_apart():
-    """A bytearray given is the wall's own buffer (the deal's shuffle, not copied again); a copy (a search
-    fork) has its own buffer."""
-    tiles = bytearray(range(10))
+def test_wall_keeps_given_bytes_and_copies_share_them():
+    """Bytes given are the wall's own tiles (the deal's shuffle, not copied again); any other sequence is copied
+    into bytes; a copy (a search fork) shares the tiles, which nothing can change, and moves on its own."""
+    tiles = bytes(range(10))
     wall = Wall(tiles, 2, 8)
     assert wall.tiles is tiles and wall.live == 6
     fork = wall.copy()
-    assert fork.tiles == tiles and fork.tiles is not tiles and (fork.head, fork.tail) == (2, 8)
-    fork.tiles[0] = 9
-    fork.draw()
-    assert tiles[0] == 0 and wall.head == 2
+    assert fork.tiles is tiles and (fork.head, fork.tail) == (2, 8)
+    assert fork.draw() == 2 and fork.draw_tail() == 7 and (wall.head, wall.tail) == (2, 8)
+    with pytest.raises(TypeError):
+        wall.tiles[0] = 9  # type: ignore[index]
+    given = bytearray(range(4))
+    assert Wall(given).tiles == bytes(given) and type(Wall(given).tiles) is bytes
     with pytest.raises(ValueError):
         Wall([256])
 

@@ -11,6 +11,8 @@ from hupai.bots import RandomBot
 from hupai.errors import InvalidState
 from hupai.game import Game
 
+from tests.hidden import set_wall_tiles
+
 from .test_bots import AdvisedGreedy
 
 
@@ -97,14 +99,16 @@ def _assert_blind(game: Game) -> None:
         twin = Game.from_snapshot(game.snapshot())
         table = twin.table
         wall, hand = table.wall, table.hands[other]
+        tiles = bytearray(wall.tiles)  # the wall's bytes cannot change: changed here, then given back
         keep = table.drawn if other == table.turn_seat else -1
         for i in range(wall.head, min(wall.tail, wall.head + 3)):
-            kind = next((k for k in range(34) if hand[k] and k != keep and k != wall.tiles[i]), None)
+            kind = next((k for k in range(34) if hand[k] and k != keep and k != tiles[i]), None)
             if kind is None:
                 break
             hand[kind] -= 1
-            hand[wall.tiles[i]] += 1
-            wall.tiles[i] = kind
+            hand[tiles[i]] += 1
+            tiles[i] = kind
+        set_wall_tiles(twin, tiles)
         table.ready = [None] * 3
         twin._legal = {}
         assert twin.observation(seat) == game.observation(seat), f"seat {seat} sees seat {other}'s hand"

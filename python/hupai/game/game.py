@@ -101,9 +101,10 @@ def _dumps(data: Any) -> str:
 
 def _checked_wall(rules: Rules, wall: Any) -> list[int]:
     """A given wall as a list of plain ints holding exactly the rule system's tiles (checked before it is
-    sorted: a wall mixing strs and ints must not raise TypeError, nor 1.0 or True pass for the tile 1)."""
+    sorted: a wall mixing strs and ints must not raise TypeError, nor 1.0 or True pass for the tile 1). Bytes are
+    a wall too: what :func:`~hupai.game.state.wall.shuffle` returns and a table's ``wall.tiles`` hold."""
     tiles = rules.tiles()
-    if (not isinstance(wall, Sequence) or isinstance(wall, (str, bytes)) or len(wall) != len(tiles)
+    if (not isinstance(wall, Sequence) or isinstance(wall, str) or len(wall) != len(tiles)
             or any(type(tile) is not int for tile in wall) or sorted(wall) != sorted(tiles)):  # noqa: E721
         raise HupaiError(f"a given wall must be a list of {len(tiles)} ints holding exactly the rule system's "
                          f"tiles, got {describe(wall)}")

@@ -36,7 +36,7 @@ __all__ = [
 
 class WallView(Protocol):
     """The wall as rules read it: ``tiles[head:tail]`` are live; normal draws come from the head. ``tiles`` is the
-    engine's buffer (a ``bytearray``, a kind a byte): read it as a sequence of ints, never write it."""
+    engine's buffer (``bytes``, a kind a byte, immutable): read it as a sequence of ints."""
 
     @property
     def tiles(self) -> Sequence[int]: ...

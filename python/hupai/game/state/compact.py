@@ -48,7 +48,6 @@ from .validate import (
     _fail,
     _list,
     _show,
-    _shuffled,
     check_free_json,
 )
 from .wall import Wall
@@ -313,7 +312,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     moved = _stand_in_bytes(stand_in, stand_in_chows) if stand_in and stand_in_chows else b""
     if made == discards_by_action and total < 256 and moved is not None:
         low, high = _sizes(n, size, phase, turn_seat)
-        found = compact_tiles(t["hands"], t["discards"], t["missed"], _dealt_bytes(rules, setup, dealt), head, tail,
+        found = compact_tiles(t["hands"], t["discards"], t["missed"], dealt, head, tail,
                               extra, copies, bytes(made), bytes(claimed) if meld_count else _ZEROS[n],
                               bytes(map(len, melds)) if meld_count else _ZEROS[n], low, high, moved)
     hand_bytes: Sequence[bytes]
@@ -427,7 +426,7 @@ def _checked_melds(t: Mapping[str, Any], n: int) -> tuple[list[list[tuple[Meld, 
     return melds, meld_count, order
 
 
-def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: bytearray, head: int, tail: int, extra: bytes,
+def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: bytes, head: int, tail: int, extra: bytes,
                    copies: bytes, stand_in: tuple[int, int] | None, stand_in_chows: int, made: list[int],
                    claimed: list[int], discards_by_action: list[int], melds: list[list[tuple[Meld, bytes, int]]],
                    meld_count: int, size: int, phase: str,
@@ -438,7 +437,7 @@ def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: bytearray, h
     hand_bytes, joined_hands, piles, joined_piles, missed = _tile_strings(t, n, total)
 
     # -- tile conservation
-    placed = dealt[head:tail]  # (a new bytearray)
+    placed = bytearray(dealt[head:tail])
     placed += joined_piles
     placed += extra
     try:
@@ -550,14 +549,7 @@ def _sizes(n: int, size: int, phase: str, turn_seat: int) -> tuple[bytes, bytes]
     return bytes(expected), bytes(expected)
 
 
-def _dealt_bytes(rules: Rules, setup: Mapping[str, Any], dealt: bytearray) -> bytes:
-    """The dealt wall (``dealt``, what :func:`_dealt_wall` gave) as bytes, kept per seed as the wall is."""
-    if "wall" in setup or type(rules).__hash__ is None:
-        return bytes(dealt)
-    return _shuffled(rules, setup["seed"])
-
-
-def _copies(rules: Rules, dealt: bytearray) -> bytes:
+def _copies(rules: Rules, dealt: bytes) -> bytes:
     """How many tiles of each kind the wall holds (the setup's wall holds the rules' tiles, checked)."""
     if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
         return count_kinds(dealt, 0, len(dealt), 34)

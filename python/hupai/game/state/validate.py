@@ -365,25 +365,25 @@ def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rul
     return rules, setup
 
 
-def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> bytearray:
-    """The wall the setup deals (its given wall, checked by :func:`check_setup`, or its seed's shuffle): a new
-    bytearray, the restored table's own :attr:`~hupai.game.state.wall.Wall.tiles`."""
+def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> bytes:
+    """The wall the setup deals (its given wall, checked by :func:`check_setup`, or its seed's shuffle) as the
+    bytes a restored table's :attr:`~hupai.game.state.wall.Wall.tiles` holds (shared with the cache: immutable)."""
     if "wall" in setup:
-        return bytearray(setup["wall"])
+        return bytes(setup["wall"])
     if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
-        return bytearray(_shuffled.__wrapped__(rules, setup["seed"]))
-    return bytearray(_shuffled(rules, setup["seed"]))
+        return _shuffled.__wrapped__(rules, setup["seed"])
+    return _shuffled(rules, setup["seed"])
 
 
 @lru_cache(maxsize=64)
 def _shuffled(rules: Rules, seed: int) -> bytes:
     """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
     request, and the shuffle is a few per cent of a restore. Keyed on the rules object (hashed by identity, and
-    shared by the games restored with the same options: see :func:`build_rules`), not on its 136 tiles. Kept
-    as bytes (immutable: every restore copies it into its own wall)."""
+    shared by the games restored with the same options: see :func:`build_rules`), not on its 136 tiles. The
+    walls restored from it share it (bytes: nothing can change it)."""
     from .wall import shuffle
 
-    return bytes(shuffle(tuple(rules.tiles()), seed))
+    return shuffle(tuple(rules.tiles()), seed)
 
 
 def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit: int = MAX_ACTIONS) -> bool:

@@ -167,7 +167,7 @@ class ZipaiFlow:
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
              stacked: Sequence[int] | None = None) -> None:
-        cards = shuffle(self.rules.tiles(), seed) if stacked is None else bytearray(stacked)
+        cards = shuffle(self.rules.tiles(), seed) if stacked is None else bytes(stacked)
         table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, DEALT))
         start = 0
         for seat, size in zip(deal_order(dealer), SIZES, strict=True):
