@@ -6,6 +6,7 @@ suit and the honors."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 
@@ -79,6 +80,24 @@ def test_one_pass_is_what_discard_scores_packs() -> None:
         for kind, after, _, copies in _core.discard_analysis_variant(counts, 0, 0, 9, None, 0):
             expected[kind] = copies - 256 * after
         assert list(_core.discard_scores(bytes(counts), 0, 0, 9, None)) == expected
+
+
+def test_discard_scores_makes_each_distinct_score_once() -> None:
+    """Equal scores are one int object in the tuple (every kind not held, kinds whose discards score alike): most
+    scores lie outside CPython's small-int cache, and an int made per kind was a third of GreedyBot's cost of the
+    call (issue 30, item 5). The values are the packed analysis still (test above) after many calls."""
+    rng = random.Random(11)
+    kept = []
+    for _ in range(200):
+        scores = _core.discard_scores(bytes(np.array(random_counts(rng, 14), dtype=np.uint8)), 0, 0, 9, None)
+        firsts: dict[int, int] = {}
+        for value in scores:
+            assert firsts.setdefault(value, id(value)) == id(value)
+        assert len(firsts) < 34 and -(1 << 20) in firsts
+        kept.append(scores)
+    gc.collect()
+    assert all(value == -(1 << 20) or -2304 < value < 512 for scores in kept for value in scores)
+    assert sum(value == -(1 << 20) for scores in kept for value in scores) > 200 * 10
 
 
 def test_discard_scores_refuses_bad_input_with_hupai_errors() -> None:

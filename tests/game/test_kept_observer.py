@@ -81,6 +81,24 @@ def test_a_face_down_kong_shows_its_kind_to_its_owner_alone(rules: str) -> None:
         assert kept.melds[0][0].hidden == (seat != 0)
 
 
+def test_a_meld_shown_to_every_seat_has_one_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A meld every seat sees alike (all of Guangdong's: its face-down kongs show their kind) has one view, so the
+    rows the observer rebuilds after a meld hold the same objects and compare by identity: no seat's row is told
+    apart from the public one by MeldView's dataclass ``__eq__``, which cost more per meld made than the rest of
+    the row (issue 30, item 5: Guangdong's greedy play)."""
+    def no_eq(self: object, other: object) -> bool:
+        raise AssertionError("a meld view compared field by field")
+
+    monkeypatch.setattr(hupai.observation.MeldView, "__eq__", no_eq)
+    melds = 0
+    for seed in range(6):
+        for game in _decisions("guangdong", seed, "eligible"):
+            for seat in range(game.num_players):
+                observation = game.observation(seat)
+            melds = max(melds, sum(map(len, observation.melds)))
+    assert melds >= 3
+
+
 @pytest.mark.parametrize("rules", SYSTEMS)
 def test_an_observation_keeps_its_values_when_the_rows_are_rebuilt(rules: str) -> None:
     """Observations taken earlier keep what they showed (the kept rows are replaced, never changed in place)."""

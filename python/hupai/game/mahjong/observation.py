@@ -199,8 +199,11 @@ class Observer:
             for meld in seat_melds:
                 cached = views.get(id(meld))
                 if cached is None or cached[0] is not meld:  # (a copied observer's keys are its original's ids)
+                    # One view for both unless the kind is hidden from others: then the two lists below hold the
+                    # same objects, and comparing them is an identity check per meld, not a dataclass __eq__.
+                    view = MeldView.of(meld)
                     hidden = meld.concealed and not self._show_kongs
-                    cached = views[id(meld)] = (meld, MeldView.of(meld), MeldView.of(meld, hidden))
+                    cached = views[id(meld)] = (meld, view, MeldView.of(meld, True) if hidden else view)
                 shown.append(cached[1])
                 seen.append(cached[2])
             public.append(tuple(seen))
