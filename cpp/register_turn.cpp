@@ -34,7 +34,7 @@ enum PackItem : Py_ssize_t {
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
     kLouhu,           // list of ints per seat, its 漏胡 mask (Table.louhu: bits 0..33 kinds, bit 34 every tile)
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
-    kWallTiles,       // list of the wall's tiles (ints, kinds): the next seat draws the one at the head
+    kWallTiles,       // bytearray, the wall's tiles (a kind a byte): the next seat draws the one at the head
     kForms,           // int, the winning forms (hupai.Forms)
     kPiles,           // list of bytearray(kPileCapacity) per seat: its discards in order, the next at discards_made
     kPackSize,
@@ -45,6 +45,9 @@ enum PackItem : Py_ssize_t {
 // one marked with kClaimed.
 constexpr Py_ssize_t kPileCapacity = 256;
 constexpr std::uint8_t kClaimed = 0x80;
+
+// The most tiles a wall of 34 kinds holds (four of each): a longer buffer is no wall.
+constexpr Py_ssize_t kMaxWall = Py_ssize_t(kNumKinds) * kMaxCopies;
 
 bool fail(const char* message) {
     PyErr_SetString(PyExc_ValueError, message);
@@ -143,11 +146,11 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         !seat_list(pack[kMelds], seats) ||
         !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
         !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
-        !PyList_CheckExact(pack[kWallTiles])) {
+        !PyByteArray_CheckExact(pack[kWallTiles]) || PyByteArray_GET_SIZE(pack[kWallTiles]) > kMaxWall) {
         fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
     }
-    const long wall_size = long(PyList_GET_SIZE(pack[kWallTiles]));
+    const long wall_size = long(PyByteArray_GET_SIZE(pack[kWallTiles]));
     long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, forms = 0, chowers = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
         !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
@@ -156,8 +159,13 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     // The wall tile the next seat would draw (-1: the live wall ends before it, the flow's own check follows).
     long next_tile = -1;
-    if (head < limit && !small_int(PyList_GET_ITEM(pack[kWallTiles], head), 0, kNumKinds - 1, next_tile))
-        return nullptr;
+    if (head < limit) {
+        next_tile = reinterpret_cast<const std::uint8_t*>(PyByteArray_AS_STRING(pack[kWallTiles]))[head];
+        if (next_tile >= kNumKinds) {
+            fail("lean_turn: a wall tile of no kind");
+            return nullptr;
+        }
+    }
     const long next = (seat + 1) % long(seats);
 
     // Read and check everything the turn reads, before anything is written.
@@ -387,7 +395,7 @@ PyMethodDef kTurnMethods[] = {
      "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
      "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
      "mask, an int (bits 0..33 kinds, bit 34 every tile); discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
-     "tiles, a list of kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
+     "tiles, a bytearray of at most 136 kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
      "order, a claimed one marked 0x80). `ready`: the engine's ready cache (None, False, True per seat), read\n"
      "only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none): written at discards_made[seat] in\n"
      "its pile, discards_made[seat] + 1; and every other seat's claims are scanned (claim_scan's bits,\n"

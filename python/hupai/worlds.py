@@ -100,7 +100,7 @@ def _copy(value: Any) -> Any:
     if kind is set:
         return set(value)
     if kind is Wall:
-        return Wall(list(value.tiles), value.head, value.tail)
+        return value.copy()
     return value  # ints, strs, tuples, Melds, Groups, Actions: immutable
 
 

@@ -117,9 +117,13 @@ def _fifth_copy(args: list) -> list:
     lambda a: _with(a, 5, 137),                               # a wall head beyond the wall
     lambda a: _with(a, 5, 1.0),                               # a wall head that is no int
     lambda a: _with(a, 6, 10**6),                             # a live wall ending beyond the wall
-    lambda a: _pack_with(a, WALL, [34] * 136),                # a wall tile of no kind
-    lambda a: _pack_with(a, WALL, [None] * 136),              # a wall tile that is no int
-    lambda a: _pack_with(a, WALL, tuple(a[0][WALL])),         # a wall that is no list
+    lambda a: _pack_with(a, WALL, bytearray([34] * 136)),     # a wall tile of no kind
+    lambda a: _pack_with(a, WALL, bytearray([255] * 136)),    # a wall byte far beyond the kinds
+    lambda a: _pack_with(a, WALL, list(a[0][WALL])),          # a wall of ints, not the buffer
+    lambda a: _pack_with(a, WALL, bytes(a[0][WALL])),         # a wall that is bytes, not a bytearray
+    lambda a: _pack_with(a, WALL, memoryview(a[0][WALL])),    # a wall that is a view of the buffer
+    lambda a: _pack_with(a, WALL, a[0][WALL] + bytearray(1)),  # a wall of 137 tiles: more than 34 kinds hold
+    lambda a: _pack_with(a, WALL, bytearray(a[0][WALL][:a[5]])),  # a wall ending at the head
     lambda a: _pack_with(a, FORMS, 0),                        # no winning form
     lambda a: _with(a, 7, 16),                                # a chow mask beyond four seats
     lambda a: _pack_with(a, HANDS, [bytes(34)] * 4),          # hands that cannot be written
@@ -185,7 +189,7 @@ def _corrupt(rng: random.Random, args: list) -> list:
                 seats[rng.randrange(len(seats))] = rng.choice(_JUNK)
                 args = _pack_with(args, item, seats)
         else:
-            item = rng.choice([HANDS, DRAWS, MADE])
+            item = rng.choice([HANDS, DRAWS, MADE, WALL])
             if item == HANDS and isinstance(args[0][HANDS], list):
                 hands = [bytearray(h) if isinstance(h, bytearray) else h for h in args[0][HANDS]]
                 target = rng.choice(hands) if hands else None
@@ -194,7 +198,8 @@ def _corrupt(rng: random.Random, args: list) -> list:
                 args = _pack_with(args, HANDS, hands)
             elif isinstance(args[0][item], bytearray) and args[0][item]:
                 buffer = bytearray(args[0][item])
-                buffer[rng.randrange(len(buffer))] = rng.choice([0, 254, 255])
+                head = args[5] if item == WALL and type(args[5]) is int and 0 <= args[5] < len(buffer) else -1
+                buffer[head if head >= 0 else rng.randrange(len(buffer))] = rng.choice([0, 254, 255])
                 args = _pack_with(args, item, buffer)
     return args
 

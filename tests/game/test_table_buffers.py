@@ -134,3 +134,66 @@ def test_louhu_masks_of_kinds_are_kept_through_snapshots() -> None:
         game.table.louhu[:] = [1 << 5 | 1 << 33, 0, LOUHU_ALL | 1 << 7, 1][:4]
         _louhu_round_trip(game)
         assert LOUHU_KINDS == LOUHU_ALL - 1 == (1 << 34) - 1
+
+
+def _check_wall(game: Game) -> None:
+    """The wall is a typed buffer (issue 30): a bytearray of kinds (or zipai cards), head and tail ints, its own
+    buffer (no other table's, no hand's), and the lean turn's pack holds that very buffer."""
+    wall = game.table.wall
+    assert type(wall.tiles) is bytearray and len(wall.tiles) == len(game.rules.tiles())
+    assert sorted(wall.tiles) == sorted(game.rules.tiles())
+    assert type(wall.head) is int and type(wall.tail) is int and 0 <= wall.head <= wall.tail <= len(wall.tiles)
+    assert all(wall.tiles is not hand for hand in game.table.hands)
+    pack = getattr(game._flow, "_turn_pack", None)
+    if pack is not None:
+        assert any(item is wall.tiles for item in pack)
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
+def test_the_wall_is_a_bytearray_dealt_restored_and_forked(name: str) -> None:
+    for seed in range(3):
+        for steps in (0, 9, 60, 400):
+            game = _played(name, seed, steps)
+            _check_wall(game)
+            for snap in (game.snapshot(), json.loads(json.dumps(game.snapshot()))):
+                restored = Game.from_snapshot(snap)
+                _check_wall(restored)
+                assert restored.table.wall.tiles == game.table.wall.tiles
+                assert restored.table.wall.tiles is not game.table.wall.tiles
+            forked = fork(game)
+            _check_wall(forked)
+            assert forked.table.wall.tiles == game.table.wall.tiles
+            assert forked.table.wall.tiles is not game.table.wall.tiles
+            stacked = Game(name, seed=seed, dealer=0, claim_window="eligible", wall=list(game.table.wall.tiles))
+            _check_wall(stacked)
+
+
+def test_a_format_1_snapshot_restores_its_wall_into_a_bytearray() -> None:
+    for line in list(gzip.open(V1, "rt"))[::8]:
+        state = json.loads(line)
+        _check_wall(Game.from_snapshot(copy.deepcopy(state["snapshot"])))
+
+
+_BAD_TILES = [256, -1, 2**70, 34, "1m", 1.0, True, None, [0]]
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing", "waihuzi"])
+def test_a_tampered_wall_in_a_snapshot_is_refused_clearly(name: str) -> None:
+    """A wall tile that is no byte, no int or no kind, in a format-1 table's full wall or in a setup's given wall,
+    is refused with InvalidState (never a ValueError from filling the buffer, never a crash)."""
+    from hupai import InvalidState
+    from hupai.game.game import SNAPSHOT_FORMATS
+
+    game = _played(name, 3, 30)
+    stacked = Game(name, seed=3, dealer=0, claim_window="eligible", wall=list(game.table.wall.tiles))
+    v1 = {**game.snapshot(), "format": SNAPSHOT_FORMATS[0], "table": game.table.to_json()}
+    for bad in _BAD_TILES:
+        for at in (0, game.table.wall.head, -1):
+            full = copy.deepcopy(v1)
+            full["table"]["wall"][0][at] = bad
+            with pytest.raises(InvalidState, match="wall"):
+                Game.from_snapshot(full)
+            given = json.loads(json.dumps(stacked.snapshot()))
+            given["setup"]["wall"][at] = bad
+            with pytest.raises(InvalidState, match="wall"):
+                Game.from_snapshot(given)

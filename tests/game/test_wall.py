@@ -29,7 +29,7 @@ def test_shuffle_is_a_permutation_and_deterministic():
 
 def test_shuffle_is_pinned():
     # A regression pin: a changed shuffle would silently break every stored log.
-    assert shuffle(TILES, 0)[:12] == [28, 20, 12, 5, 31, 2, 2, 5, 21, 23, 33, 28]
+    assert list(shuffle(TILES, 0)[:12]) == [28, 20, 12, 5, 31, 2, 2, 5, 21, 23, 33, 28]
 
 
 def numpy_shuffle(tiles: list[int], seed: int) -> list[int]:
@@ -58,9 +58,21 @@ def test_core_shuffle_equals_the_numpy_reference():
     rng = random.Random(3)
     seeds = list(range(300)) + SEEDS + [rng.getrandbits(bits) for bits in (31, 40, 64, 65, 130) for _ in range(40)]
     for seed in seeds:
-        assert shuffle(TILES, seed) == numpy_shuffle(TILES, seed), seed
+        assert list(shuffle(TILES, seed)) == numpy_shuffle(TILES, seed), seed
     for length in (0, 1, 2, 3, 84, 80):
-        assert shuffle(list(range(length)), 99) == numpy_shuffle(list(range(length)), 99)
+        assert list(shuffle(list(range(length)), 99)) == numpy_shuffle(list(range(length)), 99)
+
+
+def test_shuffle_fills_a_bytearray():
+    """The wall is a typed buffer: the core shuffle returns a new bytearray (one byte a tile, the same order as
+    the reference), refusing a tile that does not fit in a byte before it shuffles anything."""
+    tiles = list(TILES)
+    out = shuffle(tiles, 5)
+    assert type(out) is bytearray and list(out) == numpy_shuffle(TILES, 5) and tiles == TILES
+    assert list(shuffle(list(range(20)) * 4, 5)) == numpy_shuffle(list(range(20)) * 4, 5)  # zipai cards
+    for bad in ([256], [-1], [0, 300]):
+        with pytest.raises(InvalidHand):
+            shuffle(bad, 1)
 
 
 def test_core_shuffle_refuses_a_negative_seed():
@@ -85,6 +97,22 @@ def test_shuffle_is_roughly_uniform():
 def test_wall_draws_from_head_and_tail():
     wall = Wall([1, 2, 3, 4, 5])
     assert wall.draw() == 1 and wall.draw_tail() == 5 and wall.live == 3
+    assert type(wall.tiles) is bytearray and wall.to_json() == [[2, 3, 4]]
+
+
+def test_wall_keeps_a_given_bytearray_and_copies_apart():
+    """A bytearray given is the wall's own buffer (the deal's shuffle, not copied again); a copy (a search
+    fork) has its own buffer."""
+    tiles = bytearray(range(10))
+    wall = Wall(tiles, 2, 8)
+    assert wall.tiles is tiles and wall.live == 6
+    fork = wall.copy()
+    assert fork.tiles == tiles and fork.tiles is not tiles and (fork.head, fork.tail) == (2, 8)
+    fork.tiles[0] = 9
+    fork.draw()
+    assert tiles[0] == 0 and wall.head == 2
+    with pytest.raises(ValueError):
+        Wall([256])
 
 
 def test_stacked_wall_deals_the_given_hands():
@@ -106,6 +134,16 @@ def test_count_kinds_counts_a_range_of_the_wall():
         counted = Counter(tiles[start:stop])
         assert list(_core.count_kinds(tiles, start, stop, 34)) == [counted[k] for k in range(34)]
     assert _core.count_kinds((19, 0, 19), 0, 3, 20) == bytes([1] + [0] * 18 + [2])
+    for buffer in (bytes(tiles), bytearray(tiles)):  # read in place, the same counts as the ints give
+        assert _core.count_kinds(buffer, 3, 100, 34) == _core.count_kinds(list(tiles), 3, 100, 34)
+        for args in [(buffer, 0, 137, 34), (buffer, 5, 4, 34), (buffer, -1, 3, 34)]:
+            with pytest.raises(InvalidHand):
+                _core.count_kinds(*args)
+    for buffer in (bytes([34]), bytearray([19, 20])):
+        with pytest.raises(InvalidHand, match="out of range"):
+            _core.count_kinds(buffer, 0, len(buffer), 34 if len(buffer) == 1 else 20)
+    with pytest.raises(InvalidHand, match="more than 255"):
+        _core.count_kinds(bytes(256), 0, 256, 34)  # 256 of one kind
     for args in [(tiles, 0, 137, 34), (tiles, 5, 4, 34), (tiles, -1, 3, 34), ([34], 0, 1, 34), ([1.0], 0, 1, 34),
                  ([True], 0, 1, 34), (tiles, 0, 3, 0)]:
         with pytest.raises(InvalidHand):

@@ -35,7 +35,8 @@ __all__ = [
 
 
 class WallView(Protocol):
-    """The wall as rules read it: ``tiles[head:tail]`` are live; normal draws come from the head."""
+    """The wall as rules read it: ``tiles[head:tail]`` are live; normal draws come from the head. ``tiles`` is the
+    engine's buffer (a ``bytearray``, a kind a byte): read it as a sequence of ints, never write it."""
 
     @property
     def tiles(self) -> Sequence[int]: ...

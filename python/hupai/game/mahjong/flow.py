@@ -107,7 +107,7 @@ class MahjongFlow:
              stacked: Sequence[int] | None = None) -> None:
         rules = self.rules
         n = rules.num_players
-        wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else list(stacked))
+        wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else bytearray(stacked))
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
         if self._caps.chow_seats:

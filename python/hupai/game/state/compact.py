@@ -427,7 +427,7 @@ def _checked_melds(t: Mapping[str, Any], n: int) -> tuple[list[list[tuple[Meld, 
     return melds, meld_count, order
 
 
-def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], head: int, tail: int, extra: bytes,
+def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: bytearray, head: int, tail: int, extra: bytes,
                    copies: bytes, stand_in: tuple[int, int] | None, stand_in_chows: int, made: list[int],
                    claimed: list[int], discards_by_action: list[int], melds: list[list[tuple[Meld, bytes, int]]],
                    meld_count: int, size: int, phase: str,
@@ -438,7 +438,7 @@ def _checked_tiles(t: Mapping[str, Any], n: int, total: int, dealt: list[int], h
     hand_bytes, joined_hands, piles, joined_piles, missed = _tile_strings(t, n, total)
 
     # -- tile conservation
-    placed = bytearray(bytes(dealt[head:tail]))
+    placed = dealt[head:tail]  # (a new bytearray)
     placed += joined_piles
     placed += extra
     try:
@@ -550,19 +550,14 @@ def _sizes(n: int, size: int, phase: str, turn_seat: int) -> tuple[bytes, bytes]
     return bytes(expected), bytes(expected)
 
 
-def _dealt_bytes(rules: Rules, setup: Mapping[str, Any], dealt: list[int]) -> bytes:
+def _dealt_bytes(rules: Rules, setup: Mapping[str, Any], dealt: bytearray) -> bytes:
     """The dealt wall (``dealt``, what :func:`_dealt_wall` gave) as bytes, kept per seed as the wall is."""
     if "wall" in setup or type(rules).__hash__ is None:
         return bytes(dealt)
-    return _shuffled_bytes(rules, setup["seed"])
+    return _shuffled(rules, setup["seed"])
 
 
-@lru_cache(maxsize=64)
-def _shuffled_bytes(rules: Rules, seed: int) -> bytes:
-    return bytes(_shuffled(rules, seed))
-
-
-def _copies(rules: Rules, dealt: list[int]) -> bytes:
+def _copies(rules: Rules, dealt: bytearray) -> bytes:
     """How many tiles of each kind the wall holds (the setup's wall holds the rules' tiles, checked)."""
     if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
         return count_kinds(dealt, 0, len(dealt), 34)

@@ -61,7 +61,7 @@ def check_table(rules: Rules, setup: Mapping[str, Any], table: Any, discards_by_
     # -- the wall: the very order the setup deals, and a live range inside it
     wall = _list(t["wall"], f"{w}.wall", 3)
     dealt = _dealt_wall(rules, setup)
-    if type(wall[0]) is not list or wall[0] != dealt or set(map(type, wall[0])) != _INT:  # noqa: E721
+    if type(wall[0]) is not list or wall[0] != list(dealt) or set(map(type, wall[0])) != _INT:  # noqa: E721
         raise _fail(f"{w}.wall[0]", "is not the wall the setup's seed (or given wall) deals")
     head = _int(wall[1], f"{w}.wall[1] (head)", 0, len(dealt))
     tail = _int(wall[2], f"{w}.wall[2] (tail)", head, len(dealt))

@@ -365,22 +365,25 @@ def check_log(data: Any, expected_format: str, rules: Rules | None) -> tuple[Rul
     return rules, setup
 
 
-def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> list[int]:
+def _dealt_wall(rules: Rules, setup: Mapping[str, Any]) -> bytearray:
+    """The wall the setup deals (its given wall, checked by :func:`check_setup`, or its seed's shuffle): a new
+    bytearray, the restored table's own :attr:`~hupai.game.state.wall.Wall.tiles`."""
     if "wall" in setup:
-        return list(setup["wall"])
+        return bytearray(setup["wall"])
     if type(rules).__hash__ is None:  # a plugin's rules that compare by value and are not hashable
-        return list(_shuffled.__wrapped__(rules, setup["seed"]))
-    return list(_shuffled(rules, setup["seed"]))
+        return bytearray(_shuffled.__wrapped__(rules, setup["seed"]))
+    return bytearray(_shuffled(rules, setup["seed"]))
 
 
 @lru_cache(maxsize=64)
-def _shuffled(rules: Rules, seed: int) -> tuple[int, ...]:
+def _shuffled(rules: Rules, seed: int) -> bytes:
     """The wall a seed deals, kept for the hands restored lately: a server resumes the same hand request after
     request, and the shuffle is a few per cent of a restore. Keyed on the rules object (hashed by identity, and
-    shared by the games restored with the same options: see :func:`build_rules`), not on its 136 tiles."""
+    shared by the games restored with the same options: see :func:`build_rules`), not on its 136 tiles. Kept
+    as bytes (immutable: every restore copies it into its own wall)."""
     from .wall import shuffle
 
-    return tuple(shuffle(tuple(rules.tiles()), seed))
+    return bytes(shuffle(tuple(rules.tiles()), seed))
 
 
 def _ok_ints(values: Any, low: int, high: int, length: int | None = None, limit: int = MAX_ACTIONS) -> bool:

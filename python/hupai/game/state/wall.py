@@ -11,7 +11,13 @@ Why our own: ``random.shuffle`` and ``std::shuffle`` are not specified across ve
   multiply-shift; its bias, below 2**-56 for walls of this size, does not matter and keeps it branch-free).
   The core does all of it (``cpp/wall.cpp``, the same generator and seeding re-implemented) in about a
   microsecond instead of fifty; numpy stays the reference it is tested against.
+
+The wall is a typed buffer: :attr:`Wall.tiles` is a ``bytearray``, one byte a tile (a mahjong kind 0..33 or a
+zipai card 0..19), with ``head`` and ``tail`` ints. The core fills it at the shuffle and reads it in place (the
+lean turn's draw, the deal's counts), so neither side makes or reads a list of ints; a fork copies 136 bytes.
+Readers see it as a ``Sequence[int]`` (indexing gives ints, a slice another bytearray: ``list()`` it for JSON).
 """
+
 
 from __future__ import annotations
 
@@ -38,8 +44,8 @@ def hand_seed(match_seed: int, hand_index: int) -> int:
     return splitmix64(splitmix64(match_seed & _MASK64) ^ (hand_index & _MASK64))
 
 
-def shuffle(tiles: Sequence[int], seed: int) -> list[int]:
-    """A new list holding ``tiles`` in the order fixed by ``seed`` (any non-negative int).
+def shuffle(tiles: Sequence[int], seed: int) -> bytearray:
+    """A new bytearray holding ``tiles`` (each 0..255) in the order fixed by ``seed`` (any non-negative int).
 
     Runs in the core (``_core.shuffle_tiles``); ``tests/game/test_wall.py`` checks it against the algorithm
     above written with numpy, and its raw stream against ``np.random.PCG64`` itself.
@@ -51,15 +57,23 @@ class Wall:
     """Tiles still to be drawn: normal draws come from the head, replacement draws (rules permitting) from the
     tail.
 
-    ``live`` counts the tiles left between head and tail; the order is hidden from observations.
+    ``tiles`` is the whole wall as dealt, a ``bytearray`` of kinds (given one, the wall keeps that object; any
+    other sequence of ints 0..255 is copied into one); ``tiles[head:tail]`` are live. ``live`` counts them; the
+    order is hidden from observations.
     """
 
     __slots__ = ("tiles", "head", "tail")
 
-    def __init__(self, tiles: list[int], head: int = 0, tail: int | None = None) -> None:
-        self.tiles = tiles
+    tiles: bytearray
+
+    def __init__(self, tiles: bytearray | Sequence[int], head: int = 0, tail: int | None = None) -> None:
+        self.tiles = tiles if type(tiles) is bytearray else bytearray(tiles)  # noqa: E721
         self.head = head
         self.tail = len(tiles) if tail is None else tail
+
+    def copy(self) -> Wall:
+        """An independent wall at the same head and tail (a search fork: its own buffer)."""
+        return Wall(bytearray(self.tiles), self.head, self.tail)
 
     @property
     def live(self) -> int:
@@ -75,7 +89,7 @@ class Wall:
         return self.tiles[self.tail]
 
     def to_json(self) -> list[list[int]]:
-        return [self.tiles[self.head:self.tail]]
+        return [list(self.tiles[self.head:self.tail])]
 
     @classmethod
     def from_json(cls, data: Sequence[Sequence[int]]) -> Wall:

@@ -344,7 +344,7 @@ class ZipaiTable:
         wrote before the compact one: a restored game is then replayed from its actions and compared with it, so
         this never has to trust the data)."""
         wall_tiles, head, tail = data["wall"]
-        table = cls(data["dealer"], data["first_dealer"], Wall(list(wall_tiles), head, tail), data["n"])
+        table = cls(data["dealer"], data["first_dealer"], Wall(bytearray(wall_tiles), head, tail), data["n"])
         table.hands = [bytearray(h) for h in data["hands"]]
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
         table.set_groups([[Group(t, tuple(c), k, s) for t, c, k, s in gs] for gs in data["groups"]])

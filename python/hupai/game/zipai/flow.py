@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from ..._core import zipai_best, zipai_offer_wins, zipai_ready
+from ..._core import count_kinds, zipai_best, zipai_offer_wins, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
 from ...events import EventLog, record
@@ -167,17 +167,15 @@ class ZipaiFlow:
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
              stacked: Sequence[int] | None = None) -> None:
-        cards = shuffle(self.rules.tiles(), seed) if stacked is None else list(stacked)
+        cards = shuffle(self.rules.tiles(), seed) if stacked is None else bytearray(stacked)
         table = self.table = ZipaiTable(dealer, first_dealer, Wall(cards, DEALT))
         start = 0
         for seat, size in zip(deal_order(dealer), SIZES, strict=True):
-            dealt = cards[start:start + size]
+            # the seat's counts read from the wall's buffer by the core (the hand is fresh: all zeros)
+            table.hands[seat][:] = count_kinds(cards, start, start + size, 20)
+            self.events.records.append(_DEALS[seat][size])
+            self.events.records.extend(sorted(cards[start:start + size]))
             start += size
-            hand = table.hands[seat]
-            for card in dealt:
-                hand[card] += 1
-            self.events.records.append(_DEALS[seat][len(dealt)])
-            self.events.records.extend(sorted(dealt))
         table.shen, table.shen_shown, holder = self.shen_of(seed, dealer, cards)
         if holder >= 0:  # WH-5: a dealt card (the dealer's last) is shown; it stays in its hand
             self.events.add("shen", holder, table.shen_shown, (), table.shen)
