@@ -30,6 +30,15 @@ __all__ = ["RandomBot", "GreedyBot"]
 
 _KIND = attrgetter("kind")
 
+#: The meld counts of GreedyBot's claim rows (row 0: the hand as it is, with ``melds`` melds; one row per claim,
+#: each a meld more), per (melds, claims): made once, read-only, for the few shapes a claim window has (a
+#: numpy array built per claim cost about as much as the core's shanten of the rows).
+_CLAIM_MELDS = {(melds, claims): np.array([melds] + [melds + 1] * claims, dtype=np.int32)
+                for melds in range(5) for claims in range(1, 9)}
+for _rows in _CLAIM_MELDS.values():
+    _rows.setflags(write=False)
+del _rows
+
 
 def _observed(game: Any, seat: int) -> Observation:
     """The deprecated call ``bot.act(game, seat)``: the seat's observation, built here."""
@@ -164,7 +173,9 @@ class GreedyBot:
             else:
                 rows[base + action.tile] -= 3 if action.kind == "kong" else 2
         melds = len(observation.melds[observation.seat])
-        meld_counts = np.array([melds] + [melds + 1] * len(claims), dtype=np.int32)
+        meld_counts = _CLAIM_MELDS.get((melds, len(claims)))
+        if meld_counts is None:  # more melds or claims than a mahjong table has: made here
+            meld_counts = np.array([melds] + [melds + 1] * len(claims), dtype=np.int32)
         shanten = advice.shanten(observation, np.frombuffer(rows, dtype=np.uint8).reshape(-1, 34),
                                  meld_counts).tolist()
         after = shanten[1:]

@@ -84,6 +84,30 @@ def test_greedy_bot_claims_when_it_lowers_shanten():
     assert checked["claim"] > 5 and checked["pass"] > 5
 
 
+def test_greedy_bot_hands_the_advice_read_only_meld_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim window's meld counts (the hand's melds, then one more per claim) are one read-only array per shape,
+    made once (a numpy array built per claim cost about as much as the core's shanten of the rows): the advice
+    gets the same object for the same shape and cannot write into it, and the choice is what it was."""
+    from hupai.rules.base_advice import Advice
+
+    seen: list = []
+    shanten = Advice.shanten
+
+    def recording(self, observation, rows, melds):
+        seen.append(melds)
+        assert list(melds) == [len(observation.melds[observation.seat])] + [melds[0] + 1] * (len(rows) - 1)
+        with pytest.raises(ValueError, match="read-only"):
+            melds[0] = 9
+        return shanten(self, observation, rows, melds)
+
+    monkeypatch.setattr(Advice, "shanten", recording)
+    for seed in range(6):
+        play(Game("guangdong", seed=seed, claim_window="eligible"), [GreedyBot(seed * 4 + i) for i in range(4)])
+    shapes = {(int(melds[0]), len(melds)): melds for melds in seen}
+    assert len(seen) > 20 and len(shapes) >= 2
+    assert all(melds is shapes[int(melds[0]), len(melds)] for melds in seen)
+
+
 def bytes_counts(counts):
     import numpy as np
     return np.array(counts, dtype=np.uint8)
