@@ -3,11 +3,12 @@
 // question whether its turn is only its discards. The flow decides everything around it in Python (whether the
 // path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
 // the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
-// objects (hands, meld counts, ready flags, exposed-pung masks, the next seat's 漏胡 mask, an int) and writes
-// plain buffers only: the two hand counts it moves (bytearrays of 34 counts), the two per-seat counters
-// (bytearrays) and the discarder's pile (its tile written at its count of discards made, a bytearray). It stores,
-// creates or changes no other Python object except its return value, and everything is read and checked first,
-// so a malformed argument (an engine bug, never a player's action) raises before any byte changes.
+// objects (hands, meld counts from the seats' meld records, ready flags, exposed-pung masks, the next seat's 漏胡
+// mask, an int) and writes plain buffers only: the two hand counts it moves (bytearrays of 34 counts), the two
+// per-seat counters (bytearrays) and the discarder's pile (its tile written at its count of discards made, a
+// bytearray). It stores, creates or changes no other Python object except its return value, and everything is
+// read and checked first, so a malformed argument (an engine bug, never a player's action) raises before any byte
+// changes.
 #include <Python.h>
 
 #include <algorithm>
@@ -30,7 +31,7 @@ enum PackItem : Py_ssize_t {
     kHands,           // list of bytearray(34) per seat: the discard and the draw move one count each
     kDraws,           // bytearray, per seat its draws: the draw adds one
     kDiscardsMade,    // bytearray, per seat its discards: the discard adds one
-    kMelds,           // list of lists of melds per seat (only the lengths are read)
+    kMeldRecords,     // list of bytes per seat, its meld records (Table.meld_records: only their count is read)
     kPungs,           // list of ints per seat: its exposed pungs' kinds as a 34-bit mask
     kLouhu,           // list of ints per seat, its 漏胡 mask (Table.louhu: bits 0..33 kinds, bit 34 every tile)
     kDiscardActions,  // tuple per seat of 34 discard actions (returned, never read)
@@ -56,6 +57,8 @@ bool fail(const char* message) {
 
 // A 漏胡 mask's bits (hupai.game.state.table.LOUHU_ALL is the highest): a mask is an int in 0..kLouhuMask.
 constexpr long long kLouhuMask = (1LL << 35) - 1;
+// A meld record's width (hupai.hand.MELD_WIDTH): a seat's meld count is its records' size over it.
+constexpr Py_ssize_t kMeldWidth = 6;
 
 // A small exact int in low..high (the engine's own ints; a bool is refused).
 bool small_int(PyObject* value, long low, long high, long& out) {
@@ -143,7 +146,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* draws = seat_counters(pack[kDraws], seats);
     std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
     if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kPiles], seats) ||
-        !seat_list(pack[kMelds], seats) ||
+        !seat_list(pack[kMeldRecords], seats) ||
         !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
         !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
         !PyBytes_CheckExact(pack[kWallTiles]) || PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall) {
@@ -193,12 +196,13 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             return nullptr;
         }
         query.hands[s] = counts[s];
-        PyObject* melds = PyList_GET_ITEM(pack[kMelds], s);
-        if (!PyList_CheckExact(melds) || PyList_GET_SIZE(melds) > kMaxMelds) {
-            fail("lean_turn: a seat's melds must be a list of at most 4");
+        PyObject* records = PyList_GET_ITEM(pack[kMeldRecords], s);
+        if (!PyBytes_CheckExact(records) || PyBytes_GET_SIZE(records) % kMeldWidth != 0 ||
+            PyBytes_GET_SIZE(records) > kMaxMelds * kMeldWidth) {
+            fail("lean_turn: a seat's meld records must be bytes of at most 4 records of 6 bytes");
             return nullptr;
         }
-        query.melds[s] = int(PyList_GET_SIZE(melds));
+        query.melds[s] = int(PyBytes_GET_SIZE(records) / kMeldWidth);
         PyObject* ready = PyList_GET_ITEM(ready_list, s);
         if (ready != Py_None && ready != Py_True && ready != Py_False) {
             fail("lean_turn: a ready flag must be None, True or False");
@@ -392,8 +396,8 @@ PyMethodDef kTurnMethods[] = {
     {"lean_turn", as_method(lean_turn), METH_FASTCALL,
      "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, /)\n--\n\n"
      "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
-     "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; melds: per seat a list\n"
-     "whose length is read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
+     "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; meld records: per seat\n"
+     "bytes of 6-byte records, their count read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
      "mask, an int (bits 0..33 kinds, bit 34 every tile); discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
      "tiles, bytes of at most 136 kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
      "order, a claimed one marked 0x80). `ready`: the engine's ready cache (None, False, True per seat), read\n"

@@ -9,9 +9,27 @@ from typing import Literal
 from .errors import InvalidHand
 from .tiles import NUM_KINDS, format_tiles, parse
 
-__all__ = ["Meld", "MeldType", "ParsedHand", "parse_hand", "implied_melds"]
+__all__ = ["Meld", "MeldType", "ParsedHand", "parse_hand", "implied_melds", "MELD_WIDTH", "MELD_CODES", "NO_SEAT"]
 
 MeldType = Literal["chow", "pung", "kong"]
+
+#: The width of a meld's record (:attr:`Meld.record`): ``type first concealed added source claimed``, a byte each.
+MELD_WIDTH = 6
+#: A record's type byte per meld type: the place of the letter a compact snapshot writes for it (``c``, ``p``,
+#: ``k``) among its tile characters ``0-9a-x``, so that a record and its snapshot token are one ``bytes.translate``
+#: apart, both ways, as a tile string and its tiles are (hupai.game.state.compact).
+MELD_CODES: dict[MeldType, int] = {"chow": 12, "pung": 25, "kong": 20}
+#: A record's byte for no source seat and no claimed tile.
+NO_SEAT = 255
+# Per meld type: its size and type byte (one lookup in Meld's constructor).
+_SHAPES = {name: (4 if name == "kong" else 3, code) for name, code in MELD_CODES.items()}
+_TYPE_NAMES = {code: name for name, code in MELD_CODES.items()}
+_CHOW = MELD_CODES["chow"]
+_KINDS = frozenset(range(NUM_KINDS))
+# A record's source byte per claimed_from, and its claimed byte per claimed_tile (None: NO_SEAT); anything else is
+# no meld's (a seat is 0..7: a table has at most 4).
+_SOURCE_BYTES: dict[int | None, int] = {None: NO_SEAT, **{seat: seat for seat in range(8)}}
+_CLAIMED_BYTES: dict[int | None, int] = {None: NO_SEAT, **{kind: kind for kind in range(NUM_KINDS)}}
 
 
 @dataclass(frozen=True)
@@ -21,6 +39,11 @@ class Meld:
     ``tiles`` are its kinds in ascending order (3 for chow/pung, 4 for a kong). ``concealed`` is True only for a
     暗杠. ``claimed_from`` is the seat whose discard completed it (None for 暗杠 and self-drawn kongs);
     ``added`` is True for a 补杠 (a kong made by adding the fourth tile to one's own exposed pung).
+
+    ``record`` is the meld as :data:`MELD_WIDTH` bytes, made once here (a table keeps its melds as these records,
+    ``Table.meld_records``): the type byte (:data:`MELD_CODES`), the first kind, ``concealed`` and ``added`` as
+    0/1, the source seat and the claimed tile (:data:`NO_SEAT` for none). Not compared: it holds nothing the
+    fields do not.
     """
 
     type: MeldType
@@ -29,19 +52,40 @@ class Meld:
     claimed_from: int | None = None
     added: bool = False
     claimed_tile: int | None = field(default=None, compare=False)
+    record: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        size = {"chow": 3, "pung": 3, "kong": 4}.get(self.type)
-        if size is None:
+        tiles = self.tiles
+        shape = _SHAPES.get(self.type)
+        if shape is None:
             raise InvalidHand(f"unknown meld type {self.type!r} (use 'chow', 'pung' or 'kong')")
-        if len(self.tiles) != size or any(not 0 <= k < NUM_KINDS for k in self.tiles):
-            raise InvalidHand(f"a {self.type} needs {size} tiles in 0..33, got {self.tiles!r}")
-        first = self.tiles[0]
-        if self.type == "chow":
-            if first >= 27 or first % 9 > 6 or tuple(self.tiles) != (first, first + 1, first + 2):
-                raise InvalidHand(f"{format_tiles(list(self.tiles))} is not a run of one suit")
-        elif len(set(self.tiles)) != 1:
-            raise InvalidHand(f"a {self.type} needs identical tiles, got {format_tiles(list(self.tiles))}")
+        size, code = shape
+        if len(tiles) != size or not _KINDS.issuperset(tiles):
+            raise InvalidHand(f"a {self.type} needs {size} tiles in 0..33, got {tiles!r}")
+        first = tiles[0]
+        if code == _CHOW:
+            if first >= 27 or first % 9 > 6 or tuple(tiles) != (first, first + 1, first + 2):
+                raise InvalidHand(f"{format_tiles(list(tiles))} is not a run of one suit")
+        elif tiles.count(first) != size:
+            raise InvalidHand(f"a {self.type} needs identical tiles, got {format_tiles(list(tiles))}")
+        try:  # (a bad seat or tile: -1 from the lookups, which bytes refuses)
+            record = bytes((code, first, 1 if self.concealed else 0, 1 if self.added else 0,
+                            _SOURCE_BYTES.get(self.claimed_from, -1), _CLAIMED_BYTES.get(self.claimed_tile, -1)))
+        except (TypeError, ValueError):
+            raise InvalidHand(f"a meld's claimed_from must be a seat 0..7 and its claimed_tile a kind 0..33 (or "
+                              f"None), got {self.claimed_from!r} and {self.claimed_tile!r}") from None
+        object.__setattr__(self, "record", record)  # (frozen: set once, here)
+
+    @classmethod
+    def from_record(cls, record: bytes) -> Meld:
+        """The meld whose :attr:`record` is ``record`` (a new Meld); InvalidHand if it is no meld's."""
+        if len(record) != MELD_WIDTH or record[0] not in _TYPE_NAMES or record[2] > 1 or record[3] > 1:
+            raise InvalidHand(f"{bytes(record)!r} is not a meld record")
+        code, first, concealed, added, source, claimed = record
+        name = _TYPE_NAMES[code]
+        tiles = (first, first + 1, first + 2) if code == _CHOW else (first,) * _SHAPES[name][0]
+        return cls(name, tiles, concealed == 1, None if source == NO_SEAT else source, added == 1,
+                   None if claimed == NO_SEAT else claimed)
 
     @property
     def kind(self) -> int:

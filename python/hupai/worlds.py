@@ -341,7 +341,7 @@ def _mahjong_table(obs: Observation, rules: Rules, extras: dict[str, Any], hands
     table = Table(n, obs.dealer, _first_dealer(obs, rules), obs.round_wind, tuple(obs.seat_winds),
                   Wall(wall_tiles, head, tail))
     table.hands = hands
-    table.melds = [list(m) for m in melds]
+    table.set_melds(melds)
     table.phase = phase
     table.turn_seat = turn_seat
     table.draws = bytearray(draws)

@@ -1,9 +1,10 @@
 """``_core.lean_turn``, the lean turn's one crossing (cpp/register_turn.cpp). It reads the engine's per-hand pack
 and writes only plain buffers: the two hand counts it moves and the two per-seat counters (bytearrays); the
 ready cache comes back as a new list when a flag changed (the same list when none did), and every list and event
-stays the flow's to change; the 漏胡 masks are ints it reads. A malformed
-argument (an engine bug, never a player's action: players reach it only with a legal discard) must raise before
-any byte changes. Its results on real tables are compared with the general path in tests/game/test_lean_turn.py."""
+stays the flow's to change; the 漏胡 masks are ints it reads, the seats' meld counts the sizes of their meld
+records (bytes). A malformed argument (an engine bug, never a player's action: players reach it only with a legal
+discard) must raise before any byte changes. Its results on real tables are compared with the general path in
+tests/game/test_lean_turn.py."""
 
 from __future__ import annotations
 
@@ -136,8 +137,14 @@ def _fifth_copy(args: list) -> list:
     lambda a: _pack_with(a, DRAWS, bytearray(3)),             # counters of another table size
     lambda a: _pack_with(a, DRAWS, a[0][MADE]),               # one buffer for both counters
     _full_counter,                                            # a counter that cannot grow
-    lambda a: _pack_with(a, MELDS, [[]] * 3),                 # melds of another table size
-    lambda a: _pack_with(a, MELDS, [[0] * 5] * 4),            # five melds
+    lambda a: _pack_with(a, MELDS, [b""] * 3),                # meld records of another table size
+    lambda a: _pack_with(a, MELDS, [bytes(30)] * 4),          # five melds
+    lambda a: _pack_with(a, MELDS, [bytes(5)] * 4),           # a meld record cut short
+    lambda a: _pack_with(a, MELDS, [bytes(13)] * 4),          # two records and a byte
+    lambda a: _pack_with(a, MELDS, [[]] * 4),                 # melds as lists of objects, not records
+    lambda a: _pack_with(a, MELDS, [bytearray(6)] * 4),       # records in buffers, not the table's bytes
+    lambda a: _pack_with(a, MELDS, [None] * 4),               # no records
+    lambda a: _pack_with(a, MELDS, (b"",) * 4),               # records that are no list
     lambda a: _pack_with(a, PUNGS, [1 << 34] * 4),            # a pung mask beyond 34 kinds
     lambda a: _pack_with(a, PUNGS, [None] * 4),               # a pung mask that is no int
     lambda a: _pack_with(a, LOUHU, [set()] * 4),              # 漏胡 blocks that are sets, not masks
@@ -168,8 +175,10 @@ def test_lean_turn_rejects_malformed_input_and_changes_nothing(change):
 # Values a corrupted argument or pack item takes in the fuzz below.
 _JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2**35, 2**63, True, False, None, 1.0,
          "1m",
-         b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4,
-         [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object(), bytearray(256), [bytearray(256)] * 4]
+         b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), bytes(6), bytes(7), bytes(24), bytes(30),
+         bytearray(6), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4, [b""] * 4, [bytes(6)] * 4, [bytes(5)] * 4,
+         [bytearray(6)] * 4, [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object(), bytearray(256),
+         [bytearray(256)] * 4]
 
 
 def _corrupt(rng: random.Random, args: list) -> list:

@@ -162,12 +162,16 @@ def test_a_refused_table_is_named_by_the_python_check_as_before() -> None:
         Game.from_snapshot({**snap, "table": {**t, "melds": [["zzzzzz"], [], [], []]}})
 
 
-def test_meld_tokens_are_kept_per_meld_object() -> None:
+def test_meld_tokens_are_the_meld_records_bytes() -> None:
     one = hupai.hand.Meld("pung", (5, 5, 5), claimed_from=1, claimed_tile=5)
     other = hupai.hand.Meld("pung", (5, 5, 5), claimed_from=1, claimed_tile=None)
-    assert one == other  # equal and of one hash: the claimed tile is left out, the token holds it
-    assert compact._meld_token(one) == "p50015" and compact._meld_token(other) == "p5001-"
-    assert compact._meld_token(one) == "p50015"
+    assert one == other  # equal and of one hash: the claimed tile is left out, the record and token hold it
+    assert compact._tokens(one.record) == ["p50015"] and compact._tokens(other.record) == ["p5001-"]
+    kong = hupai.hand.Meld("kong", (33,) * 4, concealed=True)
+    chow = hupai.hand.Meld("chow", (10, 11, 12), claimed_from=3, claimed_tile=11)
+    added = hupai.hand.Meld("kong", (27,) * 4, claimed_from=2, added=True, claimed_tile=27)
+    assert compact._tokens(kong.record + chow.record + one.record + added.record) == [
+        "kx10--", "ca003b", "p50015", "kr012r"]
 
 
 def test_ints_within_takes_exact_ints_in_their_bounds_only() -> None:

@@ -10,9 +10,11 @@ import random
 from pathlib import Path
 
 import pytest
+from hupai.errors import HupaiError, InvalidHand
 from hupai.game import Game
 from hupai.game.game import SNAPSHOT_FORMATS
 from hupai.game.state.table import CLAIMED, LOUHU_ALL, LOUHU_KINDS, PILE_CAPACITY, Table
+from hupai.hand import MELD_CODES, MELD_WIDTH, NO_SEAT, Meld
 from hupai.worlds import fork
 
 V1 = Path(__file__).resolve().parent.parent / "fixtures" / "snapshots_v1.jsonl.gz"
@@ -37,6 +39,14 @@ def _check_buffers(table: Table) -> None:
     assert type(table.louhu) is list and len(table.louhu) == n
     assert all(type(mask) is int and 0 <= mask < 2 * LOUHU_ALL for mask in table.louhu)
     assert "missed" not in Table.__slots__ and "missed_all" not in Table.__slots__
+    # Melds: per seat its fixed-width records (bytes; the core reads a seat's meld count from their size), each
+    # its Meld's record in the order of the seat's list, and the Melds the rules read are what they decode to.
+    assert type(table.meld_records) is list and len(table.meld_records) == n
+    for records, melds in zip(table.meld_records, table.melds, strict=True):
+        assert type(records) is bytes and len(records) == MELD_WIDTH * len(melds)
+        assert records == b"".join(meld.record for meld in melds)
+        decoded = [Meld.from_record(records[i:i + MELD_WIDTH]) for i in range(0, len(records), MELD_WIDTH)]
+        assert [(m, m.claimed_tile) for m in decoded] == [(m, m.claimed_tile) for m in melds]
 
 
 def _played(name: str, seed: int, steps: int) -> Game:
@@ -201,3 +211,77 @@ def test_a_tampered_wall_in_a_snapshot_is_refused_clearly(name: str) -> None:
             given["setup"]["wall"][at] = bad
             with pytest.raises(InvalidState, match="wall"):
                 Game.from_snapshot(given)
+
+
+def _meld_games(count: int) -> list[Game]:
+    """Played tables holding melds of every shape (chows, pungs, exposed, concealed and added kongs)."""
+    games = []
+    for name in ("guangdong", "yunxiao", "kawuxing"):
+        for seed in range(count):
+            game = _played(name, seed, 60 + 37 * seed % 400)
+            if any(game.table.meld_records):
+                games.append(game)
+    return games
+
+
+def test_meld_records_round_trip_through_both_snapshot_formats() -> None:
+    shapes = set()
+    for game in _meld_games(24):
+        table = game.table
+        _check_buffers(table)
+        shapes |= {(m.type, m.concealed, m.added) for ms in table.melds for m in ms}
+        snap = game.snapshot()
+        # Format 2 writes each record as its token, one translate: type letter, first tile, 0/1, 0/1, seat, tile.
+        tokens = snap["table"]["melds"]
+        for seat_tokens, records in zip(tokens, table.meld_records, strict=True):
+            assert "".join(seat_tokens).encode("ascii") == records.translate(bytes(
+                ord("0123456789abcdefghijklmnopqrstuvwx"[k]) if k < 34 else ord("-") if k == NO_SEAT else k
+                for k in range(256)))
+        v1 = {**snap, "format": SNAPSHOT_FORMATS[0], "table": table.to_json()}
+        for data in (snap, v1):
+            restored = Game.from_snapshot(json.loads(json.dumps(data))).table
+            _check_buffers(restored)
+            assert restored.meld_records == table.meld_records
+            assert [[m.claimed_tile for m in ms] for ms in restored.melds] == [
+                [m.claimed_tile for m in ms] for ms in table.melds]
+    assert {("chow", False, False), ("pung", False, False), ("kong", False, False), ("kong", True, False),
+            ("kong", False, True)} <= shapes
+
+
+@pytest.mark.parametrize(("token", "why"), [
+    ("q50015", "not a meld token"),      # no such meld type
+    ("p5001-", "not a meld token"),      # a source seat without its claimed tile
+    ("p5101-", "not a meld token"),      # a concealed pung
+    ("c00115", "not a meld token"),      # an added chow
+    ("cw003w", "not a meld token"),      # a chow beyond its suit
+    ("p5009z", "not a meld token"),      # no such seat or tile
+    ("p500", "not a meld token"),        # a record cut short
+])
+def test_a_tampered_meld_record_in_a_snapshot_is_refused(token: str, why: str) -> None:
+    game = next(g for g in _meld_games(6) if g.table.meld_records[0] or g.table.meld_records[1])
+    snap = json.loads(json.dumps(game.snapshot()))
+    seat = 0 if game.table.meld_records[0] else 1
+    snap["table"]["melds"][seat][0] = token
+    with pytest.raises(HupaiError, match=rf"snapshot\.table\.melds\[{seat}\]\[0\].*{why}"):
+        Game.from_snapshot(snap)
+    # A well-formed token of another meld than the one made: the tiles no longer add up.
+    snap["table"]["melds"][seat][0] = "kx10--"
+    with pytest.raises(HupaiError):
+        Game.from_snapshot(snap)
+
+
+def test_a_record_that_is_no_melds_is_refused_and_one_that_is_decodes() -> None:
+    chow, pung, kong = MELD_CODES["chow"], MELD_CODES["pung"], MELD_CODES["kong"]
+    for record in ([0, 5, 0, 0, 255, 255], [pung, 5, 2, 0, 255, 255], [chow, 32, 0, 0, 1, 32], [pung, 5],
+                   [pung, 34, 0, 0, 255, 255], [pung, 5, 0, 0, 9, 5], [pung, 5, 0, 0, 1, 40], [kong, 5, 0, 0, 1, 5, 0]):
+        with pytest.raises(InvalidHand):
+            Meld.from_record(bytes(record))
+    with pytest.raises(InvalidHand):
+        Meld("pung", (5, 5, 5), claimed_from=-1)  # a record holds no such seat
+    meld = Meld.from_record(bytes([pung, 5, 0, 0, 1, 5]))
+    assert meld == Meld("pung", (5, 5, 5), claimed_from=1) and meld.claimed_tile == 5
+    assert Meld.from_record(bytes([kong, 33, 1, 0, NO_SEAT, NO_SEAT])) == Meld("kong", (33,) * 4, concealed=True)
+    assert Meld.from_record(Meld("chow", (9, 10, 11), claimed_from=0, claimed_tile=10).record).claimed_tile == 10
+    # The type bytes are the token letters' places among the tile characters: a token is its record as tiles.
+    assert {name: "0123456789abcdefghijklmnopqrstuvwx"[code] for name, code in MELD_CODES.items()} == {
+        "chow": "c", "pung": "p", "kong": "k"}

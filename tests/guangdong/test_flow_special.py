@@ -69,8 +69,7 @@ def test_gd_20_last_tile_self_draw_is_raised_to_the_limit():
 
 def _table(melds: dict[int, list[Meld]], order: list[tuple[int, int]]) -> Table:
     table = Table(4, 0, 0, 0, (0, 1, 2, 3), Wall([]))
-    for seat, seat_melds in melds.items():
-        table.melds[seat] = list(seat_melds)
+    table.set_melds([melds.get(seat, []) for seat in range(4)])
     table.meld_order = order
     return table
 

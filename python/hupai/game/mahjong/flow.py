@@ -19,7 +19,7 @@ from typing import Any
 from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
 from ...events import EventLog, record, turn_record
-from ...hand import Meld
+from ...hand import MELD_WIDTH, Meld
 from ...rules.base import Rules
 from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from ..flow import Decision
@@ -149,7 +149,7 @@ class MahjongFlow:
         """What ``_core.lean_turn`` reads and writes, gathered once a hand: the table keeps these objects
         (changing their contents, never replacing them) from its deal or restore to its end."""
         table = self.table
-        self._turn_pack = (table.hands, table.draws, table.discards_made, table.melds, self._pungs, table.louhu,
+        self._turn_pack = (table.hands, table.draws, table.discards_made, table.meld_records, self._pungs, table.louhu,
                            ACTIONS.discard, table.wall.tiles, self._forms, table.piles)
 
     # -- effects ----------------------------------------------------------------------------------------
@@ -468,14 +468,20 @@ class MahjongFlow:
     def _add_meld(self, seat: int, meld: Meld, replace: int = -1) -> None:
         table = self.table
         melds = table.melds[seat]
-        if replace >= 0:
+        records = table.meld_records
+        if replace >= 0:  # a 补杠: the kong in its pung's place
             melds[replace] = meld
+            at = replace * MELD_WIDTH
+            records[seat] = records[seat][:at] + meld.record + records[seat][at + MELD_WIDTH:]
+            self._pungs[seat] = _pung_kinds(melds)
         else:
             melds.append(meld)
+            records[seat] += meld.record
             table.meld_order.append((seat, len(melds) - 1))
+            if meld.type == "pung":  # (the other melds are as they were: their kinds are in the mask)
+                self._pungs[seat] |= 1 << meld.tiles[0]
         table.calls += 1
         table.ready[seat] = None
-        self._pungs[seat] = _pung_kinds(melds)
         claimed, source = meld.claimed_tile, meld.claimed_from
         events = self.events.records
         events.append(_MELDS[meld.type][seat][-1 if claimed is None else claimed][-1 if source is None else source])

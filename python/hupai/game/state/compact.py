@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..._core import compact_tiles, count_kinds, ints_within, json_copy
 from ...actions import Action
 from ...errors import HupaiError
-from ...hand import Meld
+from ...hand import MELD_WIDTH, NO_SEAT, Meld
 from ...rules.base import Rules
 from . import consistency
 from .table import _MARKS, _PADS, CLAIMED_MARKS, LOUHU_ALL, LOUHU_KINDS, Table, copy_json, louhu_kinds
@@ -57,14 +57,18 @@ __all__ = ["table_to_compact", "table_from_compact", "TILE_CHARS"]
 #: One character per tile kind: 0..9, then a..x for 10..33.
 TILE_CHARS = "0123456789abcdefghijklmnopqrstuvwx"
 _ENCODE = bytes(ord(TILE_CHARS[k]) if k < 34 else ord("?") for k in range(256))
+# A meld record's bytes (hupai.hand.Meld.record) to its token's characters: every byte as a tile (the type bytes
+# are their letters' places among the tile characters; 0..9 are digits, so concealed and added are 0/1 and a seat
+# its digit), no seat or tile as "-". _DECODE reads a (checked) token back: "-" is no tile, NO_SEAT.
+_RECORD_CHARS = bytes(ord(TILE_CHARS[k]) if k < 34 else ord("-") if k == NO_SEAT else ord("?") for k in range(256))
 _DECODE = bytes(TILE_CHARS.index(chr(c)) if chr(c) in TILE_CHARS else 255 for c in range(256))
 _KEYS = frozenset({"wall", "hands", "melds", "discards", "missed", "meld_order", "phase", "drawn_from", "extras",
                    "state"})
 _SCALARS = 8  # turn_seat, drawn, kong_from, last_discard, discarder, kong_tile, kong_seat, calls
-_MELD_LETTERS = {"chow": "c", "pung": "p", "kong": "k"}
 _MELD_TYPES = {"c": "chow", "p": "pung", "k": "kong"}
 _MAX_FLAG = 40
 _FIRST = itemgetter(0)
+_RECORD = attrgetter("record")
 _THIRD = itemgetter(2)
 _STR = {str}
 _SLICES = [tuple(slice(i, i + 34) for i in range(0, 34 * n, 34)) for n in range(9)]  # per seat count: the hands
@@ -80,34 +84,9 @@ def _tiles(values: Sequence[int]) -> str:
     return bytes(values).translate(_ENCODE).decode("ascii")
 
 
-def _meld_token(meld: Meld) -> str:
-    known = _TOKENS.get(id(meld))
-    if known is not None and known[0] is meld:
-        return known[1]
-    source, claimed = meld.claimed_from, meld.claimed_tile
-    token = (_MELD_LETTERS[meld.type] + TILE_CHARS[meld.tiles[0]] + ("1" if meld.concealed else "0")
-             + ("1" if meld.added else "0") + ("-" if source is None else str(source))
-             + ("-" if claimed is None else TILE_CHARS[claimed]))
-    _keep_token(meld, token)
-    return token
-
-
-def _keep_token(meld: Meld, token: str) -> None:
-    if len(_TOKENS) >= _MAX_TOKENS:
-        _TOKENS.clear()
-    _TOKENS[id(meld)] = (meld, token)
-
-
-# A meld's token, kept per Meld object (a snapshot writes a hand's melds again at every request; a Meld is
-# immutable). Keyed by identity, not by value: Meld's equality and hash leave out the claimed tile, which the token
-# holds. The entry keeps its meld, so its id is not reused while the entry lives; bounded by clearing.
-_TOKENS: dict[int, tuple[Meld, str]] = {}
-_MAX_TOKENS = 8192
-
-
 def table_to_compact(table: Table) -> dict[str, Any]:
     """The table in format 2 (see the module docstring)."""
-    wall, melds, louhu, order = table.wall, table.melds, table.louhu, table.meld_order
+    wall, records, louhu, order = table.wall, table.meld_records, table.louhu, table.meld_order
     n = table.num_players
     # C loops (join, slices, bytes of a list) rather than a call per item: a server writes a snapshot on every
     # request.
@@ -116,7 +95,8 @@ def table_to_compact(table: Table) -> dict[str, Any]:
         "wall": [wall.head, wall.tail],
         "hands": [*_HAND_SLICES[n](hands)],
         # Most seats have no melds and no missed wins: an empty entry costs no call.
-        "melds": [_tokens(ms) if ms else [] for ms in melds] if any(melds) else _no_melds(n),
+        "melds": [_tokens(seat_records) if seat_records else [] for seat_records in records] if any(records)
+        else _no_melds(n),
         # Each pile's first discards_made bytes, the claimed marks deleted and the tiles made characters, in one
         # translate.
         "discards": [pile[:made].translate(_ENCODE, CLAIMED_MARKS).decode()
@@ -143,11 +123,12 @@ def _louhu(kinds: bytes) -> int:
     return mask
 
 
-def _tokens(melds: list[Meld]) -> list[str]:
-    """A seat's meld tokens, the known ones without a call each (see _TOKENS)."""
-    get = _TOKENS.get
-    return [known[1] if (known := get(id(meld))) is not None and known[0] is meld else _meld_token(meld)
-            for meld in melds]
+def _tokens(records: bytes) -> list[str]:
+    """A seat's meld tokens: its meld records (``Table.meld_records``) are the tokens' bytes, one translate away."""
+    text = records.translate(_RECORD_CHARS).decode("ascii")
+    if len(text) == MELD_WIDTH:
+        return [text]
+    return [text[i:i + MELD_WIDTH] for i in range(0, len(text), MELD_WIDTH)]
 
 
 def _no_melds(n: int) -> list[list[Any]]:
@@ -205,7 +186,6 @@ def _meld(token: str) -> tuple[Meld, bytes, int]:
         raise HupaiError("only an unclaimed, unadded kong is concealed; only a kong is added")
     meld = Meld(kind, tiles, concealed, None if source < 0 else source, added,  # type: ignore[arg-type]
                 None if claimed < 0 else claimed)
-    _keep_token(meld, token)  # the restored game's next snapshot writes it again
     return meld, bytes(tiles), source
 
 
@@ -345,7 +325,14 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
     table.wall = Wall(dealt, head, tail)
     table.hands = hands
     table._views = None
-    table.melds = [list(map(_FIRST, seat_melds)) for seat_melds in melds] if meld_count else _no_melds(n)
+    if meld_count:
+        table.melds = seated = [list(map(_FIRST, seat_melds)) if seat_melds else [] for seat_melds in melds]
+        # The seats' records, of their Melds (made once per token: _meld); a seat of one meld, the usual, joins none.
+        table.meld_records = [(ms[0].record if len(ms) == 1 else b"".join(map(_RECORD, ms))) if ms else b""
+                              for ms in seated]
+    else:
+        table.melds = _no_melds(n)
+        table.meld_records = [b""] * n
     table.phase = phase
     table.turn_seat = turn_seat
     table.drawn = drawn
@@ -417,7 +404,9 @@ def _checked_melds(t: Mapping[str, Any], n: int) -> tuple[list[list[tuple[Meld, 
     else:
         if type(tokens) is not list or len(tokens) != n:  # noqa: E721
             tokens = _list(tokens, f"{w}.melds", n)
-        melds = [_seat_melds(ms, s, n) for s, ms in enumerate(tokens)]
+        # (a seat without melds, most of them, costs no call)
+        melds = [[] if type(ms) is list and not ms else _seat_melds(ms, s, n)  # noqa: E721
+                 for s, ms in enumerate(tokens)]
         meld_count = sum(map(len, melds))
     order = t["meld_order"]
     if type(order) is not str or len(order) != meld_count or order.strip("0123456789"[:n]) or meld_count and (  # noqa: E721

@@ -10,7 +10,10 @@ Fields the rules may read:
 
 - ``num_players``, ``dealer``, ``first_dealer``, ``round_wind``, ``seat_winds`` (0..3 = 东南西北 per seat)
 - ``wall`` (:class:`~hupai.game.state.wall.Wall`), ``hands[seat]`` (counts), ``views[seat]`` (the same counts as a
-  numpy array), ``melds[seat]`` (list of :class:`~hupai.hand.Meld`), ``discards[seat]`` (kinds, claimed tiles
+  numpy array), ``melds[seat]`` (list of :class:`~hupai.hand.Meld`: what ``meld_records[seat]`` holds, the seat's
+  melds as fixed-width records, ``bytes`` of :data:`~hupai.hand.MELD_WIDTH` bytes a meld, each its meld's
+  :attr:`~hupai.hand.Meld.record`, in the order of the list; the core reads a seat's meld count from them, a
+  snapshot writes them as its meld tokens), ``discards[seat]`` (kinds, claimed tiles
   removed: a copy, made when asked for, of the pile the table keeps as ``piles[seat]``, a ``bytearray`` of
   ``PILE_CAPACITY`` bytes whose first ``discards_made[seat]`` are the seat's discards in order, a claimed one
   marked ``CLAIMED``: a discard is one byte written at the seat's count, in place, by the core's lean turn too)
@@ -83,7 +86,7 @@ class Table:
 
     __slots__ = (
         "num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "_views",
-        "melds",
+        "melds", "meld_records",
         "piles", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
         "louhu", "extras", "payments", "ready",
@@ -101,6 +104,9 @@ class Table:
         self.hands: list[bytearray] = [bytearray(34) for _ in range(n)]
         self._views: list[np.ndarray] | None = None
         self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        # Immutable per seat: a meld replaces the seat's bytes (the list itself is never replaced: the flow's turn
+        # pack holds it), so a snapshot or a copied table shares them.
+        self.meld_records: list[bytes] = [b""] * n
         self.piles = [bytearray(PILE_CAPACITY) for _ in range(n)]
         self.phase = "turn"
         self.turn_seat = dealer
@@ -158,6 +164,11 @@ class Table:
         self.discards_made = counts
         self.piles = out
 
+    def set_melds(self, melds: Sequence[Sequence[Meld]]) -> None:
+        """Every seat's melds (a restore, or a table made from an observation), their records with them."""
+        self.melds = [list(seat_melds) for seat_melds in melds]
+        self.meld_records = [b"".join([meld.record for meld in seat_melds]) for seat_melds in melds]
+
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]:
         """``seat``'s concealed tiles as a sorted kind list, optionally without one copy of ``without``."""
         out = list(counts_to_kinds(self.hands[seat]))
@@ -207,7 +218,7 @@ class Table:
         table.wall = Wall(bytearray(wall_tiles), head, tail)
         table.hands = [bytearray(h) for h in data["hands"]]
         table._views = None
-        table.melds = [[meld_from_json(m) for m in ms] for ms in data["melds"]]
+        table.set_melds([[meld_from_json(m) for m in ms] for ms in data["melds"]])
         table.set_discards(data["discards"], data["discards_made"])
         for name in ("phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
                      "kong_tile", "kong_seat", "calls"):
