@@ -23,9 +23,21 @@ bool read_small(PyObject* value, const char* name, long long low, long long high
     return read_int(value, name, low, high, out, PyExc_ValueError);
 }
 
-// A seat's count of exposed melds: an int, or a list or tuple whose length it is (the engine's per-seat meld
-// lists: only the length is read, never a meld).
+// A meld record's width (hupai.hand.MELD_WIDTH).
+constexpr Py_ssize_t kMeldWidth = 6;
+
+// A seat's count of exposed melds: its meld records (exact bytes, hupai.game.state.table's meld_records: the
+// engine's own, whose size over the width is the count), an int, or a list or tuple whose length it is (only the
+// length is read, never a meld).
 bool read_meld_count(PyObject* value, long long& out) {
+    if (PyBytes_CheckExact(value)) {
+        const Py_ssize_t size = PyBytes_GET_SIZE(value);
+        out = size / kMeldWidth;
+        if (size % kMeldWidth == 0 && out <= kMaxMelds) return true;
+        PyErr_Format(PyExc_ValueError, "meld records must be at most %d records of %zd bytes, got %zd bytes",
+                     kMaxMelds, kMeldWidth, size);
+        return false;
+    }
     if (PyList_CheckExact(value) || PyTuple_CheckExact(value)) {
         out = Py_SIZE(value);
         if (out <= kMaxMelds) return true;
@@ -244,8 +256,8 @@ PyMethodDef kEngineMethods[] = {
     {"claim_scan", as_method(claim_scan), METH_FASTCALL,
      "claim_scan($module, hands, melds, ready, tile, discarder, forms, chow_seats, flags, /)\n--\n\n"
      "The claims every seat but the discarder could make on `tile` by the shape of its hand. Per seat: hands\n"
-     "34 counts (a buffer: the engine's bytearrays), melds its exposed meld count (an int, or a list whose\n"
-     "length it is), ready -1/None unknown, 0/False, 1/True. chow_seats: bit s = seat s may chow; flags: 1 melds\n"
+     "34 counts (a buffer: the engine's bytearrays), melds its exposed meld count (its meld records, bytes of 6\n"
+     "a meld; an int; or a list whose length it is), ready -1/None unknown, 0/False, 1/True. chow_seats: bit s = seat s may chow; flags: 1 melds\n"
      "claimable, 2 kong allowed, 4 check wins (in `forms`; a seat known not ready is skipped, an unknown one\n"
      "worked out first). Returns (shapes, ready): shapes has 8 bits per seat at 8*seat (1 win, 2 pung,\n"
      "4 kong; chows 8, 16, 32: the tile high, middle, low in the run); ready is None if the scan worked out no\n"

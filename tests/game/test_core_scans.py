@@ -509,6 +509,9 @@ BAD_CLAIM_ARGS = [
     claim_args(melds=[[], 5, [], []]),
     claim_args(melds=[[], [0] * 5, [], []]),
     claim_args(melds=[[], 1.0, [], []]),
+    claim_args(melds=[b"", bytes(5), b"", b""]),  # a meld record cut short
+    claim_args(melds=[b"", bytes(30), b"", b""]),  # five meld records
+    claim_args(melds=[b"", bytearray(6), b"", b""]),  # records in a buffer, not the table's bytes
     claim_args(ready=[None, 2, None, None]),
     claim_args(ready=[None, "yes", None, None]),
     claim_args(hands=[list(GOOD_HANDS[0])] + GOOD_HANDS[1:]),
@@ -591,3 +594,21 @@ def test_turn_scan_odd_input():
         with pytest.raises(ValueError):
             _core.turn_scan(hand, 0, 0, drawn, forms)
     assert _core.turn_scan(bytes(hand), (), 0, 0, 1) == 1
+
+
+def test_the_scans_read_a_seats_meld_count_from_its_meld_records():
+    """The engine passes each seat's meld records (Table.meld_records: bytes, 6 a meld); their size over the
+    width is the count, as the length of a list of Melds was."""
+    pung = Meld("pung", (27, 27, 27), claimed_from=1, claimed_tile=27)
+    small = bytearray(hupai.tiles.to_counts("123m456p789s12z"))  # 11 tiles: one meld set aside
+    won = bytearray(hupai.tiles.to_counts("123m456p789s22z"))
+    for records in (pung.record, bytes(6)):  # only the size is read
+        assert _core.turn_scan(small, records, 1 << 27, 28, 1) == _core.turn_scan(small, [pung], 1 << 27, 28, 1) == 2
+        assert _core.turn_scan(won, records, 0, 28, 1) == _core.turn_scan(won, 1, 0, 28, 1) == 1
+    assert _core.plain_turn(won, pung.record, 0, 28, 1, ACTIONS.discard[0]) is None  # complete: not plain
+    assert _core.claim_scan(*claim_args(melds=[b"", b"", b"", b""])) == _core.claim_scan(*claim_args())
+    for bad in (bytes(5), bytes(7), bytes(30), bytearray(6)):
+        with pytest.raises(ValueError):
+            _core.turn_scan(small, bad, 0, 28, 1)
+        with pytest.raises(ValueError):
+            _core.plain_turn(small, bad, 0, 28, 1, ACTIONS.discard[0])

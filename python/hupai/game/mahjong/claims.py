@@ -95,7 +95,7 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
             chowers = 1 << ((discarder + 1) % table.num_players)
         else:
             chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
-        shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, discarder, rules.win_forms,
+        shapes, ready = claim_scan(table.hands, table.meld_records, table.ready, tile, discarder, rules.win_forms,
                                    chowers, SCAN_ALL if core_wins else _SCAN_MELDS)
         if ready is not None:  # the scan worked out some seat's readiness: the engine caches it
             table.ready[:] = ready

@@ -211,7 +211,7 @@ class MahjongFlow:
                 return ()
             quick = self._quick_turn
             if self._plain_turns or (quick is not None and quick(table, seat)):  # usually found by apply() already
-                discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
+                discards = plain_turn(table.hands[seat], table.meld_records[seat], self._pungs[seat],
                                       table.drawn if table.ready[seat] is not False else -1, self._forms,
                                       ACTIONS.discard[seat])
                 if discards is not None:
@@ -307,7 +307,7 @@ class MahjongFlow:
             # The turn this action gave, if it is plain: its discards alone, found by one core call (no complete
             # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
             # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
-            discards = plain_turn(table.hands[seat], table.melds[seat], self._pungs[seat],
+            discards = plain_turn(table.hands[seat], table.meld_records[seat], self._pungs[seat],
                                   table.drawn if table.ready[seat] is not False else -1, self._forms,
                                   ACTIONS.discard[seat])
             if discards is not None:
@@ -410,7 +410,7 @@ class MahjongFlow:
         if self._quick_claims:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
-            shapes, ready = claim_scan(table.hands, table.melds, table.ready, tile, seat, self._forms,
+            shapes, ready = claim_scan(table.hands, table.meld_records, table.ready, tile, seat, self._forms,
                                        0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
             if ready is not None:  # the readiness the scan worked out: the engine caches it
                 table.ready[:] = ready
