@@ -67,7 +67,7 @@ void register_wall(py::module_& m) {
             std::uint8_t counts[64] = {};
             PyObject* raw = tiles.ptr();
             if (PyByteArray_CheckExact(raw) || PyBytes_CheckExact(raw)) {
-                // A wall (a bytearray) or bytes: read in place, no list of ints made (nothing below runs Python
+                // A wall (bytes) or a bytearray: read in place, no list of ints made (nothing below runs Python
                 // code, so the buffer cannot change while it is read).
                 const Py_ssize_t size = PyByteArray_CheckExact(raw) ? PyByteArray_GET_SIZE(raw) : PyBytes_GET_SIZE(raw);
                 if (start < 0 || stop < start || stop > size)

@@ -215,7 +215,7 @@ class Table:
         table.first_dealer = data["first_dealer"]
         table.round_wind = data["round_wind"]
         table.seat_winds = tuple(data["seat_winds"])
-        table.wall = Wall(bytearray(wall_tiles), head, tail)
+        table.wall = Wall(wall_tiles, head, tail)  # (copied into bytes)
         table.hands = [bytearray(h) for h in data["hands"]]
         table._views = None
         table.set_melds([[meld_from_json(m) for m in ms] for ms in data["melds"]])
