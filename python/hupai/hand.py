@@ -30,6 +30,8 @@ _KINDS = frozenset(range(NUM_KINDS))
 # no meld's (a seat is 0..7: a table has at most 4).
 _SOURCE_BYTES: dict[int | None, int] = {None: NO_SEAT, **{seat: seat for seat in range(8)}}
 _CLAIMED_BYTES: dict[int | None, int] = {None: NO_SEAT, **{kind: kind for kind in range(NUM_KINDS)}}
+# The types a source seat or a claimed tile may have (an int or None: not a bool, nor a float equal to an int).
+_SEAT_TYPES = frozenset({int, type(None)})
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,12 @@ class Meld:
                 raise InvalidHand(f"{format_tiles(list(tiles))} is not a run of one suit")
         elif tiles.count(first) != size:
             raise InvalidHand(f"a {self.type} needs identical tiles, got {format_tiles(list(tiles))}")
-        try:  # (a bad seat or tile: -1 from the lookups, which bytes refuses)
+        source, claimed = self.claimed_from, self.claimed_tile
+        try:  # (a bad seat or tile: -1 from the lookups, which bytes refuses; True and 1.0 look up as 1: refused)
+            if type(source) not in _SEAT_TYPES or type(claimed) not in _SEAT_TYPES:
+                raise TypeError
             record = bytes((code, first, 1 if self.concealed else 0, 1 if self.added else 0,
-                            _SOURCE_BYTES.get(self.claimed_from, -1), _CLAIMED_BYTES.get(self.claimed_tile, -1)))
+                            _SOURCE_BYTES.get(source, -1), _CLAIMED_BYTES.get(claimed, -1)))
         except (TypeError, ValueError):
             raise InvalidHand(f"a meld's claimed_from must be a seat 0..7 and its claimed_tile a kind 0..33 (or "
                               f"None), got {self.claimed_from!r} and {self.claimed_tile!r}") from None

@@ -285,3 +285,18 @@ def test_a_record_that_is_no_melds_is_refused_and_one_that_is_decodes() -> None:
     # The type bytes are the token letters' places among the tile characters: a token is its record as tiles.
     assert {name: "0123456789abcdefghijklmnopqrstuvwx"[code] for name, code in MELD_CODES.items()} == {
         "chow": "c", "pung": "p", "kong": "k"}
+
+
+@pytest.mark.parametrize(("claimed_from", "claimed_tile"), [
+    (8, 5), (-1, 5), (True, 5), ("1", 5), (1, 34), (1, -1), (1, 5.0), (2**70, 5),
+])
+def test_a_meld_whose_source_or_claimed_tile_has_no_record_byte_is_refused(claimed_from: object,
+                                                                          claimed_tile: object) -> None:
+    with pytest.raises(InvalidHand, match="claimed_from must be a seat 0..7"):
+        Meld("pung", (5, 5, 5), False, claimed_from, False, claimed_tile)  # type: ignore[arg-type]
+
+
+def test_a_meld_with_a_seat_and_a_tile_in_range_has_them_in_its_record() -> None:
+    meld = Meld("pung", (5, 5, 5), False, 7, False, 5)
+    assert meld.record == bytes((MELD_CODES["pung"], 5, 0, 0, 7, 5))
+    assert Meld.from_record(meld.record) == meld
