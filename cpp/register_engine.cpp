@@ -47,6 +47,9 @@ bool read_meld_count(PyObject* value, long long& out) {
     return read_small(value, "melds", 0, kMaxMelds, out);
 }
 
+// A ready cache byte that means not known (hupai.game.state.table.READY_UNKNOWN).
+constexpr std::uint8_t kReadyUnknown = 255;
+
 // A seat's ready flag: -1 (or None) unknown, 0 (or False) not ready, 1 (or True) ready.
 bool read_ready(PyObject* value, signed char& out) {
     if (value == Py_None) {
@@ -107,6 +110,9 @@ PyObject* claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t hands[4][kNumKinds];
     ClaimQuery query;
     query.num_players = int(seats);
+    // The engine's ready cache is a bytearray (a byte per seat: 0, 1, 255 not known), written in place; any other
+    // sequence of flags is read only, the learned flags returned.
+    const bool cache = PyByteArray_CheckExact(args[2]);
     for (int seat = 0; seat < query.num_players; ++seat) {
         PyObject* hand = owned_item(args[0], seat, "hands");
         if (hand == nullptr) return nullptr;
@@ -121,6 +127,7 @@ PyObject* claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         Py_DECREF(melds);
         if (!counted) return nullptr;
         query.melds[seat] = int(count);
+        if (cache) continue;  // the bytes are read below, once nothing else can run
         PyObject* ready = owned_item(args[2], seat, "ready");
         if (ready == nullptr) return nullptr;
         const bool flagged = read_ready(ready, query.ready[seat]);
@@ -138,10 +145,30 @@ PyObject* claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     query.forms = unsigned(forms);
     query.chow_seats = unsigned(chow_seats);
     query.flags = unsigned(flags);
+    std::uint8_t* bytes = nullptr;
+    if (cache) {  // read here: no Python code runs from now to the write below (sizes and bytes checked first)
+        if (PyByteArray_GET_SIZE(args[2]) != seats) {
+            PyErr_SetString(PyExc_ValueError, "claim_scan: the ready cache must have one byte per seat");
+            return nullptr;
+        }
+        bytes = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(args[2]));
+        for (int seat = 0; seat < query.num_players; ++seat) {
+            if (bytes[seat] > 1 && bytes[seat] != kReadyUnknown) {
+                PyErr_SetString(PyExc_ValueError, "claim_scan: a ready byte must be 0, 1 or 255");
+                return nullptr;
+            }
+            query.ready[seat] = bytes[seat] == kReadyUnknown ? -1 : static_cast<signed char>(bytes[seat]);
+        }
+    }
     const signed char before[4] = {query.ready[0], query.ready[1], query.ready[2], query.ready[3]};
     const std::uint32_t shapes = claim_shapes(query);
     bool learned = false;  // did the scan work out a seat's readiness that was unknown?
     for (int seat = 0; seat < query.num_players; ++seat) learned |= before[seat] < 0 && query.ready[seat] >= 0;
+    if (bytes != nullptr) {  // in place, and nothing to return
+        for (int seat = 0; seat < query.num_players; ++seat)
+            bytes[seat] = query.ready[seat] < 0 ? kReadyUnknown : static_cast<std::uint8_t>(query.ready[seat]);
+        learned = false;
+    }
     PyObject* ready = Py_None;
     if (learned) {  // the cache after the scan, for the caller to store: None unknown, False, True
         ready = PyTuple_New(query.num_players);
@@ -257,7 +284,9 @@ PyMethodDef kEngineMethods[] = {
      "claim_scan($module, hands, melds, ready, tile, discarder, forms, chow_seats, flags, /)\n--\n\n"
      "The claims every seat but the discarder could make on `tile` by the shape of its hand. Per seat: hands\n"
      "34 counts (a buffer: the engine's bytearrays), melds its exposed meld count (its meld records, bytes of 6\n"
-     "a meld; an int; or a list whose length it is), ready -1/None unknown, 0/False, 1/True. chow_seats: bit s = seat s may chow; flags: 1 melds\n"
+     "a meld; an int; or a list whose length it is), ready -1/None unknown, 0/False, 1/True, or the engine's\n"
+     "cache, a bytearray of a byte per seat (255 unknown, 0, 1), written in place (then ready below is None).\n"
+     "chow_seats: bit s = seat s may chow; flags: 1 melds\n"
      "claimable, 2 kong allowed, 4 check wins (in `forms`; a seat known not ready is skipped, an unknown one\n"
      "worked out first). Returns (shapes, ready): shapes has 8 bits per seat at 8*seat (1 win, 2 pung,\n"
      "4 kong; chows 8, 16, 32: the tile high, middle, low in the run); ready is None if the scan worked out no\n"

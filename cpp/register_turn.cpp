@@ -2,10 +2,10 @@
 // claim scan of every other seat, and when nobody can claim and the wall goes on, the next seat's draw and the
 // question whether its turn is only its discards. The flow decides everything around it in Python (whether the
 // path applies, claim windows, the wall end, the rules' turn hook) and keeps its own books (discards, 漏胡 blocks,
-// the ready cache, events, the Table's fields) from what this returns. The core reads the engine's per-hand
-// objects (hands, meld counts from the seats' meld records, ready flags, exposed-pung masks, the next seat's 漏胡
-// mask, an int) and writes plain buffers only: the two hand counts it moves (bytearrays of 34 counts), the two
-// per-seat counters (bytearrays) and the discarder's pile (its tile written at its count of discards made, a
+// events, the Table's fields) from what this returns. The core reads the engine's per-hand objects (hands, meld
+// counts from the seats' meld records, exposed-pung masks, the next seat's 漏胡 mask, an int) and writes plain
+// buffers only: the two hand counts it moves (bytearrays of 34 counts), the two per-seat counters and the ready
+// cache (bytearrays, a byte per seat) and the discarder's pile (its tile written at its count of discards made, a
 // bytearray). It stores, creates or changes no other Python object except its return value, and everything is
 // read and checked first, so a malformed argument (an engine bug, never a player's action) raises before any byte
 // changes.
@@ -83,42 +83,24 @@ bool seat_tables(PyObject* value, Py_ssize_t seats) {
     return true;
 }
 
-PyObject* ready_flag(signed char ready) { return ready < 0 ? Py_None : ready ? Py_True : Py_False; }
+// A ready cache byte: 0 not ready, 1 ready, 255 not known (hupai.game.state.table.READY_UNKNOWN).
+constexpr std::uint8_t kReadyUnknown = 255;
 
-// (ready, result, drawn), stealing `result`: ready is the seats' ready flags after the turn (None, False, True),
-// for the flow to keep as its cache in place of the one it passed: that list itself when no flag changed (the
-// common case, every flag known and none moved: no list is made), else a new list. drawn: the tile the next seat
-// drew, -1 if the turn stopped before its draw.
-PyObject* turn_result(PyObject* passed, const signed char* ready, Py_ssize_t seats, PyObject* result, long drawn) {
+// (result, drawn), stealing `result`, after writing the seats' ready flags into the cache's bytes (`cache`, the
+// flow's bytearray, checked before anything was written; written before any object is made, so no finalizer can
+// run between the check and the write). drawn: the tile the next seat drew, -1 if the turn stopped before its draw.
+PyObject* turn_result(std::uint8_t* cache, const signed char* ready, Py_ssize_t seats, PyObject* result, long drawn) {
+    for (Py_ssize_t s = 0; s < seats; ++s) cache[s] = ready[s] < 0 ? kReadyUnknown : std::uint8_t(ready[s]);
     if (result == nullptr) return nullptr;
-    bool same = true;
-    for (Py_ssize_t s = 0; s < seats && same; ++s) same = PyList_GET_ITEM(passed, s) == ready_flag(ready[s]);
-    PyObject* flags = passed;
-    if (same) {
-        Py_INCREF(flags);
-    } else {
-        flags = PyList_New(seats);
-        if (flags == nullptr) {
-            Py_DECREF(result);
-            return nullptr;
-        }
-        for (Py_ssize_t s = 0; s < seats; ++s) {
-            PyObject* flag = ready_flag(ready[s]);
-            Py_INCREF(flag);
-            PyList_SET_ITEM(flags, s, flag);  // filling the new list returned
-        }
-    }
     PyObject* tile = PyLong_FromLong(drawn);
-    PyObject* out = tile == nullptr ? nullptr : PyTuple_New(3);
+    PyObject* out = tile == nullptr ? nullptr : PyTuple_New(2);
     if (out == nullptr) {
         Py_XDECREF(tile);
-        Py_DECREF(flags);
         Py_DECREF(result);
         return nullptr;
     }
-    PyTuple_SET_ITEM(out, 0, flags);  // the new tuple returned takes the three references
-    PyTuple_SET_ITEM(out, 1, result);
-    PyTuple_SET_ITEM(out, 2, tile);
+    PyTuple_SET_ITEM(out, 0, result);  // the new tuple returned takes the two references
+    PyTuple_SET_ITEM(out, 1, tile);
     return out;
 }
 
@@ -128,7 +110,7 @@ std::uint8_t* seat_counters(PyObject* value, Py_ssize_t seats) {
     return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(value));
 }
 
-// lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (list, int | tuple | None, int).
+// lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (int | tuple | None, int).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
         PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
@@ -142,13 +124,14 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     }
     const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
-    PyObject* ready_list = args[1];
     std::uint8_t* draws = seat_counters(pack[kDraws], seats);
     std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
-    if (draws == nullptr || discards_made == nullptr || draws == discards_made || !seat_list(pack[kPiles], seats) ||
+    std::uint8_t* cache = seat_counters(args[1], seats);  // the ready cache: one byte a seat
+    if (draws == nullptr || discards_made == nullptr || draws == discards_made || cache == nullptr ||
+        cache == draws || cache == discards_made || !seat_list(pack[kPiles], seats) ||
         !seat_list(pack[kMeldRecords], seats) ||
         !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
-        !seat_list(ready_list, seats) || !seat_tables(pack[kDiscardActions], seats) ||
+        !seat_tables(pack[kDiscardActions], seats) ||
         !PyBytes_CheckExact(pack[kWallTiles]) || PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall) {
         fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
@@ -203,12 +186,12 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             return nullptr;
         }
         query.melds[s] = int(PyBytes_GET_SIZE(records) / kMeldWidth);
-        PyObject* ready = PyList_GET_ITEM(ready_list, s);
-        if (ready != Py_None && ready != Py_True && ready != Py_False) {
-            fail("lean_turn: a ready flag must be None, True or False");
+        const std::uint8_t ready = cache[s];
+        if (ready > 1 && ready != kReadyUnknown) {
+            fail("lean_turn: a ready byte must be 0, 1 or 255");
             return nullptr;
         }
-        query.ready[s] = ready == Py_None ? -1 : ready == Py_True ? 1 : 0;
+        query.ready[s] = ready == kReadyUnknown ? -1 : static_cast<signed char>(ready);
     }
     if (counts[seat][tile] == 0) {
         fail("lean_turn: the discarder does not hold the tile");
@@ -258,7 +241,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     query.flags = kMeldsClaimable | kKongAllowed | kCheckWins;
     const std::uint32_t shapes = claim_shapes(query);
     if (shapes != 0 || next_tile < 0)
-        return turn_result(ready_list, query.ready, seats, PyLong_FromUnsignedLong(shapes), -1);
+        return turn_result(cache, query.ready, seats, PyLong_FromUnsignedLong(shapes), -1);
 
     // The next seat's draw from the wall.
     ++buffers[next][next_tile];
@@ -274,7 +257,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         plain = hand[__builtin_ctzll(rest)] == 0;
     if (!plain) {
         Py_INCREF(Py_None);
-        return turn_result(ready_list, query.ready, seats, Py_None, next_tile);
+        return turn_result(cache, query.ready, seats, Py_None, next_tile);
     }
     PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
     Py_ssize_t held = 0;
@@ -289,7 +272,7 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
         }
     }
-    return turn_result(ready_list, query.ready, seats, discards, next_tile);
+    return turn_result(cache, query.ready, seats, discards, next_tile);
 }
 
 // discard_tile(pack, seat, tile) -> None: the general path's discard (MahjongFlow._discard), the bytes the lean
@@ -400,14 +383,14 @@ PyMethodDef kTurnMethods[] = {
      "bytes of 6-byte records, their count read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
      "mask, an int (bits 0..33 kinds, bit 34 every tile); discard actions: per seat a tuple of 34 items, returned, never read; the wall's\n"
      "tiles, bytes of at most 136 kinds; the winning forms; piles: per seat a bytearray of 256 bytes, its discards in\n"
-     "order, a claimed one marked 0x80). `ready`: the engine's ready cache (None, False, True per seat), read\n"
-     "only. `seat` discards `tile` (`drawn`: the tile it drew, -1 if none): written at discards_made[seat] in\n"
+     "order, a claimed one marked 0x80). `ready`: the engine's ready cache, a bytearray of a byte per seat (0\n"
+     "not ready, 1 ready, 255 not known). `seat` discards `tile` (`drawn`: the tile it drew, -1 if none): written at discards_made[seat] in\n"
      "its pile, discards_made[seat] + 1; and every other seat's claims are scanned (claim_scan's bits,\n"
      "`chowers` as its chow_seats). If nobody may claim, `head` < `limit` (the wall's head and the end of its\n"
      "live part) and the next seat has no 漏胡 block, that seat draws the wall's tile at `head` (draws[next] +\n"
-     "1). Only those bytes are written, after every argument is checked. Returns (ready, result, drawn): ready the cache after the turn (what the scan\n"
-     "learned, and the discarder's own waiting hand, worked out now), the `ready` list itself if no flag\n"
-     "changed, else a new list; result the shapes (an int) if some seat may claim, 0 if nobody may but no draw\n"
+     "1). The ready cache gets what the scan learned and the discarder's own waiting hand, worked out now.\n"
+     "Only those bytes are written, after every argument is checked. Returns (result, drawn): result the shapes (an int) if\n"
+     "some seat may claim, 0 if nobody may but no draw\n"
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
      "its discards, else None; drawn the tile drawn, -1 if none was."},
     {"discard_tile", as_method(discard_tile), METH_FASTCALL,

@@ -25,8 +25,8 @@ def blind_twin(game: Game, other: int, swaps: int = 3) -> Game:
         tiles[i] = kind
         done += 1
     set_wall_tiles(twin, tiles)
-    if hasattr(table, "ready"):
-        table.ready = [None] * twin.rules.num_players
+    if hasattr(table, "forget_ready"):  # a mahjong table: its ready cache, not known again
+        table.forget_ready()
     twin._legal = {}
     return twin
 
@@ -61,8 +61,8 @@ def blind_table(game: Game) -> Game:
                 table.drawn, redraw = new, False
     tiles[wall.head:tail] = tiles[wall.head:tail][::-1]
     set_wall_tiles(twin, tiles)
-    if hasattr(table, "ready"):
-        table.ready = [None] * twin.rules.num_players
+    if hasattr(table, "forget_ready"):  # a mahjong table: its ready cache, not known again
+        table.forget_ready()
     twin.setup["seed"] = (twin.setup["seed"] + 1) % 2**64
     twin._legal = {}
     return twin

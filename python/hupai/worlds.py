@@ -46,7 +46,7 @@ from .game import Game
 from .game.game import _flow_for
 from .game.mahjong.claims import collect as collect_claims
 from .game.mahjong.claims import standard_options
-from .game.state.table import Table
+from .game.state.table import READY_UNKNOWN, Table
 from .game.state.wall import Wall
 from .game.state.zipai import MENZI_BIT, NONE, Group, ZipaiTable, card_mask
 from .hand import Meld
@@ -398,10 +398,10 @@ def _mahjong_table(obs: Observation, rules: Rules, extras: dict[str, Any], hands
 
 def _claim_window(rules: Rules, table: Table, obs: Observation) -> dict[int, tuple[Action, ...]]:
     tile, source = obs.tile, obs.source
-    cache = table.ready
+    cache = table.ready_bytes
     for other in range(table.num_players):
-        if other != source and cache[other] is None:
-            cache[other] = rules.ready(table, other)
+        if other != source and cache[other] == READY_UNKNOWN:
+            cache[other] = 1 if rules.ready(table, other) else 0
     options = (rules.claim_options(table, tile, source) if rules.capabilities.custom_claims
                else standard_options(rules, table, tile, source))
     if not options:

@@ -320,14 +320,14 @@ def test_default_claim_options_match_the_old_python_default_in_real_games():
                 tile = rng.choice(held_kinds(table.hands[rng.randrange(4)]) or [0]) if rng.random() < 0.7 \
                     else rng.randrange(NUM_KINDS)
                 discarder = rng.randrange(4)
-                saved_ready = list(table.ready)
+                saved_ready = bytes(table.ready_bytes)
                 hands_before = [bytes(hand) for hand in table.hands]
-                table.ready[:] = [None] * 4
+                table.forget_ready()
                 try:
                     got = standard_options(rules, table, tile, discarder)
                     filled = list(table.ready)
                 finally:
-                    table.ready[:] = saved_ready
+                    table.ready_bytes[:] = saved_ready
                 expected = old_claim_options(rules, table, tile, discarder)
                 info = (seed, [list(hand) for hand in table.hands], [len(m) for m in table.melds], tile, discarder)
                 assert list(got.items()) == list(expected.items()), info
@@ -547,6 +547,69 @@ BAD_CLAIM_ARGS = [
 def test_claim_scan_rejects_malformed_input(args):
     with pytest.raises((TypeError, ValueError)):
         _core.claim_scan(*args)
+
+
+BAD_CACHES = [
+    bytearray([255]) * 3,                # a cache of another table size
+    bytearray([255]) * 5,
+    bytearray([255, 2, 255, 255]),       # a byte that is no flag (0, 1, 255)
+    bytearray([0, 1, 254, 255]),
+]
+
+
+_LATER = [{}, {"tile": 34}, {"flags": 8}, {"hands": [bytearray(33)] + GOOD_HANDS[1:]}]
+
+
+@pytest.mark.parametrize(("cache", "later"), [
+    *((cache, later) for cache in BAD_CACHES for later in _LATER),
+    *((bytearray([255, 0, 1, 255]), later) for later in _LATER[1:]),  # a good cache, a bad later argument
+])
+def test_claim_scan_refuses_a_bad_cache_and_writes_nothing(cache, later):
+    """The engine's cache (a bytearray, written in place) is checked with every other argument before a byte is
+    written; a good cache with a bad later argument is left as it was too."""
+    ready = bytearray(cache)
+    with pytest.raises((TypeError, ValueError)):
+        _core.claim_scan(*claim_args(ready=ready, **later))
+    assert ready == cache
+
+
+def test_claim_scan_refuses_a_cache_of_another_type_and_writes_nothing():
+    """Only a bytearray is the engine's cache, written in place: bytes or a memoryview of the cache's bytes are
+    read as a sequence of flags (-1, 0, 1), so a 255 in them is refused, and the memory under them is not written."""
+    under = bytearray([255]) * 4
+    for cache in (bytes(under), memoryview(under), list(under)):
+        with pytest.raises(ValueError, match="out of range"):
+            _core.claim_scan(*claim_args(ready=cache))
+    assert under == bytearray([255]) * 4
+
+
+def test_claim_scan_writes_the_cache_in_place():
+    """The engine's cache: a bytearray of a byte per seat (255 not known), the flags the scan learns written into
+    it, nothing returned for them; the same answers as with a list of flags."""
+    flags = [None] * 4
+    want = _core.claim_scan(*claim_args(ready=flags))
+    cache = bytearray([255]) * 4
+    got = _core.claim_scan(*claim_args(ready=cache))
+    assert got == (want[0], None)
+    learned = want[1] if want[1] is not None else flags
+    assert list(cache) == [255 if flag is None else int(flag) for flag in learned]
+    known = bytearray(cache)
+    assert _core.claim_scan(*claim_args(ready=known)) == got and known == cache  # known flags stay as they were
+
+
+def test_claim_scan_reads_the_cache_after_a_hostile_sequence_runs():
+    """A hands sequence whose item access resizes the cache cannot make the scan write past it: the cache's size
+    is checked once nothing else can run."""
+    cache = bytearray([255]) * 4
+
+    class Shrinking(list):
+        def __getitem__(self, index):
+            cache[:] = b""
+            return list.__getitem__(self, index)
+
+    with pytest.raises(ValueError):
+        _core.claim_scan(Shrinking(claim_args()[0]), *claim_args(ready=cache)[1:])
+    assert cache == b""
 
 
 def test_claim_scan_accepts_the_edges():

@@ -29,7 +29,7 @@ def _ready_game(seed: int = 7) -> tuple[Game, list]:
     seat = table.turn_seat
     tile = next(k for k in range(34) if table.hands[seat][k])
     wall = table.wall
-    args = [flow._turn_pack, table.ready, seat, tile, table.drawn, wall.head, wall.tail - flow._dead_wall,
+    args = [flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head, wall.tail - flow._dead_wall,
             flow._chowers[seat]]
     return game, args
 
@@ -105,9 +105,14 @@ def _fifth_copy(args: list) -> list:
     lambda a: a[:7],                                          # an argument missing
     lambda a: _with(a, 0, a[0][:5]),                          # a short pack
     lambda a: _with(a, 0, list(a[0])),                        # a pack that is no tuple
-    lambda a: _with(a, 1, [None] * 3),                        # a ready cache of another table size
-    lambda a: _with(a, 1, [None, None, "yes", None]),         # a ready flag that is not one
-    lambda a: _with(a, 1, (None,) * 4),                       # a ready cache that is no list
+    lambda a: _with(a, 1, bytearray([255]) * 3),              # a ready cache of another table size
+    lambda a: _with(a, 1, bytearray([255, 255, 2, 255])),     # a ready byte that is no flag (0, 1, 255)
+    lambda a: _with(a, 1, bytearray([0, 1, 254, 0])),         # a ready byte that is no flag, next to good ones
+    lambda a: _with(a, 1, bytes([255]) * 4),                  # a ready cache that cannot be written
+    lambda a: _with(a, 1, [None] * 4),                        # the old cache, a list of flags
+    lambda a: _with(a, 1, memoryview(bytearray([255]) * 4)),  # a ready cache that is no bytearray
+    lambda a: _with(a, 1, a[0][DRAWS]),                       # the ready cache is the draws counters
+    lambda a: _with(a, 1, a[0][MADE]),                        # the ready cache is the discards-made counters
     lambda a: _with(a, 2, 4),                                 # no such seat
     lambda a: _with(a, 2, True),                              # a bool for a seat
     lambda a: _with(a, 2, 2**70),                             # an int beyond C's
@@ -178,7 +183,7 @@ _JUNK = [-(2**70), -2, -1, 0, 1, 2, 3, 4, 5, 15, 16, 33, 34, 255, 256, 2**34, 2*
          b"", bytes(34), bytearray(34), bytearray(4), bytearray(3), bytes(6), bytes(7), bytes(24), bytes(30),
          bytearray(6), [], [None] * 4, [0] * 4, [[]] * 4, [set()] * 4, [b""] * 4, [bytes(6)] * 4, [bytes(5)] * 4,
          [bytearray(6)] * 4, [False] * 4, [bytearray(34)] * 4, (), ((),) * 4, set(), object(), bytearray(256),
-         [bytearray(256)] * 4]
+         [bytearray(256)] * 4, bytearray([255]) * 4, bytearray([2]) * 4, bytearray([1]) * 3]
 
 
 def _corrupt(rng: random.Random, args: list) -> list:
@@ -235,9 +240,9 @@ def test_lean_turn_fuzz_only_refuses_and_a_refusal_changes_nothing():
 
 
 def test_lean_turn_plays_the_discard_and_the_draw():
-    """No claim: the discard and the draw move one count each and add to the counters; the ready cache comes
-    back as a new list (the deal left every flag unknown, the discarder's is worked out now), and the flow's lists
-    and events are left to the flow."""
+    """No claim: the discard and the draw move one count each and add to the counters; the ready cache's bytes
+    are written in place (the deal left every flag unknown, the discarder's is worked out now), and the flow's
+    lists and events are left to the flow."""
     for seed in range(40):
         game, args = _ready_game(seed)
         table = game.table
@@ -245,11 +250,11 @@ def test_lean_turn_plays_the_discard_and_the_draw():
         seat, tile, drawn = args[2], args[3], table.wall.tiles[args[5]]
         hands = [bytes(h) for h in table.hands]
         events = list(flow.events)
-        ready = table.ready
-        ready_before = list(ready)
-        got_ready, got, got_drawn = lean_turn(*args)
-        assert ready is table.ready and ready == ready_before  # read, not written
-        assert got_ready is not ready and len(got_ready) == 4
+        ready = table.ready_bytes
+        assert ready == bytearray([255]) * 4  # nothing known after the deal
+        got, got_drawn = lean_turn(*args)
+        assert ready is table.ready_bytes and len(ready) == 4  # written in place
+        got_ready = table.ready
         assert list(flow.events) == events
         assert list(map(list, table.discards)) == [[tile] if s == seat else [] for s in range(4)]  # on its pile
         table.drawn = -1  # (the flow's own bookkeeping after a discard: the rules then read the waiting hand)
@@ -268,10 +273,10 @@ def test_lean_turn_plays_the_discard_and_the_draw():
     raise AssertionError("no unclaimable discard in 40 deals")
 
 
-def test_lean_turn_returns_the_ready_cache_itself_when_no_flag_changed():
-    """With every seat's flag known, a turn that changes none gives back the list it was passed (no list made per
-    turn); one that changes a flag gives a new list, the one passed unchanged. Either way every known flag is the
-    rules' answer for the seat's waiting hand (the discarder's worked out at its discard)."""
+def test_lean_turn_writes_the_ready_cache_in_place():
+    """The cache is one bytearray for the hand, never replaced: a turn writes the flags it learns into it. Every
+    known flag is the rules' answer for the seat's waiting hand (the discarder's worked out at its discard), and
+    the rules read the same flags as True/False/None."""
     kept = renewed = 0
     for seed in range(6):
         game = Game("guangdong", seed=seed, dealer=0, claim_window="eligible")
@@ -282,18 +287,19 @@ def test_lean_turn_returns_the_ready_cache_itself_when_no_flag_changed():
             seat = game.seats_to_act[0]
             legal = game.legal_actions(seat)
             action = legal[rng.randrange(len(legal))]
-            before = table.ready
-            flags = list(before)
+            before = table.ready_bytes
+            flags = bytes(before)
             lean = flow._lean and table.phase == "turn" and action.kind == "discard" and not action.flag
             game.apply(action)
             if not lean:
                 continue
-            assert before == flags  # read, not written
-            if table.ready is before:
+            assert table.ready_bytes is before and set(before) <= {0, 1, 255}
+            if bytes(before) == flags:
                 kept += 1
             else:
                 renewed += 1
             for other in range(4):
+                assert table.ready[other] == (None if before[other] == 255 else before[other] == 1)
                 if table.ready[other] is not None and sum(table.hands[other]) % 3 == 1:  # a waiting hand
                     assert table.ready[other] is game.rules.ready(table, other)
     assert kept > 300 and renewed > 20
@@ -305,7 +311,7 @@ def test_lean_turn_draws_nothing_where_the_live_wall_ends():
     for seed in range(40):
         game, args = _ready_game(seed)
         table = game.table
-        _, got, got_drawn = lean_turn(*_with(args, 6, args[5]))
+        got, got_drawn = lean_turn(*_with(args, 6, args[5]))
         if got != 0 and isinstance(got, int):
             continue  # a claim window
         assert got == 0 and got_drawn == -1 and list(table.draws) == [0, 0, 0, 0]
@@ -321,7 +327,7 @@ def test_lean_turn_leaves_a_louhu_block_to_the_flow_draw():
         table = game.table
         table.louhu[1] = 1 << 5
         hands = [bytes(h) for h in table.hands]
-        _, got, got_drawn = lean_turn(*args)
+        got, got_drawn = lean_turn(*args)
         if got != 0 and isinstance(got, int):
             continue  # a claim window
         assert got == 0 and bytes(table.hands[1]) == hands[1] and list(table.draws) == [0, 0, 0, 0]

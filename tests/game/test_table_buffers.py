@@ -13,7 +13,7 @@ import pytest
 from hupai.errors import HupaiError, InvalidHand
 from hupai.game import Game
 from hupai.game.game import SNAPSHOT_FORMATS
-from hupai.game.state.table import CLAIMED, LOUHU_ALL, LOUHU_KINDS, PILE_CAPACITY, Table
+from hupai.game.state.table import CLAIMED, LOUHU_ALL, LOUHU_KINDS, PILE_CAPACITY, READY_UNKNOWN, ReadyView, Table
 from hupai.hand import MELD_CODES, MELD_WIDTH, NO_SEAT, Meld
 from hupai.worlds import fork
 
@@ -39,6 +39,12 @@ def _check_buffers(table: Table) -> None:
     assert type(table.louhu) is list and len(table.louhu) == n
     assert all(type(mask) is int and 0 <= mask < 2 * LOUHU_ALL for mask in table.louhu)
     assert "missed" not in Table.__slots__ and "missed_all" not in Table.__slots__
+    # The ready cache: a byte per seat (0 not ready, 1 ready, 255 not known) that the core writes in place; the
+    # rules read it as True/False/None through a read-only view over those same bytes.
+    assert type(table.ready_bytes) is bytearray and len(table.ready_bytes) == n
+    assert set(table.ready_bytes) <= {0, 1, READY_UNKNOWN}
+    assert type(table.ready) is ReadyView and table.ready._bytes is table.ready_bytes
+    assert list(table.ready) == [None if b == READY_UNKNOWN else b == 1 for b in table.ready_bytes]
     # Melds: per seat its fixed-width records (bytes; the core reads a seat's meld count from their size), each
     # its Meld's record in the order of the seat's list, and the Melds the rules read are what they decode to.
     assert type(table.meld_records) is list and len(table.meld_records) == n
@@ -70,7 +76,9 @@ def test_a_played_restored_and_forked_table_keeps_its_buffers(name: str) -> None
             restored = Game.from_snapshot(json.loads(json.dumps(game.snapshot())))
             _check_buffers(restored.table)
             assert restored.table.to_json() == game.table.to_json()
-            _check_buffers(fork(game).table)
+            forked = fork(game).table
+            _check_buffers(forked)
+            assert forked.ready_bytes == game.table.ready_bytes and forked.ready_bytes is not game.table.ready_bytes
             _check_buffers(Table.from_json(game.table.to_json()))
 
 
@@ -300,3 +308,62 @@ def test_a_meld_with_a_seat_and_a_tile_in_range_has_them_in_its_record() -> None
     meld = Meld("pung", (5, 5, 5), False, 7, False, 5)
     assert meld.record == bytes((MELD_CODES["pung"], 5, 0, 0, 7, 5))
     assert Meld.from_record(meld.record) == meld
+
+
+@pytest.mark.parametrize("name", ["guangdong", "yunxiao", "kawuxing"])
+def test_the_ready_cache_is_bytes_and_the_rules_see_flags(name: str) -> None:
+    """The engine's ready cache is a bytearray the core writes in place; the rules read ``table.ready[seat]`` as
+    True, False or None (a read-only view, no list), each flag the rules' own answer; snapshots leave it out."""
+    seen: set[bool | None] = set()
+    for seed in range(3):
+        game = Game(name, seed=seed, dealer=0, claim_window="eligible")
+        table = game.table
+        cache = table.ready_bytes
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            game.apply(legal[rng.randrange(len(legal))])
+            assert table.ready_bytes is cache  # never replaced: written in place
+            flags = table.ready
+            assert len(flags) == table.num_players and flags[-1] is flags[table.num_players - 1]
+            for other in range(table.num_players):
+                flag = flags[other]
+                assert flag is (None if cache[other] == READY_UNKNOWN else cache[other] == 1)
+                seen.add(flag)
+            assert flags[:] == list(flags)
+        assert "ready" not in table.to_json() and "ready_bytes" not in table.to_json()
+        with pytest.raises(TypeError):
+            table.ready[0] = True  # type: ignore[index]  # read-only: the engine writes the bytes
+    assert seen == {True, False, None}
+
+
+@pytest.mark.parametrize("window", ["eligible", "all"])
+def test_where_rules_test_wins_in_python_a_claim_window_opens_on_a_known_cache(window: str) -> None:
+    """Yunxiao tests wins in Python, so the engine fills the ready cache before it asks for claims: the discarder's
+    own flag is worked out at its discard (a 摸切 discard keeps it), every other seat not known (after the deal or a
+    claim) at the window. Every flag is then the rules' answer for the seat's waiting hand."""
+    windows = kept = 0
+    for seed in range(4):
+        game = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window=window)
+        table = game.table
+        rules = game.rules
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.seats_to_act[0]
+            legal = game.legal_actions(seat)
+            action = legal[rng.randrange(len(legal))]
+            before = table.ready_bytes[seat]
+            drawn = table.drawn
+            game.apply(action)
+            if action.kind != "discard" or game.over or table.phase == "turn" and table.turn_seat == seat:
+                continue
+            windows += 1
+            cache = table.ready_bytes
+            assert READY_UNKNOWN not in cache, (seed, list(cache))
+            for other in range(4):
+                assert cache[other] == rules.ready(table, other), (seed, other)
+            if action.tile == drawn and before != READY_UNKNOWN:
+                kept += 1
+                assert cache[seat] == before  # a 摸切 discard: the waiting hand, and its flag, as they were
+    assert windows > 150 and kept > 5

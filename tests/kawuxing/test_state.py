@@ -109,6 +109,6 @@ def _assert_blind(game: Game) -> None:
             hand[tiles[i]] += 1
             tiles[i] = kind
         set_wall_tiles(twin, tiles)
-        table.ready = [None] * 3
+        table.forget_ready()
         twin._legal = {}
         assert twin.observation(seat) == game.observation(seat), f"seat {seat} sees seat {other}'s hand"

@@ -57,7 +57,8 @@ class TableView(Protocol):
     ``kong_seat``, ``draws``, ``discards_made``, ``calls``, ``meld_order``, ``extras`` (the rule system's own
     state, written only through :class:`SetState`), ``payments``, ``ready`` (the engine's cache of
     :meth:`~hupai.rules.base.Rules.ready` per seat: True, False, or None when not known yet; a rule system whose
-    win test is its own may read it to skip work).
+    win test is its own may read it to skip work; ``ready_bytes`` is the same cache as the engine keeps it, a
+    byte per seat: 0 not ready, 1 ready, 255 not known, cheaper to read on a path taken every discard).
     """
 
     @property
@@ -112,6 +113,8 @@ class TableView(Protocol):
     def payments(self) -> Sequence[int]: ...
     @property
     def ready(self) -> Sequence[bool | None]: ...
+    @property
+    def ready_bytes(self) -> bytes | bytearray: ...
 
     def concealed_kinds(self, seat: int, without: int = -1) -> list[int]: ...
 

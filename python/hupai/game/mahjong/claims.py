@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ..._core import claim_scan
 from ...actions import ACTIONS, CHOWS, Action
 from ..state.table import LOUHU_ALL as _LOUHU_ALL
+from ..state.table import READY_UNKNOWN
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...rules.base import Rules
@@ -95,10 +96,9 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
             chowers = 1 << ((discarder + 1) % table.num_players)
         else:
             chowers = sum(1 << seat for seat in rules.chow_seats(table, discarder))
-        shapes, ready = claim_scan(table.hands, table.meld_records, table.ready, tile, discarder, rules.win_forms,
-                                   chowers, SCAN_ALL if core_wins else _SCAN_MELDS)
-        if ready is not None:  # the scan worked out some seat's readiness: the engine caches it
-            table.ready[:] = ready
+        # (the readiness the scan works out goes into the engine's cache, in place)
+        shapes, _ = claim_scan(table.hands, table.meld_records, table.ready_bytes, tile, discarder,
+                               rules.win_forms, chowers, SCAN_ALL if core_wins else _SCAN_MELDS)
     if not shapes and core_wins:
         return {}  # the common case: nobody can claim, and no rule question needed asking
     if shapes & _ANY_MELD:  # the wall-end questions, asked only when some meld is possible
@@ -132,11 +132,13 @@ def standard_options(rules: Rules, table: Table, tile: int, discarder: int,
 
 def is_ready(rules: Rules, table: Table, seat: int) -> bool:
     """Is ``seat``'s waiting hand ready (:meth:`~hupai.rules.base.Rules.ready`), through the engine's cache
-    (``table.ready``, reset whenever that hand changes)?"""
-    cached = table.ready[seat]
-    if cached is None:
-        cached = table.ready[seat] = rules.ready(table, seat)
-    return cached
+    (``table.ready_bytes``, reset whenever that hand changes)?"""
+    cached = table.ready_bytes[seat]
+    if cached == READY_UNKNOWN:
+        ready = rules.ready(table, seat)
+        table.ready_bytes[seat] = 1 if ready else 0
+        return ready
+    return cached == 1
 
 
 def collect(rules: Rules, table: Table, tile: int, offered: dict[int, list[Action]], source: int,

@@ -25,7 +25,7 @@ from ...rules.contract import Effects, GiveTile, Pay, SetState, TakeFromTail
 from ..flow import Decision
 from ..result import HandResult, WinResult, close_hand
 from ..state.compact import table_to_compact
-from ..state.table import CLAIMED, Table, copy_json
+from ..state.table import CLAIMED, READY_UNKNOWN, Table, copy_json
 from ..state.wall import Wall, shuffle
 from . import claims
 from .claims import SCAN_ALL as _SCAN_ALL
@@ -34,9 +34,8 @@ from .observation import Observer
 
 __all__ = ["MahjongFlow"]
 
-# Per table size n, per seat: the other seats in turn order, and the bit of its 下家 (who may chow: claim_scan's
-# mask). Made once here, not per hand.
-_OTHERS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
+# Per table size n, per seat: the bit of its 下家 (who may chow: claim_scan's mask), and the 下家 itself. Made once
+# here, not per hand.
 _CHOWERS = {n: tuple(1 << ((seat + 1) % n) for seat in range(n)) for n in range(2, 5)}
 _NEXT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(2, 5)}
 # The records of the common events, per seat and kind (hupai.events.record), made once: the turn paths append
@@ -65,8 +64,8 @@ class MahjongFlow:
     """
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
-                 "_pre_draw", "_others", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat", "_quick_turn",
-                 "_turn_pack")
+                 "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
+                 "_quick_turn", "_turn_pack")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -88,7 +87,9 @@ class MahjongFlow:
         self._pre_draw = (None if not caps.pre_draw
                           else rules.pre_draw_window if window == "all" else rules.pre_draw_actions)
         n = rules.num_players
-        self._others = _OTHERS[n]
+        self._seats = range(n)
+        # The discarder's readiness worked out at its discard (see _discard): the rules test wins in Python.
+        self._ready_first = caps.custom_claims and not caps.core_wins
         # Rules with chow_seats get their ChowMasks of the table at deal and restore (see ChowMasks: not the flow).
         self._chowers: tuple[int, ...] | claims.ChowMasks = _CHOWERS[n]
         # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None.
@@ -173,7 +174,7 @@ class MahjongFlow:
             elif isinstance(effect, GiveTile):
                 seat, tile = effect.seat, effect.tile
                 table.hands[seat][tile] += 1
-                table.ready[seat] = None
+                table.ready_bytes[seat] = READY_UNKNOWN
                 table.drawn = tile
                 table.drawn_from = effect.source
             else:
@@ -212,7 +213,7 @@ class MahjongFlow:
             quick = self._quick_turn
             if self._plain_turns or (quick is not None and quick(table, seat)):  # usually found by apply() already
                 discards = plain_turn(table.hands[seat], table.meld_records[seat], self._pungs[seat],
-                                      table.drawn if table.ready[seat] is not False else -1, self._forms,
+                                      table.drawn if table.ready_bytes[seat] else -1, self._forms,
                                       ACTIONS.discard[seat])
                 if discards is not None:
                     return discards
@@ -230,8 +231,9 @@ class MahjongFlow:
         hand = table.hands[seat]
         drawn = table.drawn
         # (A plain turn gets here only when _core.plain_turn found a complete hand or a possible kong.)
-        ready = table.ready[seat] if caps.core_wins else claims.is_ready(rules, table, seat)
-        win = (drawn >= 0 and ready is not False and rules.completes(table, seat, drawn, True)
+        # (not known not ready: the core's cache byte not 0, or the rules' answer through the cache)
+        ready = table.ready_bytes[seat] != 0 if caps.core_wins else claims.is_ready(rules, table, seat)
+        win = (drawn >= 0 and ready and rules.completes(table, seat, drawn, True)
                and rules.may_win(table, seat, drawn, table.drawn_from))
         out: list[Action] = [ACTIONS.win[seat][drawn]] if win else []
         if caps.last_kong and table.drawn_from == "replacement" and rules.replacement_ends_hand(table, seat):
@@ -308,7 +310,7 @@ class MahjongFlow:
             # hand, not looked for if the hand before the draw was known not to be ready; no kong possible). The
             # common turn, answered here for the shell's cache (legal_actions makes the same call otherwise).
             discards = plain_turn(table.hands[seat], table.meld_records[seat], self._pungs[seat],
-                                  table.drawn if table.ready[seat] is not False else -1, self._forms,
+                                  table.drawn if table.ready_bytes[seat] else -1, self._forms,
                                   ACTIONS.discard[seat])
             if discards is not None:
                 return {seat: discards}
@@ -334,8 +336,8 @@ class MahjongFlow:
         draws from the wall (one record in the log for both events) and gets a turn of discards alone: what
         :meth:`_discard`, :meth:`_next_turn`, :meth:`_draw` and :meth:`apply` do in that case, with the same state
         and events at the end. ``_core.lean_turn`` makes both scans in one crossing and writes plain buffers only
-        (the two hand counts moved, the per-seat counters, the discard on its pile); the rest (the ready cache it
-        returns, a new list only when a flag changed, events and the Table's own fields) is kept here. Anything
+        (the two hand counts moved, the per-seat counters, the discard on its pile, the ready cache's bytes); the rest
+        (events and the Table's own fields) is kept here. Anything
         else (a claim is possible, the wall ends, a 漏胡 block that the next seat's draw ends) leaves by the general
         path at the point where the two part, and returns None: :meth:`known_legal` finishes. Most actions of a
         simulated Guangdong or Kawuxing hand are this one; :func:`hupai.game.play` calls it directly."""
@@ -343,8 +345,8 @@ class MahjongFlow:
         wall = table.wall
         head = wall.head
         # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
-        table.ready, got, drawn = lean_turn(self._turn_pack, table.ready, seat, tile, table.drawn, head,
-                                            wall.tail - self._dead_wall, self._chowers[seat])
+        got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
+                               wall.tail - self._dead_wall, self._chowers[seat])
         table.last_discard = tile
         table.discarder = seat
         if drawn < 0:
@@ -395,8 +397,7 @@ class MahjongFlow:
         table = self.table
         # The hand's count, the pile and the count of discards made: three bytes, one core call.
         discard_tile(self._turn_pack, seat, tile)
-        if tile != table.drawn:
-            table.ready[seat] = None  # a 摸切 discard leaves the waiting hand as it was
+        fresh = tile != table.drawn  # a new waiting hand (a 摸切 discard leaves it as it was)
         table.last_discard = tile
         table.discarder = seat
         table.drawn = -1
@@ -406,14 +407,21 @@ class MahjongFlow:
         else:
             self.events.records.append(_DISCARDS[seat][tile])
         table.phase = "claim"
+        if fresh:
+            # Not known (the core's scans work it out), or where the rules test wins in Python, their answer now:
+            # the claim window fills the cache before it asks them anyway, and this seat's waiting hand, the one
+            # most often not known there, holds till its next draw or claim (see _claim_window).
+            if self._ready_first:
+                table.ready_bytes[seat] = 1 if self.rules.ready(table, seat) else 0
+            else:
+                table.ready_bytes[seat] = READY_UNKNOWN
         shapes = None
         if self._quick_claims:
             # Standard claims, wins and chows by the core: one scan usually says nobody can claim, and with
             # claim_window="eligible" the next turn follows at once (the common discard of a simulation).
-            shapes, ready = claim_scan(table.hands, table.meld_records, table.ready, tile, seat, self._forms,
-                                       0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
-            if ready is not None:  # the readiness the scan worked out: the engine caches it
-                table.ready[:] = ready
+            # (the readiness the scan works out goes into the engine's cache, in place)
+            shapes, _ = claim_scan(table.hands, table.meld_records, table.ready_bytes, tile, seat, self._forms,
+                                   0 if tile >= 27 else self._chowers[seat], _SCAN_ALL)
             if not shapes:
                 self._next_turn(seat)
                 return
@@ -432,10 +440,14 @@ class MahjongFlow:
         # Outside a claim window ``pending`` and ``answers`` are empty: every way out of one clears them.
         if caps.custom_claims:
             if not caps.core_wins:  # the rules' own win test reads the engine's ready cache: fill it first
-                cache = table.ready
-                for other in self._others[seat]:
-                    if cache[other] is None:
-                        cache[other] = rules.ready(table, other)
+                cache = table.ready_bytes
+                # One test of the whole cache (READY_UNKNOWN is 255), no byte read a seat: the discard filled in
+                # the discarder's own flag (and every discard before it its seat's), so a seat is not known here
+                # only after the deal, a restore, or a tile the rules gave.
+                if 255 in cache:
+                    for other in self._seats:
+                        if cache[other] == 255:
+                            cache[other] = 1 if rules.ready(table, other) else 0
             options = rules.claim_options(table, tile, seat)
         else:
             options = claims.standard_options(rules, table, tile, seat, shapes)  # the quick scan's shapes, if made
@@ -481,7 +493,7 @@ class MahjongFlow:
             if meld.type == "pung":  # (the other melds are as they were: their kinds are in the mask)
                 self._pungs[seat] |= 1 << meld.tiles[0]
         table.calls += 1
-        table.ready[seat] = None
+        table.ready_bytes[seat] = READY_UNKNOWN
         claimed, source = meld.claimed_tile, meld.claimed_from
         events = self.events.records
         events.append(_MELDS[meld.type][seat][-1 if claimed is None else claimed][-1 if source is None else source])
@@ -580,7 +592,7 @@ class MahjongFlow:
         if winners:
             if rob:
                 table.hands[source][tile] -= 1  # the added tile goes to the robbers
-                table.ready[source] = None
+                table.ready_bytes[source] = READY_UNKNOWN
             self._settle([(seat, tile, "robbed_kong" if rob else "discard", source) for seat in winners])
         elif rob:
             table.pending = {}

@@ -37,7 +37,17 @@ from ...errors import HupaiError
 from ...hand import MELD_WIDTH, NO_SEAT, Meld
 from ...rules.base import Rules
 from . import consistency
-from .table import _MARKS, _PADS, CLAIMED_MARKS, LOUHU_ALL, LOUHU_KINDS, Table, copy_json, louhu_kinds
+from .table import (
+    _MARKS,
+    _NOT_KNOWN,
+    _PADS,
+    CLAIMED_MARKS,
+    LOUHU_ALL,
+    LOUHU_KINDS,
+    Table,
+    copy_json,
+    louhu_kinds,
+)
 from .validate import (
     _PHASES,
     MAX_ACTIONS,
@@ -364,7 +374,7 @@ def table_from_compact(rules: Rules, setup: Mapping[str, Any], data: Any, action
         table.louhu = missed
     table.extras = extras  # (copied above)
     table.payments = payments
-    table.ready = [None] * n
+    table.ready_bytes = bytearray(_NOT_KNOWN[n])  # derived, never saved
 
     # -- what the last actions fix, then the rules' own checks; the open window is the one the rules open
     answers = _answers(phase, actions)

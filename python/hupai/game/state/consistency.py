@@ -288,7 +288,7 @@ def check_with_rules(rules: Rules, window: str, table: Table, actions: Sequence[
         if not (caps.pre_draw and rules.can_draw(table) and (
                 rules.pre_draw_window(table, seat) if window == "all" else rules.pre_draw_actions(table, seat))):
             raise _fail(f"{w}.phase", "a pre-draw phase with no declaration on offer")
-    table.ready = [None] * n  # the rules' answers above may have filled the cache; the engine starts clean
+    table.forget_ready()  # the rules' answers above may have filled the cache; the engine starts clean
 
 
 def open_window(rules: Rules, window: str, table: Table) -> dict[int, tuple[Action, ...]]:
@@ -301,7 +301,7 @@ def open_window(rules: Rules, window: str, table: Table) -> dict[int, tuple[Acti
         expected = claims.collect(rules, table, tile, offered, source, window) if offered or window == "all" else {}
     else:
         expected = claims.collect_robbers(rules, table, table.kong_tile, table.kong_seat, window)
-    table.ready = [None] * table.num_players
+    table.forget_ready()
     return expected
 
 

@@ -28,8 +28,10 @@ Fields the rules may read:
   :data:`LOUHU_ALL` (bit 34) blocks every tile; 0 when nothing is blocked (the core's lean turn reads it)
 - ``extras``: a JSON-able dict for a rule system's own state (a gold tile, 游金 levels, 亮倒 flags ...)
 - ``ready``: the engine's per-seat cache of :meth:`~hupai.rules.base.Rules.ready` (听牌 or not, None when not
-  known): the flow stores the answers (the rules' own, or what ``_core.claim_scan`` works out) and resets a
-  seat's entry whenever its waiting hand changes
+  known), a read-only :class:`ReadyView` (True, False or None per seat) over ``ready_bytes``, the cache itself:
+  a ``bytearray`` of a byte per seat (0 not ready, 1 ready, :data:`READY_UNKNOWN` not known) that the engine reads
+  and writes, and the core's claim scan and lean turn write in place. The flow stores the answers (the rules'
+  own, or what the core works out) and resets a seat's byte whenever its waiting hand changes
 """
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ from ...hand import Meld
 from ...tiles import counts_to_kinds
 from .wall import Wall
 
-__all__ = ["Table", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY", "CLAIMED", "CLAIMED_MARKS",
-           "LOUHU_ALL", "LOUHU_KINDS", "louhu_kinds"]
+__all__ = ["Table", "ReadyView", "READY_UNKNOWN", "meld_to_json", "meld_from_json", "copy_json", "PILE_CAPACITY",
+           "CLAIMED", "CLAIMED_MARKS", "LOUHU_ALL", "LOUHU_KINDS", "louhu_kinds"]
 
 #: The size of a discard pile's buffer (``Table.piles``): a seat's count of discards is a byte.
 PILE_CAPACITY = 256
@@ -55,6 +57,35 @@ CLAIMED = 0x80
 #: The bytes ``bytes.translate`` deletes from a pile's buffer to leave its tiles (a claimed mark may keep the tile
 #: in its low bits).
 CLAIMED_MARKS = bytes(range(CLAIMED, 256))
+#: The ready cache's byte for a seat whose readiness is not known (0 not ready, 1 ready).
+READY_UNKNOWN = 255
+# Every seat not known, by table size.
+_NOT_KNOWN = tuple(bytes([READY_UNKNOWN]) * n for n in range(5))
+# What a rule reads for each byte of the cache (only 0, 1 and READY_UNKNOWN are ever written).
+_READY_FLAGS: tuple[bool | None, ...] = (False, True, *[None] * 254)
+
+
+class ReadyView(Sequence["bool | None"]):
+    """The ready cache as the rules read it: per seat True, False or None (not known), read-only, over the
+    engine's bytes (the view follows them)."""
+
+    __slots__ = ("_bytes",)
+
+    def __init__(self, cache: bytearray) -> None:
+        self._bytes = cache
+
+    def __len__(self) -> int:
+        return len(self._bytes)
+
+    def __getitem__(self, seat: Any) -> Any:
+        if isinstance(seat, slice):
+            return [_READY_FLAGS[byte] for byte in self._bytes[seat]]
+        return _READY_FLAGS[self._bytes[seat]]
+
+    def __repr__(self) -> str:
+        return f"ReadyView({list(self)!r})"
+
+
 # A restored pile is its claimed marks, its tiles, and zeros to the capacity: the marks and the zeros by count,
 # made once, so that a pile is one join.
 _MARKS = tuple(bytes([CLAIMED]) * count for count in range(PILE_CAPACITY + 1))
@@ -89,7 +120,7 @@ class Table:
         "melds", "meld_records",
         "piles", "phase", "turn_seat", "drawn", "drawn_from", "kong_from", "last_discard", "discarder",
         "kong_tile", "kong_seat", "pending", "answers", "draws", "discards_made", "calls", "meld_order",
-        "louhu", "extras", "payments", "ready",
+        "louhu", "extras", "payments", "ready_bytes",
     )
 
     def __init__(self, num_players: int, dealer: int, first_dealer: int, round_wind: int,
@@ -128,10 +159,9 @@ class Table:
         self.louhu = [0] * n
         self.extras: dict[str, Any] = {}
         self.payments = [0] * n  # immediate payments made during the hand (kong money in some games)
-        # Derived cache: is the seat's waiting hand ready (听牌)? None = unknown. Reset by the engine
-        # whenever that
-        # hand changes; never saved (a restored table recomputes it).
-        self.ready: list[bool | None] = [None] * n
+        # Derived cache: is the seat's waiting hand ready (听牌)? Reset by the engine whenever that hand changes;
+        # never saved (a restored table works it out again). The bytes are never replaced during a hand.
+        self.ready_bytes = bytearray(_NOT_KNOWN[n])
 
     @property
     def views(self) -> list[np.ndarray]:
@@ -231,8 +261,19 @@ class Table:
                        for kinds, every in zip(data["missed"], data["missed_all"], strict=True)]
         table.extras = copy_json(data["extras"])
         table.payments = list(data["payments"])
-        table.ready = [None] * table.num_players  # derived, never saved
+        table.ready_bytes = bytearray(_NOT_KNOWN[table.num_players])  # derived, never saved
         return table
+
+    @property
+    def ready(self) -> ReadyView:
+        """The ready cache as the rules read it: True, False or None per seat (a view over ``ready_bytes``, made
+        when asked for: the engine and the built-in rules read the bytes, so a table, a restore or a fork makes
+        none)."""
+        return ReadyView(self.ready_bytes)
+
+    def forget_ready(self) -> None:
+        """Every seat's readiness not known (the bytes changed in place: whoever holds them sees it)."""
+        self.ready_bytes[:] = _NOT_KNOWN[self.num_players]
 
 
 _SCALARS = frozenset({int, str, float, bool, type(None)})

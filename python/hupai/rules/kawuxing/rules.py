@@ -169,7 +169,7 @@ class KawuxingRules(Rules):
             hand = table.hands[seat]
             options: list[Action] = []
             declared = liangdao[seat]
-            if (table.ready[seat] is not False and not (declared and self._self_draw_only)
+            if (table.ready_bytes[seat] and not (declared and self._self_draw_only)
                     and self.completes(table, seat, tile, False)):
                 options.append(ACTIONS.win[seat][tile])
             if claimable and hand[tile] >= 2:

@@ -59,6 +59,9 @@ QIANG_JIN = "qiang_jin"    # YX-30: 抢金胡, take the indicator instead of dra
 MING_GANG = "ming_gang"    # YX-20: declare a self-drawn fourth as 明杠 (robbable, YX-22); tile = the kind
 
 _OTHERS_TILE = frozenset({"discard", "di_hu", "rob_kong"})
+# The seats after a discarder, in turn order, by table size: claim_options' loop, made once (a range and a modulo
+# per seat cost more than the rest of a discard's test of a seat known not ready).
+_AFTER = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n)) for n in range(2, 5)}
 #: For each kind, the chow runs holding it, each with the two other kinds the chower must show.
 _CHOW_PARTNERS = tuple(tuple((run, tuple(k for k in run if k != kind)) for run in runs)
                        for kind, runs in enumerate(CHOW_RUNS))
@@ -217,8 +220,8 @@ class YunxiaoRules(Rules):
     def completes(self, table: TableView, seat: int, tile: int, in_hand: bool) -> bool:
         """YX-14 a win on another's tile: ``tile`` is a wait and not a gold (YX-11). Own tile (a draw or the
         dealt 14th): the hand is complete, or holds all three golds (YX-29 三金倒, YX-31 天胡)."""
-        known = table.ready[seat]  # the engine's cache of ready(): filled before claims and turns are asked
-        if not (self.ready(table, seat) if known is None else known):
+        known = table.ready_bytes[seat]  # the engine's cache of ready() (255 not known): filled before claims and
+        if not (self.ready(table, seat) if known == 255 else known):  # turns are asked
             return False
         gold = table.extras["gold"]
         if in_hand:
@@ -278,21 +281,21 @@ class YunxiaoRules(Rules):
         gold = table.extras["gold"]
         if tile == gold:
             return {}
-        n = table.num_players
-        chower = (discarder + 1) % n
+        after = _AFTER[table.num_players][discarder]
+        chower = after[0]
         face = gold if tile == WHITE and gold != WHITE else tile  # effective_kind (YX-7), inline: every discard
         out: dict[int, list[Action]] = {}
-        ready = table.ready  # the engine's cache, filled before it asks: a seat known not ready is not asked
+        ready = table.ready_bytes  # the engine's cache (0 not ready, 1 ready, 255 not known), filled before it asks:
+        # a seat known not ready is not asked
         hands = table.hands
-        for step in range(1, n):
-            seat = (discarder + step) % n
+        for seat in after:
             hand = hands[seat]
             known = ready[seat]
-            if known is False and hand[tile] < 2 and seat != chower:
+            if not known and hand[tile] < 2 and seat != chower:
                 continue  # no win, pung, kong or chow: most seats at most discards
             options: list[Action] = []
-            if known is not False:
-                if known is None:  # readiness not known (the engine fills it first): the whole test
+            if known:
+                if known == 255:  # readiness not known (the engine fills it first): the whole test
                     wins = self.completes(table, seat, tile, False)
                 else:  # ready: is the tile a wait of its waiting hand (what completes() asks, read directly)?
                     melds = table.melds[seat]
