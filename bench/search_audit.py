@@ -1,7 +1,8 @@
 """What SearchBot's departures from EVBot are worth, measured on the true deal.
 
     python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
-                                 [--rollout greedy|ev] [--seed 1000]
+                                 [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted]
+                                 [--candidates 16]
 
 A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
 keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
@@ -46,7 +47,8 @@ def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, 
     return paid / len(seeds)
 
 
-def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int) -> None:
+def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int,
+          worlds: str = "uniform", hands_dealt: int = 16) -> None:
     n = hupai.rules.get(rules).num_players
     departures: list[tuple[str, float, float]] = []  # (decision kind, z, worth on the true deal)
     searched = 0
@@ -54,7 +56,8 @@ def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None
     for index in range(games):
         game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
         bots = [EVBot(index * 10 + s) for s in range(n)]
-        searcher = SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout)
+        searcher = SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout, worlds=worlds,
+                             candidates=hands_dealt)
         while not game.over:
             seat = game.seats_to_act[0]
             observation = game.observation(seat)
@@ -79,7 +82,8 @@ def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None
                         departures.append((kind, z, worth))
             game.apply(chosen)
     seat_hands = games * n
-    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'}; "
+    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'} "
+          f"worlds {worlds}{f' ({hands_dealt} candidates)' if worlds == 'weighted' else ''}; "
           f"{searched} searched decisions, {time.process_time() - began:.0f} s CPU")
     print(f"  {'margin':>6} {'departures':>10} {'worth each (95% CI)':>24} {'per seat-hand':>14}")
     for margin in MARGINS:
@@ -108,8 +112,11 @@ def main() -> None:
     parser.add_argument("--top-k", type=int, default=3)
     parser.add_argument("--rollout", choices=("greedy", "ev"), default=None)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--worlds", choices=("uniform", "weighted"), default="uniform",
+                        help="deal the other seats' hands uniformly or by how well they explain their play")
+    parser.add_argument("--candidates", type=int, default=16, help="hands dealt a seat to keep one from (weighted)")
     args = parser.parse_args()
-    audit(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed)
+    audit(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed, args.worlds, args.candidates)
 
 
 if __name__ == "__main__":
