@@ -2,7 +2,7 @@
 
     python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
                                  [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted]
-                                 [--candidates 16] [--compare [--true-seeds 2]]
+                                 [--candidates 64] [--compare [--true-seeds 2]]
 
 A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
 keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
@@ -49,7 +49,7 @@ def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, 
 
 
 def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int,
-          worlds: str = "uniform", hands_dealt: int = 16) -> None:
+          worlds: str = "uniform", hands_dealt: int = 64) -> None:
     n = hupai.rules.get(rules).num_players
     departures: list[tuple[str, float, float]] = []  # (decision kind, z, worth on the true deal)
     searched = 0
@@ -164,16 +164,22 @@ def compare(rules: str, games: int, rollouts: int, top_k: int, rollout: str | No
     print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'}, "
           f"uniform against weighted worlds ({hands_dealt} candidates); {searched} searched decisions, "
           f"{true_seeds} true-deal rollouts an action, {time.process_time() - began:.0f} s CPU")
-    print(f"  {'margin':>6} {'departures u/w':>15} {'uniform':>9} {'weighted':>9} "
-          f"{'weighted - uniform, per seat-hand (95% CI over hands)':>54}")
+    print("  per seat-hand, with 95% intervals over hands:")
+    print(f"  {'margin':>6} {'departures u/w':>15} {'uniform':>26} {'weighted':>26} {'weighted - uniform':>26}")
     for i, margin in enumerate(MARGINS):
         per_hand = {w: [gains[w][h][i] / n for h in range(games)] for w in WORLDS}
         diff = [b - a for a, b in zip(per_hand["uniform"], per_hand["weighted"], strict=True)]
-        mean = sum(diff) / games
-        half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diff) / (games - 1) / games) if games > 1 else math.nan
         print(f"  {margin:>6.1f} {counts['uniform'][i]:>7}/{counts['weighted'][i]:<7} "
-              f"{sum(per_hand['uniform']) / games:>+9.4f} {sum(per_hand['weighted']) / games:>+9.4f} "
-              f"{mean:>+20.4f} [{mean - half:+.4f}, {mean + half:+.4f}]")
+              f"{_interval(per_hand['uniform']):>26} {_interval(per_hand['weighted']):>26} {_interval(diff):>26}")
+
+
+def _interval(values: list[float]) -> str:
+    """The mean of ``values`` with its 95% interval."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return f"{mean:+.4f}"
+    half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+    return f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]"
 
 
 def main() -> None:
@@ -186,7 +192,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--worlds", choices=("uniform", "weighted"), default="uniform",
                         help="deal the other seats' hands uniformly or by how well they explain their play")
-    parser.add_argument("--candidates", type=int, default=16, help="hands dealt a seat to keep one from (weighted)")
+    parser.add_argument("--candidates", type=int, default=64, help="hands dealt a seat to keep one from (weighted)")
     parser.add_argument("--compare", action="store_true",
                         help="uniform against weighted worlds on the same decisions (paired, per seat-hand)")
     parser.add_argument("--true-seeds", type=int, default=2, help="true-deal rollouts an action (--compare)")

@@ -84,7 +84,7 @@ class WorldWeights:
     ``candidates``: hands dealt per seat to choose one from (1 deals uniformly); ``tables``: weights by rule
     system name, ``[turns bucket][melds bucket][level]`` (default: the calibrated :data:`TABLES`)."""
 
-    def __init__(self, candidates: int = 8, tables: dict[str, Any] | None = None) -> None:
+    def __init__(self, candidates: int = 64, tables: dict[str, Any] | None = None) -> None:
         if type(candidates) is not int or not 1 <= candidates <= 256:
             raise HupaiError(f"candidates must be an int from 1 to 256, got {candidates!r}")
         self.candidates = candidates

@@ -54,11 +54,13 @@ class SearchBot:
     candidates the prior keeps; ``rollout``: the rollout players' policy (``"greedy"`` or ``"ev"``; None: greedy
     for mahjong, ev for Wai Huzi);
     ``margin``: how many standard errors a candidate must beat the prior's choice by (3: with five worlds a
-    candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior)."""
+    candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior); ``worlds``: how
+    the other seats' hidden hands are dealt, ``"uniform"`` or ``"weighted"`` (each seat's hand kept from
+    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`)."""
 
     def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
                  rollout: str | None = None, margin: float = 3.0, worlds: str = "uniform",
-                 candidates: int = 16) -> None:
+                 candidates: int = 64) -> None:
         if rollouts is None and budget_ms is None:
             raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
         if rollouts is not None and (type(rollouts) is not int or rollouts < 1):

@@ -1,5 +1,5 @@
-"""bench/calibrate_worlds.py (the world weights' calibration) and bench/search_audit.py --compare: deterministic,
-and the weights are the smoothed frequency ratios the module says."""
+"""bench/calibrate_worlds.py (the world weights' calibration), bench/search_audit.py --compare and
+bench/search_time.py: deterministic, and the weights are the smoothed frequency ratios the module says."""
 
 from __future__ import annotations
 
@@ -48,3 +48,9 @@ def test_the_audit_compares_uniform_and_weighted_worlds(capsys: pytest.CaptureFi
     audit.compare("kawuxing", 2, 6, 2, None, 1000, 8, 1)
     out = capsys.readouterr().out
     assert "uniform against weighted worlds" in out and out.count("[") >= len(audit.MARGINS)
+
+
+def test_search_time_times_searched_decisions() -> None:
+    timing = load_bench("search_time.py", "search_time")
+    times = timing.spent("kawuxing", 1, "weighted", 8, 4)
+    assert times and times == sorted(times) and all(t > 0 for t in times)
