@@ -54,3 +54,10 @@ def test_search_time_times_searched_decisions() -> None:
     timing = load_bench("search_time.py", "search_time")
     times = timing.spent("kawuxing", 1, "weighted", 8, 4)
     assert times and times == sorted(times) and all(t > 0 for t in times)
+
+
+def test_the_check_compares_real_uniform_and_weighted_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_check")
+    calibrate.check("guangdong", 1, 50000, 4, from_turn=2)
+    out = capsys.readouterr().out
+    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted"))
