@@ -26,13 +26,13 @@ from typing import Any
 import hupai
 from hupai.game import Game, play
 from hupai.game.state.wall import hand_seed
-from hupai.simulate.chunk import bot_factory
+from hupai.simulate.chunk import BOTS, bot_factory
 
 
 def factory(name: str) -> Callable[[int], Any]:
     """A registry bot, or ``module:Class`` (a module on the path, e.g. a file beside this one)."""
     module, _, attribute = name.partition(":")
-    if attribute:
+    if attribute and module not in BOTS:  # search:8 and search:16:margin=1.5 are registry names
         found: Callable[[int], Any] = getattr(importlib.import_module(module), attribute)
         return found
     return bot_factory(name)

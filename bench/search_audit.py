@@ -1,7 +1,8 @@
 """What SearchBot's departures from EVBot are worth, measured on the true deal.
 
     python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
-                                 [--rollout greedy|ev] [--seed 1000]
+                                 [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted]
+                                 [--candidates 64] [--compare [--true-seeds 2]]
 
 A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
 keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
@@ -28,7 +29,8 @@ import hupai
 from hupai.actions import Action
 from hupai.ev import EVBot
 from hupai.game import Game, play
-from hupai.search import SearchBot
+from hupai.observation import Observation
+from hupai.search import WORLDS, SearchBot
 from hupai.worlds import fork
 
 MARGINS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
@@ -46,7 +48,8 @@ def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, 
     return paid / len(seeds)
 
 
-def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int) -> None:
+def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int,
+          worlds: str = "uniform", hands_dealt: int = 64) -> None:
     n = hupai.rules.get(rules).num_players
     departures: list[tuple[str, float, float]] = []  # (decision kind, z, worth on the true deal)
     searched = 0
@@ -54,7 +57,8 @@ def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None
     for index in range(games):
         game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
         bots = [EVBot(index * 10 + s) for s in range(n)]
-        searcher = SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout)
+        searcher = SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout, worlds=worlds,
+                             candidates=hands_dealt)
         while not game.over:
             seat = game.seats_to_act[0]
             observation = game.observation(seat)
@@ -79,7 +83,8 @@ def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None
                         departures.append((kind, z, worth))
             game.apply(chosen)
     seat_hands = games * n
-    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'}; "
+    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'} "
+          f"worlds {worlds}{f' ({hands_dealt} candidates)' if worlds == 'weighted' else ''}; "
           f"{searched} searched decisions, {time.process_time() - began:.0f} s CPU")
     print(f"  {'margin':>6} {'departures':>10} {'worth each (95% CI)':>24} {'per seat-hand':>14}")
     for margin in MARGINS:
@@ -100,6 +105,83 @@ def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None
         print(f"    {kind:28} {len(worths):>5}  worth each {sum(worths) / len(worths):+.3f}")
 
 
+def _lead(searcher: SearchBot, observation: Observation, candidates: list[Action], decision_seed: int,
+          rollouts: int) -> tuple[int, float]:
+    """The search's best candidate other than the prior's (index 0 when none is better) and its lead in standard
+    errors of the paired differences."""
+    totals, played = searcher._search(observation, candidates, decision_seed, max(1, rollouts // len(candidates)),
+                                      None)
+    if played < 2:
+        return 0, 0.0
+    means = [sum(paid) / played for paid in totals]
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    if not best:
+        return 0, 0.0
+    differences = [b - a for a, b in zip(totals[0], totals[best], strict=True)]
+    mean = sum(differences) / played
+    error = math.sqrt(sum((d - mean) ** 2 for d in differences) / (played - 1) / played)
+    return best, mean / error if error > 0 else (math.inf if mean > 0 else 0.0)
+
+
+def compare(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int,
+            hands_dealt: int, true_seeds: int) -> None:
+    """Uniform and weighted worlds on the same decisions: for each margin, what each search's departures are worth
+    on the true deal per seat-hand, and the paired difference (weighted - uniform) with its 95% interval over
+    hands."""
+    n = hupai.rules.get(rules).num_players
+    seeds = tuple(range(1, true_seeds + 1))
+    gains: dict[str, list[list[float]]] = {w: [[0.0] * len(MARGINS) for _ in range(games)] for w in WORLDS}
+    counts: dict[str, list[int]] = {w: [0] * len(MARGINS) for w in WORLDS}
+    searched = 0
+    began = time.process_time()
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(index * 10 + s) for s in range(n)]
+        searchers = {w: SearchBot(index, rollouts=rollouts, top_k=top_k, rollout=rollout, worlds=w,
+                                  candidates=hands_dealt) for w in WORLDS}
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            chosen = bots[seat].act(observation)
+            candidates = (searchers["uniform"]._candidates(observation, chosen)
+                          if len(observation.legal_actions) > 1 else [])
+            if len(candidates) > 1:
+                searched += 1
+                decision_seed = random.Random(index * 100_003 + len(game.actions)).getrandbits(64)
+                worth: dict[int, float] = {}
+                for w, searcher in searchers.items():
+                    best, z = _lead(searcher, observation, candidates, decision_seed, rollouts)
+                    if not best:
+                        continue
+                    for i, margin in enumerate(MARGINS):
+                        if z > margin:
+                            if best not in worth:
+                                worth[best] = (worth_on_true_deal(game, seat, candidates[best], seeds)
+                                               - worth_on_true_deal(game, seat, chosen, seeds))
+                            gains[w][index][i] += worth[best]
+                            counts[w][i] += 1
+            game.apply(chosen)
+    print(f"{rules}: {games} hands (seed {seed}), search:{rollouts} top_k {top_k} rollout {rollout or 'default'}, "
+          f"uniform against weighted worlds ({hands_dealt} candidates); {searched} searched decisions, "
+          f"{true_seeds} true-deal rollouts an action, {time.process_time() - began:.0f} s CPU")
+    print("  per seat-hand, with 95% intervals over hands:")
+    print(f"  {'margin':>6} {'departures u/w':>15} {'uniform':>26} {'weighted':>26} {'weighted - uniform':>26}")
+    for i, margin in enumerate(MARGINS):
+        per_hand = {w: [gains[w][h][i] / n for h in range(games)] for w in WORLDS}
+        diff = [b - a for a, b in zip(per_hand["uniform"], per_hand["weighted"], strict=True)]
+        print(f"  {margin:>6.1f} {counts['uniform'][i]:>7}/{counts['weighted'][i]:<7} "
+              f"{_interval(per_hand['uniform']):>26} {_interval(per_hand['weighted']):>26} {_interval(diff):>26}")
+
+
+def _interval(values: list[float]) -> str:
+    """The mean of ``values`` with its 95% interval."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return f"{mean:+.4f}"
+    half = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+    return f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="guangdong")
@@ -108,8 +190,18 @@ def main() -> None:
     parser.add_argument("--top-k", type=int, default=3)
     parser.add_argument("--rollout", choices=("greedy", "ev"), default=None)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--worlds", choices=("uniform", "weighted"), default="uniform",
+                        help="deal the other seats' hands uniformly or by how well they explain their play")
+    parser.add_argument("--candidates", type=int, default=64, help="hands dealt a seat to keep one from (weighted)")
+    parser.add_argument("--compare", action="store_true",
+                        help="uniform against weighted worlds on the same decisions (paired, per seat-hand)")
+    parser.add_argument("--true-seeds", type=int, default=2, help="true-deal rollouts an action (--compare)")
     args = parser.parse_args()
-    audit(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed)
+    if args.compare:
+        compare(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed, args.candidates,
+                args.true_seeds)
+        return
+    audit(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed, args.worlds, args.candidates)
 
 
 if __name__ == "__main__":

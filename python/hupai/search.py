@@ -27,6 +27,7 @@ from typing import Any
 
 from . import rules as rules_module
 from .actions import Action
+from .belief import WorldWeights
 from .bots import GreedyBot, _own_groups, _zipai_advice
 from .errors import HupaiError
 from .ev import EVBot
@@ -36,10 +37,13 @@ from .rules.base import Rules
 from .rules.base_advice import Advice
 from .worlds import fork, rules_of, sample
 
-__all__ = ["SearchBot", "ROLLOUT_POLICIES"]
+__all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS"]
 
 #: Rollout players by name: every seat of a rollout plays one of these.
 ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot}
+#: How a search deals its worlds: ``"uniform"`` (:func:`hupai.worlds.sample`'s uniform deal) or ``"weighted"``
+#: (each other seat's hand resampled by :class:`hupai.belief.WorldWeights`).
+WORLDS = ("uniform", "weighted")
 
 
 class SearchBot:
@@ -50,10 +54,13 @@ class SearchBot:
     candidates the prior keeps; ``rollout``: the rollout players' policy (``"greedy"`` or ``"ev"``; None: greedy
     for mahjong, ev for Wai Huzi);
     ``margin``: how many standard errors a candidate must beat the prior's choice by (3: with five worlds a
-    candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior)."""
+    candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior); ``worlds``: how
+    the other seats' hidden hands are dealt, ``"uniform"`` or ``"weighted"`` (each seat's hand kept from
+    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`)."""
 
     def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
-                 rollout: str | None = None, margin: float = 3.0) -> None:
+                 rollout: str | None = None, margin: float = 3.0, worlds: str = "uniform",
+                 candidates: int = 64) -> None:
         if rollouts is None and budget_ms is None:
             raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
         if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
@@ -66,12 +73,17 @@ class SearchBot:
             raise HupaiError(f"margin must be a number from 0 to 100 (standard errors), got {margin!r}")
         if type(top_k) is not int or top_k < 1:
             raise HupaiError(f"top_k must be a positive int, got {top_k!r}")
+        if worlds not in WORLDS:
+            raise HupaiError(f"unknown worlds {worlds!r} (known: {', '.join(WORLDS)})")
         self._rng = random.Random(seed)
         self.rollouts = rollouts
         self.budget_ms = budget_ms
         self.top_k = top_k
         self.margin = float(margin)
         self._policy = None if rollout is None else ROLLOUT_POLICIES[rollout]
+        self.worlds = worlds
+        #: how the other seats' hands are dealt: uniformly (None) or by how well they explain their play
+        self._weights = WorldWeights(candidates) if worlds == "weighted" else None
         self._prior = EVBot(seed)
         self._rules: dict[Any, Rules] = {}
         #: rollout players by (policy, seats), built once and reseeded for every rollout: a new player would look
@@ -139,7 +151,7 @@ class SearchBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             attempts += 1
-            world = sample(observation, rng, rules=rules)
+            world = sample(observation, rng, rules=rules, weights=self._weights)
             rollout_seed = rng.getrandbits(32)
             results: list[float] = []
             for action in candidates:

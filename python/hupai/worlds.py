@@ -41,6 +41,7 @@ from typing import Any
 
 from . import rules as rules_module
 from .actions import ACTIONS, Action
+from .belief import WorldWeights
 from .errors import HupaiError
 from .game import Game
 from .game.game import _flow_for
@@ -72,18 +73,23 @@ def rules_of(observation: Observation, cache: dict[Any, Rules] | None = None) ->
     return rules
 
 
-def sample(observation: Observation, seed: int | random.Random, *, rules: Rules | None = None) -> Game:
+def sample(observation: Observation, seed: int | random.Random, *, rules: Rules | None = None,
+           weights: WorldWeights | None = None) -> Game:
     """A game dealt at random among the deals consistent with ``observation`` (module docstring), in its state.
-    ``seed``: an int or a ``random.Random`` to draw from. Raises :class:`~hupai.HupaiError` for an observation
-    of a finished hand (nothing is left to play)."""
+    ``seed``: an int or a ``random.Random`` to draw from. ``weights``: deal each other seat's hidden hand from
+    several candidates in proportion to how well it explains that seat's play (:mod:`hupai.belief`; the deal
+    still agrees with the observation); None (the default) deals uniformly. Raises :class:`~hupai.HupaiError`
+    for an observation of a finished hand (nothing is left to play)."""
     if observation.phase == "over":
         raise HupaiError("a finished hand has no world to sample: nothing is left to play")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     if rules is None:
         rules = rules_of(observation)
+    if weights is not None and not weights.weighs(observation):
+        weights = None
     if rules.family == "zipai":
-        return _zipai_world(observation, rules, rng)
-    return _mahjong_world(observation, rules, rng)
+        return _zipai_world(observation, rules, rng, weights)
+    return _mahjong_world(observation, rules, rng, weights)
 
 
 # -- copying ------------------------------------------------------------------------------------------------
@@ -197,9 +203,25 @@ def _deal(pool: list[int], rng: random.Random) -> list[int]:
     return tiles
 
 
+def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int], need: int,
+                  rng: random.Random, weights: WorldWeights) -> None:
+    """Deal ``need`` of the pool's tiles into ``hand`` (seat ``other``'s, empty so far): ``weights.candidates``
+    uniform deals, one kept in proportion to its weight (importance resampling, :mod:`hupai.belief`)."""
+    tiles = [kind for kind, count in enumerate(pool) for _ in range(count)]
+    options = []
+    for _ in range(weights.candidates):
+        option = bytearray(hand)
+        for tile in rng.sample(tiles, need):
+            option[tile] += 1
+        options.append(option)
+    hand[:] = options[weights.pick(obs, other, options, rng)]
+    for kind, count in enumerate(hand):
+        pool[kind] -= count
+
+
 # -- mahjong ------------------------------------------------------------------------------------------------
 
-def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
+def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: WorldWeights | None) -> Game:
     n = obs.num_players
     seat = obs.seat
     extras = thaw(obs.extras)
@@ -243,6 +265,9 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
             need = sizes[other] - len(known)
             if not known and gold is not None and you[other] and need >= 1:
                 _you_shape(hand, pool, need, gold, rng)
+                need = 0
+            elif weights is not None and not known and need > 0:
+                _weighed_hand(obs, other, hand, pool, need, rng, weights)
                 need = 0
             for tile in _deal(pool, rng)[:need]:
                 hand[tile] += 1
@@ -417,7 +442,7 @@ def _rob_window(rules: Rules, table: Table, obs: Observation) -> dict[int, tuple
 
 # -- Wai Huzi -----------------------------------------------------------------------------------------------
 
-def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
+def _zipai_world(obs: Observation, rules: Rules, rng: random.Random, weights: WorldWeights | None) -> Game:
     seat = obs.seat
     extras = obs.extras
     base_pool = unseen_counts(obs, rules)
@@ -429,7 +454,9 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random) -> Game:
         hands = [bytearray(20) for _ in range(3)]
         hands[seat][:] = obs.counts
         for other in range(3):
-            if other != seat:
+            if other != seat and weights is not None and obs.hand_sizes[other] > 0:
+                _weighed_hand(obs, other, hands[other], pool, obs.hand_sizes[other], rng, weights)
+            elif other != seat:
                 for card in _deal(pool, rng)[:obs.hand_sizes[other]]:
                     hands[other][card] += 1
                     pool[card] -= 1

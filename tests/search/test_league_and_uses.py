@@ -51,8 +51,12 @@ def test_search_is_a_named_bot() -> None:
     bot = bot_factory("search:4:margin=1.5")(1)
     assert (bot.rollouts, bot.margin) == (4, 1.5)
     assert bot_factory("search:4")(1).margin == 3.0
+    bot = bot_factory("search:4:margin=1:worlds=weighted")(1)
+    assert (bot.rollouts, bot.margin, bot.worlds) == (4, 1.0, "weighted") and bot._weights is not None
+    assert bot_factory("search:4:worlds=uniform")(1)._weights is None
     for bad in ("search:0", "search:x", "searchy", "search:4:margin=", "search:4:margin=nan", "search:4:margin=-1",
-                "search:4:margin=1e9", "search:4:top=2", "search:4:margin=1:x", "search::margin=1"):
+                "search:4:margin=1e9", "search:4:top=2", "search:4:margin=1:x", "search::margin=1",
+                "search:4:worlds=soft", "search:4:margin=1:margin=2", "search:4:worlds=weighted:"):
         with pytest.raises(HupaiError, match="unknown bot"):
             bot_factory(bad)
     for margin in (-0.5, float("nan"), float("inf"), "1", True, None):

@@ -58,15 +58,40 @@ def test_one_legal_action_returns_at_once() -> None:
     assert bot.choose(legal) is legal[0] and bot.choose(observation.legal_actions) is None
 
 
+@pytest.mark.parametrize("worlds", ["uniform", "weighted"])
 @pytest.mark.parametrize("rules", ["guangdong", "waihuzi"])
-def test_same_seed_same_choices(rules: str) -> None:
+def test_same_seed_same_choices(rules: str, worlds: str) -> None:
     logs = []
     for _ in range(2):
         game = Game(rules, seed=21, claim_window="eligible")
         n = game.rules.num_players
-        play(game, [SearchBot(5, rollouts=4)] + [GreedyBot(seat) for seat in range(1, n)])
+        play(game, [SearchBot(5, rollouts=4, worlds=worlds)] + [GreedyBot(seat) for seat in range(1, n)])
         logs.append(game.to_json())
     assert logs[0] == logs[1]
+
+
+def test_weighted_worlds_are_what_the_search_plays_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hupai.search as search
+
+    given: list[object] = []
+    real_sample = search.sample
+
+    def sample(observation: Observation, rng: object, **settings: object) -> Game:
+        given.append(settings["weights"])
+        return real_sample(observation, rng, **settings)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "sample", sample)
+    game = Game("guangdong", seed=4, claim_window="eligible")
+    for worlds in ("uniform", "weighted"):
+        bot = SearchBot(7, rollouts=6, worlds=worlds, candidates=5)
+        given.clear()
+        while not given:
+            seat = game.seats_to_act[0]
+            game.apply(bot.act(game.observation(seat)))
+        weights = given[0]
+        assert weights is None if worlds == "uniform" else getattr(weights, "candidates", None) == 5
+    with pytest.raises(HupaiError, match="unknown worlds"):
+        SearchBot(worlds="soft")
 
 
 def test_time_budget_is_kept() -> None:

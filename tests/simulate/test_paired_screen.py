@@ -30,6 +30,8 @@ def test_a_bot_is_named_by_the_registry_or_module_and_class(paired: Any) -> None
     from hupai.ev import EVBot
     assert paired.factory("hupai.ev:EVBot") is EVBot
     assert paired.factory("ev") is EVBot
+    searcher = paired.factory("search:4:margin=1.5:worlds=weighted")(1)  # a registry name with colons
+    assert (searcher.rollouts, searcher.margin, searcher.worlds) == (4, 1.5, "weighted")
 
 
 @pytest.mark.parametrize("argv", [["--deals", "0"], ["--deals", "1"], ["--deals", "10000000"], ["--seed", "-1"],

@@ -32,7 +32,7 @@ from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.state.wall import hand_seed, splitmix64
-from ..search import SearchBot
+from ..search import WORLDS, SearchBot
 from .stats import BotStats, Stats
 
 __all__ = ["BOTS", "BotSpec", "bot_factory", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
@@ -43,28 +43,37 @@ BotSpec = str | BotFactory
 
 #: The named bots. ``"search"`` is :class:`hupai.search.SearchBot` at its default budget in rollouts (a time
 #: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision and
-#: ``"search:N:margin=M"`` with a margin of M standard errors too.
+#: ``"search:N:margin=M"`` with a margin of M standard errors too, ``"search:N:worlds=weighted"`` (or ``:margin=M``
+#: and ``:worlds=W`` both) with worlds weighted by how well they explain the other seats' play.
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot, "search": SearchBot}
 
 
 def bot_factory(name: str) -> BotFactory:
     """The factory of a named bot: a name of :data:`BOTS`, ``"search:N"`` (SearchBot with N rollouts a
-    decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100). HupaiError for any other
-    name."""
+    decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100), each optionally followed by
+    ``":worlds=weighted"`` or ``":worlds=uniform"`` (:data:`hupai.search.WORLDS`). HupaiError for any other name."""
     factory = BOTS.get(name)
     if factory is not None:
         return factory
     prefix, _, rest = name.partition(":")
-    count, _, option = rest.partition(":")
+    count, *options = rest.split(":")
     if prefix == "search" and count.isdigit() and 0 < int(count) <= 100_000:
-        if not option:
-            return functools.partial(SearchBot, rollouts=int(count))
-        key, _, value = option.partition("=")
-        margin = _margin(value) if key == "margin" else None
-        if margin is not None:
-            return functools.partial(SearchBot, rollouts=int(count), margin=margin)
+        settings: dict[str, Any] = {"rollouts": int(count)}
+        for option in options:
+            key, _, value = option.partition("=")
+            if key in settings:
+                break
+            if key == "margin" and _margin(value) is not None:
+                settings[key] = _margin(value)
+            elif key == "worlds" and value in WORLDS:
+                settings[key] = value
+            else:
+                break
+        else:
+            return functools.partial(SearchBot, **settings)
     raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision, "
-                     f"search:N:margin=M for a margin of M standard errors, 0 to 100)")
+                     f"search:N:margin=M for a margin of M standard errors, 0 to 100, and :worlds=weighted or "
+                     f":worlds=uniform for how its worlds are dealt)")
 
 
 def _margin(text: str) -> float | None:

@@ -1,0 +1,187 @@
+"""Calibrate the world weights (:mod:`hupai.belief`) from self-play, and write them into the package.
+
+    python bench/calibrate_worlds.py [--rules guangdong,yunxiao,kawuxing,waihuzi] [--games 1500] [--seed 1]
+                                     [--write python/hupai/_world_weights.py]
+    python bench/calibrate_worlds.py --check 64 --games 100 --seed 50000
+
+It plays hands with EVBot at every seat (seed ``seed + game``, the dealer rotating). At each decision with more
+than one legal action, for every other seat whose hand a world deals freely (not a shown 亮倒 hand, not a 游
+hand, not the seat whose kong is being robbed) it records, under that seat's public bucket (turns played,
+melds shown), the level of its real hand and the level of its hand in one uniformly sampled world of the same
+observation. A level's weight in a bucket is the ratio of the two frequencies, each smoothed with ``ALPHA``
+pseudo-counts a level, clipped to [``LOW``, ``HIGH``]. Deterministic for its arguments; without ``--write`` it
+prints the tables and the counts behind them. ``--check CANDIDATES`` measures instead how near weighted worlds
+come to real hands (:func:`check`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import time
+from typing import Any
+
+import hupai
+from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, TURN_STEP, WorldWeights, bucket, levels
+from hupai.ev import EVBot
+from hupai.game import Game
+from hupai.worlds import sample
+
+ALPHA = 2.0
+LOW, HIGH = 0.02, 50.0
+SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")
+
+Counts = list[list[list[int]]]
+
+
+def _empty() -> Counts:
+    return [[[0] * LEVELS for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]
+
+
+def _free_seats(observation: Any) -> list[int]:
+    """The other seats whose hidden hand a world deals freely (the ones :func:`hupai.worlds.sample` weighs)."""
+    extras = observation.extras
+    revealed = extras.get("revealed") or ()
+    you = extras.get("you") or ()
+    out = []
+    for other in range(observation.num_players):
+        if other == observation.seat:
+            continue
+        if other < len(revealed) and revealed[other]:
+            continue
+        if other < len(you) and you[other]:
+            continue
+        if observation.phase == "rob" and other == observation.source:
+            continue
+        out.append(other)
+    return out
+
+
+def count(rules: str, games: int, seed: int) -> tuple[Counts, Counts, int]:
+    """(real counts, uniform counts, decisions) over ``games`` hands of EVBots."""
+    n = hupai.rules.get(rules).num_players
+    real, uniform = _empty(), _empty()
+    rng = random.Random(seed)
+    decisions = 0
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            if len(observation.legal_actions) > 1:
+                others = _free_seats(observation)
+                if others:
+                    decisions += 1
+                    world = sample(observation, rng)
+                    for other in others:
+                        turns, melds = bucket(observation, other)
+                        truth = levels(observation, other, [game.table.hands[other]])[0]
+                        dealt = levels(observation, other, [world.table.hands[other]])[0]
+                        real[turns][melds][truth] += 1
+                        uniform[turns][melds][dealt] += 1
+            game.apply(bots[seat].act(observation))
+    return real, uniform, decisions
+
+
+def weights(real: Counts, uniform: Counts) -> list[list[list[float]]]:
+    """Per bucket, the smoothed frequency ratio of each level (real over uniform), clipped, 4 decimals."""
+    out = []
+    for real_t, uniform_t in zip(real, uniform, strict=True):
+        row = []
+        for r, u in zip(real_t, uniform_t, strict=True):
+            r_total, u_total = sum(r) + ALPHA * LEVELS, sum(u) + ALPHA * LEVELS
+            row.append([round(min(HIGH, max(LOW, ((a + ALPHA) / r_total) / ((b + ALPHA) / u_total))), 4)
+                        for a, b in zip(r, u, strict=True)])
+        out.append(row)
+    return out
+
+
+def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6) -> None:
+    """How near weighted worlds come to real hands: the level distribution of the other seats' hands that have
+    played ``from_turn`` turns or more, real, in a uniform world and in a weighted one, over ``games`` hands of
+    EVBots (seed ``seed + game``; use a seed the tables were not calibrated on)."""
+    n = hupai.rules.get(rules).num_players
+    weighing = WorldWeights(candidates)
+    found: dict[str, list[int]] = {"real": [0] * LEVELS, "uniform": [0] * LEVELS, "weighted": [0] * LEVELS}
+    rng = random.Random(seed)
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            others = [o for o in _free_seats(observation) if bucket(observation, o)[0] * TURN_STEP >= from_turn]
+            if len(observation.legal_actions) > 1 and others:
+                worlds = {"real": game, "uniform": sample(observation, rng),
+                          "weighted": sample(observation, rng, weights=weighing)}
+                for name, world in worlds.items():
+                    for other in others:
+                        found[name][levels(observation, other, [world.table.hands[other]])[0]] += 1
+            game.apply(bots[seat].act(observation))
+    print(f"{rules}: {games} hands (seed {seed}), other seats after {from_turn}+ turns, {candidates} candidates")
+    for name, counts in found.items():
+        total = sum(counts) or 1
+        shares = " ".join(f"{count / total:.3f}" for count in counts)
+        mean = sum(level * count for level, count in enumerate(counts)) / total
+        print(f"  {name:>8}: levels 0..{LEVELS - 1} {shares}  mean {mean:.2f}")
+
+
+HEADER = '''"""World weights for :mod:`hupai.belief`, by rule system: ``weights[turns bucket][melds bucket][level]``.
+
+Generated by ``python bench/calibrate_worlds.py {args}``
+(do not edit by hand): the ratio of how often a real EVBot hand was at a level to how often a uniformly sampled
+world dealt one at that level, in self-play.
+"""
+
+from typing import Any
+
+TABLES: dict[str, Any] = {{
+'''
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default=",".join(SYSTEMS))
+    parser.add_argument("--games", type=int, default=1500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--write", default=None, help="the module to write (python/hupai/_world_weights.py)")
+    parser.add_argument("--check", type=int, default=None, metavar="CANDIDATES",
+                        help="instead: compare real, uniform and weighted (CANDIDATES a seat) hands' levels")
+    args = parser.parse_args()
+    if args.check is not None:
+        for rules in args.rules.split(","):
+            check(rules, args.games, args.seed, args.check)
+        return
+    tables = {}
+    for rules in args.rules.split(","):
+        began = time.process_time()
+        real, uniform, decisions = count(rules, args.games, args.seed)
+        tables[rules] = {"games": args.games, "seed": args.seed, "decisions": decisions,
+                         "weights": weights(real, uniform)}
+        print(f"{rules}: {args.games} hands, {decisions} decisions, {time.process_time() - began:.0f} s CPU")
+        for turns in range(TURN_BUCKETS):
+            for melds in range(MELD_BUCKETS):
+                r, u = real[turns][melds], uniform[turns][melds]
+                if sum(r):
+                    print(f"  turns {turns * TURN_STEP:>2}+ melds {melds}: real {r} uniform {u} "
+                          f"weights {tables[rules]['weights'][turns][melds]}")
+    if args.write:
+        text = HEADER.format(args=f"--games {args.games} --seed {args.seed} --write {args.write}")
+        for rules, table in tables.items():
+            text += f"    {rules!r}: {{\n"
+            text += f"        'games': {table['games']}, 'seed': {table['seed']}, 'decisions': {table['decisions']},\n"
+            text += "        'weights': [\n"
+            for turns, row in enumerate(table["weights"]):
+                text += f"            [  # turns played {turns * TURN_STEP}+, by melds 0, 1, 2, 3+\n"
+                for cell in row:
+                    text += f"                {cell!r},\n"
+                text += "            ],\n"
+            text += "        ],\n    },\n"
+        text += "}\n"
+        pathlib.Path(args.write).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Weighted worlds (hupai.belief): the weighting is deterministic for a seed, keeps hands in proportion to their
+weights, and deals the other seats hands nearer a win than uniform worlds do, as real hands are late in a hand."""
+
+from __future__ import annotations
+
+import random
+from statistics import mean
+
+import pytest
+from hupai._world_weights import TABLES
+from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, WorldWeights, bucket, levels, turns_played
+from hupai.errors import HupaiError
+from hupai.ev import EVBot
+from hupai.game import Game
+from hupai.worlds import sample
+
+SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")
+
+
+def _late(rules: str, seed: int = 5, steps: int = 40) -> Game:
+    """A hand played by EVBots for ``steps`` decisions (fewer if it would end)."""
+    game = Game(rules, seed=seed, claim_window="eligible")
+    bots = [EVBot(seat) for seat in range(game.rules.num_players)]
+    for _ in range(steps):
+        seat = game.seats_to_act[0]
+        action = bots[seat].act(game.observation(seat))
+        probe = Game.from_snapshot(game.snapshot())
+        probe.apply(action)
+        if probe.over:
+            break
+        game.apply(action)
+    return game
+
+
+def _free(observation: object, rules: str) -> list[int]:
+    extras = observation.extras  # type: ignore[attr-defined]
+    seat = observation.seat  # type: ignore[attr-defined]
+    revealed = extras.get("revealed") or ()
+    return [o for o in range(observation.num_players)  # type: ignore[attr-defined]
+            if o != seat and not (o < len(revealed) and revealed[o]) and not (extras.get("you") or [0] * 4)[o]]
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_every_system_has_a_calibrated_table(rules: str) -> None:
+    weights = TABLES[rules]["weights"]
+    assert len(weights) == TURN_BUCKETS and all(len(row) == MELD_BUCKETS for row in weights)
+    assert all(len(cell) == LEVELS and all(w > 0 for w in cell) for row in weights for cell in row)
+    # the calibration's main finding: after some turns a hand one step from ready or nearer is likelier than a
+    # uniform deal makes it, a hand far from a win much less likely (Kawuxing: a ready EVBot declares 亮倒, its
+    # hand shown, so a hidden hand is rarely ready: its weight is at one step)
+    assert max(weights[3][0][:2]) > 2 > 0.5 > weights[3][0][LEVELS - 1]
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_weighted_worlds_are_deterministic_for_a_seed(rules: str) -> None:
+    game = _late(rules)
+    observation = game.observation(game.seats_to_act[0])
+    weights = WorldWeights(8)
+    first = sample(observation, 11, weights=weights).table.to_json()
+    assert sample(observation, 11, weights=WorldWeights(8)).table.to_json() == first
+    assert sample(observation, random.Random(11), weights=weights).table.to_json() == first
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao", "waihuzi"])
+def test_weighted_worlds_deal_the_other_seats_nearer_a_win(rules: str) -> None:
+    game = _late(rules)
+    seat = game.seats_to_act[0]
+    observation = game.observation(seat)
+    others = _free(observation, rules)
+    assert others and all(turns_played(observation, o) >= 4 for o in others)
+
+    def mean_level(weights: WorldWeights | None) -> float:
+        found = []
+        for world_seed in range(40):
+            world = sample(observation, world_seed, weights=weights)
+            found += [levels(observation, o, [world.table.hands[o]])[0] for o in others]
+        return mean(found)
+
+    assert mean_level(WorldWeights(16)) < mean_level(None) - 0.2
+
+
+def test_pick_keeps_hands_in_proportion_to_their_weights() -> None:
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    other = _free(observation, "guangdong")[0]
+    turns, melds = bucket(observation, other)
+    row = [1.0] * LEVELS
+    table = {"guangdong": {"weights": [[list(row) for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]}}
+    table["guangdong"]["weights"][turns][melds] = [1.0, 1.0, 1.0, 9.0, 0.0]  # level 3 nine times level 2's
+    weights = WorldWeights(2, table)
+    near = bytes(game.table.hands[other])
+    world = sample(observation, 3)
+    hands = [bytes(world.table.hands[other])]
+    found = levels(observation, other, hands + [near])
+    assert found[0] != found[1]
+    rng = random.Random(4)
+    picks = [weights.pick(observation, other, [hands[0], near], rng) for _ in range(2000)]
+    share = picks.count(0) / len(picks)
+    expected = table["guangdong"]["weights"][turns][melds]
+    a, b = expected[found[0]], expected[found[1]]
+    assert abs(share - a / (a + b)) < 0.04
+
+
+def test_candidates_are_checked() -> None:
+    with pytest.raises(HupaiError, match="candidates"):
+        WorldWeights(0)
+    with pytest.raises(HupaiError, match="candidates"):
+        WorldWeights(True)  # type: ignore[arg-type]

@@ -1,0 +1,63 @@
+"""bench/calibrate_worlds.py (the world weights' calibration), bench/search_audit.py --compare and
+bench/search_time.py: deterministic, and the weights are the smoothed frequency ratios the module says."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+
+import pytest
+from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS
+
+from tests.bench_scripts import load_bench
+
+
+def test_counts_are_deterministic_and_weights_are_smoothed_ratios() -> None:
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds")
+    first = calibrate.count("kawuxing", 2, 9)
+    assert first == calibrate.count("kawuxing", 2, 9)
+    real, uniform, decisions = first
+    assert decisions > 0 and sum(map(sum, real[0])) == sum(map(sum, uniform[0]))  # one of each per seat seen
+    real = [[[0] * LEVELS for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]
+    uniform = [[[0] * LEVELS for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]
+    real[1][0] = [8, 0, 0, 0, 0]
+    uniform[1][0] = [0, 0, 0, 0, 8]
+    weights = calibrate.weights(real, uniform)
+    alpha = calibrate.ALPHA
+    total = 8 + alpha * LEVELS
+    assert weights[1][0][0] == round(((8 + alpha) / total) / (alpha / total), 4)
+    assert weights[1][0][4] == round((alpha / total) / ((8 + alpha) / total), 4)
+    assert weights[0][0] == [1.0] * LEVELS  # no evidence: no weight
+
+
+def test_the_written_table_is_a_module_of_the_same_shape(tmp_path: pytest.TempPathFactory,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "weights.py"  # type: ignore[operator]
+    monkeypatch.setattr(sys, "argv", ["calibrate_worlds.py", "--rules", "kawuxing", "--games", "2", "--write",
+                                      str(out)])
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_main")
+    calibrate.main()
+    tables = runpy.run_path(str(out))["TABLES"]
+    weights = tables["kawuxing"]["weights"]
+    assert len(weights) == TURN_BUCKETS and all(len(row) == MELD_BUCKETS for row in weights)
+    assert all(len(cell) == LEVELS for row in weights for cell in row)
+
+
+def test_the_audit_compares_uniform_and_weighted_worlds(capsys: pytest.CaptureFixture[str]) -> None:
+    audit = load_bench("search_audit.py", "search_audit")
+    audit.compare("kawuxing", 2, 6, 2, None, 1000, 8, 1)
+    out = capsys.readouterr().out
+    assert "uniform against weighted worlds" in out and out.count("[") >= len(audit.MARGINS)
+
+
+def test_search_time_times_searched_decisions() -> None:
+    timing = load_bench("search_time.py", "search_time")
+    times = timing.spent("kawuxing", 1, "weighted", 8, 4)
+    assert times and times == sorted(times) and all(t > 0 for t in times)
+
+
+def test_the_check_compares_real_uniform_and_weighted_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_check")
+    calibrate.check("guangdong", 1, 50000, 4, from_turn=2)
+    out = capsys.readouterr().out
+    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted"))
