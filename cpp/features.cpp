@@ -111,12 +111,11 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
 
     std::memset(shanten, kNoDiscard, size_t(kinds));
     if (dims.shanten_forms != 0 && kinds == kNumKinds && total % 3 == 2 && total <= 14) {
-        // The shanten after each discard in one pass (as a batch of the hand less each kind held would count it).
+        // The shanten after each discard (as a batch of the hand less each kind held would count it).
         std::array<std::int8_t, kNumKinds> after{};
-        std::array<std::uint64_t, kNumKinds> improving{};
         const HandQuery query{own.data(), 0, (14 - total) / 3, dims.shanten_forms, kAllKinds};
         if (check_query(query, SizeRule::kComplete) != 0) return "the hand is no complete-size hand";
-        discard_analysis(query, after.data(), improving.data());
+        discard_shanten(query, after.data());  // the shanten alone: no improving draws counted
         for (int k = 0; k < kinds; ++k)
             if (own[size_t(k)] > 0) shanten[k] = after[size_t(k)];
     }

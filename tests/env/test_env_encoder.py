@@ -146,3 +146,31 @@ def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_k
             assert env.rewards is not kept
             return
     raise AssertionError("no hand paid anything")
+
+
+def test_yunxiaos_discard_shanten_is_its_shanten_of_each_discards_row() -> None:
+    """Advice.discard_shanten (one core call, what the encoder asks at every turn) against Advice.shanten of the
+    hand less each kind held; the plain advice has none (the core's encoder counts it)."""
+    advice = hupai.rules.advice("yunxiao")
+    assert hupai.rules.advice("guangdong").discard_shanten(Game("guangdong", seed=1).observation(0), 0) is None
+    checked = 0
+    for seed in range(3):
+        game = Game("yunxiao", seed=seed)
+        bots = [GreedyBot(s) for s in range(4)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            hand = np.frombuffer(observation.counts, np.uint8)
+            total = int(hand.sum())
+            if total % 3 == 2:
+                melds = (14 - total) // 3
+                held = np.flatnonzero(hand)
+                rows = np.repeat(hand[None, :], len(held), axis=0)
+                rows[np.arange(len(held)), held] -= 1
+                after = advice.discard_shanten(observation, melds)
+                assert after is not None
+                assert [after[kind] for kind in held] == list(advice.shanten(observation, rows, melds))
+                assert all(after[kind] == 127 for kind in range(34) if not hand[kind])
+                checked += 1
+            game.apply(bots[seat].act(observation))
+    assert checked > 30

@@ -36,6 +36,7 @@ size, facts in -1..127, scores in -1e9..1e9.
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -103,6 +104,22 @@ def _count_tiles(value: Any, out: np.ndarray) -> None:
             _count_tiles(item, out)
 
 
+def _count_into(value: Any, out: list[float], at: int, width: int) -> None:
+    """:func:`_count_tiles` into ``out[at:at + width]`` of a list."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < width:
+            out[at + value] += 1
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _count_into(item, out, at, width)
+
+
+#: bytes.translate's table from the core's "not held" (127) to NO_DISCARD.
+_NOT_HELD = bytes(NO_DISCARD if value == 127 else value for value in range(256))
+#: The codes of :meth:`Features.fact_bytes`' plan, one per fact encoding (FACT_KINDS' order).
+_TILE, _TILES, _INT, _SEAT_VALUES, _SEAT_TILES, _INTS, _CHOICE = range(7)
+
+
 class Features:
     """The feature layout of one rule system: :meth:`encode` an observation, :meth:`spaces` for Gymnasium.
 
@@ -126,6 +143,13 @@ class Features:
         self._private = tuple(rules.private_facts.items())
         self.facts_size = sum(_width(kind, kinds, n) for _, kind in self._public)
         self.private_size = sum(_width(kind, kinds, n) for _, kind in self._private)
+        # fact_bytes' plan: (name, code, width, offset in the facts and private floats, choices), and the names
+        # each mapping may hold.
+        self._fact_plan: tuple[tuple[tuple[str, int, int, int, tuple[str, ...]], ...], ...] = tuple(
+            self._plan(declared, start) for declared, start in ((self._public, 0), (self._private, self.facts_size)))
+        self._fact_names = (frozenset(name for name, _ in self._public), frozenset(name for name, _ in self._private))
+        self._fact_struct = struct.Struct(f"={self.facts_size + self.private_size}f")  # array("f", ...): 2x slower
+        self._orders = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
         self.table_size = 1 + 4 + 4 * n + 3 * n + len(PHASES)
         #: The rule system's shanten count (its playing advice) for ``discard_shanten``; None: no such count.
         self.advice = rules_module.advice(rules.name) if rules.family == "mahjong" else None
@@ -269,14 +293,71 @@ class Features:
         if discard_shanten and self.advice is not None and not self._core_shanten:
             self._advice_shanten(observation, views["discard_shanten"])
 
+    def _plan(self, declared: tuple[tuple[str, str], ...], at: int
+              ) -> tuple[tuple[str, int, int, int, tuple[str, ...]], ...]:
+        plan = []
+        for name, kind in declared:
+            width = _width(kind, self.kinds, self.num_players)
+            if kind != "skip":
+                code = {"tile": _TILE, "tiles": _TILES, "int": _INT, "seat_ints": _SEAT_VALUES,
+                        "seat_bools": _SEAT_VALUES, "seat_tiles": _SEAT_TILES}.get(kind)
+                if code is None:
+                    code = _INTS if kind.startswith("ints:") else _CHOICE
+                plan.append((name, code, width, at, tuple(kind[7:].split("|")) if code == _CHOICE else ()))
+            at += width
+        return tuple(plan)
+
+    def fact_bytes(self, observation: Observation) -> bytes:
+        """The ``facts`` and ``private`` arrays of ``observation``, one after the other, as float32 bytes: what
+        :meth:`_facts` writes into them (the reference), built in a list of floats (a decision of Wai Huzi shows
+        new facts each time; numpy's per-fact slices cost several times this)."""
+        out = [0.0] * (self.facts_size + self.private_size)
+        order = self._orders[observation.seat]
+        kinds = self.kinds
+        for facts, names, plan in zip((observation.extras, observation.private), self._fact_names, self._fact_plan,
+                                      strict=True):
+            if not names.issuperset(facts):
+                raise HupaiError(f"hupai.env: the observation shows facts its rule system does not declare: "
+                                 f"{sorted(set(facts) - names)}")
+            get = facts.get
+            for name, code, width, at, choices in plan:
+                value = get(name)
+                if value is None:
+                    continue
+                if code == _TILE:
+                    if isinstance(value, int) and 0 <= value < kinds:
+                        out[at + value] = 1.0
+                elif code == _TILES:
+                    _count_into(value, out, at, kinds)
+                elif code == _INT:
+                    out[at] = value
+                elif code == _SEAT_VALUES:
+                    out[at:at + width] = [value[other] for other in order]
+                elif code == _SEAT_TILES:
+                    for row, other in enumerate(order):
+                        _count_into(value[other], out, at + row * kinds, kinds)
+                elif code == _INTS:
+                    items = list(value)[:width]
+                    out[at:at + width] = items + [-1.0] * (width - len(items))
+                elif value in choices:
+                    out[at + choices.index(value)] = 1.0
+        return self._fact_struct.pack(*out)
+
     def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
         """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
         gold), where the core's encoder left 99."""
         assert self.advice is not None
+        total = sum(observation.counts)
+        if total % 3 != 2:
+            return
+        after = self.advice.discard_shanten(observation, (14 - total) // 3)
+        if after is not None and len(after) == self.kinds and 0 <= min(after) and max(after) <= 127:
+            # 127 (not held) is NO_DISCARD here: one translation of the bytes, one copy into the array.
+            out[:] = np.frombuffer(bytes(after).translate(_NOT_HELD), np.int8)
+            return
         hand = np.frombuffer(observation.counts, dtype=np.uint8)
         held = np.flatnonzero(hand)
-        total = int(hand.sum())
-        if total % 3 == 2 and len(held):
+        if len(held):
             rows = np.repeat(hand[None, :], len(held), axis=0)
             rows[np.arange(len(held)), held] -= 1
             out[held] = self.advice.shanten(observation, rows, (14 - total) // 3)
@@ -467,7 +548,7 @@ class Encoder:
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
         self._scores: tuple[Any, bytes] = (None, b"")
-        self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
+        self._pool: tuple[np.ndarray, np.ndarray, list[dict[str, np.ndarray]]] | None = None
         self._row = POOL_ROWS
         self._tail_width = features._float_size - features.table_size
 
@@ -503,7 +584,7 @@ class Encoder:
         if facts is None or facts[0] is not extras or facts[1] is not private:
             if len(self._facts) >= 64:
                 self._facts.clear()
-            facts = self._facts[key] = (extras, private, self._fact_bytes(observation))
+            facts = self._facts[key] = (extras, private, features.fact_bytes(observation))
         score_key = (seat, tuple(scores)) if scores is not None else (seat, None)
         if self._scores[0] != score_key:
             shown = [0.0] * n if scores is None else [scores[(seat + i) % n] * features.score_scale
@@ -539,15 +620,6 @@ class Encoder:
                                 ) from None
         return chosen
 
-    def _fact_bytes(self, observation: Observation) -> bytes:
-        features = self.features
-        n = features.num_players
-        order = [(observation.seat + i) % n for i in range(n)]
-        out = np.zeros(features.facts_size + features.private_size, np.float32)
-        features._facts(features._public, observation.extras, order, out[:features.facts_size])
-        features._facts(features._private, observation.private, order, out[features.facts_size:])
-        return out.tobytes()
-
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
                discard_shanten: bool = True) -> dict[str, np.ndarray]:
         """:meth:`Features.encode` of ``observation``: arrays of a pool row of their own."""
@@ -555,14 +627,18 @@ class Encoder:
         row = self._row
         if row >= POOL_ROWS:
             ints, floats, stacked = features.empty(POOL_ROWS)
-            self._pool = (ints, floats, list(stacked.items()))
+            # Every row's dict of views made at once: iterating a stacked array yields its rows at C speed, where
+            # indexing each at its decision costs a Python subscript per key.
+            rows = [dict(zip(stacked, values, strict=True))
+                    for values in zip(*map(list, stacked.values()), strict=True)]
+            self._pool = (ints, floats, rows)
             row = 0
         self._row = row + 1
         pool = self._pool
         assert pool is not None
         smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
         _core.encode_features(pool[0], pool[1], smalls, hand, melds, discards, legal, features._dims, tail, row)
-        views = {key: stacked_view[row] for key, stacked_view in pool[2]}
+        views = pool[2][row]
         if discard_shanten and features.advice is not None and not features._core_shanten:
             features._advice_shanten(observation, views["discard_shanten"])
         return views
