@@ -30,6 +30,7 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     const int seat = small[0], drawn = small[1], tile = small[2], wall_left = small[3], round_wind = small[4];
     const int dealer = small[5], source = small[6], phase = small[7];
     const std::uint32_t to_act = std::uint32_t(small[8]);
+    const int legal_count = small[9];
     const std::int32_t* meld_counts = small + FeatureDims::kSmallsFixed;
     const std::int32_t* pile_lengths = meld_counts + n;
     const std::int32_t* hand_sizes = pile_lengths + n;
@@ -42,6 +43,15 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     if (source < -1 || source >= n) return out_of_range("source seat", source);
     if (phase < 0 || 5 + 7 * n + phase >= dims.table_size) return out_of_range("phase", phase);
     if (wall_left < 0 || wall_left > 1000) return out_of_range("live wall", wall_left);
+    if (legal_count < 0 || legal_count > dims.actions) return out_of_range("legal action count", legal_count);
+    // Where each seat's discards start (the piles follow one another in seat order).
+    std::array<int, 9> pile_starts{};
+    if (n > 8) return out_of_range("seats", n);
+    for (int other = 0; other < n; ++other) {
+        const int length = pile_lengths[other];
+        if (length < 0 || length > dims.discard_stride) return out_of_range("discard count", length);
+        pile_starts[size_t(other) + 1] = pile_starts[size_t(other)] + length;
+    }
 
     std::int8_t* hand = ints;
     std::int8_t* drawn_row = hand + kinds;
@@ -85,8 +95,7 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
             }
         }
         const int length = pile_lengths[other];
-        if (length < 0 || length > dims.discard_stride) return out_of_range("discard count", length);
-        const std::int8_t* pile = view.discards + other * dims.discard_stride;
+        const std::int8_t* pile = view.discards + pile_starts[size_t(other)];
         const int first_kept = std::max(0, length - dims.max_discards);
         for (int d = 0; d < length; ++d) {
             const int kind = pile[d];
@@ -107,7 +116,13 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     floats[0] = float(wall_left);
     floats[1 + round_wind] = 1.0f;
     floats[5 + 7 * n + phase] = 1.0f;
-    for (int a = 0; a < dims.actions; ++a) mask[a] = view.legal[a] ? 1 : 0;
+    for (int i = 0; i < legal_count; ++i) {
+        std::uint16_t index;
+        std::memcpy(&index, view.legal + 2 * i, sizeof index);  // (no alignment asked of the buffer)
+        if (index >= dims.actions) return out_of_range("legal action index", index);
+        if (mask[index]) return "legal action index " + std::to_string(index) + " is given twice";
+        mask[index] = 1;
+    }
 
     std::memset(shanten, kNoDiscard, size_t(kinds));
     if (dims.shanten_forms != 0 && kinds == kNumKinds && total % 3 == 2 && total <= 14) {

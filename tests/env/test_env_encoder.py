@@ -129,6 +129,39 @@ def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -
     assert list(views["scores"][1]) == [1.0, 2.0, 3.0, 4.0]
 
 
+def test_the_cores_encoder_reads_as_many_legal_indices_and_discards_as_the_smalls_say() -> None:
+    """The legal actions go in as uint16 indices and the discards as the piles one after another, their counts in
+    the smalls: a buffer of another length, an index out of range or given twice is refused."""
+    from array import array
+
+    features = Features(hupai.rules.get("guangdong"))
+    game = Game("guangdong", seed=1)
+    observation = game.observation(game.seats_to_act[0])
+    smalls, hand, melds, discards, legal, tail = Encoder(features).inputs(observation, None)
+    count = len(observation.legal_actions)
+    assert smalls[9] == count > 1 and len(legal) == 2 * count
+    ints, floats, views = features.empty(1)
+    encode = hupai._core.encode_features
+    encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 0)
+    assert views["action_mask"].sum() == count
+    with pytest.raises(InvalidHand, match="legal"):
+        encode(ints, floats, smalls, hand, melds, discards, legal[:-2], features._dims, tail, 0)
+    indices = array("H", legal)
+    with pytest.raises(InvalidHand, match="given twice"):
+        encode(ints, floats, smalls, hand, melds, discards, array("H", [indices[0]] * count).tobytes(),
+               features._dims, tail, 0)
+    with pytest.raises(InvalidHand, match="legal action index"):
+        encode(ints, floats, smalls, hand, melds, discards, array("H", [features.actions.n] * count).tobytes(),
+               features._dims, tail, 0)
+    lengths = array("i", smalls)
+    lengths[10 + 4] = 2  # seat 0's discard count (after the seats' meld counts): two tiles the buffer lacks
+    with pytest.raises(InvalidHand, match="discards"):
+        encode(ints, floats, lengths, hand, melds, discards, legal, features._dims, tail, 0)
+    lengths[10 + 4] = 10_000
+    with pytest.raises(InvalidHand, match="discard count"):
+        encode(ints, floats, lengths, hand, melds, discards, legal, features._dims, tail, 0)
+
+
 def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_kept() -> None:
     """step() keeps the rewards dict while every reward is zero; gym's checkpoint holds it by reference, so a hand's
     end must not write its payments into it (a refused step would restore them)."""

@@ -171,7 +171,6 @@ class Features:
         self._dims = (n, kinds, self.max_discards, self.actions.n, self.table_size, MAX_MELDS, self._stride,
                       self.advice._forms if self._core_shanten and self.advice is not None else 0)
         self._blank_melds = bytes([0, 255, 255, 255, 255]) * (n * MAX_MELDS)
-        self._blank_legal = bytes(self.actions.n)
         self._phase = {phase: index for index, phase in enumerate(PHASES)}
 
     def shapes(self) -> dict[str, tuple[tuple[int, ...], Any]]:
@@ -254,31 +253,31 @@ class Features:
 
     def core_inputs(self, observation: Observation) -> tuple[array[int], bytes, bytes, bytes, bytes]:
         """The core encoder's inputs for ``observation`` (cpp/features.hpp): what the observation holds, as plain
-        data: small ints, the seat's counts, meld records and discard rows of every seat (in seat order), the
-        legal actions as a 0/1 row."""
+        data: small ints, the seat's counts, meld records and discards of every seat (in seat order, one pile
+        after another), the legal actions' indices as uint16 bytes."""
         phase, to_act = self.checked_phase(observation)
         meld_bytes, meld_counts = self.meld_records(observation.melds)
-        stride = self._stride
         piles = observation.discards
-        discards = b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles])
+        discards = b"".join(map(bytes, piles))
+        legal = observation.legal_actions
+        indices = self.legal_indices(legal)
         smalls = array("i", (observation.seat, observation.drawn, observation.tile, observation.wall_left,
-                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act,
+                             len(indices)))
         smalls.extend(meld_counts)
         smalls.extend(map(len, piles))
         smalls.extend(observation.hand_sizes)
         smalls.extend(observation.seat_winds)
-        legal = bytearray(self._blank_legal)
-        memo, index_of = self.actions._memo, self.actions.index
-        count = 0
-        for action in observation.legal_actions:
-            index = memo.get(action)
-            if index is None:
-                index = index_of(action)
-            count += 1 - legal[index]
-            legal[index] = 1
-        if count != len(observation.legal_actions):  # two legal actions on one index: a bug of the layout
-            self.actions.legal_indices(observation.legal_actions)  # raises, naming them
-        return smalls, observation.counts, meld_bytes, discards, bytes(legal)
+        return smalls, observation.counts, meld_bytes, discards, array("H", indices).tobytes()
+
+    def legal_indices(self, legal: Sequence[Action]) -> list[int]:
+        """The index of each of ``legal`` (in their order). Two legal actions on one index (a bug of the layout)
+        are refused by the core's encoder, which reads them."""
+        actions = self.actions
+        found = list(map(actions._memo.get, legal))  # each found before: one C loop
+        indices: list[int] = (list(map(actions.index, legal)) if None in found
+                              else found)  # type: ignore[assignment]  # no None in it
+        return indices
 
     def finish(self, observation: Observation, views: Mapping[str, np.ndarray], scores: Sequence[int] | None,
                discard_shanten: bool) -> None:
@@ -548,7 +547,7 @@ class Encoder:
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
         self._scores: tuple[Any, bytes] = (None, b"")
-        self._pool: tuple[np.ndarray, np.ndarray, list[dict[str, np.ndarray]]] | None = None
+        self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
         self._row = POOL_ROWS
         self._tail_width = features._float_size - features.table_size
 
@@ -569,15 +568,16 @@ class Encoder:
         piles = observation.discards
         pile_entry = self._piles
         if pile_entry[0] is not piles:
-            stride = features._stride
-            pile_entry = self._piles = (piles, b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles]),
-                                        tuple(map(len, piles)))
-        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
-                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
-        smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
+            pile_entry = self._piles = (piles, b"".join(map(bytes, piles)), tuple(map(len, piles)))
         legal = observation.legal_actions
-        if self._legal[0] is not legal:
-            self._legal = (legal, *self._mask(legal))
+        cached = self._legal
+        if cached[0] is not legal:
+            indices = features.legal_indices(legal)
+            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act,
+                             len(cached[2])))
+        smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
         extras, private = observation.extras, observation.private
         key = (seat, id(extras), id(private))
         facts = self._facts.get(key)
@@ -592,18 +592,6 @@ class Encoder:
             self._scores = (score_key, array("f", shown).tobytes())
         return (smalls, observation.counts, meld_entry[1], pile_entry[1], self._legal[1],
                 facts[2] + self._scores[1])
-
-    def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
-        """The legal actions' 0/1 row, and each one's index (in their order)."""
-        found = list(map(self._actions._memo.get, legal))  # each found before: one C loop
-        indices: list[int] = (list(map(self._actions.index, legal)) if None in found
-                              else found)  # type: ignore[assignment]  # no None in it
-        mask = bytearray(self.features._blank_legal)
-        for index in indices:
-            mask[index] = 1
-        if mask.count(1) != len(legal):  # two legal actions on one index: a bug of the layout
-            self._actions.legal_indices(legal)  # raises, naming them
-        return bytes(mask), indices
 
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
@@ -629,16 +617,14 @@ class Encoder:
             ints, floats, stacked = features.empty(POOL_ROWS)
             # Every row's dict of views made at once: iterating a stacked array yields its rows at C speed, where
             # indexing each at its decision costs a Python subscript per key.
-            rows = [dict(zip(stacked, values, strict=True))
-                    for values in zip(*map(list, stacked.values()), strict=True)]
-            self._pool = (ints, floats, rows)
+            self._pool = (ints, floats, list(stacked.items()))
             row = 0
         self._row = row + 1
         pool = self._pool
         assert pool is not None
         smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
         _core.encode_features(pool[0], pool[1], smalls, hand, melds, discards, legal, features._dims, tail, row)
-        views = pool[2][row]
+        views = {key: stacked_view[row] for key, stacked_view in pool[2]}
         if discard_shanten and features.advice is not None and not features._core_shanten:
             features._advice_shanten(observation, views["discard_shanten"])
         return views
