@@ -535,7 +535,7 @@ class Encoder:
     decision of seeded hands in every system)."""
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_pool", "_row",
-                 "_tail_width")
+                 "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -546,7 +546,14 @@ class Encoder:
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
-        self._scores: tuple[Any, bytes] = (None, b"")
+        # The scores as each seat sees them (its order, times the scale): seat -> (the scores, their bytes).
+        self._scores: dict[int, tuple[tuple[int, ...] | None, bytes]] = {}
+        # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
+        # tuples it is made of are the same objects (the observer keeps each until it changes).
+        self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
+        self._phases = features._phase
+        self._to_act: dict[tuple[int, ...], int] = {}  # seats to act -> their bit mask
+        self._shape = (features.kinds, features.num_players)
         self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
         self._row = POOL_ROWS
         self._tail_width = features._float_size - features.table_size
@@ -556,8 +563,14 @@ class Encoder:
         """The core's inputs for ``observation`` (:meth:`Features.core_inputs`), and its float tail: the rule
         facts, the seat's private facts and the scores, as float32 bytes."""
         features = self.features
-        n = features.num_players
-        phase, to_act = features.checked_phase(observation)
+        counts, winds = observation.counts, observation.seat_winds
+        phase = self._phases.get(observation.phase)
+        if phase is None or (len(counts), len(winds)) != self._shape:
+            features.checked_phase(observation)  # raises, saying what is wrong
+        seats = observation.to_act
+        to_act = self._to_act.get(seats)
+        if to_act is None:
+            to_act = self._to_act[seats] = sum(1 << other for other in set(seats))
         seat = observation.seat
         melds = observation.melds
         meld_entry = self._melds.get(id(melds))
@@ -574,10 +587,15 @@ class Encoder:
         if cached[0] is not legal:
             indices = features.legal_indices(legal)
             cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+        sizes = observation.hand_sizes
+        part = self._seat_part
+        if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
+            part = self._seat_part = (meld_entry, pile_entry, sizes, winds,
+                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds))
         smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
                              observation.round_wind, observation.dealer, observation.source, phase, to_act,
                              len(cached[2])))
-        smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
+        smalls += part[4]
         extras, private = observation.extras, observation.private
         key = (seat, id(extras), id(private))
         facts = self._facts.get(key)
@@ -585,13 +603,13 @@ class Encoder:
             if len(self._facts) >= 64:
                 self._facts.clear()
             facts = self._facts[key] = (extras, private, features.fact_bytes(observation))
-        score_key = (seat, tuple(scores)) if scores is not None else (seat, None)
-        if self._scores[0] != score_key:
-            shown = [0.0] * n if scores is None else [scores[(seat + i) % n] * features.score_scale
-                                                      for i in range(n)]
-            self._scores = (score_key, array("f", shown).tobytes())
-        return (smalls, observation.counts, meld_entry[1], pile_entry[1], self._legal[1],
-                facts[2] + self._scores[1])
+        shown = tuple(scores) if scores is not None else None
+        score_entry = self._scores.get(seat)
+        if score_entry is None or score_entry[0] != shown:
+            n = features.num_players
+            values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
+            score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
+        return smalls, counts, meld_entry[1], pile_entry[1], cached[1], facts[2] + score_entry[1]
 
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
