@@ -568,9 +568,10 @@ class Encoder:
         if phase is None or (len(counts), len(winds)) != self._shape:
             features.checked_phase(observation)  # raises, saying what is wrong
         seats = observation.to_act
-        to_act = self._to_act.get(seats)
-        if to_act is None:
-            to_act = self._to_act[seats] = sum(1 << other for other in set(seats))
+        to_act = self._to_act.get(seats, -1)
+        if to_act < 0:
+            to_act = sum(1 << other for other in set(seats))
+            self._to_act[seats] = to_act
         seat = observation.seat
         melds = observation.melds
         meld_entry = self._melds.get(id(melds))
