@@ -564,8 +564,8 @@ class Encoder:
         facts, the seat's private facts and the scores, as float32 bytes."""
         features = self.features
         counts, winds = observation.counts, observation.seat_winds
-        phase = self._phases.get(observation.phase)
-        if phase is None or (len(counts), len(winds)) != self._shape:
+        phase = self._phases.get(observation.phase, -1)
+        if phase < 0 or (len(counts), len(winds)) != self._shape:
             features.checked_phase(observation)  # raises, saying what is wrong
         seats = observation.to_act
         to_act = self._to_act.get(seats, -1)
