@@ -113,6 +113,37 @@ def test_the_encoders_pool_moves_on_and_refuses_another_systems_observation() ->
         encoder.encode(Game("waihuzi", seed=1).observation(0))
 
 
+def test_the_encoder_writes_again_only_arrays_nothing_else_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dropped observation's arrays are written again (no new arrays at every decision); an array, a view of one
+    or a dict a caller keeps never is, and a caller's changes to a dict it was handed never reach a later one."""
+    env = aec_env("guangdong", claim_window="eligible")
+    env.reset(seed=4)
+    made = []
+    new_slot = Encoder._new_slot
+    monkeypatch.setattr(Encoder, "_new_slot", lambda self: made.append(1) or new_slot(self))
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    rng = np.random.default_rng(4)
+    for step in range(60):
+        agent = env.agent_selection
+        observation = env.observe(agent)
+        if step % 7 == 0:  # a view of one array, and one array alone, each kept with a copy of what it held
+            view = observation["hand"][None]
+            kept += [(view, view.copy()), (observation["action_mask"], observation["action_mask"].copy())]
+        if step % 11 == 0:  # a caller rewriting the dict it was handed, then dropping it
+            observation["hand"] = np.zeros(3)
+            observation["extra"] = np.zeros(1)
+        mask = observation["action_mask"].copy()
+        del observation
+        again = env.observe(agent)
+        assert set(again) == set(env.features.shapes()) and again["hand"].shape == (34,)
+        np.testing.assert_array_equal(again["action_mask"], mask)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        del again
+    assert len(made) < 40  # 120 observations: without reuse, a slot made for each
+    for array, copy in kept:
+        np.testing.assert_array_equal(array, copy)
+
+
 def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -> None:
     features = Features(hupai.rules.get("guangdong"))
     smalls, hand, melds, discards, legal, tail = Encoder(features).inputs(Game("guangdong", seed=1).observation(0),

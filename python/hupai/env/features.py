@@ -39,6 +39,7 @@ from __future__ import annotations
 import struct
 from array import array
 from collections.abc import Mapping, Sequence
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -518,24 +519,36 @@ class Features:
                     part[choices.index(value)] = 1
 
 
-#: Rows of one :class:`Encoder` pool: a decision's arrays are views of one row, and a pool is replaced, never
-#: written again, once its rows are handed out (an array a caller keeps keeps its pool alive: 64 rows of about
-#: 1 KB).
-POOL_ROWS = 64
+#: The slots an :class:`Encoder` hands out in turn: a decision's arrays are those of one slot, which the encoder
+#: writes again, when its turn comes round, only if nothing outside it holds them (else it makes the slot anew).
+POOL_ROWS = 4
+
+
+def _references(slot: tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> list[int]:
+    """The reference counts of a slot's buffers and arrays. Every view of an array shares its buffer (numpy makes
+    a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's count, and an
+    array it keeps (alone or in a dict) in that array's."""
+    return list(map(getrefcount, slot[3]))
 
 
 class Encoder:
     """One table's :meth:`Features.encode`, for an environment that encodes at every decision: what the observer
     keeps between decisions (the meld views, the discard piles, the rule facts, each one an immutable value that
     stays the same object until the table moves) is turned into the core's inputs once per object, not once per
-    decision, and the arrays are written by one core call into a row of a preallocated pool, the rule facts and
-    scores included. Each decision gets a row of its own, so an observation a caller keeps is never overwritten.
+    decision, and the arrays are written by one core call, the rule facts and scores included.
+
+    An observation a caller keeps is never overwritten: the arrays of a decision are one of :data:`POOL_ROWS`
+    slots taken in turn, and a slot's arrays are written again only when no reference to them or to their buffers
+    is left but the encoder's own (the reference counts say so: the dict handed out, any of its arrays, or any
+    view made of them keeps the slot from reuse, and a new one is made). A caller that drops each observation
+    after its step (a training loop) then costs no new arrays at all: making a decision's fourteen numpy views was
+    the largest part of encoding it.
 
     The arrays are exactly :meth:`Features.encode`'s (and :meth:`Features.encode_python`'s: tested at every
     decision of seeded hands in every system)."""
 
-    __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_pool", "_row",
-                 "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
+    __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
+                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -554,8 +567,12 @@ class Encoder:
         self._phases = features._phase
         self._to_act: dict[tuple[int, ...], int] = {}  # seats to act -> their bit mask
         self._shape = (features.kinds, features.num_players)
-        self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
-        self._row = POOL_ROWS
+        # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
+        # reference counts each has when nothing but the encoder holds it.
+        self._slots: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
+            [None] * POOL_ROWS)
+        self._free: list[list[int]] = [[] for _ in range(POOL_ROWS)]
+        self._at = 0
         self._tail_width = features._float_size - features.table_size
 
     def inputs(self, observation: Observation, scores: Sequence[int] | None
@@ -629,24 +646,26 @@ class Encoder:
 
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
                discard_shanten: bool = True) -> dict[str, np.ndarray]:
-        """:meth:`Features.encode` of ``observation``: arrays of a pool row of their own."""
+        """:meth:`Features.encode` of ``observation``: arrays that nothing else holds (see the class)."""
         features = self.features
-        row = self._row
-        if row >= POOL_ROWS:
-            ints, floats, stacked = features.empty(POOL_ROWS)
-            # Every row's dict of views made at once: iterating a stacked array yields its rows at C speed, where
-            # indexing each at its decision costs a Python subscript per key.
-            self._pool = (ints, floats, list(stacked.items()))
-            row = 0
-        self._row = row + 1
-        pool = self._pool
-        assert pool is not None
+        at = self._at
+        self._at = at + 1 if at + 1 < POOL_ROWS else 0
+        slot = self._slots[at]
+        if slot is None or _references(slot) != self._free[at]:
+            slot = self._slots[at] = self._new_slot()
+            self._free[at] = _references(slot)
         smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
-        _core.encode_features(pool[0], pool[1], smalls, hand, melds, discards, legal, features._dims, tail, row)
-        views = {key: stacked_view[row] for key, stacked_view in pool[2]}
+        _core.encode_features(slot[0], slot[1], smalls, hand, melds, discards, legal, features._dims, tail, 0)
+        views = slot[2].copy()  # (a dict's copy clones its table: a new dict of 14 items costs ten times more)
         if discard_shanten and features.advice is not None and not features._core_shanten:
             features._advice_shanten(observation, views["discard_shanten"])
         return views
+
+    def _new_slot(self) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+        """A slot: its buffers, its dict of views (each decision hands out a copy, so that a caller's changes to a
+        dict never reach the slot), and the buffers and views whose reference counts say whether it is free."""
+        ints, floats, views = self.features.empty(1)
+        return ints, floats, views, (ints, floats, *views.values())
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],
