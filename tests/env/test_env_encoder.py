@@ -238,3 +238,25 @@ def test_yunxiaos_discard_shanten_is_its_shanten_of_each_discards_row() -> None:
                 checked += 1
             game.apply(bots[seat].act(observation))
     assert checked > 30
+
+
+def test_the_remembered_rule_facts_tell_equal_values_of_other_types_apart() -> None:
+    """Features.fact_bytes remembers what a set of fact values encodes to; 1, 1.0 and True are equal in Python but
+    a tile fact encodes 1.0 and True as no tile and a tiles fact skips True, so each must be encoded as the reference
+    (Features._facts) does, in any order."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    features = Features(hupai.rules.get("yunxiao"))
+    observation = Game("yunxiao", seed=1).observation(0)
+    n = features.num_players
+    order = [(observation.seat + i) % n for i in range(n)]
+    for _ in range(2):  # the second round reads every entry the first made
+        for gold in (1, 1.0, True, -0.0, 0.0, 0, [2], (1, True)):
+            extras = MappingProxyType({**observation.extras, "gold": gold, "last_kong": (True, 1.0)})
+            shown = replace(observation, extras=extras)
+            reference = np.zeros(features.facts_size, np.float32)
+            features._facts(features._public, shown.extras, order, reference)
+            mine = np.frombuffer(features.fact_bytes(shown), np.float32)
+            np.testing.assert_array_equal(mine[:features.facts_size], reference, err_msg=repr(gold))
+            assert np.signbit(mine[:features.facts_size]).tolist() == np.signbit(reference).tolist()

@@ -36,6 +36,7 @@ size, facts in -1..127, scores in -1e9..1e9.
 
 from __future__ import annotations
 
+import marshal
 import struct
 from array import array
 from collections.abc import Mapping, Sequence
@@ -146,10 +147,13 @@ class Features:
         self.private_size = sum(_width(kind, kinds, n) for _, kind in self._private)
         # fact_bytes' plan: (name, code, width, offset in the facts and private floats, choices), and the names
         # each mapping may hold.
-        self._fact_plan: tuple[tuple[tuple[str, int, int, int, tuple[str, ...]], ...], ...] = tuple(
-            self._plan(declared, start) for declared, start in ((self._public, 0), (self._private, self.facts_size)))
+        self._fact_plan: tuple[tuple[tuple[str, int, int, int, tuple[str, ...]], ...], ...] = (
+            self._plan(self._public, 0), self._plan(self._private, 0))
+        self._plan_names = tuple(tuple(entry[0] for entry in plan) for plan in self._fact_plan)
+        self._part_widths = (self.facts_size, self.private_size)
+        self._fact_structs = tuple(struct.Struct(f"={width}f") for width in self._part_widths)  # array("f"): 2x
+        self._fact_cache: dict[tuple[int, int, bytes], bytes] = {}
         self._fact_names = (frozenset(name for name, _ in self._public), frozenset(name for name, _ in self._private))
-        self._fact_struct = struct.Struct(f"={self.facts_size + self.private_size}f")  # array("f", ...): 2x slower
         self._orders = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
         self.table_size = 1 + 4 + 4 * n + 3 * n + len(PHASES)
         #: The rule system's shanten count (its playing advice) for ``discard_shanten``; None: no such count.
@@ -309,39 +313,61 @@ class Features:
 
     def fact_bytes(self, observation: Observation) -> bytes:
         """The ``facts`` and ``private`` arrays of ``observation``, one after the other, as float32 bytes: what
-        :meth:`_facts` writes into them (the reference), built in a list of floats (a decision of Wai Huzi shows
-        new facts each time; numpy's per-fact slices cost several times this)."""
-        out = [0.0] * (self.facts_size + self.private_size)
-        order = self._orders[observation.seat]
+        :meth:`_facts` writes into them (the reference)."""
+        seat = observation.seat
+        return self._part_bytes(0, observation.extras, seat) + self._part_bytes(1, observation.private, seat)
+
+    def _part_bytes(self, part: int, facts: Mapping[str, Any], seat: int) -> bytes:
+        """:meth:`fact_bytes` of the public (``part`` 0) or private (1) facts, remembered by what the declared
+        facts hold (their marshal bytes: equal only for values of the same types and contents, so that 1, True
+        and 1.0, which some encodings tell apart, never share an entry); a value marshal cannot write is encoded
+        each time. Most decisions show facts shown before (Yunxiao's change with its engine bookkeeping, which is
+        not encoded; Wai Huzi's with every move)."""
+        names = self._fact_names[part]
+        if not names.issuperset(facts):
+            raise HupaiError(f"hupai.env: the observation shows facts its rule system does not declare: "
+                             f"{sorted(set(facts) - names)}")
+        plan = self._fact_plan[part]
+        if not plan:
+            return b""
+        values = tuple(map(facts.get, self._plan_names[part]))
+        try:
+            key: tuple[int, int, bytes] | None = (part, seat, marshal.dumps(values))
+        except ValueError:
+            key = None
+        cache = self._fact_cache
+        found = cache.get(key) if key is not None else None
+        if found is not None:
+            return found
+        out = [0.0] * self._part_widths[part]
+        order = self._orders[seat]
         kinds = self.kinds
-        for facts, names, plan in zip((observation.extras, observation.private), self._fact_names, self._fact_plan,
-                                      strict=True):
-            if not names.issuperset(facts):
-                raise HupaiError(f"hupai.env: the observation shows facts its rule system does not declare: "
-                                 f"{sorted(set(facts) - names)}")
-            get = facts.get
-            for name, code, width, at, choices in plan:
-                value = get(name)
-                if value is None:
-                    continue
-                if code == _TILE:
-                    if isinstance(value, int) and 0 <= value < kinds:
-                        out[at + value] = 1.0
-                elif code == _TILES:
-                    _count_into(value, out, at, kinds)
-                elif code == _INT:
-                    out[at] = value
-                elif code == _SEAT_VALUES:
-                    out[at:at + width] = [value[other] for other in order]
-                elif code == _SEAT_TILES:
-                    for row, other in enumerate(order):
-                        _count_into(value[other], out, at + row * kinds, kinds)
-                elif code == _INTS:
-                    items = list(value)[:width]
-                    out[at:at + width] = items + [-1.0] * (width - len(items))
-                elif value in choices:
-                    out[at + choices.index(value)] = 1.0
-        return self._fact_struct.pack(*out)
+        for (_, code, width, at, choices), value in zip(plan, values, strict=True):
+            if value is None:
+                continue
+            if code == _TILE:
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < kinds:
+                    out[at + value] = 1.0
+            elif code == _TILES:
+                _count_into(value, out, at, kinds)
+            elif code == _INT:
+                out[at] = value
+            elif code == _SEAT_VALUES:
+                out[at:at + width] = [value[other] for other in order]
+            elif code == _SEAT_TILES:
+                for row, other in enumerate(order):
+                    _count_into(value[other], out, at + row * kinds, kinds)
+            elif code == _INTS:
+                items = list(value)[:width]
+                out[at:at + width] = items + [-1.0] * (width - len(items))
+            elif value in choices:
+                out[at + choices.index(value)] = 1.0
+        found = self._fact_structs[part].pack(*out)
+        if key is not None:
+            if len(cache) >= 4096:  # a bound: a long match shows a few hundred distinct fact sets
+                cache.clear()
+            cache[key] = found
+        return found
 
     def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
         """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
@@ -498,7 +524,8 @@ class Features:
             if value is None or kind == "skip":
                 continue
             if kind == "tile":
-                if isinstance(value, int) and 0 <= value < kinds:
+                # (A bool is no tile: numpy would read part[True] as a mask and set every kind.)
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < kinds:
                     part[value] = 1
             elif kind == "tiles":
                 _count_tiles(value, part)
