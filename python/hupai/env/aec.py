@@ -84,7 +84,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
             self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
             self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
-        #: This table's encoder (its caches and its pool of rows are its own, the layout is shared).
+        #: This table's encoder (its caches and its slots of arrays are its own, the layout is shared).
         self.encoder = Encoder(self.features)
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
