@@ -411,38 +411,6 @@ void discard_analysis(const HandQuery& q, std::int8_t* shanten_after, std::uint6
     }
 }
 
-void discard_shanten(const HandQuery& q, std::int8_t* shanten_after) {
-    require_valid(q, SizeRule::kComplete);
-    std::array<std::uint8_t, kNumKinds> counts;
-    std::copy(q.counts, q.counts + kNumKinds, counts.begin());
-    HandQuery hand = q;
-    hand.counts = counts.data();
-    const bool partial = q.jokers == 0 || (q.joker_kinds & kAllKinds) == kAllKinds;
-    const bool standard = q.forms & kStandard;
-    if (!partial || !standard) {  // restricted jokers, or no standard form: hand_cost per discard
-        for (int out = 0; out < kNumKinds; ++out) {
-            shanten_after[out] = 127;
-            if (counts[out] == 0) continue;
-            --counts[out];
-            shanten_after[out] = std::int8_t(hand_cost(hand) - 1);
-            ++counts[out];
-        }
-        return;
-    }
-    // A discard changes one group (kind / 9) of the full hand: the other three groups are the full hand's, so
-    // their combined cost is found once and each discard costs one look-up (exactly standard_deficiency).
-    const StandardPartials full(q.counts, kMaxMelds - q.melds);
-    for (int out = 0; out < kNumKinds; ++out) {
-        shanten_after[out] = 127;
-        if (counts[out] == 0) continue;
-        --counts[out];
-        // hand_cost of the hand after the discard (unrestricted_cost: every joker stands in for a missing tile).
-        const int cost = with_other_forms(hand, full.deficiency(counts.data(), out / 9)) - q.jokers;
-        shanten_after[out] = std::int8_t(cost - 1);
-        ++counts[out];
-    }
-}
-
 HandQuery BatchRows::row(long long index) const {
     return HandQuery{counts + index * kNumKinds, jokers ? int(jokers[index]) : joker_scalar,
                      melds ? int(melds[index]) : meld_scalar, forms, joker_kinds};

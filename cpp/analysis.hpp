@@ -48,11 +48,6 @@ std::vector<int> waits(const HandQuery& query);  // validates; needs 3n+1 tiles
 // draws with StandardPartials (the portable way); 1 (the default) all of them in one pass where SIMD exists.
 void discard_analysis(const HandQuery& query, std::int8_t* shanten_after, std::uint64_t* improving, int variant = 1);
 
-// discard_analysis's shanten_after alone (127 for kinds not held), without the improving draws: the standard
-// form's cost of each discard from the full hand's other groups combined once (StandardPartials), a table look-up
-// per discard. Validates the query. What the agents' discard_shanten feature asks at every turn.
-void discard_shanten(const HandQuery& query, std::int8_t* shanten_after);
-
 // Rows of a numpy batch: counts[row * 34 ...]; jokers and melds per row, or (null) one value for all.
 struct BatchRows {
     const std::uint8_t* counts = nullptr;

@@ -21,6 +21,39 @@ std::string out_of_range(const char* what, long long value) {
 
 }  // namespace
 
+namespace {
+
+// discard_analysis's shanten_after alone (127 for kinds not held) of a valid complete-size query without jokers,
+// the improving draws not counted: a discard changes one group (kind / 9) of the full hand, so the standard
+// form's cost of every discard comes from the full hand's other groups combined once (StandardPartials), one
+// table look-up a discard; the other forms' cost is hand_cost without the standard form. (Kept here, apart from
+// analysis.cpp, whose compiled code the engine's own analysis runs.)
+void discard_shanten(const HandQuery& query, std::int8_t* shanten_after) {
+    std::array<std::uint8_t, kNumKinds> counts;
+    std::copy(query.counts, query.counts + kNumKinds, counts.begin());
+    HandQuery hand = query;
+    hand.counts = counts.data();
+    if (query.jokers != 0 || !(query.forms & kStandard)) {
+        std::array<std::uint64_t, kNumKinds> improving{};
+        discard_analysis(query, shanten_after, improving.data());
+        return;
+    }
+    HandQuery others = hand;
+    others.forms = query.forms & ~unsigned(kStandard);
+    const StandardPartials full(query.counts, kMaxMelds - query.melds);
+    for (int out = 0; out < kNumKinds; ++out) {
+        shanten_after[out] = 127;
+        if (counts[size_t(out)] == 0) continue;
+        --counts[size_t(out)];
+        int cost = full.deficiency(counts.data(), out / 9);
+        if (others.forms != 0) cost = std::min(cost, hand_cost(others));
+        shanten_after[out] = std::int8_t(cost - 1);
+        ++counts[size_t(out)];
+    }
+}
+
+}  // namespace
+
 std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8_t* ints, float* floats,
                         int float_size) {
     const int n = dims.seats, kinds = dims.kinds;
@@ -130,7 +163,7 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
         std::array<std::int8_t, kNumKinds> after{};
         const HandQuery query{own.data(), 0, (14 - total) / 3, dims.shanten_forms, kAllKinds};
         if (check_query(query, SizeRule::kComplete) != 0) return "the hand is no complete-size hand";
-        discard_shanten(query, after.data());  // the shanten alone: no improving draws counted
+        discard_shanten(query, after.data());
         for (int k = 0; k < kinds; ++k)
             if (own[size_t(k)] > 0) shanten[k] = after[size_t(k)];
     }
