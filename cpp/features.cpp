@@ -21,6 +21,39 @@ std::string out_of_range(const char* what, long long value) {
 
 }  // namespace
 
+namespace {
+
+// discard_analysis's shanten_after alone (127 for kinds not held) of a valid complete-size query without jokers,
+// the improving draws not counted: a discard changes one group (kind / 9) of the full hand, so the standard
+// form's cost of every discard comes from the full hand's other groups combined once (StandardPartials), one
+// table look-up a discard; the other forms' cost is hand_cost without the standard form. (Kept here, apart from
+// analysis.cpp, whose compiled code the engine's own analysis runs.)
+void discard_shanten(const HandQuery& query, std::int8_t* shanten_after) {
+    std::array<std::uint8_t, kNumKinds> counts;
+    std::copy(query.counts, query.counts + kNumKinds, counts.begin());
+    HandQuery hand = query;
+    hand.counts = counts.data();
+    if (query.jokers != 0 || !(query.forms & kStandard)) {
+        std::array<std::uint64_t, kNumKinds> improving{};
+        discard_analysis(query, shanten_after, improving.data());
+        return;
+    }
+    HandQuery others = hand;
+    others.forms = query.forms & ~unsigned(kStandard);
+    const StandardPartials full(query.counts, kMaxMelds - query.melds);
+    for (int out = 0; out < kNumKinds; ++out) {
+        shanten_after[out] = 127;
+        if (counts[size_t(out)] == 0) continue;
+        --counts[size_t(out)];
+        int cost = full.deficiency(counts.data(), out / 9);
+        if (others.forms != 0) cost = std::min(cost, hand_cost(others));
+        shanten_after[out] = std::int8_t(cost - 1);
+        ++counts[size_t(out)];
+    }
+}
+
+}  // namespace
+
 std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8_t* ints, float* floats,
                         int float_size) {
     const int n = dims.seats, kinds = dims.kinds;
@@ -30,6 +63,7 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     const int seat = small[0], drawn = small[1], tile = small[2], wall_left = small[3], round_wind = small[4];
     const int dealer = small[5], source = small[6], phase = small[7];
     const std::uint32_t to_act = std::uint32_t(small[8]);
+    const int legal_count = small[9];
     const std::int32_t* meld_counts = small + FeatureDims::kSmallsFixed;
     const std::int32_t* pile_lengths = meld_counts + n;
     const std::int32_t* hand_sizes = pile_lengths + n;
@@ -42,6 +76,15 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     if (source < -1 || source >= n) return out_of_range("source seat", source);
     if (phase < 0 || 5 + 7 * n + phase >= dims.table_size) return out_of_range("phase", phase);
     if (wall_left < 0 || wall_left > 1000) return out_of_range("live wall", wall_left);
+    if (legal_count < 0 || legal_count > dims.actions) return out_of_range("legal action count", legal_count);
+    // Where each seat's discards start (the piles follow one another in seat order).
+    std::array<int, 9> pile_starts{};
+    if (n > 8) return out_of_range("seats", n);
+    for (int other = 0; other < n; ++other) {
+        const int length = pile_lengths[other];
+        if (length < 0 || length > dims.discard_stride) return out_of_range("discard count", length);
+        pile_starts[size_t(other) + 1] = pile_starts[size_t(other)] + length;
+    }
 
     std::int8_t* hand = ints;
     std::int8_t* drawn_row = hand + kinds;
@@ -85,8 +128,7 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
             }
         }
         const int length = pile_lengths[other];
-        if (length < 0 || length > dims.discard_stride) return out_of_range("discard count", length);
-        const std::int8_t* pile = view.discards + other * dims.discard_stride;
+        const std::int8_t* pile = view.discards + pile_starts[size_t(other)];
         const int first_kept = std::max(0, length - dims.max_discards);
         for (int d = 0; d < length; ++d) {
             const int kind = pile[d];
@@ -107,16 +149,21 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
     floats[0] = float(wall_left);
     floats[1 + round_wind] = 1.0f;
     floats[5 + 7 * n + phase] = 1.0f;
-    for (int a = 0; a < dims.actions; ++a) mask[a] = view.legal[a] ? 1 : 0;
+    for (int i = 0; i < legal_count; ++i) {
+        std::uint16_t index;
+        std::memcpy(&index, view.legal + 2 * i, sizeof index);  // (no alignment asked of the buffer)
+        if (index >= dims.actions) return out_of_range("legal action index", index);
+        if (mask[index]) return "legal action index " + std::to_string(index) + " is given twice";
+        mask[index] = 1;
+    }
 
     std::memset(shanten, kNoDiscard, size_t(kinds));
     if (dims.shanten_forms != 0 && kinds == kNumKinds && total % 3 == 2 && total <= 14) {
-        // The shanten after each discard in one pass (as a batch of the hand less each kind held would count it).
+        // The shanten after each discard (as a batch of the hand less each kind held would count it).
         std::array<std::int8_t, kNumKinds> after{};
-        std::array<std::uint64_t, kNumKinds> improving{};
         const HandQuery query{own.data(), 0, (14 - total) / 3, dims.shanten_forms, kAllKinds};
         if (check_query(query, SizeRule::kComplete) != 0) return "the hand is no complete-size hand";
-        discard_analysis(query, after.data(), improving.data());
+        discard_shanten(query, after.data());
         for (int k = 0; k < kinds; ++k)
             if (own[size_t(k)] > 0) shanten[k] = after[size_t(k)];
     }

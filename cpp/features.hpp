@@ -24,9 +24,9 @@ struct FeatureDims {
     // Sizes of one table's buffers: int8 features (hand, drawn, tile, melds, hidden melds, discards, discard
     // counts, hand sizes, action mask, discard shanten) and float32 features (the table block first).
     int int_size() const;
-    static constexpr int kSmallsFixed = 9;  // seat, drawn, tile, wall left, round wind, dealer, source, phase,
-                                            // seats to act (bit per seat); then per seat: melds, discards,
-                                            // hand size, wind
+    static constexpr int kSmallsFixed = 10;  // seat, drawn, tile, wall left, round wind, dealer, source, phase,
+                                             // seats to act (bit per seat), legal actions; then per seat:
+                                             // melds, discards, hand size, wind
     int smalls() const { return kSmallsFixed + 4 * seats; }
     static constexpr int kMeldWidth = 5;  // flags (bit 0: laid face down), then up to 4 tiles (-1: none)
 };
@@ -38,8 +38,9 @@ struct SeatView {
     const std::int32_t* smalls = nullptr;     // FeatureDims::smalls()
     const std::uint8_t* hand = nullptr;       // kinds: the seat's concealed counts
     const std::int8_t* melds = nullptr;       // seats x max_melds x kMeldWidth, in absolute seat order
-    const std::int8_t* discards = nullptr;    // seats x discard_stride, in order
-    const std::uint8_t* legal = nullptr;      // actions: 1 where legal
+    const std::int8_t* discards = nullptr;    // every seat's discards in order, the seats one after another (as
+                                              // many as smalls says, each at most discard_stride)
+    const std::uint8_t* legal = nullptr;      // the legal actions' indices, native uint16 (as many as smalls says)
 };
 
 // Writes one table's features (every byte of both buffers: the float buffer's table block is written and the

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "features.hpp"
 #include "pyargs.hpp"
@@ -130,10 +131,38 @@ PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // tails: each table's floats after its table block (the rule facts and scores, which Python encodes), as the
     // bytes of float32 values (copied, so no alignment is asked of them); None leaves them zero.
     const Py_ssize_t tail_width = float_width - dims.table_size;
+    // The smalls copied once: the discards and legal actions of each table are as many as its smalls say, and the
+    // offsets found from them below are the ones encoding uses (another thread writing the caller's array can
+    // change answers, never where a table's inputs are read from).
+    const int width = dims.smalls();
+    std::vector<std::int32_t> small_copy(size_t(rows) * size_t(width));
+    if (rows > 0) std::memcpy(small_copy.data(), smalls.view.buf, small_copy.size() * sizeof(std::int32_t));
+    std::vector<Py_ssize_t> pile_at(size_t(rows) + 1, 0), legal_at(size_t(rows) + 1, 0);
+    for (Py_ssize_t row = 0; row < rows; ++row) {
+        const std::int32_t* small = small_copy.data() + row * width;
+        Py_ssize_t piles = 0;
+        for (int other = 0; other < n; ++other) {
+            const std::int32_t length = small[FeatureDims::kSmallsFixed + n + other];
+            if (length < 0 || length > dims.discard_stride) {
+                set_invalid_hand("table " + std::to_string(row) + ": discard count " + std::to_string(length) +
+                                 " is out of range");
+                return nullptr;
+            }
+            piles += length;
+        }
+        const std::int32_t legal_count = small[9];
+        if (legal_count < 0 || legal_count > dims.actions) {
+            set_invalid_hand("table " + std::to_string(row) + ": legal action count " + std::to_string(legal_count) +
+                             " is out of range");
+            return nullptr;
+        }
+        pile_at[size_t(row) + 1] = pile_at[size_t(row)] + piles;
+        legal_at[size_t(row) + 1] = legal_at[size_t(row)] + legal_count;
+    }
     if (!input(args[3], "hands", rows * dims.kinds, 1, hands) ||
         !input(args[4], "melds", rows * n * dims.max_melds * FeatureDims::kMeldWidth, 1, melds) ||
-        !input(args[5], "discards", rows * n * dims.discard_stride, 1, discards) ||
-        !input(args[6], "legal", rows * dims.actions, 1, legal) ||
+        !input(args[5], "discards (the piles' bytes)", pile_at[size_t(rows)], 1, discards) ||
+        !input(args[6], "legal (uint16 bytes)", legal_at[size_t(rows)] * 2, 1, legal) ||
         (tails_arg != Py_None && !input(tails_arg, "tails (float32 bytes)", rows * tail_width * 4, 1, tails)))
         return nullptr;
     std::int8_t* const ints = static_cast<std::int8_t*>(ints_buffer.view.buf) + at * int_width;
@@ -143,11 +172,11 @@ PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_BEGIN_ALLOW_THREADS  // holding the GIL would also stall Python's garbage collector
     for (Py_ssize_t row = 0; row < rows && error.empty(); ++row) {
         SeatView view;
-        view.smalls = static_cast<const std::int32_t*>(smalls.view.buf) + row * dims.smalls();
+        view.smalls = small_copy.data() + row * width;
         view.hand = static_cast<const std::uint8_t*>(hands.view.buf) + row * dims.kinds;
         view.melds = static_cast<const std::int8_t*>(melds.view.buf) + row * n * dims.max_melds * FeatureDims::kMeldWidth;
-        view.discards = static_cast<const std::int8_t*>(discards.view.buf) + row * n * dims.discard_stride;
-        view.legal = static_cast<const std::uint8_t*>(legal.view.buf) + row * dims.actions;
+        view.discards = static_cast<const std::int8_t*>(discards.view.buf) + pile_at[size_t(row)];
+        view.legal = static_cast<const std::uint8_t*>(legal.view.buf) + 2 * legal_at[size_t(row)];
         float* out = floats + row * float_width;
         error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
         if (!error.empty())
@@ -170,7 +199,8 @@ PyMethodDef kFeatureMethods[] = {
      "\n--\n\n"
      "One seat's agent features of N tables into ints (int8[N, I]) and floats (float32[N, F])\n"
      "(hupai.env.features); the GIL released. tails: the bytes of float32[N, F - table_size], copied after each\n"
-     "table block; at: the first row written (then N is what smalls holds)."},
+     "table block; at: the first row written (then N is what smalls holds). discards: each table's piles one\n"
+     "after another, legal: each table's legal action indices as native uint16 (the counts are in smalls)."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

@@ -113,6 +113,37 @@ def test_the_encoders_pool_moves_on_and_refuses_another_systems_observation() ->
         encoder.encode(Game("waihuzi", seed=1).observation(0))
 
 
+def test_the_encoder_writes_again_only_arrays_nothing_else_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dropped observation's arrays are written again (no new arrays at every decision); an array, a view of one
+    or a dict a caller keeps never is, and a caller's changes to a dict it was handed never reach a later one."""
+    env = aec_env("guangdong", claim_window="eligible")
+    env.reset(seed=4)
+    made = []
+    new_slot = Encoder._new_slot
+    monkeypatch.setattr(Encoder, "_new_slot", lambda self: made.append(1) or new_slot(self))
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    rng = np.random.default_rng(4)
+    for step in range(60):
+        agent = env.agent_selection
+        observation = env.observe(agent)
+        if step % 7 == 0:  # a view of one array, and one array alone, each kept with a copy of what it held
+            view = observation["hand"][None]
+            kept += [(view, view.copy()), (observation["action_mask"], observation["action_mask"].copy())]
+        if step % 11 == 0:  # a caller rewriting the dict it was handed, then dropping it
+            observation["hand"] = np.zeros(3)
+            observation["extra"] = np.zeros(1)
+        mask = observation["action_mask"].copy()
+        del observation
+        again = env.observe(agent)
+        assert set(again) == set(env.features.shapes()) and again["hand"].shape == (34,)
+        np.testing.assert_array_equal(again["action_mask"], mask)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        del again
+    assert len(made) < 40  # 120 observations: without reuse, a slot made for each
+    for array, copy in kept:
+        np.testing.assert_array_equal(array, copy)
+
+
 def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -> None:
     features = Features(hupai.rules.get("guangdong"))
     smalls, hand, melds, discards, legal, tail = Encoder(features).inputs(Game("guangdong", seed=1).observation(0),
@@ -127,6 +158,39 @@ def test_the_cores_encoder_refuses_a_short_tail_and_rows_outside_its_outputs() -
         encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, -1)
     encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 1)
     assert list(views["scores"][1]) == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_the_cores_encoder_reads_as_many_legal_indices_and_discards_as_the_smalls_say() -> None:
+    """The legal actions go in as uint16 indices and the discards as the piles one after another, their counts in
+    the smalls: a buffer of another length, an index out of range or given twice is refused."""
+    from array import array
+
+    features = Features(hupai.rules.get("guangdong"))
+    game = Game("guangdong", seed=1)
+    observation = game.observation(game.seats_to_act[0])
+    smalls, hand, melds, discards, legal, tail = Encoder(features).inputs(observation, None)
+    count = len(observation.legal_actions)
+    assert smalls[9] == count > 1 and len(legal) == 2 * count
+    ints, floats, views = features.empty(1)
+    encode = hupai._core.encode_features
+    encode(ints, floats, smalls, hand, melds, discards, legal, features._dims, tail, 0)
+    assert views["action_mask"].sum() == count
+    with pytest.raises(InvalidHand, match="legal"):
+        encode(ints, floats, smalls, hand, melds, discards, legal[:-2], features._dims, tail, 0)
+    indices = array("H", legal)
+    with pytest.raises(InvalidHand, match="given twice"):
+        encode(ints, floats, smalls, hand, melds, discards, array("H", [indices[0]] * count).tobytes(),
+               features._dims, tail, 0)
+    with pytest.raises(InvalidHand, match="legal action index"):
+        encode(ints, floats, smalls, hand, melds, discards, array("H", [features.actions.n] * count).tobytes(),
+               features._dims, tail, 0)
+    lengths = array("i", smalls)
+    lengths[10 + 4] = 2  # seat 0's discard count (after the seats' meld counts): two tiles the buffer lacks
+    with pytest.raises(InvalidHand, match="discards"):
+        encode(ints, floats, lengths, hand, melds, discards, legal, features._dims, tail, 0)
+    lengths[10 + 4] = 10_000
+    with pytest.raises(InvalidHand, match="discard count"):
+        encode(ints, floats, lengths, hand, melds, discards, legal, features._dims, tail, 0)
 
 
 def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_kept() -> None:
@@ -146,3 +210,53 @@ def test_a_hands_end_puts_its_rewards_in_a_new_dict_never_the_one_a_checkpoint_k
             assert env.rewards is not kept
             return
     raise AssertionError("no hand paid anything")
+
+
+def test_yunxiaos_discard_shanten_is_its_shanten_of_each_discards_row() -> None:
+    """Advice.discard_shanten (one core call, what the encoder asks at every turn) against Advice.shanten of the
+    hand less each kind held; the plain advice has none (the core's encoder counts it)."""
+    advice = hupai.rules.advice("yunxiao")
+    assert hupai.rules.advice("guangdong").discard_shanten(Game("guangdong", seed=1).observation(0), 0) is None
+    checked = 0
+    for seed in range(3):
+        game = Game("yunxiao", seed=seed)
+        bots = [GreedyBot(s) for s in range(4)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            hand = np.frombuffer(observation.counts, np.uint8)
+            total = int(hand.sum())
+            if total % 3 == 2:
+                melds = (14 - total) // 3
+                held = np.flatnonzero(hand)
+                rows = np.repeat(hand[None, :], len(held), axis=0)
+                rows[np.arange(len(held)), held] -= 1
+                after = advice.discard_shanten(observation, melds)
+                assert after is not None
+                assert [after[kind] for kind in held] == list(advice.shanten(observation, rows, melds))
+                assert all(after[kind] == 127 for kind in range(34) if not hand[kind])
+                checked += 1
+            game.apply(bots[seat].act(observation))
+    assert checked > 30
+
+
+def test_the_remembered_rule_facts_tell_equal_values_of_other_types_apart() -> None:
+    """Features.fact_bytes remembers what a set of fact values encodes to; 1, 1.0 and True are equal in Python but
+    a tile fact encodes 1.0 and True as no tile and a tiles fact skips True, so each must be encoded as the reference
+    (Features._facts) does, in any order."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    features = Features(hupai.rules.get("yunxiao"))
+    observation = Game("yunxiao", seed=1).observation(0)
+    n = features.num_players
+    order = [(observation.seat + i) % n for i in range(n)]
+    for _ in range(2):  # the second round reads every entry the first made
+        for gold in (1, 1.0, True, -0.0, 0.0, 0, [2], (1, True)):
+            extras = MappingProxyType({**observation.extras, "gold": gold, "last_kong": (True, 1.0)})
+            shown = replace(observation, extras=extras)
+            reference = np.zeros(features.facts_size, np.float32)
+            features._facts(features._public, shown.extras, order, reference)
+            mine = np.frombuffer(features.fact_bytes(shown), np.float32)
+            np.testing.assert_array_equal(mine[:features.facts_size], reference, err_msg=repr(gold))
+            assert np.signbit(mine[:features.facts_size]).tolist() == np.signbit(reference).tolist()

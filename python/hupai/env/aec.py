@@ -84,7 +84,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.features = Features(self.rules, self.action_layout, score_scale=self.reward_scale)
             self.observation_spaces = {agent: self.features.spaces() for agent in self.possible_agents}
             self.action_spaces = {agent: spaces.Discrete(self.action_layout.n) for agent in self.possible_agents}
-        #: This table's encoder (its caches and its pool of rows are its own, the layout is shared).
+        #: This table's encoder (its caches and its slots of arrays are its own, the layout is shared).
         self.encoder = Encoder(self.features)
         self._next_seed: np.random.Generator | None = None
         self.match: Match | None = None
@@ -127,18 +127,22 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             self.agent_selection = self.possible_agents[seats[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.game is None or self.match is None:
+        if self.match is None:
             raise HupaiError("reset() the environment first")
         return self.encoder.encode(self.observation(agent), self.match.scores)
 
     def observation(self, agent: str) -> Any:
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise HupaiError("reset() the environment first")
         seat = self._seat.get(agent) if isinstance(agent, str) else None
         if seat is None:
             raise HupaiError(f"no agent {agent!r} in this environment (agents: {', '.join(self.possible_agents)})")
-        return self.observer(self.game)(seat)
+        kept = self._observer
+        if kept is None or kept[0] is not game:
+            kept = self._observer = (game, Observer(game))
+        return kept[1].view(game, seat)  # observer(game)(seat), without the bound method and its call
 
     def observer(self, game: Game) -> Any:
         """``observe(seat)`` of ``game`` (one :class:`~hupai.game.Observer` per hand: it freezes

@@ -36,8 +36,11 @@ size, facts in -1..127, scores in -1e9..1e9.
 
 from __future__ import annotations
 
+import marshal
+import struct
 from array import array
 from collections.abc import Mapping, Sequence
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -103,6 +106,22 @@ def _count_tiles(value: Any, out: np.ndarray) -> None:
             _count_tiles(item, out)
 
 
+def _count_into(value: Any, out: list[float], at: int, width: int) -> None:
+    """:func:`_count_tiles` into ``out[at:at + width]`` of a list."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < width:
+            out[at + value] += 1
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _count_into(item, out, at, width)
+
+
+#: bytes.translate's table from the core's "not held" (127) to NO_DISCARD.
+_NOT_HELD = bytes(NO_DISCARD if value == 127 else value for value in range(256))
+#: The codes of :meth:`Features.fact_bytes`' plan, one per fact encoding (FACT_KINDS' order).
+_TILE, _TILES, _INT, _SEAT_VALUES, _SEAT_TILES, _INTS, _CHOICE = range(7)
+
+
 class Features:
     """The feature layout of one rule system: :meth:`encode` an observation, :meth:`spaces` for Gymnasium.
 
@@ -126,6 +145,16 @@ class Features:
         self._private = tuple(rules.private_facts.items())
         self.facts_size = sum(_width(kind, kinds, n) for _, kind in self._public)
         self.private_size = sum(_width(kind, kinds, n) for _, kind in self._private)
+        # fact_bytes' plan: (name, code, width, offset in the facts and private floats, choices), and the names
+        # each mapping may hold.
+        self._fact_plan: tuple[tuple[tuple[str, int, int, int, tuple[str, ...]], ...], ...] = (
+            self._plan(self._public, 0), self._plan(self._private, 0))
+        self._plan_names = tuple(tuple(entry[0] for entry in plan) for plan in self._fact_plan)
+        self._part_widths = (self.facts_size, self.private_size)
+        self._fact_structs = tuple(struct.Struct(f"={width}f") for width in self._part_widths)  # array("f"): 2x
+        self._fact_cache: dict[tuple[int, int, bytes], bytes] = {}
+        self._fact_names = (frozenset(name for name, _ in self._public), frozenset(name for name, _ in self._private))
+        self._orders = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
         self.table_size = 1 + 4 + 4 * n + 3 * n + len(PHASES)
         #: The rule system's shanten count (its playing advice) for ``discard_shanten``; None: no such count.
         self.advice = rules_module.advice(rules.name) if rules.family == "mahjong" else None
@@ -147,7 +176,6 @@ class Features:
         self._dims = (n, kinds, self.max_discards, self.actions.n, self.table_size, MAX_MELDS, self._stride,
                       self.advice._forms if self._core_shanten and self.advice is not None else 0)
         self._blank_melds = bytes([0, 255, 255, 255, 255]) * (n * MAX_MELDS)
-        self._blank_legal = bytes(self.actions.n)
         self._phase = {phase: index for index, phase in enumerate(PHASES)}
 
     def shapes(self) -> dict[str, tuple[tuple[int, ...], Any]]:
@@ -230,31 +258,31 @@ class Features:
 
     def core_inputs(self, observation: Observation) -> tuple[array[int], bytes, bytes, bytes, bytes]:
         """The core encoder's inputs for ``observation`` (cpp/features.hpp): what the observation holds, as plain
-        data: small ints, the seat's counts, meld records and discard rows of every seat (in seat order), the
-        legal actions as a 0/1 row."""
+        data: small ints, the seat's counts, meld records and discards of every seat (in seat order, one pile
+        after another), the legal actions' indices as uint16 bytes."""
         phase, to_act = self.checked_phase(observation)
         meld_bytes, meld_counts = self.meld_records(observation.melds)
-        stride = self._stride
         piles = observation.discards
-        discards = b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles])
+        discards = b"".join(map(bytes, piles))
+        legal = observation.legal_actions
+        indices = self.legal_indices(legal)
         smalls = array("i", (observation.seat, observation.drawn, observation.tile, observation.wall_left,
-                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act,
+                             len(indices)))
         smalls.extend(meld_counts)
         smalls.extend(map(len, piles))
         smalls.extend(observation.hand_sizes)
         smalls.extend(observation.seat_winds)
-        legal = bytearray(self._blank_legal)
-        memo, index_of = self.actions._memo, self.actions.index
-        count = 0
-        for action in observation.legal_actions:
-            index = memo.get(action)
-            if index is None:
-                index = index_of(action)
-            count += 1 - legal[index]
-            legal[index] = 1
-        if count != len(observation.legal_actions):  # two legal actions on one index: a bug of the layout
-            self.actions.legal_indices(observation.legal_actions)  # raises, naming them
-        return smalls, observation.counts, meld_bytes, discards, bytes(legal)
+        return smalls, observation.counts, meld_bytes, discards, array("H", indices).tobytes()
+
+    def legal_indices(self, legal: Sequence[Action]) -> list[int]:
+        """The index of each of ``legal`` (in their order). Two legal actions on one index (a bug of the layout)
+        are refused by the core's encoder, which reads them."""
+        actions = self.actions
+        found = list(map(actions._memo.get, legal))  # each found before: one C loop
+        indices: list[int] = (list(map(actions.index, legal)) if None in found
+                              else found)  # type: ignore[assignment]  # no None in it
+        return indices
 
     def finish(self, observation: Observation, views: Mapping[str, np.ndarray], scores: Sequence[int] | None,
                discard_shanten: bool) -> None:
@@ -269,14 +297,93 @@ class Features:
         if discard_shanten and self.advice is not None and not self._core_shanten:
             self._advice_shanten(observation, views["discard_shanten"])
 
+    def _plan(self, declared: tuple[tuple[str, str], ...], at: int
+              ) -> tuple[tuple[str, int, int, int, tuple[str, ...]], ...]:
+        plan = []
+        for name, kind in declared:
+            width = _width(kind, self.kinds, self.num_players)
+            if kind != "skip":
+                code = {"tile": _TILE, "tiles": _TILES, "int": _INT, "seat_ints": _SEAT_VALUES,
+                        "seat_bools": _SEAT_VALUES, "seat_tiles": _SEAT_TILES}.get(kind)
+                if code is None:
+                    code = _INTS if kind.startswith("ints:") else _CHOICE
+                plan.append((name, code, width, at, tuple(kind[7:].split("|")) if code == _CHOICE else ()))
+            at += width
+        return tuple(plan)
+
+    def fact_bytes(self, observation: Observation) -> bytes:
+        """The ``facts`` and ``private`` arrays of ``observation``, one after the other, as float32 bytes: what
+        :meth:`_facts` writes into them (the reference)."""
+        seat = observation.seat
+        return self._part_bytes(0, observation.extras, seat) + self._part_bytes(1, observation.private, seat)
+
+    def _part_bytes(self, part: int, facts: Mapping[str, Any], seat: int) -> bytes:
+        """:meth:`fact_bytes` of the public (``part`` 0) or private (1) facts, remembered by what the declared
+        facts hold (their marshal bytes: equal only for values of the same types and contents, so that 1, True
+        and 1.0, which some encodings tell apart, never share an entry); a value marshal cannot write is encoded
+        each time. Most decisions show facts shown before (Yunxiao's change with its engine bookkeeping, which is
+        not encoded; Wai Huzi's with every move)."""
+        names = self._fact_names[part]
+        if not names.issuperset(facts):
+            raise HupaiError(f"hupai.env: the observation shows facts its rule system does not declare: "
+                             f"{sorted(set(facts) - names)}")
+        plan = self._fact_plan[part]
+        if not plan:
+            return b""
+        values = tuple(map(facts.get, self._plan_names[part]))
+        try:
+            key: tuple[int, int, bytes] | None = (part, seat, marshal.dumps(values))
+        except ValueError:
+            key = None
+        cache = self._fact_cache
+        found = cache.get(key) if key is not None else None
+        if found is not None:
+            return found
+        out = [0.0] * self._part_widths[part]
+        order = self._orders[seat]
+        kinds = self.kinds
+        for (_, code, width, at, choices), value in zip(plan, values, strict=True):
+            if value is None:
+                continue
+            if code == _TILE:
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < kinds:
+                    out[at + value] = 1.0
+            elif code == _TILES:
+                _count_into(value, out, at, kinds)
+            elif code == _INT:
+                out[at] = value
+            elif code == _SEAT_VALUES:
+                out[at:at + width] = [value[other] for other in order]
+            elif code == _SEAT_TILES:
+                for row, other in enumerate(order):
+                    _count_into(value[other], out, at + row * kinds, kinds)
+            elif code == _INTS:
+                items = list(value)[:width]
+                out[at:at + width] = items + [-1.0] * (width - len(items))
+            elif value in choices:
+                out[at + choices.index(value)] = 1.0
+        found = self._fact_structs[part].pack(*out)
+        if key is not None:
+            if len(cache) >= 4096:  # a bound: a long match shows a few hundred distinct fact sets
+                cache.clear()
+            cache[key] = found
+        return found
+
     def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
         """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
         gold), where the core's encoder left 99."""
         assert self.advice is not None
+        total = sum(observation.counts)
+        if total % 3 != 2:
+            return
+        after = self.advice.discard_shanten(observation, (14 - total) // 3)
+        if after is not None and len(after) == self.kinds and 0 <= min(after) and max(after) <= 127:
+            # 127 (not held) is NO_DISCARD here: one translation of the bytes, one copy into the array.
+            out[:] = np.frombuffer(bytes(after).translate(_NOT_HELD), np.int8)
+            return
         hand = np.frombuffer(observation.counts, dtype=np.uint8)
         held = np.flatnonzero(hand)
-        total = int(hand.sum())
-        if total % 3 == 2 and len(held):
+        if len(held):
             rows = np.repeat(hand[None, :], len(held), axis=0)
             rows[np.arange(len(held)), held] -= 1
             out[held] = self.advice.shanten(observation, rows, (14 - total) // 3)
@@ -417,7 +524,8 @@ class Features:
             if value is None or kind == "skip":
                 continue
             if kind == "tile":
-                if isinstance(value, int) and 0 <= value < kinds:
+                # (A bool is no tile: numpy would read part[True] as a mask and set every kind.)
+                if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < kinds:
                     part[value] = 1
             elif kind == "tiles":
                 _count_tiles(value, part)
@@ -438,24 +546,36 @@ class Features:
                     part[choices.index(value)] = 1
 
 
-#: Rows of one :class:`Encoder` pool: a decision's arrays are views of one row, and a pool is replaced, never
-#: written again, once its rows are handed out (an array a caller keeps keeps its pool alive: 64 rows of about
-#: 1 KB).
-POOL_ROWS = 64
+#: The slots an :class:`Encoder` hands out in turn: a decision's arrays are those of one slot, which the encoder
+#: writes again, when its turn comes round, only if nothing outside it holds them (else it makes the slot anew).
+POOL_ROWS = 4
+
+
+def _references(slot: tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> list[int]:
+    """The reference counts of a slot's buffers and arrays. Every view of an array shares its buffer (numpy makes
+    a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's count, and an
+    array it keeps (alone or in a dict) in that array's."""
+    return list(map(getrefcount, slot[3]))
 
 
 class Encoder:
     """One table's :meth:`Features.encode`, for an environment that encodes at every decision: what the observer
     keeps between decisions (the meld views, the discard piles, the rule facts, each one an immutable value that
     stays the same object until the table moves) is turned into the core's inputs once per object, not once per
-    decision, and the arrays are written by one core call into a row of a preallocated pool, the rule facts and
-    scores included. Each decision gets a row of its own, so an observation a caller keeps is never overwritten.
+    decision, and the arrays are written by one core call, the rule facts and scores included.
+
+    An observation a caller keeps is never overwritten: the arrays of a decision are one of :data:`POOL_ROWS`
+    slots taken in turn, and a slot's arrays are written again only when no reference to them or to their buffers
+    is left but the encoder's own (the reference counts say so: the dict handed out, any of its arrays, or any
+    view made of them keeps the slot from reuse, and a new one is made). A caller that drops each observation
+    after its step (a training loop) then costs no new arrays at all: making a decision's fourteen numpy views was
+    the largest part of encoding it.
 
     The arrays are exactly :meth:`Features.encode`'s (and :meth:`Features.encode_python`'s: tested at every
     decision of seeded hands in every system)."""
 
-    __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_pool", "_row",
-                 "_tail_width")
+    __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
+                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -466,9 +586,20 @@ class Encoder:
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
-        self._scores: tuple[Any, bytes] = (None, b"")
-        self._pool: tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray]]] | None = None
-        self._row = POOL_ROWS
+        # The scores as each seat sees them (its order, times the scale): seat -> (the scores, their bytes).
+        self._scores: dict[int, tuple[tuple[int, ...] | None, bytes]] = {}
+        # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
+        # tuples it is made of are the same objects (the observer keeps each until it changes).
+        self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
+        self._phases = features._phase
+        self._to_act: dict[tuple[int, ...], int] = {}  # seats to act -> their bit mask
+        self._shape = (features.kinds, features.num_players)
+        # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
+        # reference counts each has when nothing but the encoder holds it.
+        self._slots: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
+            [None] * POOL_ROWS)
+        self._free: list[list[int]] = [[] for _ in range(POOL_ROWS)]
+        self._at = 0
         self._tail_width = features._float_size - features.table_size
 
     def inputs(self, observation: Observation, scores: Sequence[int] | None
@@ -476,8 +607,15 @@ class Encoder:
         """The core's inputs for ``observation`` (:meth:`Features.core_inputs`), and its float tail: the rule
         facts, the seat's private facts and the scores, as float32 bytes."""
         features = self.features
-        n = features.num_players
-        phase, to_act = features.checked_phase(observation)
+        counts, winds = observation.counts, observation.seat_winds
+        phase = self._phases.get(observation.phase, -1)
+        if phase < 0 or (len(counts), len(winds)) != self._shape:
+            features.checked_phase(observation)  # raises, saying what is wrong
+        seats = observation.to_act
+        to_act = self._to_act.get(seats, -1)
+        if to_act < 0:
+            to_act = sum(1 << other for other in set(seats))
+            self._to_act[seats] = to_act
         seat = observation.seat
         melds = observation.melds
         meld_entry = self._melds.get(id(melds))
@@ -488,41 +626,35 @@ class Encoder:
         piles = observation.discards
         pile_entry = self._piles
         if pile_entry[0] is not piles:
-            stride = features._stride
-            pile_entry = self._piles = (piles, b"".join([bytes(pile).ljust(stride, b"\xff") for pile in piles]),
-                                        tuple(map(len, piles)))
-        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
-                             observation.round_wind, observation.dealer, observation.source, phase, to_act))
-        smalls.extend(meld_entry[2] + pile_entry[2] + observation.hand_sizes + observation.seat_winds)
+            pile_entry = self._piles = (piles, b"".join(map(bytes, piles)), tuple(map(len, piles)))
         legal = observation.legal_actions
-        if self._legal[0] is not legal:
-            self._legal = (legal, *self._mask(legal))
+        cached = self._legal
+        if cached[0] is not legal:
+            indices = features.legal_indices(legal)
+            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+        sizes = observation.hand_sizes
+        part = self._seat_part
+        if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
+            part = self._seat_part = (meld_entry, pile_entry, sizes, winds,
+                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds))
+        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
+                             observation.round_wind, observation.dealer, observation.source, phase, to_act,
+                             len(cached[2])))
+        smalls += part[4]
         extras, private = observation.extras, observation.private
         key = (seat, id(extras), id(private))
         facts = self._facts.get(key)
         if facts is None or facts[0] is not extras or facts[1] is not private:
             if len(self._facts) >= 64:
                 self._facts.clear()
-            facts = self._facts[key] = (extras, private, self._fact_bytes(observation))
-        score_key = (seat, tuple(scores)) if scores is not None else (seat, None)
-        if self._scores[0] != score_key:
-            shown = [0.0] * n if scores is None else [scores[(seat + i) % n] * features.score_scale
-                                                      for i in range(n)]
-            self._scores = (score_key, array("f", shown).tobytes())
-        return (smalls, observation.counts, meld_entry[1], pile_entry[1], self._legal[1],
-                facts[2] + self._scores[1])
-
-    def _mask(self, legal: Sequence[Any]) -> tuple[bytes, list[int]]:
-        """The legal actions' 0/1 row, and each one's index (in their order)."""
-        found = list(map(self._actions._memo.get, legal))  # each found before: one C loop
-        indices: list[int] = (list(map(self._actions.index, legal)) if None in found
-                              else found)  # type: ignore[assignment]  # no None in it
-        mask = bytearray(self.features._blank_legal)
-        for index in indices:
-            mask[index] = 1
-        if mask.count(1) != len(legal):  # two legal actions on one index: a bug of the layout
-            self._actions.legal_indices(legal)  # raises, naming them
-        return bytes(mask), indices
+            facts = self._facts[key] = (extras, private, features.fact_bytes(observation))
+        shown = tuple(scores) if scores is not None else None
+        score_entry = self._scores.get(seat)
+        if score_entry is None or score_entry[0] != shown:
+            n = features.num_players
+            values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
+            score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
+        return smalls, counts, meld_entry[1], pile_entry[1], cached[1], facts[2] + score_entry[1]
 
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
@@ -539,33 +671,28 @@ class Encoder:
                                 ) from None
         return chosen
 
-    def _fact_bytes(self, observation: Observation) -> bytes:
-        features = self.features
-        n = features.num_players
-        order = [(observation.seat + i) % n for i in range(n)]
-        out = np.zeros(features.facts_size + features.private_size, np.float32)
-        features._facts(features._public, observation.extras, order, out[:features.facts_size])
-        features._facts(features._private, observation.private, order, out[features.facts_size:])
-        return out.tobytes()
-
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
                discard_shanten: bool = True) -> dict[str, np.ndarray]:
-        """:meth:`Features.encode` of ``observation``: arrays of a pool row of their own."""
+        """:meth:`Features.encode` of ``observation``: arrays that nothing else holds (see the class)."""
         features = self.features
-        row = self._row
-        if row >= POOL_ROWS:
-            ints, floats, stacked = features.empty(POOL_ROWS)
-            self._pool = (ints, floats, list(stacked.items()))
-            row = 0
-        self._row = row + 1
-        pool = self._pool
-        assert pool is not None
+        at = self._at
+        self._at = at + 1 if at + 1 < POOL_ROWS else 0
+        slot = self._slots[at]
+        if slot is None or _references(slot) != self._free[at]:
+            slot = self._slots[at] = self._new_slot()
+            self._free[at] = _references(slot)
         smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
-        _core.encode_features(pool[0], pool[1], smalls, hand, melds, discards, legal, features._dims, tail, row)
-        views = {key: stacked_view[row] for key, stacked_view in pool[2]}
+        _core.encode_features(slot[0], slot[1], smalls, hand, melds, discards, legal, features._dims, tail, 0)
+        views = slot[2].copy()  # (a dict's copy clones its table: a new dict of 14 items costs ten times more)
         if discard_shanten and features.advice is not None and not features._core_shanten:
             features._advice_shanten(observation, views["discard_shanten"])
         return views
+
+    def _new_slot(self) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+        """A slot: its buffers, its dict of views (each decision hands out a copy, so that a caller's changes to a
+        dict never reach the slot), and the buffers and views whose reference counts say whether it is free."""
+        ints, floats, views = self.features.empty(1)
+        return ints, floats, views, (ints, floats, *views.values())
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],

@@ -54,6 +54,12 @@ class Advice:
         # the core's work on a dozen rows.
         return _core.shanten_batch(rows, 0, melds, self._forms, ANY_KIND, 1)
 
+    def discard_shanten(self, observation: Observation, melds: int) -> Sequence[int] | None:
+        """34 values: per kind the seat holds, what :meth:`shanten` counts for its hand (``observation.counts``, a
+        complete-size hand) less one of that kind, with ``melds`` exposed melds; 127 for a kind not held. One core
+        call, where the rule system has one; None (the default): ask :meth:`shanten` with a row per discard."""
+        return None
+
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """A score per action of ``discards`` (legal discards of the seat), higher is better: here the shanten
         after it (lower first), then how many tiles the seat has not seen in its own hand would lower it."""

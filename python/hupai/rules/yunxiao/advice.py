@@ -48,6 +48,13 @@ class YunxiaoAdvice(Advice):
         # One core call reads the physical rows as they are (no natural-count rows built in numpy).
         return _core.yunxiao_shanten_rows(rows, observation.extras["gold"], melds, self._forms)
 
+    def discard_shanten(self, observation: Observation, melds: int) -> Sequence[int] | None:
+        """:meth:`shanten` of the hand less each physical kind held, golds as jokers, by one core call (the
+        agents' ``discard_shanten`` feature asks it at every turn)."""
+        result: Sequence[int] = _core.yunxiao_discard_shanten(observation.counts, observation.extras["gold"], melds,
+                                                               self._forms)
+        return result
+
     def rank_discards(self, observation: Observation, discards: Sequence[Action]) -> list[int]:
         """The shanten after each discard, golds as jokers (lower first); no count of improving tiles."""
         # One core call gives the shanten after each physical discard as shanten() counts it (the natural tiles
