@@ -575,11 +575,12 @@ class Encoder:
     decision of seeded hands in every system)."""
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
-                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
+                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape", "_n")
 
     def __init__(self, features: Features) -> None:
         self.features = features
         self._actions = features.actions
+        self._n = features.actions.n
         # Identity caches: (the value, what it encodes to). Each holds its value, so an id is never reused while
         # it is a key; the observer builds a new value whenever what it shows changes.
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
@@ -587,7 +588,7 @@ class Encoder:
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
         self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
         # The scores as each seat sees them (its order, times the scale): seat -> (the scores, their bytes).
-        self._scores: dict[int, tuple[tuple[int, ...] | None, bytes]] = {}
+        self._scores: dict[int, tuple[list[int] | None, bytes]] = {}
         # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
         # tuples it is made of are the same objects (the observer keeps each until it changes).
         self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
@@ -648,9 +649,12 @@ class Encoder:
             if len(self._facts) >= 64:
                 self._facts.clear()
             facts = self._facts[key] = (extras, private, features.fact_bytes(observation))
-        shown = tuple(scores) if scores is not None else None
         score_entry = self._scores.get(seat)
-        if score_entry is None or score_entry[0] != shown:
+        # A list of scores (Match.scores) is compared with the copy kept without copying it again; any other
+        # sequence (a tuple, an array) is encoded afresh.
+        if score_entry is None or not (score_entry[0] is scores is None
+                                       or (type(scores) is list and score_entry[0] == scores)):
+            shown = list(scores) if scores is not None else None
             n = features.num_players
             values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
             score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
@@ -662,7 +666,8 @@ class Encoder:
         cached = self._legal
         if cached[0] is not legal:
             return self._actions.action(index, legal)
-        checked = self._actions.as_index(index)
+        # A plain int in range (what an agent mostly gives) needs no conversion: as_index's checks skipped.
+        checked = index if type(index) is int and 0 <= index < self._n else self._actions.as_index(index)
         positions: list[int] = cached[2]
         try:
             chosen: Action = legal[positions.index(checked)]
