@@ -199,7 +199,9 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             infos = self.infos
             if any(infos.values()) or len(infos) != len(self.agents):  # else they are the empty ones it gives
                 self.infos = {name: {} for name in self.agents}
-            self._select()
+            seats = game.seats_to_act  # _select(), without its call
+            if seats:
+                self.agent_selection = self.possible_agents[seats[0]]
         # Between hands every reward is zero: nothing to accumulate.
         if self.render_mode == "human":
             self.render()
