@@ -637,9 +637,9 @@ class Encoder:
         legal = observation.legal_actions
         cached = self._legal
         if cached[0] is not legal:
-            indices = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
-            if None in indices:
-                indices = features.legal_indices(legal)
+            found = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
+            indices: list[int] = (features.legal_indices(legal) if None in found
+                                  else found)  # type: ignore[assignment]  # no None in it
             cached = self._legal = (legal, array("H", indices).tobytes(), indices)
         sizes = observation.hand_sizes
         part = self._seat_part
