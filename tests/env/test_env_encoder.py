@@ -260,3 +260,34 @@ def test_the_remembered_rule_facts_tell_equal_values_of_other_types_apart() -> N
             mine = np.frombuffer(features.fact_bytes(shown), np.float32)
             np.testing.assert_array_equal(mine[:features.facts_size], reference, err_msg=repr(gold))
             assert np.signbit(mine[:features.facts_size]).tolist() == np.signbit(reference).tolist()
+
+
+def test_the_encoders_kept_scores_follow_a_list_changed_in_place_and_any_other_sequence() -> None:
+    """The encoder compares a list of scores with the copy it kept (no copy made at each decision): a list changed
+    in place, a tuple, a numpy array and None must each encode as Features.encode does."""
+    features = Features(hupai.rules.get("guangdong"))
+    encoder = Encoder(features)
+    observation = Game("guangdong", seed=2).observation(1)
+    scores = [10, -4, 0, -6]
+    for shown in (scores, "in place", (1, 2, 3, -6), np.array([5, 0, -5, 0]), None, "in place", scores):
+        if isinstance(shown, str):
+            scores[2] += 7
+            shown = scores
+        mine = encoder.encode(observation, shown)  # type: ignore[arg-type]
+        reference = features.encode(observation, shown)  # type: ignore[arg-type]
+        np.testing.assert_array_equal(mine["scores"], reference["scores"], err_msg=repr(shown))
+
+
+def test_the_encoders_action_takes_a_plain_int_and_what_discrete_holds_and_refuses_a_bool() -> None:
+    env = aec_env("guangdong", claim_window="eligible")
+    env.reset(seed=3)
+    legal_index = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    game = env.game
+    assert game is not None
+    legal = game.legal_actions(game.seats_to_act[0])
+    encoder = env.encoder
+    for index in (legal_index, np.int64(legal_index), np.array(legal_index)):
+        assert encoder.action(index, legal) is legal[0]
+    for bad in (True, -1, env.action_layout.n, 1.0, None):
+        with pytest.raises(hupai.IllegalAction):
+            encoder.action(bad, legal)

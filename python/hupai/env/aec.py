@@ -155,8 +155,18 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         if not self.agents:
             self._refuse()
         agent = self.agent_selection  # PettingZoo's own last(), without its call
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        if not observe:
+            seen = None
+        else:
+            # observe(agent) without its two calls when this hand's observer is kept (every decision but a hand's
+            # first); anything else (no observer yet, an agent_selection a caller changed) takes observe().
+            game, kept, seat = self.game, self._observer, self._seat.get(agent)
+            if kept is None or kept[0] is not game or seat is None or self.match is None:
+                seen = self.observe(agent)
+            else:
+                seen = self.encoder.encode(kept[1].view(game, seat), self.match.scores)
+        return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def _refuse(self) -> NoReturn:
         """HupaiError when no agent is live: before reset() and once every agent is done (PettingZoo's own step
@@ -189,7 +199,9 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             infos = self.infos
             if any(infos.values()) or len(infos) != len(self.agents):  # else they are the empty ones it gives
                 self.infos = {name: {} for name in self.agents}
-            self._select()
+            seats = game.seats_to_act  # _select(), without its call
+            if seats:
+                self.agent_selection = self.possible_agents[seats[0]]
         # Between hands every reward is zero: nothing to accumulate.
         if self.render_mode == "human":
             self.render()

@@ -551,11 +551,13 @@ class Features:
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> list[int]:
-    """The reference counts of a slot's buffers and arrays. Every view of an array shares its buffer (numpy makes
-    a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's count, and an
-    array it keeps (alone or in a dict) in that array's."""
-    return list(map(getrefcount, slot[3]))
+def _references(slot: tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> int:
+    """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
+    (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
+    count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
+    the slot was made (the slot's own references stay), so the sum is the same then only if every count is: one
+    C loop, no list to make and compare."""
+    return sum(map(getrefcount, slot[3]))
 
 
 class Encoder:
@@ -575,19 +577,24 @@ class Encoder:
     decision of seeded hands in every system)."""
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
-                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape")
+                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape", "_n", "_python_shanten",
+                 "_memo_get")
 
     def __init__(self, features: Features) -> None:
         self.features = features
         self._actions = features.actions
+        self._n = features.actions.n
+        self._memo_get = features.actions._memo.get  # the layout's memo of action indices (never replaced)
+        # Whether discard_shanten is the rule system's advice's to count after the core's call (Yunxiao's gold).
+        self._python_shanten = features.advice is not None and not features._core_shanten
         # Identity caches: (the value, what it encodes to). Each holds its value, so an id is never reused while
         # it is a key; the observer builds a new value whenever what it shows changes.
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
-        self._facts: dict[tuple[int, int, int], tuple[Any, Any, bytes]] = {}
+        self._facts: dict[int, tuple[Any, Any, bytes]] = {}  # seat -> its last facts
         # The scores as each seat sees them (its order, times the scale): seat -> (the scores, their bytes).
-        self._scores: dict[int, tuple[tuple[int, ...] | None, bytes]] = {}
+        self._scores: dict[int, tuple[list[int] | None, bytes]] = {}
         # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
         # tuples it is made of are the same objects (the observer keeps each until it changes).
         self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
@@ -598,7 +605,7 @@ class Encoder:
         # reference counts each has when nothing but the encoder holds it.
         self._slots: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
             [None] * POOL_ROWS)
-        self._free: list[list[int]] = [[] for _ in range(POOL_ROWS)]
+        self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
 
@@ -630,7 +637,9 @@ class Encoder:
         legal = observation.legal_actions
         cached = self._legal
         if cached[0] is not legal:
-            indices = features.legal_indices(legal)
+            found = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
+            indices: list[int] = (features.legal_indices(legal) if None in found
+                                  else found)  # type: ignore[assignment]  # no None in it
             cached = self._legal = (legal, array("H", indices).tobytes(), indices)
         sizes = observation.hand_sizes
         part = self._seat_part
@@ -642,15 +651,17 @@ class Encoder:
                              len(cached[2])))
         smalls += part[4]
         extras, private = observation.extras, observation.private
-        key = (seat, id(extras), id(private))
-        facts = self._facts.get(key)
+        facts = self._facts.get(seat)  # the seat's last facts, kept while both values are the same objects
         if facts is None or facts[0] is not extras or facts[1] is not private:
-            if len(self._facts) >= 64:
+            if len(self._facts) >= 16:  # (only an observation of a seat no table has could make more)
                 self._facts.clear()
-            facts = self._facts[key] = (extras, private, features.fact_bytes(observation))
-        shown = tuple(scores) if scores is not None else None
+            facts = self._facts[seat] = (extras, private, features.fact_bytes(observation))
         score_entry = self._scores.get(seat)
-        if score_entry is None or score_entry[0] != shown:
+        # A list of scores (Match.scores) is compared with the copy kept without copying it again; any other
+        # sequence (a tuple, an array) is encoded afresh.
+        if score_entry is None or not (score_entry[0] is scores is None
+                                       or (type(scores) is list and score_entry[0] == scores)):
+            shown = list(scores) if scores is not None else None
             n = features.num_players
             values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
             score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
@@ -662,7 +673,8 @@ class Encoder:
         cached = self._legal
         if cached[0] is not legal:
             return self._actions.action(index, legal)
-        checked = self._actions.as_index(index)
+        # A plain int in range (what an agent mostly gives) needs no conversion: as_index's checks skipped.
+        checked = index if type(index) is int and 0 <= index < self._n else self._actions.as_index(index)
         positions: list[int] = cached[2]
         try:
             chosen: Action = legal[positions.index(checked)]
@@ -678,13 +690,13 @@ class Encoder:
         at = self._at
         self._at = at + 1 if at + 1 < POOL_ROWS else 0
         slot = self._slots[at]
-        if slot is None or _references(slot) != self._free[at]:
+        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
             slot = self._slots[at] = self._new_slot()
             self._free[at] = _references(slot)
         smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
         _core.encode_features(slot[0], slot[1], smalls, hand, melds, discards, legal, features._dims, tail, 0)
         views = slot[2].copy()  # (a dict's copy clones its table: a new dict of 14 items costs ten times more)
-        if discard_shanten and features.advice is not None and not features._core_shanten:
+        if discard_shanten and self._python_shanten:
             features._advice_shanten(observation, views["discard_shanten"])
         return views
 
