@@ -78,6 +78,23 @@ def levels(observation: Observation, other: int, hands: Sequence[bytes | bytearr
     return out
 
 
+def _checked_tables(tables: Any) -> dict[str, Any]:
+    """``tables`` as given, once each system's weights are known to be ``[turns][melds][level]`` of finite
+    non-negative numbers (a hupai error otherwise: a malformed table would fail deep inside a search)."""
+    if not isinstance(tables, dict):
+        raise HupaiError(f"world weight tables must be a dict of rule system names, got {type(tables).__name__}")
+    shape = (TURN_BUCKETS, MELD_BUCKETS, LEVELS)
+    for name, table in tables.items():
+        try:
+            weights = np.asarray(table["weights"], dtype=np.float64)
+        except (TypeError, KeyError, IndexError, ValueError) as error:
+            raise HupaiError(f"world weights for {name!r} must be a table under 'weights' ({error})") from None
+        if weights.shape != shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise HupaiError(f"world weights for {name!r} must be {shape[0]} x {shape[1]} x {shape[2]} finite "
+                             f"numbers of at least 0, got shape {weights.shape}")
+    return tables
+
+
 class WorldWeights:
     """Importance resampling of the other seats' hands by :func:`levels` (module docstring).
 
@@ -88,7 +105,7 @@ class WorldWeights:
         if type(candidates) is not int or not 1 <= candidates <= 256:
             raise HupaiError(f"candidates must be an int from 1 to 256, got {candidates!r}")
         self.candidates = candidates
-        self.tables = TABLES if tables is None else tables
+        self.tables = TABLES if tables is None else _checked_tables(tables)
 
     def weighs(self, observation: Observation) -> bool:
         """Whether this observation's rule system has a table (others are dealt uniformly)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from statistics import mean
+from typing import Any
 
 import pytest
 from hupai._world_weights import TABLES
@@ -106,3 +107,22 @@ def test_candidates_are_checked() -> None:
         WorldWeights(0)
     with pytest.raises(HupaiError, match="candidates"):
         WorldWeights(True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tables", [
+    [],
+    {"guangdong": {}},
+    {"guangdong": {"weights": [[1.0]]}},
+    {"guangdong": {"weights": "heavy"}},
+    {"guangdong": {"weights": [[[1.0] * LEVELS] * MELD_BUCKETS] * (TURN_BUCKETS - 1)}},
+    {"guangdong": {"weights": [[[float("nan")] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
+    {"guangdong": {"weights": [[[-1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
+])
+def test_malformed_weight_tables_are_refused(tables: Any) -> None:
+    with pytest.raises(HupaiError, match="world weight"):
+        WorldWeights(4, tables)
+
+
+def test_a_well_formed_weight_table_is_taken() -> None:
+    table = {"guangdong": {"weights": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}}
+    assert WorldWeights(4, table).tables is table
