@@ -748,7 +748,7 @@ class Encoder:
         whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
         when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        return memoryview(ints), memoryview(floats), views, (ints, floats, *views.values())
+        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],
