@@ -122,3 +122,20 @@ def test_a_wai_huzi_observer_shows_recurring_public_facts_as_one_mapping() -> No
         shown[key] = extras
         game.apply(bots[seat].act(game.observation(seat)))
     assert recurred > 10
+
+
+def test_an_observation_with_a_small_field_out_of_range_is_refused_with_a_hupai_error() -> None:
+    """A forged observation whose seat or wall is no int32 (or no int) gets a HupaiError, not struct's error."""
+    features = Features(hupai.rules.get("guangdong"))
+    encoder = Encoder(features)
+    game = Game("guangdong", seed=2)
+    fields = Observer(game).seen(game, 0)
+    names = [field.name for field in dataclasses.fields(Observation)]
+    for name, value in (("wall_left", 1 << 40), ("seat", 1.5), ("drawn", "x")):
+        forged = list(fields)
+        forged[names.index(name)] = value
+        with pytest.raises(hupai.HupaiError, match="no int in range"):
+            encoder.encode_seen(tuple(forged))
+        with pytest.raises(hupai.HupaiError, match="no int in range"):
+            encoder.encode(as_observation(tuple(forged)))
+    _same(encoder.encode_seen(fields), features.encode_python(as_observation(fields)), "after the refusals")

@@ -554,6 +554,9 @@ class Features:
                     part[choices.index(value)] = 1
 
 
+#: The smalls' fixed part (cpp/features.hpp: FeatureDims::kSmallsFixed native int32 values).
+_pack_smalls = struct.Struct("=10i").pack
+
 #: An observation's fields in their order (what :meth:`Observer.seen <hupai.game.Observer.seen>` gives), one C call.
 _fields = attrgetter(*(field.name for field in dataclass_fields(Observation)))
 _NAMES = tuple(field.name for field in dataclass_fields(Observation))
@@ -617,7 +620,7 @@ class Encoder:
         self._scores: dict[int, tuple[list[int] | None, bytes]] = {}
         # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
         # tuples it is made of are the same objects (the observer keeps each until it changes).
-        self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
+        self._seat_part: tuple[Any, Any, Any, Any, bytes] = (None, None, None, None, b"")
         self._phases = features._phase
         self._to_act: dict[tuple[int, ...], int] = {}  # seats to act -> their bit mask
         self._shape = (features.kinds, features.num_players)
@@ -671,10 +674,17 @@ class Encoder:
         part = self._seat_part
         if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
             part = self._seat_part = (meld_entry, pile_entry, sizes, winds,
-                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds))
-        smalls = array("i", (seat, fields[_F_DRAWN], fields[_F_TILE], fields[_F_WALL_LEFT], fields[_F_ROUND_WIND],
-                             fields[_F_DEALER], fields[_F_SOURCE], phase, to_act, len(cached[2])))
-        smalls += part[4]
+                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds).tobytes())
+        # The fixed smalls packed by struct and the array made of bytes (a copy): array("i", ints) converts each
+        # item through the argument parser, twice the cost.
+        try:
+            packed = _pack_smalls(seat, fields[_F_DRAWN], fields[_F_TILE], fields[_F_WALL_LEFT],
+                                  fields[_F_ROUND_WIND], fields[_F_DEALER], fields[_F_SOURCE], phase, to_act,
+                                  len(cached[2]))
+        except struct.error as error:
+            raise HupaiError(f"hupai.env: an observation's seat, tiles, wall or dealer is no int in range ({error})"
+                             ) from None
+        smalls = array("i", packed + part[4])
         extras, private = fields[_F_EXTRAS], fields[_F_PRIVATE]
         public_entry = self._facts.get((seat, id(extras)))  # kept while the mapping is the same object
         if public_entry is None or public_entry[0] is not extras:
