@@ -126,63 +126,7 @@ class Observer:
 
     def view(self, game: GameView, seat: int) -> Observation:
         """The observation of ``seat`` in ``game``, the game this observer was made for."""
-        table = game._flow.table  # Game.table without the property's call
-        if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
-            raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
-        phase = table.phase
-        turn_seat = table.turn_seat
-        own = turn_seat == seat
-        if phase == "turn" or phase == "predraw":
-            # Game.current's answer for a turn, read directly (the common case; a test holds the two equal).
-            to_act: tuple[int, ...] = (turn_seat,)
-            tile = table.drawn if own else -1  # the drawn tile is its drawer's
-            source = turn_seat
-        elif phase == "claim":  # Game.current's answer for a claim window, read directly as well
-            answers = table.answers
-            # The seats asked and yet to answer, in the order asked (the pending dict's); while none has
-            # answered (most windows: eligible seats, the first asked), its keys as they stand, without the
-            # comprehension's function object and frame.
-            to_act = tuple([s for s in table.pending if s not in answers]) if answers else tuple(table.pending)
-            tile = table.last_discard
-            source = table.discarder
-        else:
-            phase, to_act, tile, source = game._flow.current  # Game.current, without the property's call
-        drawn = table.drawn if own else -1
-        calls = table.calls
-        if self._melds_at != calls:
-            self._table_melds(table.melds, calls)
-        own_melds = self._own_melds  # empty unless a seat has a face-down kong
-        melds = own_melds.get(seat, self._public_melds) if own_melds else self._public_melds
-        if phase == "turn":
-            sizes = self._one_more[turn_seat]
-        elif phase == "rob":
-            sizes = self._one_more[source]
-        elif phase == "over":
-            # The hands as they end (a winner's included): Adler-32's low half is 1 + the sum of the bytes mod
-            # 65521 (RFC 1950), so one C call per hand counts its tiles.
-            sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
-        else:
-            sizes = self._at_rest
-        # 1 + the discards made (Adler-32's low half, one C call: sum() makes an int of every byte) and the
-        # calls above them (a hand has fewer than 1,024 discards).
-        piles_at = (adler32(table.discards_made) & 0xFFFF) + (calls << 10)
-        if piles_at != self._piles_at:  # a pile moved: copied afresh (at C speed)
-            self._piles = pile_tuples(table.piles, table.discards_made)
-            self._piles_at = piles_at
-        piles = self._piles
-        extras = self._extras
-        if extras[0] != table.extras:
-            frozen = freeze(table.extras)
-            extras = self._extras = (thaw(frozen), frozen)
-        wall = table.wall
-        # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play() does
-        # (a busy game's cache refuses, as legal_actions does).
-        legal = game._legal.get(seat) or game.legal_actions(seat)
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes, melds,
-            piles, wall.tail - wall.head, extras[1], legal,
-            None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
+        obs: Any = _Draft(*self.seen(game, seat))
         obs.__class__ = Observation
         built: Observation = obs
         return built
@@ -190,8 +134,7 @@ class Observer:
     def seen(self, game: GameView, seat: int) -> tuple[Any, ...]:
         """:meth:`view`'s fields, in :class:`~hupai.observation.Observation`'s order, without the observation
         (:func:`as_observation` makes it of them): what an agent environment encodes at every decision, which
-        hands an observation out only when asked. The same code as :meth:`view` but for its last lines (a test
-        holds the two equal at every decision of seeded hands): ``view`` stays one call for its callers."""
+        hands an observation out only when asked."""
         table = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
             raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")

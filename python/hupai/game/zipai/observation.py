@@ -78,84 +78,14 @@ class ZipaiObserver(Observer):
         self._piles_at = -1
 
     def view(self, game: GameView, seat: int) -> Observation:
-        table: Any = game._flow.table  # Game.table without the property's call
-        if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
-            from ...errors import HupaiError
-
-            raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
-        phase = table.phase
-        if phase == "turn":  # Game.current's answers for a turn and a claim, read directly (a test holds them equal)
-            to_act: tuple[int, ...] = (table.turn_seat,)
-            tile = -1
-            source = table.turn_seat
-        elif phase == "claim":
-            answers = table.answers
-            to_act = tuple(table.pending) if not answers else tuple([s for s in table.pending if s not in answers])
-            tile = table.offer
-            source = table.offer_from
-        else:
-            phase, to_act, tile, source = game._flow.current
-        if self._table is not table:
-            self._forget(table)
-        if self._groups_at != table.calls:  # a group made: the views of the seats whose groups changed
-            made = self._made
-            views = list(self._groups)
-            for s, groups in enumerate(table.groups):
-                if made[s] is not groups:  # a seat's views stay the same objects while its groups do (the table
-                    views[s] = tuple([_seen_group(s, g) for g in groups])  # makes a new tuple when they change)
-                    made[s] = groups
-            self._groups = tuple(views)
-            self._groups_at = table.calls
-            # WH-11: 19 cards at rest counting three a group (a 4-card group's fourth is the one more it allows),
-            # and one more for the seat to discard
-            self._at_rest = rest = tuple([self._hand_size - 3 * len(groups) for groups in table.groups])
-            self._one_more = tuple([rest[:s] + (size + 1,) + rest[s + 1:] for s, size in enumerate(rest)])
-        # One mapping for each set of values a hand shows (a handful: the 死手 flags only gain seats, the offer
-        # goes back and forth), the same object whenever they recur: whoever keeps what it made of one (the agent
-        # encoder, its float bytes) finds it again by identity.
-        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
-        public = self._public.get(public_key)
-        if public is None:
-            public = self._public[public_key] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
-                "offer": table.offer_kind})
-        chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
-                                                table.locked[seat])
-        grown = chi_ban + peng_ban + menzi_ban + locked  # masks that only gain bits: their sum says when one grew
-        private = self._private[seat]
-        if self._private_at[seat] != grown:
-            # freeze() of the sorted lists, built frozen (tuples of ints) at once: a mask decodes in bit order
-            private = self._private[seat] = MappingProxyType({
-                "chi_ban": mask_cards(chi_ban), "peng_ban": mask_cards(peng_ban),
-                "menzi_ban": menzi_triples(menzi_ban), "locked": mask_cards(locked)})
-            self._private_at[seat] = grown
-        sizes = table.pile_sizes
-        piled = sum(sizes)
-        if self._piles_at != piled:  # a pile grew: it alone is copied (a seat's pile stays the same object)
-            # (a pile that grew by one card, the common case, is its old view and that card: cheaper than a slice)
-            self._piles = tuple([
-                old if len(old) == size else old + (pile[size - 1],) if len(old) + 1 == size else tuple(pile[:size])
-                for old, pile, size in zip(self._piles, table.piles, sizes, strict=True)])
-            self._piles_at = piled
-        legal = game._legal.get(seat) or game.legal_actions(seat)  # the game's cache read directly, as play() does
-        if phase == "turn":
-            sizes = self._one_more[to_act[0]]
-        elif phase == "claim":
-            sizes = self._at_rest
-        else:  # counted, by one C call a hand (Adler-32's low half is 1 + the byte sum, as the mahjong observer does)
-            sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "", sizes, self._groups, self._piles,
-            len(table.wall.tiles) - table.wall.head, public, legal,
-            None if phase != "over" else self._result or self._zipai_result(game), private)
+        obs: Any = _Draft(*self.seen(game, seat))
         obs.__class__ = Observation
         built: Observation = obs
         return built
 
     def seen(self, game: GameView, seat: int) -> tuple[Any, ...]:
         """:meth:`view`'s fields without the observation (:meth:`Observer.seen
-        <hupai.game.mahjong.observation.Observer.seen>`): the same code as :meth:`view` but for its last lines."""
+        <hupai.game.mahjong.observation.Observer.seen>`)."""
         table: Any = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ...errors import HupaiError
