@@ -139,3 +139,27 @@ def test_waihuzi_evbot_gives_up_a_red_card_far_from_huohuofan(monkeypatch: pytes
     at any count, it would discard a black card that leaves the shape as close to a win."""
     _, kept_greedy = _red_discard_choices(range(30), monkeypatch)
     assert kept_greedy > 0
+
+
+def test_waihuzi_evbot_takes_a_piao_of_three_held_cards_for_its_outer_yuan() -> None:
+    """WH-34: a 飘 is always 外元, ×2 on the hand's win. Over GreedyBot's games, wherever a seat whose hand is not
+    ready is offered a 飘 of three held cards on another seat's card (and holds no 报听 to keep), EVBot takes the
+    飘 and GreedyBot does not."""
+    taken = 0
+    for seed in range(40):
+        game = Game("waihuzi", seed=seed)
+        bots = [GreedyBot(s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            greedy = bots[seat].act(observation)
+            piao = [a for a in observation.legal_actions if a.kind == "piao"]
+            kinds = [a.kind for a in observation.legal_actions]
+            if observation.phase != "turn" and piao and "win" not in kinds and observation.counts[piao[0].tile] >= 3:
+                groups = _own_groups(seat, observation.melds[seat])
+                if advice("waihuzi").judge(bytes(observation.counts), groups).wait_value == 0 and groups:
+                    assert greedy.kind != "piao"
+                    assert EVBot(seat).act(observation) == piao[0]
+                    taken += 1
+            game.apply(greedy)
+    assert taken > 0

@@ -248,7 +248,7 @@ class WaihuziAdvice(Advice):
 
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
-        mind (:class:`RedKeeping`, WH-35's 火火翻)."""
+        mind (WH-35's 火火翻) and a 飘 of three held cards taken for its 外元 (WH-34): :class:`RedKeeping`."""
         return RedKeeping(self)
 
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
@@ -289,7 +289,7 @@ def _reds(counts: Any, groups: Sequence[Any]) -> int:
 
 class RedKeeping:
     """Wai Huzi's advice as EVBot plays it (:meth:`WaihuziAdvice.for_ev`): its discard keeps the red cards (二七十)
-    where the shape does not mind.
+    where the shape does not mind, and it takes a 飘 of three held cards for its 外元.
 
     火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
     wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
@@ -297,7 +297,13 @@ class RedKeeping:
     cards (its hand and declared groups: within two of ten) and the advice's discard is red, a black discard that
     leaves the shape as close to a win (the most 息 first, then the lower card) is played instead. With fewer red
     cards the hand rarely ends with ten, and a red card kept only costs 息 and ways to win, so the advice's choice
-    stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included) and for claims."""
+    stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included).
+
+    Its claims are the advice's but for one: a 飘 of three held cards (a 坎) on another seat's card, which the
+    advice declines in a hand that is not ready (the 坎's 3 息 become the 飘's 1, WH-9, and it judges such a hand
+    by its shape and then its 息). A 飘 is always 外元 (WH-34): it doubles whatever the hand wins, for 2 息, and
+    once another seat shows the fourth card the 坎 can never be a 溜 (内元, ×4). So while the hand has no live wait
+    (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -318,3 +324,21 @@ class RedKeeping:
         black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
                  if card not in zipai.RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
         return -max(black)[1] if black else greedy
+
+    def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
+               groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
+        """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
+        hand has no live wait and the shape stays as close to a win (see the class docstring)."""
+        answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
+        for i, (action, card, _) in enumerate(offers):
+            if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
+                _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden),
+                                                     [(_CLAIM_CODES["piao"], card, -1, -1)])
+                row = judged[0].tolist()  # verdict, before (waits, closeness, 息), judged after, after (the same)
+                answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2])
+        return answers
+
+    def claim(self, action: str, counts: Any, card: int, groups: Sequence[Any] = (),
+              menzi: tuple[int, int] | None = None, forbidden: Iterable[int] = (), unseen: Any = None) -> bool:
+        """:meth:`claims` for one offer."""
+        return self.claims([(action, card, menzi)], counts, groups, forbidden, unseen)[0]
