@@ -102,3 +102,15 @@ def test_ev_advice_takes_a_piao_of_three_held_for_its_outer_yuan_while_not_ready
     assert advice.judge(ready).wait_value > 0
     assert advice.claims([("piao", card("x5"), None)], ready) == [False]
     assert advice.for_ev().claims([("piao", card("x5"), None)], ready) == [False]
+
+
+@pytest.mark.rule("WH-35")
+def test_ev_advice_gives_up_the_last_red_cards_toward_yidianhong_and_heihuzi() -> None:
+    """一点红 is ×4 (one red card) and 黑胡子 ×8 (none): a hand not ready with one or two red cards discards a red
+    card where the advice's black discard leaves the shape no closer to a win."""
+    advice = WaihuziAdvice()
+    hand = zipai.to_counts("x1 x3 x3 x4 x4 x5 x6 x6 x6 x9 d1 d1 d2 d3 d3 d4 d5 d5 d6 d8")  # one red card: d2
+    ranked = advice.rank_discards(hand)
+    greedy = advice.discard(hand)
+    assert greedy not in zipai.RED_KINDS and ranked[card("d2")].closeness == ranked[greedy].closeness
+    assert advice.for_ev().discard(hand) == card("d2")

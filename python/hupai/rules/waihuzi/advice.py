@@ -248,7 +248,8 @@ class WaihuziAdvice(Advice):
 
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
-        mind (WH-35's 火火翻) and a 飘 of three held cards taken for its 外元 (WH-34): :class:`RedKeeping`."""
+        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), and a 飘 of three held cards taken
+        for its 外元 (WH-34): :class:`RedKeeping`."""
         return RedKeeping(self)
 
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
@@ -279,6 +280,10 @@ ADVICE = WaihuziAdvice()
 #: of 火火翻's ten (WH-35). Fewer rarely reach ten; chosen on seeds 21 and 22 over 7 and 9 and over keeping them always.
 RED_REACH = 8
 
+#: The red cards (hand and declared groups) at or below which EVBot gives up its red cards (:class:`RedKeeping`):
+#: within two of 黑胡子's none (×8) and one of 一点红's one (×4, WH-35).
+RED_SHED = 2
+
 
 def _reds(counts: Any, groups: Sequence[Any]) -> int:
     """The red cards (二七十, WH-2) in a hand's counts and its declared groups."""
@@ -289,7 +294,8 @@ def _reds(counts: Any, groups: Sequence[Any]) -> int:
 
 class RedKeeping:
     """Wai Huzi's advice as EVBot plays it (:meth:`WaihuziAdvice.for_ev`): its discard keeps the red cards (二七十)
-    where the shape does not mind, and it takes a 飘 of three held cards for its 外元.
+    where the shape does not mind in a hand with many, gives them up in a hand with few, and it takes a 飘 of
+    three held cards for its 外元.
 
     火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
     wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
@@ -298,6 +304,10 @@ class RedKeeping:
     leaves the shape as close to a win (the most 息 first, then the lower card) is played instead. With fewer red
     cards the hand rarely ends with ten, and a red card kept only costs 息 and ways to win, so the advice's choice
     stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included).
+
+    At the other end, a win with one red card is 一点红 (×4) and one with none 黑胡子 (×8, WH-35): while the hand
+    is not ready, holds one or two red cards (at most :data:`RED_SHED`) and the advice's discard is black, a red
+    discard that leaves the shape as close to a win (the most 息 first, then the lower card) is played instead.
 
     Its claims are the advice's but for one: a 飘 of three held cards (a 坎) on another seat's card, which the
     advice declines in a hand that is not ready (the 坎's 3 息 become the 飘's 1, WH-9, and it judges such a hand
@@ -317,13 +327,19 @@ class RedKeeping:
             return int(self._advice.discard(counts, groups, forbidden, unseen))  # the advice's own error
         best = max(ranked.values())
         greedy: int = min(card for card, judged in ranked.items() if judged == best)
-        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
+        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻, 一点红 and 黑胡子
             return greedy
-        if greedy not in zipai.RED_KINDS or _reds(counts, groups) < RED_REACH:
+        reds = _reds(counts, groups)
+        if greedy in zipai.RED_KINDS and reds >= RED_REACH:  # toward 火火翻: keep the red cards
+            keep_red = False
+        elif greedy not in zipai.RED_KINDS and 0 < reds <= RED_SHED:  # toward 一点红 and 黑胡子: give them up
+            keep_red = True
+        else:
             return greedy
-        black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
-                 if card not in zipai.RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
-        return -max(black)[1] if black else greedy
+        other: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
+                 if (card in zipai.RED_KINDS) is keep_red and judged.wait_value == 0
+                 and judged.closeness == best.closeness]
+        return -max(other)[1] if other else greedy
 
     def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
