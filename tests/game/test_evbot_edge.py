@@ -16,7 +16,7 @@ from hupai.observation import Observation
 from hupai.rules import advice
 from hupai.rules.waihuzi import advice as waihuzi_advice
 from hupai.rules.waihuzi.advice import RED_REACH, RED_SHED
-from hupai.zipai import RED_KINDS
+from hupai.zipai import RED_KINDS, Declared
 
 RED_DRAGON = 33  # 7z 中
 
@@ -158,10 +158,11 @@ def test_waihuzi_evbot_gives_up_a_red_card_far_from_huohuofan(monkeypatch: pytes
 
 
 def test_waihuzi_evbot_takes_a_piao_of_three_held_cards_for_its_outer_yuan() -> None:
-    """WH-34: a 飘 is always 外元, ×2 on the hand's win. Over GreedyBot's games, wherever a seat whose hand is not
-    ready is offered a 飘 of three held cards on another seat's card (and holds no 报听 to keep), EVBot takes the
-    飘 and GreedyBot does not."""
-    taken = 0
+    """WH-34: a 飘 is always 外元, ×2 on the hand's win. Over GreedyBot's games, where a seat whose hand is not
+    ready (and has made a group: no 报听 to keep) is offered a 飘 of three held cards on another seat's card, EVBot
+    takes the 飘 where GreedyBot does not, and only where the hand keeps the 5 息 a win needs (WH-32) after it."""
+    taken = kept = 0
+    judge = advice("waihuzi").judge
     for seed in range(40):
         game = Game("waihuzi", seed=seed)
         bots = [GreedyBot(s) for s in range(3)]
@@ -171,11 +172,18 @@ def test_waihuzi_evbot_takes_a_piao_of_three_held_cards_for_its_outer_yuan() -> 
             greedy = bots[seat].act(observation)
             piao = [a for a in observation.legal_actions if a.kind == "piao"]
             kinds = [a.kind for a in observation.legal_actions]
-            if observation.phase != "turn" and piao and "win" not in kinds and observation.counts[piao[0].tile] >= 3:
+            counts = bytes(observation.counts)
+            if observation.phase != "turn" and piao and "win" not in kinds and counts[piao[0].tile] >= 3:
                 groups = _own_groups(seat, observation.melds[seat])
-                if advice("waihuzi").judge(bytes(observation.counts), groups).wait_value == 0 and groups:
+                if groups and judge(counts, groups).wait_value == 0:
+                    card = piao[0].tile
+                    after = bytearray(counts)
+                    after[card] -= 3
+                    xi = judge(bytes(after), (*groups, Declared.piao(card))).xi
+                    ev = EVBot(seat).act(observation)
                     assert greedy.kind != "piao"
-                    assert EVBot(seat).act(observation) == piao[0]
-                    taken += 1
+                    assert (ev == piao[0]) is (xi >= 5)
+                    taken += ev == piao[0]
+                    kept += ev != piao[0]
             game.apply(greedy)
-    assert taken > 0
+    assert taken > 0 and kept > 0

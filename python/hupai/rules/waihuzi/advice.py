@@ -313,7 +313,10 @@ class RedKeeping:
     advice declines in a hand that is not ready (the 坎's 3 息 become the 飘's 1, WH-9, and it judges such a hand
     by its shape and then its 息). A 飘 is always 外元 (WH-34): it doubles whatever the hand wins, for 2 息, and
     once another seat shows the fourth card the 坎 can never be a 溜 (内元, ×4). So while the hand has no live wait
-    (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win."""
+    (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win and the
+    hand keeps the 息 a win needs (``min_huxi``, WH-32: its best grouping's 息 with the 飘's 1): then the 2 息 cost
+    no way to win, and the win is worth twice as much. A hand that would fall short keeps its 坎 (taking the 飘
+    there, in screens, won less)."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -344,14 +347,15 @@ class RedKeeping:
     def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
-        hand has no live wait and the shape stays as close to a win (see the class docstring)."""
+        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息 (see the class
+        docstring)."""
         answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
         for i, (action, card, _) in enumerate(offers):
             if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
                 _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden),
                                                      [(_CLAIM_CODES["piao"], card, -1, -1)])
                 row = judged[0].tolist()  # verdict, before (waits, closeness, 息), judged after, after (the same)
-                answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2])
+                answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2] and row[7] >= self._advice.min_huxi)
         return answers
 
     def claim(self, action: str, counts: Any, card: int, groups: Sequence[Any] = (),
