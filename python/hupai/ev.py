@@ -25,11 +25,14 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 - **Danger ties** also read which kinds each other seat has let pass since it last moved: a seat offered a win takes
   it, so the last discards after its own are not among its waits.
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
-  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for two things: while its hand has made no group
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for three things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
-  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); and in a hand
+  and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); in a hand
   within two red cards of 火火翻's ten (eight or more), it keeps its red cards where the shape does not mind, for the
-  ×2 per red card past nine (WH-35, the advice's ``for_ev``); further from ten it gives them up as GreedyBot does.
+  ×2 per red card past nine (WH-35, the advice's ``for_ev``); further from ten it gives them up as GreedyBot does,
+  and with one or two it gives them up where the shape does not mind, toward 一点红 (×4) and 黑胡子 (×8); and in a
+  hand that is not ready it takes a 飘 of three held cards on another seat's card, always 外元 (×2 on its win,
+  WH-34), which GreedyBot declines for the 2 息 it costs.
 """
 
 from __future__ import annotations

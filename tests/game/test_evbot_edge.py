@@ -15,8 +15,8 @@ from hupai.game.scripted import stacked_game
 from hupai.observation import Observation
 from hupai.rules import advice
 from hupai.rules.waihuzi import advice as waihuzi_advice
-from hupai.rules.waihuzi.advice import RED_REACH
-from hupai.zipai import RED_KINDS
+from hupai.rules.waihuzi.advice import RED_REACH, RED_SHED
+from hupai.zipai import RED_KINDS, Declared
 
 RED_DRAGON = 33  # 7z 中
 
@@ -95,11 +95,12 @@ def _red_cards(observation: Observation) -> int:
     return held + sum(card in RED_KINDS for group in groups for card in group.cards)
 
 
-def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """Over GreedyBot's games: the turns where EVBot's discard differs from GreedyBot's (each a red card given up
-    for a black one in a hand of RED_REACH red cards or more), and the turns where a hand with fewer red cards
-    plays GreedyBot's red card although EVBot keeping red cards at any count would play a black one."""
-    differ = kept_greedy = 0
+def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
+    """Over GreedyBot's games: the turns where EVBot's discard differs from GreedyBot's for a hand of RED_REACH red
+    cards or more (each a red card given up for a black one) and for a hand of one to RED_SHED (each a black card
+    given up for a red one); and the turns where a hand with fewer than RED_REACH red cards plays GreedyBot's red
+    card although EVBot keeping red cards at any count would play a black one."""
+    kept = shed = kept_greedy = 0
     for seed in seeds:
         game = Game("waihuzi", seed=seed)
         bots = [GreedyBot(s) for s in range(3)]
@@ -111,9 +112,12 @@ def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple
             if observation.phase == "turn" and greedy.kind == "discard" and "win" not in kinds:
                 ev = EVBot(seat).act(observation)
                 reds = _red_cards(observation)
-                if ev != greedy:
-                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS and reds >= RED_REACH
-                    differ += 1
+                if ev != greedy and reds >= RED_REACH:
+                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS
+                    kept += 1
+                elif ev != greedy:
+                    assert greedy.tile not in RED_KINDS and ev.tile in RED_KINDS and 0 < reds <= RED_SHED
+                    shed += 1
                 elif greedy.tile in RED_KINDS:
                     with monkeypatch.context() as patch:
                         patch.setattr(waihuzi_advice, "RED_REACH", 0)  # keep red cards whatever their count
@@ -122,20 +126,64 @@ def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple
                         assert always.tile not in RED_KINDS and reds < RED_REACH
                         kept_greedy += 1
             game.apply(greedy)
-    return differ, kept_greedy
+    return kept, shed, kept_greedy
 
 
 def test_waihuzi_evbot_keeps_its_red_cards_where_the_shape_does_not_mind(monkeypatch: pytest.MonkeyPatch) -> None:
     """WH-35 火火翻: a win with r >= 10 red cards is worth 2^(r-9) times as much. Where GreedyBot's discard is a red
     card, the hand is not ready and holds RED_REACH (8) red cards or more, EVBot discards a black card that leaves
     the shape as close to a win."""
-    differ, _ = _red_discard_choices(range(30), monkeypatch)
-    assert differ > 0
+    kept, _, _ = _red_discard_choices(range(30), monkeypatch)
+    assert kept > 0
+
+
+def test_waihuzi_evbot_gives_up_its_last_red_cards_where_the_shape_does_not_mind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """WH-35 一点红 (×4, one red card) and 黑胡子 (×8, none): where GreedyBot's discard is black, the hand is not
+    ready and holds one or two red cards (RED_SHED), EVBot discards a red card that leaves the shape as close to a
+    win; with the shedding off it plays GreedyBot's card."""
+    _, shed, _ = _red_discard_choices(range(60), monkeypatch)
+    assert shed > 0
+    with monkeypatch.context() as patch:
+        patch.setattr(waihuzi_advice, "RED_SHED", 0)
+        assert _red_discard_choices(range(60), monkeypatch)[1] == 0
 
 
 def test_waihuzi_evbot_gives_up_a_red_card_far_from_huohuofan(monkeypatch: pytest.MonkeyPatch) -> None:
     """WH-35 火火翻 needs ten red cards: a hand with fewer than RED_REACH (8) red cards rarely ends with ten, and a
     red card kept there costs 息 and ways to win. There EVBot discards GreedyBot's red card where, keeping red cards
     at any count, it would discard a black card that leaves the shape as close to a win."""
-    _, kept_greedy = _red_discard_choices(range(30), monkeypatch)
+    _, _, kept_greedy = _red_discard_choices(range(30), monkeypatch)
     assert kept_greedy > 0
+
+
+def test_waihuzi_evbot_takes_a_piao_of_three_held_cards_for_its_outer_yuan() -> None:
+    """WH-34: a 飘 is always 外元, ×2 on the hand's win. Over GreedyBot's games, where a seat whose hand is not
+    ready (and has made a group: no 报听 to keep) is offered a 飘 of three held cards on another seat's card, EVBot
+    takes the 飘 where GreedyBot does not, and only where the hand keeps the 5 息 a win needs (WH-32) after it."""
+    taken = kept = 0
+    judge = advice("waihuzi").judge
+    for seed in range(40):
+        game = Game("waihuzi", seed=seed)
+        bots = [GreedyBot(s) for s in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            greedy = bots[seat].act(observation)
+            piao = [a for a in observation.legal_actions if a.kind == "piao"]
+            kinds = [a.kind for a in observation.legal_actions]
+            counts = bytes(observation.counts)
+            if observation.phase != "turn" and piao and "win" not in kinds and counts[piao[0].tile] >= 3:
+                groups = _own_groups(seat, observation.melds[seat])
+                if groups and judge(counts, groups).wait_value == 0:
+                    card = piao[0].tile
+                    after = bytearray(counts)
+                    after[card] -= 3
+                    xi = judge(bytes(after), (*groups, Declared.piao(card))).xi
+                    ev = EVBot(seat).act(observation)
+                    assert greedy.kind != "piao"
+                    assert (ev == piao[0]) is (xi >= 5)
+                    taken += ev == piao[0]
+                    kept += ev != piao[0]
+            game.apply(greedy)
+    assert taken > 0 and kept > 0

@@ -82,3 +82,39 @@ def test_a_chow_that_completes_a_wait_is_taken_and_a_useless_peng_is_not() -> No
     assert advice.claim("chi", hand, card("x3"), menzi=(card("x1"), card("x2"))) is True
     # A pair inside a ready hand's only 2-card unit: taking it breaks the wait.
     assert advice.claim("peng", E3_HAND, card("x7")) is False
+
+
+@pytest.mark.rule("WH-9", "WH-32", "WH-34")
+def test_ev_advice_takes_a_piao_of_three_held_for_its_outer_yuan_while_not_ready() -> None:
+    """A 飘 of a 坎 on another seat's card turns 3 息 into 1 (WH-9), so the advice, judging a hand that is not ready
+    by its shape and then its 息, declines it; but a 飘 is always 外元 (WH-34), ×2 on whatever the hand wins, and the
+    坎 can no longer become a 溜. EVBot's advice takes it where the hand keeps the 5 息 a win needs (WH-32)."""
+    advice = WaihuziAdvice()
+    hand = zipai.to_counts("x1 x1 x1 d5 d5 d5 x2 x7 x10 x4 d1 d3 d8 d9 x6 x9 d2 d7 d10")  # 坎 坎 二七十: 7 息 and more
+    assert advice.judge(hand).wait_value == 0  # not ready
+    offers = [("piao", card("x1"), None), ("peng", card("x1"), None)]
+    assert advice.claims(offers, hand) == [False, False]
+    assert advice.for_ev().claims(offers, hand) == [True, False]
+    assert advice.for_ev().claim("piao", hand, card("x1")) is True
+    # a hand of one 坎 and 4 息 would keep 2 息 after the 飘: short of a win's 5, it keeps its 坎 (and takes the 碰
+    # the advice takes)
+    short = zipai.to_counts("x1 x1 x1 x3 x5 x8 x9 d1 d3 d4 d6 d8 d9 d2 d5 x4 d10 x6 d7")
+    assert advice.judge(short).xi == 4
+    assert advice.for_ev().claims(offers, short) == advice.claims(offers, short) == [False, True]
+    # a ready hand's waits already count the 外元: there the advice's answer stands (here it keeps its 坎's 3 息)
+    ready = zipai.to_counts(E3_HAND)
+    assert advice.judge(ready).wait_value > 0
+    assert advice.claims([("piao", card("x5"), None)], ready) == [False]
+    assert advice.for_ev().claims([("piao", card("x5"), None)], ready) == [False]
+
+
+@pytest.mark.rule("WH-35")
+def test_ev_advice_gives_up_the_last_red_cards_toward_yidianhong_and_heihuzi() -> None:
+    """一点红 is ×4 (one red card) and 黑胡子 ×8 (none): a hand not ready with one or two red cards discards a red
+    card where the advice's black discard leaves the shape no closer to a win."""
+    advice = WaihuziAdvice()
+    hand = zipai.to_counts("x1 x3 x3 x4 x4 x5 x6 x6 x6 x9 d1 d1 d2 d3 d3 d4 d5 d5 d6 d8")  # one red card: d2
+    ranked = advice.rank_discards(hand)
+    greedy = advice.discard(hand)
+    assert greedy not in zipai.RED_KINDS and ranked[card("d2")].closeness == ranked[greedy].closeness
+    assert advice.for_ev().discard(hand) == card("d2")

@@ -248,7 +248,8 @@ class WaihuziAdvice(Advice):
 
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
-        mind (:class:`RedKeeping`, WH-35's 火火翻)."""
+        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), and a 飘 of three held cards taken
+        for its 外元 (WH-34): :class:`RedKeeping`."""
         return RedKeeping(self)
 
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
@@ -279,6 +280,10 @@ ADVICE = WaihuziAdvice()
 #: of 火火翻's ten (WH-35). Fewer rarely reach ten; chosen on seeds 21 and 22 over 7 and 9 and over keeping them always.
 RED_REACH = 8
 
+#: The red cards (hand and declared groups) at or below which EVBot gives up its red cards (:class:`RedKeeping`):
+#: within two of 黑胡子's none (×8) and one of 一点红's one (×4, WH-35).
+RED_SHED = 2
+
 
 def _reds(counts: Any, groups: Sequence[Any]) -> int:
     """The red cards (二七十, WH-2) in a hand's counts and its declared groups."""
@@ -289,7 +294,8 @@ def _reds(counts: Any, groups: Sequence[Any]) -> int:
 
 class RedKeeping:
     """Wai Huzi's advice as EVBot plays it (:meth:`WaihuziAdvice.for_ev`): its discard keeps the red cards (二七十)
-    where the shape does not mind.
+    where the shape does not mind in a hand with many, gives them up in a hand with few, and it takes a 飘 of
+    three held cards for its 外元.
 
     火火翻 multiplies a win by 2^(r-9) for r >= 10 red cards (WH-35): in GreedyBot's play it comes in 8% of the
     wins but makes a third of what they are worth, so a red card kept is worth more than the 息 the advice breaks
@@ -297,7 +303,20 @@ class RedKeeping:
     cards (its hand and declared groups: within two of ten) and the advice's discard is red, a black discard that
     leaves the shape as close to a win (the most 息 first, then the lower card) is played instead. With fewer red
     cards the hand rarely ends with ten, and a red card kept only costs 息 and ways to win, so the advice's choice
-    stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included) and for claims."""
+    stands; so it does for a ready hand (its waits are worth their full score, 火火翻 included).
+
+    At the other end, a win with one red card is 一点红 (×4) and one with none 黑胡子 (×8, WH-35): while the hand
+    is not ready, holds one or two red cards (at most :data:`RED_SHED`) and the advice's discard is black, a red
+    discard that leaves the shape as close to a win (the most 息 first, then the lower card) is played instead.
+
+    Its claims are the advice's but for one: a 飘 of three held cards (a 坎) on another seat's card, which the
+    advice declines in a hand that is not ready (the 坎's 3 息 become the 飘's 1, WH-9, and it judges such a hand
+    by its shape and then its 息). A 飘 is always 外元 (WH-34): it doubles whatever the hand wins, for 2 息, and
+    once another seat shows the fourth card the 坎 can never be a 溜 (内元, ×4). So while the hand has no live wait
+    (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win and the
+    hand keeps the 息 a win needs (``min_huxi``, WH-32: its best grouping's 息 with the 飘's 1): then the 2 息 cost
+    no way to win, and the win is worth twice as much. A hand that would fall short keeps its 坎 (taking the 飘
+    there, in screens, won less)."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -311,10 +330,35 @@ class RedKeeping:
             return int(self._advice.discard(counts, groups, forbidden, unseen))  # the advice's own error
         best = max(ranked.values())
         greedy: int = min(card for card, judged in ranked.items() if judged == best)
-        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻
+        if best.wait_value > 0:  # ready: the waits' worth already counts 火火翻, 一点红 and 黑胡子
             return greedy
-        if greedy not in zipai.RED_KINDS or _reds(counts, groups) < RED_REACH:
+        reds = _reds(counts, groups)
+        if greedy in zipai.RED_KINDS and reds >= RED_REACH:  # toward 火火翻: keep the red cards
+            keep_red = False
+        elif greedy not in zipai.RED_KINDS and 0 < reds <= RED_SHED:  # toward 一点红 and 黑胡子: give them up
+            keep_red = True
+        else:
             return greedy
-        black: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
-                 if card not in zipai.RED_KINDS and judged.wait_value == 0 and judged.closeness == best.closeness]
-        return -max(black)[1] if black else greedy
+        other: list[tuple[int, int]] = [(judged.xi, -card) for card, judged in ranked.items()
+                 if (card in zipai.RED_KINDS) is keep_red and judged.wait_value == 0
+                 and judged.closeness == best.closeness]
+        return -max(other)[1] if other else greedy
+
+    def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
+               groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
+        """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
+        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息 (see the class
+        docstring)."""
+        answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
+        for i, (action, card, _) in enumerate(offers):
+            if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
+                _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden),
+                                                     [(_CLAIM_CODES["piao"], card, -1, -1)])
+                row = judged[0].tolist()  # verdict, before (waits, closeness, 息), judged after, after (the same)
+                answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2] and row[7] >= self._advice.min_huxi)
+        return answers
+
+    def claim(self, action: str, counts: Any, card: int, groups: Sequence[Any] = (),
+              menzi: tuple[int, int] | None = None, forbidden: Iterable[int] = (), unseen: Any = None) -> bool:
+        """:meth:`claims` for one offer."""
+        return self.claims([(action, card, menzi)], counts, groups, forbidden, unseen)[0]
