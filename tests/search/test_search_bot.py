@@ -156,3 +156,32 @@ def test_every_candidate_is_played_on_the_same_worlds_with_the_same_rollout_seed
     firsts = forked[::len(candidates)]
     # a new world each time (the last one is still alive while the next is dealt, so their ids differ)
     assert all(a != b for a, b in zip(firsts[:-1], firsts[1:], strict=True))
+
+
+@pytest.mark.parametrize("rules,table_turns", [("guangdong", True), ("kawuxing", True), ("yunxiao", False)])
+def test_rollouts_from_the_table_play_as_greedybot(rules: str, table_turns: bool) -> None:
+    """Where the rule system's advice is plain at a turn, the search's rollout players take their turns from the
+    rollout's own table (no observation); every payment of every candidate in every world is what GreedyBots
+    playing from observations get, tie breaks included."""
+    from hupai.ev import EVBot
+    from hupai.search import _TableGreedy
+
+    game = Game(rules, seed=41, claim_window="eligible")
+    n = game.rules.num_players
+    fast = SearchBot(1, rollouts=9)
+    slow = SearchBot(1, rollouts=9)
+    slow._players[(GreedyBot, n)] = [GreedyBot(0) for _ in range(n)]
+    bots = [EVBot(seat) for seat in range(n)]
+    searched = 0
+    while not game.over and searched < 6:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        chosen = bots[seat].act(observation)
+        candidates = fast._candidates(observation, chosen) if len(observation.legal_actions) > 1 else []
+        if len(candidates) > 1:
+            assert fast._search(observation, candidates, 5, 3, None) == slow._search(observation, candidates, 5, 3,
+                                                                                     None)
+            searched += 1
+        game.apply(chosen)
+    assert searched == 6
+    assert all(isinstance(player, _TableGreedy) == table_turns for player in fast._players[(GreedyBot, n)])
