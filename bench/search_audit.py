@@ -221,9 +221,18 @@ def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seed
                     if z > kind_margin:
                         kinds[k][f"{observation.phase}: {chosen.kind} -> {action.kind}"].append(worth[action])
             game.apply(chosen)
+        if index + 1 == games or (index + 1) % 10 == 0:  # a long audit reports as it goes
+            _report_specs(rules, index + 1, specs, seed, true_seeds, kind_margin, n, gains, counts, kinds, searched,
+                          time.process_time() - began)
+
+
+def _report_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float, n: int,
+                  gains: list[list[list[float]]], counts: list[list[int]], kinds: list[dict[str, list[float]]],
+                  searched: list[int], seconds: float) -> None:
+    """:func:`compare_specs`'s table over the first ``games`` hands."""
     print(f"{rules}: {games} hands (seed {seed}), {true_seeds} true-deal rollouts an action, "
-          f"{time.process_time() - began:.0f} s CPU; searched decisions: "
-          + ", ".join(f"{spec} {count}" for spec, count in zip(specs, searched, strict=True)))
+          f"{seconds:.0f} s CPU; searched decisions: "
+          + ", ".join(f"{spec} {count}" for spec, count in zip(specs, searched, strict=True)), flush=True)
     print("  departures' worth per seat-hand, with 95% intervals over hands; difference from the first search:")
     for i, margin in enumerate(MARGINS):
         per_hand = [[gains[k][h][i] / n for h in range(games)] for k in range(len(specs))]
@@ -234,7 +243,7 @@ def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seed
     print(f"  departures with z > {kind_margin} by decision (count, worth each on the true deal):")
     for k, spec in enumerate(specs):
         for kind, worths in sorted(kinds[k].items(), key=lambda item: -len(item[1])):
-            print(f"    {spec:40} {kind:28} {len(worths):>5}  {_interval(worths)}")
+            print(f"    {spec:40} {kind:28} {len(worths):>5}  {_interval(worths)}", flush=True)
 
 
 def _interval(values: list[float]) -> str:
