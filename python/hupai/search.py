@@ -39,7 +39,7 @@ from .rules.base import Rules
 from .rules.base_advice import ANY_KIND, Advice
 from .worlds import fork, rules_of, sample
 
-__all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS"]
+__all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS"]
 
 _KIND = itemgetter(0)  # an Action's kind
 _TILE = itemgetter(2)  # an Action's tile
@@ -49,6 +49,9 @@ ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot
 #: How a search deals its worlds: ``"uniform"`` (:func:`hupai.worlds.sample`'s uniform deal) or ``"weighted"``
 #: (each other seat's hand resampled by :class:`hupai.belief.WorldWeights`).
 WORLDS = ("uniform", "weighted")
+#: Which decisions a search plays out: ``"all"`` (every one with a choice) or ``"claims"`` (only a claim window's
+#: or a robbing kong's: win or pass, pung, chow, kong on another seat's tile; at a turn the prior plays).
+DECISIONS = ("all", "claims")
 
 
 class SearchBot:
@@ -61,11 +64,14 @@ class SearchBot:
     ``margin``: how many standard errors a candidate must beat the prior's choice by (3: with five worlds a
     candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior); ``worlds``: how
     the other seats' hidden hands are dealt, ``"uniform"`` or ``"weighted"`` (each seat's hand kept from
-    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`)."""
+    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`);
+    ``decisions``: which decisions are searched, ``"all"`` or ``"claims"`` (:data:`DECISIONS`: in the audits a
+    turn's departures from the prior were worth about nothing, a claim window's were where the gains were, and a
+    claims-only search spends its budget there)."""
 
     def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
                  rollout: str | None = None, margin: float = 3.0, worlds: str = "uniform",
-                 candidates: int = 64) -> None:
+                 candidates: int = 64, decisions: str = "all") -> None:
         if rollouts is None and budget_ms is None:
             raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
         if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
@@ -80,6 +86,8 @@ class SearchBot:
             raise HupaiError(f"top_k must be a positive int, got {top_k!r}")
         if worlds not in WORLDS:
             raise HupaiError(f"unknown worlds {worlds!r} (known: {', '.join(WORLDS)})")
+        if decisions not in DECISIONS:
+            raise HupaiError(f"unknown decisions {decisions!r} (known: {', '.join(DECISIONS)})")
         self._rng = random.Random(seed)
         self.rollouts = rollouts
         self.budget_ms = budget_ms
@@ -87,6 +95,7 @@ class SearchBot:
         self.margin = float(margin)
         self._policy = None if rollout is None else ROLLOUT_POLICIES[rollout]
         self.worlds = worlds
+        self.decisions = decisions
         #: how the other seats' hands are dealt: uniformly (None) or by how well they explain their play
         self._weights = WorldWeights(candidates) if worlds == "weighted" else None
         self._prior = EVBot(seed)
@@ -129,7 +138,10 @@ class SearchBot:
         return candidates[_pick(totals, played, self.margin)]
 
     def _candidates(self, observation: Observation, prior: Action) -> list[Action]:
-        """The prior's choice, then the others by the rule system's ranking (a win always among them), top_k."""
+        """The prior's choice, then the others by the rule system's ranking (a win always among them), top_k; the
+        prior's choice alone at a decision this search does not play out (``decisions``)."""
+        if self.decisions == "claims" and observation.phase != "claim" and observation.phase != "rob":
+            return [prior]
         legal = list(dict.fromkeys(observation.legal_actions))  # equal actions once
         ranked, shanten = _ranked(observation, legal)
         if prior in shanten:  # a discard further from a win than the prior's is not worth a rollout

@@ -185,3 +185,32 @@ def test_rollouts_from_the_table_play_as_greedybot(rules: str, table_turns: bool
         game.apply(chosen)
     assert searched == 6
     assert all(isinstance(player, _TableGreedy) == table_turns for player in fast._players[(GreedyBot, n)])
+
+
+@pytest.mark.parametrize("rules", ["yunxiao", "waihuzi"])
+def test_a_claims_only_search_searches_claim_windows_alone(rules: str) -> None:
+    """``decisions="claims"``: a turn plays the prior's (EVBot's) choice without a world; a claim window with a
+    choice is searched. The same seed gives the same hand."""
+    from hupai.ev import EVBot
+
+    game = Game(rules, seed=23, claim_window="eligible")
+    bot = SearchBot(3, rollouts=6, decisions="claims")
+    prior = EVBot(3)
+    phases = {"turn": 0, "claim": 0}
+    while not game.over:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        if seat or len(observation.legal_actions) < 2:
+            game.apply(GreedyBot(seat).act(observation))
+            continue
+        bot.last = ((), 0, 0.0)
+        action = bot.act(observation)
+        expected = prior.act(observation)  # the prior is asked at every decision with a choice, in step
+        if observation.phase == "turn":
+            assert action == expected and bot.last[1] == 0
+        if observation.phase in phases and bot.last[1]:
+            phases[observation.phase] += 1
+        game.apply(action)
+    assert phases["turn"] == 0 and phases["claim"] > 0
+    with pytest.raises(HupaiError, match="unknown decisions"):
+        SearchBot(0, decisions="turns")
