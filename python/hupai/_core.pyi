@@ -42,7 +42,8 @@ def decompositions(
     counts: _Counts, jokers: _Int, melds: _Int, forms: _Int, joker_kinds: _Int | None
 ) -> list[tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...]]]]]: ...
 def encode_features(
-    ints: npt.NDArray[np.int8], floats: npt.NDArray[np.float32], smalls: Buffer, hands: Buffer, melds: Buffer,
+    ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview, smalls: Buffer,
+    hands: Buffer, melds: Buffer,
     discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int],
     tails: Buffer | None = None, at: int | None = None, /,
 ) -> None: ...

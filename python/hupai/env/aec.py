@@ -129,10 +129,21 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.match is None:
             raise HupaiError("reset() the environment first")
-        return self.encoder.encode(self.observation(agent), self.match.scores)
+        return self.encoder.encode_seen(self.seen(agent), self.match.scores)
 
     def observation(self, agent: str) -> Any:
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
+        game, observer, seat = self._viewer(agent)
+        return observer.view(game, seat)  # observer(game)(seat), without the bound method and its call
+
+    def seen(self, agent: str) -> tuple[Any, ...]:
+        """:meth:`observation`'s fields (:meth:`Observer.seen <hupai.game.Observer.seen>`), without making it:
+        what the features encode at every decision."""
+        game, observer, seat = self._viewer(agent)
+        return observer.seen(game, seat)
+
+    def _viewer(self, agent: str) -> tuple[Game, Observer, int]:
+        """The game, this hand's observer and ``agent``'s seat (HupaiError for no game or no such agent)."""
         game = self.game
         if game is None:
             raise HupaiError("reset() the environment first")
@@ -142,7 +153,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         kept = self._observer
         if kept is None or kept[0] is not game:
             kept = self._observer = (game, Observer(game))
-        return kept[1].view(game, seat)  # observer(game)(seat), without the bound method and its call
+        return game, kept[1], seat
 
     def observer(self, game: Game) -> Any:
         """``observe(seat)`` of ``game`` (one :class:`~hupai.game.Observer` per hand: it freezes
@@ -164,7 +175,7 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             if kept is None or kept[0] is not game or seat is None or self.match is None:
                 seen = self.observe(agent)
             else:
-                seen = self.encoder.encode(kept[1].view(game, seat), self.match.scores)
+                seen = self.encoder.encode_seen(kept[1].seen(game, seat), self.match.scores)
         return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 

@@ -40,6 +40,8 @@ import marshal
 import struct
 from array import array
 from collections.abc import Mapping, Sequence
+from dataclasses import fields as dataclass_fields
+from operator import attrgetter
 from sys import getrefcount
 from typing import Any
 
@@ -49,6 +51,7 @@ from .. import _core
 from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError, IllegalAction
+from ..game.mahjong.observation import as_observation
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
@@ -107,13 +110,18 @@ def _count_tiles(value: Any, out: np.ndarray) -> None:
 
 
 def _count_into(value: Any, out: list[float], at: int, width: int) -> None:
-    """:func:`_count_tiles` into ``out[at:at + width]`` of a list."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    """:func:`_count_tiles` into ``out[at:at + width]`` of a list. A plain int item of a sequence is counted in
+    the loop (a flat tuple of tiles, the common value, makes no call per tile); anything else recurses."""
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            if type(item) is int:  # (a bool or an int subclass takes the recursion's checks)
+                if 0 <= item < width:
+                    out[at + item] += 1
+            else:
+                _count_into(item, out, at, width)
+    elif isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < width:
             out[at + value] += 1
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            _count_into(item, out, at, width)
 
 
 #: bytes.translate's table from the core's "not held" (127) to NO_DISCARD.
@@ -546,12 +554,23 @@ class Features:
                     part[choices.index(value)] = 1
 
 
+#: The smalls' fixed part (cpp/features.hpp: FeatureDims::kSmallsFixed native int32 values).
+_pack_smalls = struct.Struct("=10i").pack
+
+#: An observation's fields in their order (what :meth:`Observer.seen <hupai.game.Observer.seen>` gives), one C call.
+_fields = attrgetter(*(field.name for field in dataclass_fields(Observation)))
+_NAMES = tuple(field.name for field in dataclass_fields(Observation))
+(_F_SEAT, _F_PHASE, _F_TO_ACT, _F_TILE, _F_SOURCE, _F_DEALER, _F_ROUND_WIND, _F_SEAT_WINDS, _F_COUNTS, _F_DRAWN,
+ _F_HAND_SIZES, _F_MELDS, _F_DISCARDS, _F_WALL_LEFT, _F_EXTRAS, _F_LEGAL, _F_PRIVATE) = map(_NAMES.index, (
+    "seat", "phase", "to_act", "tile", "source", "dealer", "round_wind", "seat_winds", "counts", "drawn",
+    "hand_sizes", "melds", "discards", "wall_left", "extras", "legal_actions", "private"))
+
 #: The slots an :class:`Encoder` hands out in turn: a decision's arrays are those of one slot, which the encoder
 #: writes again, when its turn comes round, only if nothing outside it holds them (else it makes the slot anew).
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> int:
+def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> int:
     """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
     (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
     count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
@@ -577,8 +596,8 @@ class Encoder:
     decision of seeded hands in every system)."""
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
-                 "_at", "_tail_width", "_seat_part", "_phases", "_to_act", "_shape", "_n", "_python_shanten",
-                 "_memo_get")
+                 "_at", "_tail_width", "_seat_part", "_private_facts", "_phases", "_to_act", "_shape", "_n",
+                 "_python_shanten", "_memo_get")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -592,18 +611,22 @@ class Encoder:
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
         self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
-        self._facts: dict[int, tuple[Any, Any, bytes]] = {}  # seat -> its last facts
+        # The facts' float bytes by the identity of the mapping they encode, public and private apart (a Wai Huzi
+        # seat's bans change without the public facts, which go back and forth between two mappings as the offer
+        # does): (seat, id) -> (the mapping, its bytes); seat -> (its private mapping, their bytes).
+        self._facts: dict[tuple[int, int], tuple[Any, bytes]] = {}
+        self._private_facts: dict[int, tuple[Any, bytes]] = {}
         # The scores as each seat sees them (its order, times the scale): seat -> (the scores, their bytes).
         self._scores: dict[int, tuple[list[int] | None, bytes]] = {}
         # The per-seat part of the smalls (meld and discard counts, hand sizes, winds), kept while the four
         # tuples it is made of are the same objects (the observer keeps each until it changes).
-        self._seat_part: tuple[Any, Any, Any, Any, array[int]] = (None, None, None, None, array("i"))
+        self._seat_part: tuple[Any, Any, Any, Any, bytes] = (None, None, None, None, b"")
         self._phases = features._phase
         self._to_act: dict[tuple[int, ...], int] = {}  # seats to act -> their bit mask
         self._shape = (features.kinds, features.num_players)
         # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
         # reference counts each has when nothing but the encoder holds it.
-        self._slots: list[tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
+        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
             [None] * POOL_ROWS)
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
@@ -613,49 +636,66 @@ class Encoder:
                ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
         """The core's inputs for ``observation`` (:meth:`Features.core_inputs`), and its float tail: the rule
         facts, the seat's private facts and the scores, as float32 bytes."""
+        return self.seen_inputs(_fields(observation), scores)
+
+    def seen_inputs(self, fields: tuple[Any, ...], scores: Sequence[int] | None
+                    ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
+        """:meth:`inputs` of an observation's fields in their order (:meth:`Observer.seen
+        <hupai.game.Observer.seen>`: what an environment encodes without making the observation)."""
         features = self.features
-        counts, winds = observation.counts, observation.seat_winds
-        phase = self._phases.get(observation.phase, -1)
+        counts, winds = fields[_F_COUNTS], fields[_F_SEAT_WINDS]
+        phase = self._phases.get(fields[_F_PHASE], -1)
         if phase < 0 or (len(counts), len(winds)) != self._shape:
-            features.checked_phase(observation)  # raises, saying what is wrong
-        seats = observation.to_act
+            features.checked_phase(as_observation(fields))  # raises, saying what is wrong
+        seats = fields[_F_TO_ACT]
         to_act = self._to_act.get(seats, -1)
         if to_act < 0:
             to_act = sum(1 << other for other in set(seats))
             self._to_act[seats] = to_act
-        seat = observation.seat
-        melds = observation.melds
+        seat = fields[_F_SEAT]
+        melds = fields[_F_MELDS]
         meld_entry = self._melds.get(id(melds))
         if meld_entry is None or meld_entry[0] is not melds:
             if len(self._melds) >= 16:  # a hand has a few meld views at a time: the old ones are gone
                 self._melds.clear()
             meld_entry = self._melds[id(melds)] = (melds, *features.meld_records(melds))
-        piles = observation.discards
+        piles = fields[_F_DISCARDS]
         pile_entry = self._piles
         if pile_entry[0] is not piles:
             pile_entry = self._piles = (piles, b"".join(map(bytes, piles)), tuple(map(len, piles)))
-        legal = observation.legal_actions
+        legal = fields[_F_LEGAL]
         cached = self._legal
         if cached[0] is not legal:
             found = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
             indices: list[int] = (features.legal_indices(legal) if None in found
                                   else found)  # type: ignore[assignment]  # no None in it
             cached = self._legal = (legal, array("H", indices).tobytes(), indices)
-        sizes = observation.hand_sizes
+        sizes = fields[_F_HAND_SIZES]
         part = self._seat_part
         if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
             part = self._seat_part = (meld_entry, pile_entry, sizes, winds,
-                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds))
-        smalls = array("i", (seat, observation.drawn, observation.tile, observation.wall_left,
-                             observation.round_wind, observation.dealer, observation.source, phase, to_act,
-                             len(cached[2])))
-        smalls += part[4]
-        extras, private = observation.extras, observation.private
-        facts = self._facts.get(seat)  # the seat's last facts, kept while both values are the same objects
-        if facts is None or facts[0] is not extras or facts[1] is not private:
-            if len(self._facts) >= 16:  # (only an observation of a seat no table has could make more)
+                                      array("i", meld_entry[2] + pile_entry[2] + sizes + winds).tobytes())
+        # The fixed smalls packed by struct and the array made of bytes (a copy): array("i", ints) converts each
+        # item through the argument parser, twice the cost.
+        try:
+            packed = _pack_smalls(seat, fields[_F_DRAWN], fields[_F_TILE], fields[_F_WALL_LEFT],
+                                  fields[_F_ROUND_WIND], fields[_F_DEALER], fields[_F_SOURCE], phase, to_act,
+                                  len(cached[2]))
+        except struct.error as error:
+            raise HupaiError(f"hupai.env: an observation's seat, tiles, wall or dealer is no int in range ({error})"
+                             ) from None
+        smalls = array("i", packed + part[4])
+        extras, private = fields[_F_EXTRAS], fields[_F_PRIVATE]
+        public_entry = self._facts.get((seat, id(extras)))  # kept while the mapping is the same object
+        if public_entry is None or public_entry[0] is not extras:
+            if len(self._facts) >= 32:  # a hand shows a few public mappings at a time: the old ones are gone
                 self._facts.clear()
-            facts = self._facts[seat] = (extras, private, features.fact_bytes(observation))
+            public_entry = self._facts[seat, id(extras)] = (extras, features._part_bytes(0, extras, seat))
+        private_entry = self._private_facts.get(seat)
+        if private_entry is None or private_entry[0] is not private:
+            if len(self._private_facts) >= 16:  # (only an observation of a seat no table has could make more)
+                self._private_facts.clear()
+            private_entry = self._private_facts[seat] = (private, features._part_bytes(1, private, seat))
         score_entry = self._scores.get(seat)
         # A list of scores (Match.scores) is compared with the copy kept without copying it again; any other
         # sequence (a tuple, an array) is encoded afresh.
@@ -665,7 +705,8 @@ class Encoder:
             n = features.num_players
             values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
             score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
-        return smalls, counts, meld_entry[1], pile_entry[1], cached[1], facts[2] + score_entry[1]
+        return (smalls, counts, meld_entry[1], pile_entry[1], cached[1],
+                public_entry[1] + private_entry[1] + score_entry[1])
 
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
@@ -686,6 +727,14 @@ class Encoder:
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
                discard_shanten: bool = True) -> dict[str, np.ndarray]:
         """:meth:`Features.encode` of ``observation``: arrays that nothing else holds (see the class)."""
+        return self.encode_seen(_fields(observation), scores, discard_shanten=discard_shanten,
+                                observation=observation)
+
+    def encode_seen(self, fields: tuple[Any, ...], scores: Sequence[int] | None = None, *,
+                    discard_shanten: bool = True, observation: Observation | None = None) -> dict[str, np.ndarray]:
+        """:meth:`encode` of an observation's fields (:meth:`Observer.seen <hupai.game.Observer.seen>`), the
+        observation made only where the rule system's own shanten count reads it (``observation``: it, if the
+        caller has it)."""
         features = self.features
         at = self._at
         self._at = at + 1 if at + 1 < POOL_ROWS else 0
@@ -693,18 +742,23 @@ class Encoder:
         if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
             slot = self._slots[at] = self._new_slot()
             self._free[at] = _references(slot)
-        smalls, hand, melds, discards, legal, tail = self.inputs(observation, scores)
+        smalls, hand, melds, discards, legal, tail = self.seen_inputs(fields, scores)
         _core.encode_features(slot[0], slot[1], smalls, hand, melds, discards, legal, features._dims, tail, 0)
         views = slot[2].copy()  # (a dict's copy clones its table: a new dict of 14 items costs ten times more)
         if discard_shanten and self._python_shanten:
-            features._advice_shanten(observation, views["discard_shanten"])
+            features._advice_shanten(observation if observation is not None else as_observation(fields),
+                                     views["discard_shanten"])
         return views
 
-    def _new_slot(self) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
-        """A slot: its buffers, its dict of views (each decision hands out a copy, so that a caller's changes to a
-        dict never reach the slot), and the buffers and views whose reference counts say whether it is free."""
+    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+        """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
+        to the core at every call at the cost of a third of the encoding, working out its format string and
+        strides each time, where a memoryview hands on the export it made once), its dict of views (each decision
+        hands out a copy, so that a caller's changes to a dict never reach the slot), and the buffers and views
+        whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
+        when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        return ints, floats, views, (ints, floats, *views.values())
+        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],
@@ -712,11 +766,21 @@ class Encoder:
                     ) -> dict[str, np.ndarray]:
         """Each encoder's :meth:`encode` of its observation, stacked (a leading axis of ``len(observations)``):
         one core call for every table, into fresh arrays."""
+        return Encoder.encode_many_seen(encoders, list(map(_fields, observations)), scores, discard_shanten,
+                                        observations)
+
+    @staticmethod
+    def encode_many_seen(encoders: Sequence[Encoder], seen: Sequence[tuple[Any, ...]],
+                         scores: Sequence[Sequence[int] | None], discard_shanten: bool = True,
+                         observations: Sequence[Observation] | None = None) -> dict[str, np.ndarray]:
+        """:meth:`encode_many` of observations' fields (:meth:`Observer.seen <hupai.game.Observer.seen>`), each
+        observation made only where the rule system's own shanten count reads it (``observations``: them, if
+        the caller has them)."""
         features = encoders[0].features
-        count = len(observations)
+        count = len(seen)
         ints, floats, views = features.empty(count)
-        inputs = [encoder.inputs(observation, table_scores)
-                  for encoder, observation, table_scores in zip(encoders, observations, scores, strict=True)]
+        inputs = [encoder.seen_inputs(fields, table_scores)
+                  for encoder, fields, table_scores in zip(encoders, seen, scores, strict=True)]
         smalls = array("i")
         for row in inputs:
             smalls.extend(row[0])
@@ -726,6 +790,7 @@ class Encoder:
             views = {key: value[None] for key, value in views.items()}
         if discard_shanten and features.advice is not None and not features._core_shanten:
             shanten = views["discard_shanten"]
-            for table, observation in enumerate(observations):
-                features._advice_shanten(observation, shanten[table])
+            for table, fields in enumerate(seen):
+                features._advice_shanten(observations[table] if observations is not None else as_observation(fields),
+                                         shanten[table])
         return views

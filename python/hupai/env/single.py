@@ -21,6 +21,7 @@ from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
 from ..game import Game
+from ..game.mahjong.observation import as_observation
 from ..game.match import Player, play_until
 from ..rules.base import Rules
 from ..search import SearchBot
@@ -91,11 +92,28 @@ class HupaiGym(gymnasium.Env):
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
         self._players: list[Player | None] = []  # by seat, None at the learner's
-        self.last_observation: Any = None  # the Observation of the features last returned
+        # The fields of the observation whose features were last returned (Observer.seen), and the observation
+        # once made of them (last_observation makes it when first read: most training loops never read it).
+        self._seen: tuple[Any, ...] | None = None
+        self._observation: Any = None
         self._mask: np.ndarray | None = None  # the action mask last returned
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self.render_mode = render_mode
+
+    @property
+    def last_observation(self) -> Any:
+        """The :class:`~hupai.observation.Observation` whose features were last returned (None before the first),
+        made when first read."""
+        if self._observation is None and self._seen is not None:
+            self._observation = as_observation(self._seen)
+        return self._observation
+
+    def _keep_seen(self) -> tuple[Any, ...]:
+        """The learner's observation fields now, kept for :attr:`last_observation`."""
+        seen = self._seen = self.aec.seen(self.agent)
+        self._observation = None
+        return seen
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -224,8 +242,7 @@ class HupaiGym(gymnasium.Env):
         (:attr:`last_observation`)."""
         aec = self.aec
         assert aec.match is not None
-        self.last_observation = aec.observation(self.agent)
-        observation = aec.encoder.encode(self.last_observation, aec.match.scores)
+        observation = aec.encoder.encode_seen(self._keep_seen(), aec.match.scores)
         self._mask = observation["action_mask"]
         return observation
 
@@ -274,16 +291,15 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe_all(self) -> dict[str, np.ndarray]:
         """Every table's learner features, stacked: one core call for all of them."""
-        observations = []
+        seen = []
         scores = []
         for env in self.envs:
             aec = env.aec
             assert aec.match is not None
             env._mask = None  # this table's row of the stacked masks is what it is asked by (no view a table)
-            env.last_observation = aec.observation(env.agent)
-            observations.append(env.last_observation)
+            seen.append(env._keep_seen())
             scores.append(aec.match.scores)
-        out = Encoder.encode_many(self._encoders, observations, scores)
+        out = Encoder.encode_many_seen(self._encoders, seen, scores)
         self._masks = out["action_mask"]
         return out
 

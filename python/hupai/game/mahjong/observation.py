@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..result import HandResult
     from ..view import GameView
 
-__all__ = ["Observer", "observe"]
+__all__ = ["Observer", "as_observation", "observe"]
 
 _NO_EXTRAS: MappingProxyType[str, Any] = MappingProxyType({})
 # The hand sizes by (rules' hand size, each seat's meld count): (at rest, per seat: that seat with one tile more).
@@ -126,6 +126,15 @@ class Observer:
 
     def view(self, game: GameView, seat: int) -> Observation:
         """The observation of ``seat`` in ``game``, the game this observer was made for."""
+        obs: Any = _Draft(*self.seen(game, seat))
+        obs.__class__ = Observation
+        built: Observation = obs
+        return built
+
+    def seen(self, game: GameView, seat: int) -> tuple[Any, ...]:
+        """:meth:`view`'s fields, in :class:`~hupai.observation.Observation`'s order, without the observation
+        (:func:`as_observation` makes it of them): what an agent environment encodes at every decision, which
+        hands an observation out only when asked."""
         table = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
             raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
@@ -178,14 +187,10 @@ class Observer:
         # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play() does
         # (a busy game's cache refuses, as legal_actions does).
         legal = game._legal.get(seat) or game.legal_actions(seat)
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes, melds,
-            piles, wall.tail - wall.head, extras[1], legal,
-            None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
-        obs.__class__ = Observation
-        built: Observation = obs
-        return built
+        return (seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes,
+                melds, piles, wall.tail - wall.head, extras[1], legal,
+                None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
 
     def _table_melds(self, melds: list[list[Meld]], calls: int) -> None:
         """Rebuild the meld views after a meld was made: as every seat sees them, and for each seat with a
@@ -234,6 +239,15 @@ class Observer:
         self._result = ResultView(tuple(result.winners), wins, tuple(result.payments), result.next_dealer,
                                   result.drawn)
         return self._result
+
+
+def as_observation(fields: tuple[Any, ...]) -> Observation:
+    """The :class:`~hupai.observation.Observation` of :meth:`Observer.seen`'s fields (as :meth:`Observer.view`
+    builds it)."""
+    obs: Any = _Draft(*fields)
+    obs.__class__ = Observation
+    built: Observation = obs
+    return built
 
 
 def observe(game: GameView, seat: int, *, show_concealed_kongs: bool | None = None) -> Observation:

@@ -55,7 +55,7 @@ def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the vie
 class ZipaiObserver(Observer):
     """Builds observations of one Wai Huzi game (``Observer(game)`` returns one for a zipai game)."""
 
-    __slots__ = ("_groups", "_groups_at", "_made", "_public", "_public_at", "_private", "_private_at",
+    __slots__ = ("_groups", "_groups_at", "_made", "_public", "_private", "_private_at",
                  "_piles", "_piles_at")
 
     def __init__(self, game: GameView, *, show_concealed_kongs: bool | None = None) -> None:
@@ -64,21 +64,28 @@ class ZipaiObserver(Observer):
 
     def _forget(self, table: Any) -> None:
         """Frozen views kept between decisions and rebuilt when what they show has moved: the groups (when a group
-        is made) with the hand sizes at rest they give, the public extras (the 死手 flags change only with a group
-        made), each seat's bans and locks (masks that only gain bits in a hand, so their sum says when), the piles
+        is made) with the hand sizes at rest they give, the public extras (one mapping for each set of values),
+        each seat's bans and locks (masks that only gain bits in a hand, so their sum says when), the piles
         (that only grow). ``table``: the table they are read from (a game given another table starts them afresh)."""
         self._table = table
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
         self._made: list[tuple[Group, ...]] = [(), (), ()]  # the groups each seat's views show
-        self._public: dict[str, Any] = {}  # by the offer's kind: a hand goes back and forth between three
-        self._public_at = -1  # the groups made when they were built (the 死手 flags change only then)
+        self._public: dict[tuple[Any, ...], Any] = {}  # by the values they show
         self._private: list[Any] = [None] * 3
         self._private_at: list[int] = [-1] * 3
         self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
         self._piles_at = -1
 
     def view(self, game: GameView, seat: int) -> Observation:
+        obs: Any = _Draft(*self.seen(game, seat))
+        obs.__class__ = Observation
+        built: Observation = obs
+        return built
+
+    def seen(self, game: GameView, seat: int) -> tuple[Any, ...]:
+        """:meth:`view`'s fields without the observation (:meth:`Observer.seen
+        <hupai.game.mahjong.observation.Observer.seen>`)."""
         table: Any = game._flow.table  # Game.table without the property's call
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ...errors import HupaiError
@@ -111,12 +118,13 @@ class ZipaiObserver(Observer):
             # and one more for the seat to discard
             self._at_rest = rest = tuple([self._hand_size - 3 * len(groups) for groups in table.groups])
             self._one_more = tuple([rest[:s] + (size + 1,) + rest[s + 1:] for s, size in enumerate(rest)])
-        if self._public_at != table.calls:
-            self._public = {}
-            self._public_at = table.calls
-        public = self._public.get(table.offer_kind)
+        # One mapping for each set of values a hand shows (a handful: the 死手 flags only gain seats, the offer
+        # goes back and forth), the same object whenever they recur: whoever keeps what it made of one (the agent
+        # encoder, its float bytes) finds it again by identity.
+        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
+        public = self._public.get(public_key)
         if public is None:
-            public = self._public[table.offer_kind] = MappingProxyType({
+            public = self._public[public_key] = MappingProxyType({
                 "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
                 "offer": table.offer_kind})
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
@@ -144,14 +152,10 @@ class ZipaiObserver(Observer):
             sizes = self._at_rest
         else:  # counted, by one C call a hand (Adler-32's low half is 1 + the byte sum, as the mahjong observer does)
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
-        obs: Any = _Draft(
-            seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
-            self._seat_winds, bytes(table.hands[seat]), -1, "", sizes, self._groups, self._piles,
-            len(table.wall.tiles) - table.wall.head, public, legal,
-            None if phase != "over" else self._result or self._zipai_result(game), private)
-        obs.__class__ = Observation
-        built: Observation = obs
-        return built
+        return (seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
+                self._seat_winds, bytes(table.hands[seat]), -1, "", sizes, self._groups, self._piles,
+                len(table.wall.tiles) - table.wall.head, public, legal,
+                None if phase != "over" else self._result or self._zipai_result(game), private)
 
     def _zipai_result(self, game: GameView) -> ResultView:
         result = game.result
