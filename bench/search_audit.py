@@ -3,6 +3,8 @@
     python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
                                  [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted]
                                  [--candidates 64] [--compare [--true-seeds 2]]
+    python bench/search_audit.py --specs SPEC [SPEC ...] [--rules R] [--games 40] [--seed 1000]
+                                 [--true-seeds 2] [--kind-margin 1.5]
 
 A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
 keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
@@ -173,6 +175,77 @@ def compare(rules: str, games: int, rollouts: int, top_k: int, rollout: str | No
               f"{_interval(per_hand['uniform']):>26} {_interval(per_hand['weighted']):>26} {_interval(diff):>26}")
 
 
+def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float) -> None:
+    """Several searches (registry names, e.g. ``search:48:worlds=weighted:top_k=2``) on the same decisions of the
+    same EVBot hands, each decision's worlds drawn from the same seed: for each margin, what each search's
+    departures are worth on the true deal per seat-hand, and the paired difference from the first search with
+    its 95% interval over hands; then, at ``kind_margin``, each search's departures by kind of decision."""
+    from hupai.simulate.chunk import bot_factory
+
+    n = hupai.rules.get(rules).num_players
+    seeds = tuple(range(1, true_seeds + 1))
+    gains = [[[0.0] * len(MARGINS) for _ in range(games)] for _ in specs]
+    counts = [[0] * len(MARGINS) for _ in specs]
+    kinds: list[dict[str, list[float]]] = [collections.defaultdict(list) for _ in specs]
+    searched = [0] * len(specs)
+    factories = [bot_factory(spec) for spec in specs]
+    began = time.process_time()
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(index * 10 + s) for s in range(n)]
+        searchers: list[SearchBot] = [factory(index) for factory in factories]  # type: ignore[misc]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            chosen = bots[seat].act(observation)
+            if len(observation.legal_actions) > 1:
+                decision_seed = random.Random(index * 100_003 + len(game.actions)).getrandbits(64)
+                worth: dict[Action, float] = {}
+                for k, searcher in enumerate(searchers):
+                    candidates = searcher._candidates(observation, chosen)
+                    if len(candidates) < 2:
+                        continue
+                    searched[k] += 1
+                    assert searcher.rollouts is not None
+                    best, z = _lead(searcher, observation, candidates, decision_seed, searcher.rollouts)
+                    if not best or z <= MARGINS[0]:
+                        continue
+                    action = candidates[best]
+                    if action not in worth:
+                        worth[action] = (worth_on_true_deal(game, seat, action, seeds)
+                                         - worth_on_true_deal(game, seat, chosen, seeds))
+                    for i, margin in enumerate(MARGINS):
+                        if z > margin:
+                            gains[k][index][i] += worth[action]
+                            counts[k][i] += 1
+                    if z > kind_margin:
+                        kinds[k][f"{observation.phase}: {chosen.kind} -> {action.kind}"].append(worth[action])
+            game.apply(chosen)
+        if index + 1 == games or (index + 1) % 10 == 0:  # a long audit reports as it goes
+            _report_specs(rules, index + 1, specs, seed, true_seeds, kind_margin, n, gains, counts, kinds, searched,
+                          time.process_time() - began)
+
+
+def _report_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float, n: int,
+                  gains: list[list[list[float]]], counts: list[list[int]], kinds: list[dict[str, list[float]]],
+                  searched: list[int], seconds: float) -> None:
+    """:func:`compare_specs`'s table over the first ``games`` hands."""
+    print(f"{rules}: {games} hands (seed {seed}), {true_seeds} true-deal rollouts an action, "
+          f"{seconds:.0f} s CPU; searched decisions: "
+          + ", ".join(f"{spec} {count}" for spec, count in zip(specs, searched, strict=True)), flush=True)
+    print("  departures' worth per seat-hand, with 95% intervals over hands; difference from the first search:")
+    for i, margin in enumerate(MARGINS):
+        per_hand = [[gains[k][h][i] / n for h in range(games)] for k in range(len(specs))]
+        for k, spec in enumerate(specs):
+            diff = [b - a for a, b in zip(per_hand[0], per_hand[k], strict=True)]
+            print(f"  margin {margin:>3.1f} {spec:40} {counts[k][i]:>6} {_interval(per_hand[k]):>28}"
+                  + (f"  diff {_interval(diff)}" if k else ""))
+    print(f"  departures with z > {kind_margin} by decision (count, worth each on the true deal):")
+    for k, spec in enumerate(specs):
+        for kind, worths in sorted(kinds[k].items(), key=lambda item: -len(item[1])):
+            print(f"    {spec:40} {kind:28} {len(worths):>5}  {_interval(worths)}", flush=True)
+
+
 def _interval(values: list[float]) -> str:
     """The mean of ``values`` with its 95% interval."""
     mean = sum(values) / len(values)
@@ -195,8 +268,17 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=64, help="hands dealt a seat to keep one from (weighted)")
     parser.add_argument("--compare", action="store_true",
                         help="uniform against weighted worlds on the same decisions (paired, per seat-hand)")
-    parser.add_argument("--true-seeds", type=int, default=2, help="true-deal rollouts an action (--compare)")
+    parser.add_argument("--true-seeds", type=int, default=2,
+                        help="true-deal rollouts an action (--compare, --specs)")
+    parser.add_argument("--specs", nargs="+", default=None, metavar="SPEC",
+                        help="searches to compare on the same decisions, by registry name (e.g. search:16 "
+                             "search:48:worlds=weighted:top_k=2); the others' differences are from the first")
+    parser.add_argument("--kind-margin", type=float, default=1.5,
+                        help="the margin at which --specs breaks departures down by kind of decision")
     args = parser.parse_args()
+    if args.specs:
+        compare_specs(args.rules, args.games, args.specs, args.seed, args.true_seeds, args.kind_margin)
+        return
     if args.compare:
         compare(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed, args.candidates,
                 args.true_seeds)

@@ -1,7 +1,7 @@
 """CPU time a SearchBot spends per searched decision (one with two or more candidates), against EVBots.
 
     python bench/search_time.py [--rules guangdong] [--hands 6] [--worlds uniform|weighted] [--candidates 64]
-                                [--rollouts 16]
+                                [--rollouts 16] [--spec search:48:worlds=weighted:top_k=2]
 
 It plays ``hands`` hands (seed 300 + hand, the dealer rotating) with a SearchBot at seat 0 and EVBots at the
 others, and times every decision the search played out (EVBot's prior included) with ``time.process_time``:
@@ -17,15 +17,19 @@ import hupai
 from hupai.ev import EVBot
 from hupai.game import Game
 from hupai.search import WORLDS, SearchBot
+from hupai.simulate.chunk import bot_factory
 
 
-def spent(rules: str, hands: int, worlds: str, candidates: int, rollouts: int) -> list[float]:
-    """Seconds of CPU per searched decision, sorted."""
+def spent(rules: str, hands: int, worlds: str, candidates: int, rollouts: int, spec: str | None = None) -> list[float]:
+    """Seconds of CPU per searched decision, sorted. ``spec``: a registry name (``search:48:top_k=2``) instead
+    of ``worlds``, ``candidates`` and ``rollouts``."""
     n = hupai.rules.get(rules).num_players
     times = []
     for hand in range(hands):
         game = Game(rules, seed=300 + hand, dealer=hand % n, claim_window="eligible")
-        searcher = SearchBot(hand, rollouts=rollouts, worlds=worlds, candidates=candidates)
+        searcher = (SearchBot(hand, rollouts=rollouts, worlds=worlds, candidates=candidates) if spec is None
+                    else bot_factory(spec)(hand))
+        assert isinstance(searcher, SearchBot)
         others = [EVBot(hand * 10 + seat) for seat in range(n)]
         while not game.over:
             seat = game.seats_to_act[0]
@@ -50,9 +54,11 @@ def main() -> None:
     parser.add_argument("--worlds", choices=WORLDS, default="uniform")
     parser.add_argument("--candidates", type=int, default=64)
     parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--spec", default=None, help="a search by registry name, e.g. search:48:worlds=weighted")
     args = parser.parse_args()
-    times = spent(args.rules, args.hands, args.worlds, args.candidates, args.rollouts)
-    print(f"{args.rules} search:{args.rollouts} worlds {args.worlds}: {len(times)} searched decisions, "
+    times = spent(args.rules, args.hands, args.worlds, args.candidates, args.rollouts, args.spec)
+    name = args.spec or f"search:{args.rollouts} worlds {args.worlds}"
+    print(f"{args.rules} {name}: {len(times)} searched decisions, "
           f"mean {1000 * sum(times) / len(times):.1f} ms, 90th percentile {1000 * times[int(0.9 * len(times))]:.1f} ms")
 
 

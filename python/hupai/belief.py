@@ -56,12 +56,16 @@ def bucket(observation: Observation, other: int) -> tuple[int, int]:
     return turns, min(len(observation.melds[other]), MELD_BUCKETS - 1)
 
 
-def levels(observation: Observation, other: int, hands: Sequence[bytes | bytearray]) -> list[int]:
-    """The level of each of ``hands`` (concealed counts of seat ``other`` with its shown melds), capped."""
+def levels(observation: Observation, other: int, hands: Sequence[bytes | bytearray] | np.ndarray) -> list[int]:
+    """The level of each of ``hands`` (concealed counts of seat ``other`` with its shown melds; or a uint8 array
+    of them, a row a hand), capped."""
     top = LEVELS - 1
     if len(observation.counts) == 34:
         advice = rules_module.advice(observation.rules)
-        rows = np.frombuffer(b"".join(bytes(hand) for hand in hands), dtype=np.uint8).reshape(-1, 34)
+        if isinstance(hands, np.ndarray):  # the rows already (weighted worlds deal their candidates as one array)
+            rows = hands
+        else:
+            rows = np.frombuffer(b"".join(bytes(hand) for hand in hands), dtype=np.uint8).reshape(-1, 34)
         melds = len(observation.melds[other])
         found = advice.shanten(observation, rows, melds).tolist()
         return [min(max(level, 0), top) for level in found]
@@ -116,10 +120,10 @@ class WorldWeights:
         turns, melds = bucket(observation, other)
         return float(self.tables[observation.rules]["weights"][turns][melds][level])
 
-    def pick(self, observation: Observation, other: int, hands: Sequence[bytes | bytearray],
+    def pick(self, observation: Observation, other: int, hands: Sequence[bytes | bytearray] | np.ndarray,
              rng: random.Random) -> int:
-        """The index of the hand kept among ``hands`` (candidates for ``other``), drawn in proportion to their
-        weights from ``rng``."""
+        """The index of the hand kept among ``hands`` (candidates for ``other``, or a uint8 array of them, a row
+        a hand), drawn in proportion to their weights from ``rng``."""
         turns, melds = bucket(observation, other)
         row = self.tables[observation.rules]["weights"][turns][melds]
         weights = [row[level] for level in levels(observation, other, hands)]

@@ -227,7 +227,9 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default=None,
                      help="one bot for every seat or one per seat, comma-separated: random, greedy, ev, search "
                           "(search:N: N rollouts a decision, search:N:margin=M with a margin of M standard "
-                          "errors, :worlds=weighted for worlds weighted by the other seats' play; default greedy), "
+                          "errors, :worlds=weighted for worlds weighted by the other seats' play, :top_k=K candidates, "
+                          ":rollout=greedy|ev rollout players, :decisions=claims to search claim windows only; "
+                          "default greedy), "
                           "e.g. greedy,random,random,random")
     sim.add_argument("--bot", dest="bots", help=argparse.SUPPRESS)  # the earlier spelling
     sim.add_argument("--seed", type=_non_negative, default=1, help="simulation seed (default 1)")

@@ -39,6 +39,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from . import rules as rules_module
 from .actions import ACTIONS, Action
 from .belief import WorldWeights
@@ -125,8 +127,6 @@ def fork(game: Game) -> Game:
 
 def _game_on(rules: Rules, setup: Mapping[str, Any], table: Any, like: Any = None) -> Game:
     """A game whose flow runs on ``table`` (no history before it)."""
-    import numpy as np
-
     if isinstance(table, ZipaiTable):
         table.views = [np.frombuffer(hand, dtype=np.uint8) for hand in table.hands]
     else:
@@ -206,17 +206,25 @@ def _deal(pool: list[int], rng: random.Random) -> list[int]:
 def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int], need: int,
                   rng: random.Random, weights: WorldWeights) -> None:
     """Deal ``need`` of the pool's tiles into ``hand`` (seat ``other``'s, empty so far): ``weights.candidates``
-    uniform deals, one kept in proportion to its weight (importance resampling, :mod:`hupai.belief`)."""
-    tiles = [kind for kind, count in enumerate(pool) for _ in range(count)]
-    options = []
-    for _ in range(weights.candidates):
-        option = bytearray(hand)
-        for tile in rng.sample(tiles, need):
-            option[tile] += 1
-        options.append(option)
-    hand[:] = options[weights.pick(obs, other, options, rng)]
-    for kind, count in enumerate(hand):
-        pool[kind] -= count
+    uniform deals, one kept in proportion to its weight (importance resampling, :mod:`hupai.belief`).
+
+    The candidates are dealt as one array: each is the ``need`` tiles with the smallest of random keys, a uniform
+    subset, from a numpy generator seeded from ``rng`` (so the same seed deals the same world). Dealt one by one
+    with ``random.sample`` they were nearly half of a weighted search's time."""
+    width = len(pool)
+    tiles = np.repeat(np.arange(width, dtype=np.intp), pool)
+    if not 0 < need <= len(tiles):
+        raise HupaiError(f"seat {other} holds {need} hidden tiles, but {len(tiles)} are unseen")
+    count = weights.candidates
+    generator = np.random.Generator(np.random.PCG64(rng.getrandbits(64)))
+    keys = generator.random((count, len(tiles)))
+    dealt = tiles[np.argpartition(keys, need - 1, axis=1)[:, :need]]
+    dealt += np.arange(count, dtype=np.intp)[:, None] * width  # a tile's index in the flat table of rows
+    rows = np.bincount(dealt.ravel(), minlength=count * width).reshape(count, width).astype(np.uint8)
+    rows += np.frombuffer(bytes(hand), dtype=np.uint8)
+    hand[:] = rows[weights.pick(obs, other, rows, rng)].tobytes()
+    for kind, held in enumerate(hand):
+        pool[kind] -= held
 
 
 # -- mahjong ------------------------------------------------------------------------------------------------

@@ -126,3 +126,27 @@ def test_malformed_weight_tables_are_refused(tables: Any) -> None:
 def test_a_well_formed_weight_table_is_taken() -> None:
     table = {"guangdong": {"weights": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}}
     assert WorldWeights(4, table).tables is table
+
+
+def test_candidates_are_uniform_deals_of_the_unseen_tiles() -> None:
+    """With every level weighing the same, a weighted world deals another seat's hand as a uniform world does:
+    each unseen kind in proportion to its unseen copies (the candidates are dealt as one numpy array)."""
+    from hupai.worlds import unseen_counts
+
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    other = _free(observation, "guangdong")[0]
+    flat = {"guangdong": {"weights": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}}
+    weights = WorldWeights(8, flat)
+    pool = unseen_counts(observation)
+    need = observation.hand_sizes[other]
+    worlds = 600
+    held = [0] * 34
+    for world_seed in range(worlds):
+        hand = sample(observation, world_seed, weights=weights).table.hands[other]
+        assert sum(hand) == need and all(h <= p for h, p in zip(hand, pool, strict=True))
+        held = [a + b for a, b in zip(held, hand, strict=True)]
+    total = sum(pool)
+    for kind in range(34):
+        expected = worlds * need * pool[kind] / total
+        assert abs(held[kind] - expected) < 5 * expected ** 0.5 + 2, (kind, held[kind], expected)

@@ -7,8 +7,10 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from hupai.bots import GreedyBot
 from hupai.cli import main
 from hupai.errors import HupaiError
+from hupai.ev import EVBot
 from hupai.search import SearchBot
 from hupai.simulate import simulate
 from hupai.simulate.chunk import bot_factory
@@ -54,9 +56,16 @@ def test_search_is_a_named_bot() -> None:
     bot = bot_factory("search:4:margin=1:worlds=weighted")(1)
     assert (bot.rollouts, bot.margin, bot.worlds) == (4, 1.0, "weighted") and bot._weights is not None
     assert bot_factory("search:4:worlds=uniform")(1)._weights is None
+    bot = bot_factory("search:48:top_k=2:rollout=ev:margin=1.5")(1)
+    assert (bot.rollouts, bot.top_k, bot._policy, bot.margin) == (48, 2, EVBot, 1.5)
+    assert bot_factory("search:4:rollout=greedy")(1)._policy is GreedyBot
+    assert bot_factory("search:64:decisions=claims:worlds=weighted")(1).decisions == "claims"
+    assert bot_factory("search:4")(1).decisions == "all"
     for bad in ("search:0", "search:x", "searchy", "search:4:margin=", "search:4:margin=nan", "search:4:margin=-1",
                 "search:4:margin=1e9", "search:4:top=2", "search:4:margin=1:x", "search::margin=1",
-                "search:4:worlds=soft", "search:4:margin=1:margin=2", "search:4:worlds=weighted:"):
+                "search:4:worlds=soft", "search:4:margin=1:margin=2", "search:4:worlds=weighted:",
+                "search:4:top_k=0", "search:4:top_k=17", "search:4:top_k=x", "search:4:top_k=2:top_k=3",
+                "search:4:rollout=random", "search:4:rollout=", "search:4:decisions=turns"):
         with pytest.raises(HupaiError, match="unknown bot"):
             bot_factory(bad)
     for margin in (-0.5, float("nan"), float("inf"), "1", True, None):

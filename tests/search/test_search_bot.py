@@ -156,3 +156,61 @@ def test_every_candidate_is_played_on_the_same_worlds_with_the_same_rollout_seed
     firsts = forked[::len(candidates)]
     # a new world each time (the last one is still alive while the next is dealt, so their ids differ)
     assert all(a != b for a, b in zip(firsts[:-1], firsts[1:], strict=True))
+
+
+@pytest.mark.parametrize("rules,table_turns", [("guangdong", True), ("kawuxing", True), ("yunxiao", False)])
+def test_rollouts_from_the_table_play_as_greedybot(rules: str, table_turns: bool) -> None:
+    """Where the rule system's advice is plain at a turn, the search's rollout players take their turns from the
+    rollout's own table (no observation); every payment of every candidate in every world is what GreedyBots
+    playing from observations get, tie breaks included."""
+    from hupai.ev import EVBot
+    from hupai.search import _TableGreedy
+
+    game = Game(rules, seed=41, claim_window="eligible")
+    n = game.rules.num_players
+    fast = SearchBot(1, rollouts=9)
+    slow = SearchBot(1, rollouts=9)
+    slow._players[(GreedyBot, n)] = [GreedyBot(0) for _ in range(n)]
+    bots = [EVBot(seat) for seat in range(n)]
+    searched = 0
+    while not game.over and searched < 6:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        chosen = bots[seat].act(observation)
+        candidates = fast._candidates(observation, chosen) if len(observation.legal_actions) > 1 else []
+        if len(candidates) > 1:
+            assert fast._search(observation, candidates, 5, 3, None) == slow._search(observation, candidates, 5, 3,
+                                                                                     None)
+            searched += 1
+        game.apply(chosen)
+    assert searched == 6
+    assert all(isinstance(player, _TableGreedy) == table_turns for player in fast._players[(GreedyBot, n)])
+
+
+@pytest.mark.parametrize("rules", ["yunxiao", "waihuzi"])
+def test_a_claims_only_search_searches_claim_windows_alone(rules: str) -> None:
+    """``decisions="claims"``: a turn plays the prior's (EVBot's) choice without a world; a claim window with a
+    choice is searched. The same seed gives the same hand."""
+    from hupai.ev import EVBot
+
+    game = Game(rules, seed=23, claim_window="eligible")
+    bot = SearchBot(3, rollouts=6, decisions="claims")
+    prior = EVBot(3)
+    phases = {"turn": 0, "claim": 0}
+    while not game.over:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        if seat or len(observation.legal_actions) < 2:
+            game.apply(GreedyBot(seat).act(observation))
+            continue
+        bot.last = ((), 0, 0.0)
+        action = bot.act(observation)
+        expected = prior.act(observation)  # the prior is asked at every decision with a choice, in step
+        if observation.phase == "turn":
+            assert action == expected and bot.last[1] == 0
+        if observation.phase in phases and bot.last[1]:
+            phases[observation.phase] += 1
+        game.apply(action)
+    assert phases["turn"] == 0 and phases["claim"] > 0
+    with pytest.raises(HupaiError, match="unknown decisions"):
+        SearchBot(0, decisions="turns")

@@ -32,7 +32,7 @@ from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.state.wall import hand_seed, splitmix64
-from ..search import WORLDS, SearchBot
+from ..search import DECISIONS, ROLLOUT_POLICIES, WORLDS, SearchBot
 from .stats import BotStats, Stats
 
 __all__ = ["BOTS", "BotSpec", "bot_factory", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
@@ -44,14 +44,18 @@ BotSpec = str | BotFactory
 #: The named bots. ``"search"`` is :class:`hupai.search.SearchBot` at its default budget in rollouts (a time
 #: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision and
 #: ``"search:N:margin=M"`` with a margin of M standard errors too, ``"search:N:worlds=weighted"`` (or ``:margin=M``
-#: and ``:worlds=W`` both) with worlds weighted by how well they explain the other seats' play.
+#: and ``:worlds=W`` both) with worlds weighted by how well they explain the other seats' play; ``:top_k=K`` and
+#: ``:rollout=greedy|ev`` set its candidates a decision and its rollout players, ``:decisions=claims`` searches
+#: only claim windows.
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot, "search": SearchBot}
 
 
 def bot_factory(name: str) -> BotFactory:
     """The factory of a named bot: a name of :data:`BOTS`, ``"search:N"`` (SearchBot with N rollouts a
     decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100), each optionally followed by
-    ``":worlds=weighted"`` or ``":worlds=uniform"`` (:data:`hupai.search.WORLDS`). HupaiError for any other name."""
+    ``":worlds=weighted"`` or ``":worlds=uniform"`` (:data:`hupai.search.WORLDS`), ``":top_k=K"`` (1 to 16
+    candidates a decision), ``":rollout=greedy"`` or ``":rollout=ev"`` and ``":decisions=claims"`` or
+    ``":decisions=all"``, each option at most once and in any order. HupaiError for any other name."""
     factory = BOTS.get(name)
     if factory is not None:
         return factory
@@ -67,13 +71,21 @@ def bot_factory(name: str) -> BotFactory:
                 settings[key] = _margin(value)
             elif key == "worlds" and value in WORLDS:
                 settings[key] = value
+            elif key == "top_k" and value.isdigit() and 1 <= int(value) <= 16:
+                settings[key] = int(value)
+            elif key == "rollout" and value in ROLLOUT_POLICIES:
+                settings[key] = value
+            elif key == "decisions" and value in DECISIONS:
+                settings[key] = value
             else:
                 break
         else:
             return functools.partial(SearchBot, **settings)
     raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision, "
-                     f"search:N:margin=M for a margin of M standard errors, 0 to 100, and :worlds=weighted or "
-                     f":worlds=uniform for how its worlds are dealt)")
+                     f"search:N:margin=M for a margin of M standard errors, 0 to 100, :worlds=weighted or "
+                     f":worlds=uniform for how its worlds are dealt, :top_k=K for K candidates a decision, 1 to "
+                     f"16, :rollout=greedy or :rollout=ev for its rollout players, and :decisions=claims or "
+                     f":decisions=all for which decisions it searches)")
 
 
 def _margin(text: str) -> float | None:
