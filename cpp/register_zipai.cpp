@@ -5,10 +5,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
+#include <new>
 #include <array>
 #include <cstring>
 #include <tuple>
 
+#include "pyargs.hpp"
 #include "register.hpp"
 #include "tiles.hpp"
 #include "zipai.hpp"
@@ -164,9 +167,172 @@ struct BatchOut {
     std::int16_t* max_xi;    // the most 息 of any layout, -1 when the hand does not split
 };
 
+
+// --- zipai_offer_wins: a raw METH_FASTCALL function (the flow asks it at every offered card, and pybind11's
+// conversion of three arrays and three lists of tuples cost more than the search it feeds) ---------------------
+
+using hupai::binding::Read;
+
+// A sequence's items without copying (a list or tuple as it is); null with TypeError set for anything else or
+// another length (`size` -1: any).
+PyObject* fast_sequence(PyObject* value, const char* what, Py_ssize_t size) {
+    PyObject* fast = PySequence_Fast(value, what);
+    if (fast == nullptr) return nullptr;
+    if (size >= 0 && PySequence_Fast_GET_SIZE(fast) != size) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_TypeError, "%s (got %zd items)", what, PySequence_Fast_GET_SIZE(value));
+        return nullptr;
+    }
+    return fast;
+}
+
+bool read_options_raw(PyObject* value, Options& out) {
+    PyObject* fast = fast_sequence(value, "options must be (min_huxi, strict, daxiaozihu, extra_mingtang)", 4);
+    if (fast == nullptr) return false;
+    PyObject** items = PySequence_Fast_ITEMS(fast);
+    long long min_huxi = 0;
+    bool ok = hupai::binding::read_int(items[0], "min_huxi", INT32_MIN, INT32_MAX, min_huxi, PyExc_TypeError);
+    int flags[3] = {0, 0, 0};
+    for (int i = 0; ok && i < 3; ++i) ok = (flags[i] = PyObject_IsTrue(items[1 + i])) >= 0;
+    Py_DECREF(fast);
+    if (!ok) return false;
+    out.min_huxi = int(min_huxi);
+    out.strict_xingxing = flags[0] != 0;
+    out.daxiaozihu = flags[1] != 0;
+    out.extra_mingtang = flags[2] != 0;
+    return true;
+}
+
+// A seat's declared groups, (type, kind, kind, kind, external kind or -1) each, as read_declared reads them.
+bool read_declared_raw(PyObject* value, std::vector<Declared>& out) {
+    out.clear();
+    PyObject* fast = fast_sequence(value, "declared groups must be a sequence of (type, a, b, c, external)", -1);
+    if (fast == nullptr) return false;
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    bool ok = true;
+    for (Py_ssize_t g = 0; ok && g < count; ++g) {
+        PyObject* group = fast_sequence(PySequence_Fast_GET_ITEM(fast, g),
+                                        "a declared group must be (type, a, b, c, external)", 5);
+        if (group == nullptr) {
+            ok = false;
+            break;
+        }
+        PyObject** items = PySequence_Fast_ITEMS(group);
+        long long values[5] = {0, 0, 0, 0, 0};
+        for (int i = 0; ok && i < 5; ++i)
+            ok = hupai::binding::read_int(items[i], "a declared group's value", INT32_MIN, INT32_MAX, values[i],
+                                          PyExc_TypeError);
+        Py_DECREF(group);
+        if (!ok) break;
+        for (int i = 0; i < 4; ++i)
+            if (values[i] < 0 || values[i] > 255) {
+                hupai::binding::set_invalid_hand("a declared group holds small non-negative ints");
+                ok = false;
+            }
+        if (ok && (values[4] < -1 || values[4] >= kKinds)) {
+            hupai::binding::set_invalid_hand("a declared group's external card must be -1 or 0..19");
+            ok = false;
+        }
+        if (!ok) break;
+        Declared declared;
+        declared.type = PartType(values[0]);
+        declared.kinds = {std::uint8_t(values[1]), std::uint8_t(values[2]), std::uint8_t(values[3])};
+        declared.external_kind = int(values[4]);
+        out.push_back(declared);
+    }
+    Py_DECREF(fast);
+    return ok;
+}
+
+// zipai_offer_wins(hands, declared, card, source, drawn, seats, options) -> int: the flow's claim scan (WH-32),
+// which of the asked seats win on the offered card, in one call. Everything is read and checked first; the search
+// runs without the GIL.
+PyObject* zipai_offer_wins(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError,
+                     "zipai_offer_wins expects 7 arguments (hands, declared, card, source, drawn, seats, options), "
+                     "got %zd", nargs);
+        return nullptr;
+    }
+    long long card = 0, source = 0, seats = 0;
+    if (!hupai::binding::read_int(args[2], "card", LLONG_MIN, LLONG_MAX, card, PyExc_TypeError) ||
+        !hupai::binding::read_int(args[3], "source", LLONG_MIN, LLONG_MAX, source, PyExc_TypeError))
+        return nullptr;
+    const int drawn = PyObject_IsTrue(args[4]);
+    if (drawn < 0 || !hupai::binding::read_int(args[5], "seats", LLONG_MIN, LLONG_MAX, seats, PyExc_TypeError))
+        return nullptr;
+    Options options;
+    if (!read_options_raw(args[6], options)) return nullptr;
+    if (card < 0 || card >= kKinds) {
+        hupai::binding::set_invalid_hand("the offered card must be 0..19");
+        return nullptr;
+    }
+    if (source < 0 || source > 2) {
+        hupai::binding::set_invalid_hand("the source seat must be 0..2");
+        return nullptr;
+    }
+    if (seats < 0 || seats > 7) {
+        hupai::binding::set_invalid_hand("seats must be a mask of seats 0..2");
+        return nullptr;
+    }
+    PyObject* hands = fast_sequence(args[0], "hands must be a sequence of 3 counts vectors", 3);
+    if (hands == nullptr) return nullptr;
+    PyObject* declared = fast_sequence(args[1], "declared must be a sequence of 3 seats' groups", 3);
+    if (declared == nullptr) {
+        Py_DECREF(hands);
+        return nullptr;
+    }
+    thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
+    bool ok = true;
+    for (int seat = 0; ok && seat < 3; ++seat) {
+        if (!(seats >> seat & 1)) continue;  // a seat not asked is not read (a 死手 seat's, the discarder's)
+        Query& query = queries[seat];
+        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
+        if (read == Read::kNotPlain)
+            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
+        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
+        if (!ok) break;
+        query.win_card = int(card);
+        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+        query.options = options;
+        const std::string problem = check(query, false);
+        if (!problem.empty()) {
+            hupai::binding::set_invalid_hand(problem);
+            ok = false;
+        }
+    }
+    Py_DECREF(hands);
+    Py_DECREF(declared);
+    if (!ok) return nullptr;
+    int wins = 0;
+    bool failed = false;
+    Py_BEGIN_ALLOW_THREADS
+    try {
+        for (int seat = 0; seat < 3; ++seat)
+            if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
+                wins |= 1 << seat;
+    } catch (const std::bad_alloc&) {
+        failed = true;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLong(wins);
+}
+
+PyMethodDef kZipaiMethods[] = {
+    {"zipai_offer_wins", hupai::binding::as_method(zipai_offer_wins), METH_FASTCALL,
+     "zipai_offer_wins($module, hands, declared, card, source, drawn, seats, options, /)\n--\n\n"
+     "A mask of the seats in `seats` whose hand wins with the offered card (self-drawn for the source seat of a\n"
+     "drawn card, else from another player): zipai_best(...)[1] is not None for each, in one call. hands: three\n"
+     "20-count buffers (bytearrays or uint8 arrays); declared: each seat's (type, a, b, c, external) groups.\n"
+     "Positional arguments only."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
 }  // namespace
 
 void register_zipai(py::module_& m) {
+    hupai::binding::add_functions(m, kZipaiMethods);
     m.def(
         "zipai_layouts",
         [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
@@ -203,34 +369,6 @@ void register_zipai(py::module_& m) {
         },
         py::arg("hand"), py::arg("declared"), py::arg("options"),
         "Whether some card wins the 3m+1 hand, self-drawn or from another player (zipai_waits non-empty).");
-
-    m.def(
-        "zipai_offer_wins",
-        [](const std::array<py::array_t<std::uint8_t, py::array::c_style>, 3>& hands,
-           const std::array<std::vector<DeclaredTuple>, 3>& declared, int card, int source, bool drawn, int seats,
-           const OptionsTuple& options) {
-            // The flow's claim scan (WH-32): which of the asked seats win on the offered card, in one call.
-            if (card < 0 || card >= kKinds) invalid("the offered card must be 0..19");
-            if (source < 0 || source > 2) invalid("the source seat must be 0..2");
-            if (seats < 0 || seats > 7) invalid("seats must be a mask of seats 0..2");
-            std::array<Query, 3> queries;
-            for (int seat = 0; seat < 3; ++seat) {
-                if (!(seats >> seat & 1)) continue;
-                queries[seat] = make_query(hands[seat], declared[seat], card,
-                                           drawn && seat == source ? kSelfDrawn : kFromOther, options);
-                require(queries[seat], false);
-            }
-            py::gil_scoped_release release;
-            int wins = 0;
-            for (int seat = 0; seat < 3; ++seat)
-                if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
-                    wins |= 1 << seat;
-            return wins;
-        },
-        py::arg("hands"), py::arg("declared"), py::arg("card"), py::arg("source"), py::arg("drawn"),
-        py::arg("seats"), py::arg("options"),
-        "A mask of the seats in `seats` whose hand wins with the offered card (self-drawn for the source seat of a\n"
-        "drawn card, else from another player): zipai_best(...)[1] is not None for each, in one call.");
 
     m.def(
         "zipai_waits",

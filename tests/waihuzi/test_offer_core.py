@@ -151,3 +151,47 @@ def test_a_seat_left_out_of_the_mask_is_not_asked() -> None:
     bad = np.zeros(20, dtype=np.uint8)
     assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 1, OPTIONS) == 1
     assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 0, OPTIONS) == 0
+
+
+def test_hands_as_bytes_or_bytearrays_answer_as_arrays() -> None:
+    """The flow passes its table's own bytearrays; bytes, strided uint8 arrays and tuples of groups read the same."""
+    rng = random.Random(5)
+    for _ in range(200):
+        hands = [_random_hand(rng, 19) for _ in range(3)]
+        card = rng.randrange(20)
+        if any(hand[card] >= 4 for hand in hands):
+            continue
+        seats, source, drawn = rng.randrange(8), rng.randrange(3), rng.random() < 0.5
+        expected = _core.zipai_offer_wins(hands, [[], [], []], card, source, drawn, seats, OPTIONS)
+        wide = [np.repeat(hand, 2)[::2] for hand in hands]  # a strided view
+        for form in ([bytearray(h) for h in hands], tuple(bytes(h) for h in hands), wide):
+            assert _core.zipai_offer_wins(form, ((), (), ()), card, source, drawn, seats, list(OPTIONS)) == expected
+
+
+@pytest.mark.parametrize("call", [
+    lambda h: _core.zipai_offer_wins(h, [[], [], []], 1, 0, True, 7, OPTIONS),  # not three hands
+    lambda h: _core.zipai_offer_wins([h, h], [[], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[(7, 1, 1, 1)], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[(7, 1, 1, 1, "x")], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [5, [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1.0, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, 7, (5, False)),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, 7),
+    lambda h: _core.zipai_offer_wins(hands=[h, h, h], declared=[[], [], []], card=1, source=0, drawn=True, seats=7,
+                                     options=OPTIONS),
+])
+def test_malformed_argument_types_are_refused(call: Any) -> None:
+    """Arguments of the wrong shape or type: a TypeError, never a crash (the arguments are positional only)."""
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    with pytest.raises(TypeError):
+        call(hand)
+
+
+@pytest.mark.parametrize("bad", [[1] * 20, np.zeros(19, np.uint8), bytes(21), np.zeros(20, np.float64),
+                                 np.full(20, 5, np.int64), "x" * 20])
+def test_malformed_hands_are_refused_with_invalid_hand(bad: Any) -> None:
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    with pytest.raises(InvalidHand):
+        _core.zipai_offer_wins([hand, bad, hand], [[], [], []], 1, 0, True, 7, OPTIONS)
+    assert _core.zipai_offer_wins([hand, bad, hand], [[], [], []], 1, 0, True, 5, OPTIONS) >= 0  # not asked: not read

@@ -305,7 +305,7 @@ class ZipaiFlow:
         wins = 0
         if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
             asked = (7 if drawn else 7 ^ (1 << source)) & ~dead
-            wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
+            wins = zipai_offer_wins(hands, self._core_groups, card, source, drawn, asked, self._options)
         for seat in order:
             if dead >> seat & 1:
                 continue
