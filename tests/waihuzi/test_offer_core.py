@@ -1,8 +1,8 @@
-"""The zipai flow's claim scan asks the core once per offered card which seats win on it (``zipai_offer_wins``),
-and once per 报听 moment whether a hand is ready (``zipai_ready``). Both are checked here against the calls they
-replace (``zipai_best`` per seat, ``zipai_waits``) at every offer and every 报听 moment of real games (thousands
-of states: RandomBot and GreedyBot, several option sets, both claim windows, 死手 seats and 海底 cards among them),
-on random hands, and on hostile arguments."""
+"""The zipai flow's claim scan asks the core once per offered card which seats win on it (``zipai_offer``, its wins
+those of ``zipai_offer_wins``), and once per 报听 moment whether a hand is ready (``zipai_ready``). Both are checked
+here against the calls they replace (``zipai_best`` per seat, ``zipai_waits``) at every offer and every 报听 moment
+of real games (thousands of states: RandomBot and GreedyBot, several option sets, both claim windows, 死手 seats and
+海底 cards among them), on random hands, and on hostile arguments."""
 
 from __future__ import annotations
 
@@ -49,11 +49,18 @@ class _Checked:
         self.offers = self.wins = self.readies = self.ready = self.dead = self.haidi = 0
         self.game: Any = None
 
-    def offer_wins(self, hands: Any, declared: Any, card: int, source: int, drawn: bool, seats: int,
-                   options: Any) -> int:
-        found = _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, options)
+    def offer(self, hands: Any, declared: Any, card: int, source: int, drawn: bool, dead: int, chi_ban: Any,
+              menzi_ban: Any, locked: Any, chows: bytes, options: Any, wins: bool) -> int:
+        """The flow's offer scan (zipai_offer): its wins (bit 16 of each seat's 16) are zipai_offer_wins' and
+        zipai_best's, seat by seat."""
+        bits = _core.zipai_offer(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows,
+                                 options, wins)
+        seats = (7 if drawn else 7 ^ (1 << source)) & ~dead
+        found = sum(1 << seat for seat in range(3) if bits >> 16 * seat & 16)
+        assert wins and found == _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, options)
         assert found == _wins_one_by_one(hands, declared, card, source, drawn, seats, options), (
             [bytes(h) for h in hands], declared, card, source, drawn, seats, options)
+        assert not any(bits >> 16 * seat & 0xFFFF for seat in range(3) if not seats >> seat & 1)
         # ... and the flow asked about the offer on its table: the card offered, its source, every seat but a
         # 死手 one (and a discard's discarder), each with its own hand and groups
         flow = self.game._flow
@@ -67,7 +74,7 @@ class _Checked:
         self.offers += 1
         self.wins += bin(found).count("1")
         self.dead += seats != (7 if drawn else 7 ^ (1 << source))
-        return found
+        return bits
 
     def zipai_ready(self, hand: Any, declared: Any, options: Any) -> bool:
         found = _core.zipai_ready(hand, declared, options)
@@ -80,7 +87,7 @@ class _Checked:
 @pytest.mark.rule("WH-19", "WH-27", "WH-32", "WH-38")
 def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(monkeypatch: Any) -> None:
     checked = _Checked()
-    monkeypatch.setattr(flow_module, "zipai_offer_wins", checked.offer_wins)
+    monkeypatch.setattr(flow_module, "zipai_offer", checked.offer)
     monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
     for index in range(400):
         options = OPTION_SETS[index % len(OPTION_SETS)]
