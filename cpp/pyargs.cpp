@@ -46,35 +46,39 @@ bool integer_format(const char* format, bool& is_signed) {
     return true;
 }
 
-// Checks 34 values read from the caller's memory (already copied) and stores them as counts.
-template <typename Value>
-Read store_counts(const Value (&values)[kNumKinds], std::uint8_t* out) {
-    for (int kind = 0; kind < kNumKinds; ++kind) {
+// Checks N values read from the caller's memory (already copied) and stores them as counts (34 tile kinds, or
+// 20 zipai cards).
+template <int N, typename Value>
+Read store_counts(const Value (&values)[N], std::uint8_t* out) {
+    for (int kind = 0; kind < N; ++kind) {
         if (values[kind] < 0 || values[kind] > kMaxCopies)
             return counts_failed("count " + std::to_string(values[kind]) + " of kind " + std::to_string(kind) +
-                                 " (" + kind_name(kind) + ") is outside 0..4");
+                                 (N == kNumKinds ? " (" + kind_name(kind) + ")" : std::string()) +
+                                 " is outside 0..4");
         out[kind] = static_cast<std::uint8_t>(values[kind]);
     }
     return Read::kDone;
 }
 
 // The same for bytes, the hot case: one branch-free pass over the copy, the error path only when needed.
-Read store_bytes(const std::uint8_t (&values)[kNumKinds], std::uint8_t* out) {
+template <int N>
+Read store_bytes(const std::uint8_t (&values)[N], std::uint8_t* out) {
     unsigned over = 0;
-    for (int kind = 0; kind < kNumKinds; ++kind) {
+    for (int kind = 0; kind < N; ++kind) {
         out[kind] = values[kind];
         over |= unsigned(values[kind] > kMaxCopies);
     }
-    return over ? store_counts(values, out) : Read::kDone;
+    return over ? store_counts<N>(values, out) : Read::kDone;
 }
 
+template <int N>
 Read read_view(const Py_buffer& view, std::uint8_t* out) {
-    if (view.ndim != 1 || view.shape == nullptr || view.shape[0] != kNumKinds) {
+    if (view.ndim != 1 || view.shape == nullptr || view.shape[0] != N) {
         std::string shape;  // as numpy writes it: (34,) (2, 34) ()
         for (int d = 0; d < view.ndim; ++d)
             shape += (d ? ", " : "") + std::to_string(view.shape ? view.shape[d] : 0);
         shape = "(" + shape + (view.ndim == 1 ? ",)" : ")");
-        return counts_failed("a counts vector must have shape (34,), got " + shape);
+        return counts_failed("a counts vector must have shape (" + std::to_string(N) + ",), got " + shape);
     }
     bool is_signed = false;
     const Py_ssize_t size = view.itemsize;
@@ -83,15 +87,59 @@ Read read_view(const Py_buffer& view, std::uint8_t* out) {
                              (view.format ? view.format : "B") + "'");
     const Py_ssize_t stride = view.strides ? view.strides[0] : size;
     const auto* base = static_cast<const unsigned char*>(view.buf);
-    long long values[kNumKinds];  // every item copied once, then checked
-    for (int kind = 0; kind < kNumKinds; ++kind) {
+    long long values[N];  // every item copied once, then checked
+    for (int kind = 0; kind < N; ++kind) {
         std::uint64_t raw = 0;
         std::memcpy(&raw, base + kind * stride, size_t(size));  // little end first: the low bytes of raw
         if (is_signed && size < 8 && (raw >> (8 * size - 1) & 1)) raw |= ~std::uint64_t{0} << (8 * size);
         // An unsigned 64-bit value past INT64_MAX reads as negative: still outside 0..4, so refused.
         values[kind] = static_cast<long long>(raw);
     }
-    return store_counts(values, out);
+    return store_counts<N>(values, out);
+}
+
+// read_counts and read_counts20: N counts from bytes, a bytearray, a 1-D numpy uint8 array or another buffer.
+template <int N>
+Read read_counts_of(PyObject* hand, std::uint8_t* out) {
+    // bytes and bytearray: their own memory, read directly (the common engine case).
+    if (PyBytes_Check(hand) || PyByteArray_Check(hand)) {
+        const bool is_bytes = PyBytes_Check(hand);
+        const Py_ssize_t size = is_bytes ? PyBytes_GET_SIZE(hand) : PyByteArray_GET_SIZE(hand);
+        if (size != N)
+            return counts_failed("a bytes-like hand is a counts vector of " + std::to_string(N) + " bytes, got " +
+                                 std::to_string(size) + " bytes");
+        std::uint8_t values[N];
+        std::memcpy(values, is_bytes ? PyBytes_AS_STRING(hand) : PyByteArray_AS_STRING(hand), N);
+        return store_bytes<N>(values, out);
+    }
+    if (!PyObject_CheckBuffer(hand)) return Read::kNotPlain;
+    // A uint8[N] numpy array read from its struct: numpy's buffer export costs more than the analysis. The type
+    // is numpy's own (its C API), never recognised by name.
+    if (const py::detail::npy_api* api = numpy_api(); api != nullptr && api->PyArray_Check_(hand)) {
+        const auto* array = py::detail::array_proxy(hand);
+        if (array->nd == 1 && array->dimensions[0] == N &&
+            py::detail::array_descriptor_proxy(array->descr)->type_num == py::detail::npy_api::NPY_UBYTE_) {
+            const Py_ssize_t stride = array->strides[0];
+            std::uint8_t values[N];
+            if (stride == 1) {
+                std::memcpy(values, array->data, N);
+            } else {
+                for (int kind = 0; kind < N; ++kind)
+                    values[kind] = static_cast<std::uint8_t>(array->data[kind * stride]);
+            }
+            return store_bytes<N>(values, out);
+        }
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(hand, &view, PyBUF_RECORDS_RO) != 0) {
+        // An exporter that cannot give a strided, formatted view (an object array, a datetime array ...).
+        PyErr_Clear();
+        return counts_failed("a counts vector must be a buffer of " + std::to_string(N) + " integers; " +
+                             Py_TYPE(hand)->tp_name + " gives none");
+    }
+    const Read result = read_view<N>(view, out);
+    PyBuffer_Release(&view);
+    return result;
 }
 
 }  // namespace
@@ -162,47 +210,9 @@ bool read_int(PyObject* value, const char* name, long long low, long long high, 
     return false;
 }
 
-Read read_counts(PyObject* hand, std::uint8_t* out) {
-    // bytes and bytearray: their own memory, read directly (the common engine case).
-    if (PyBytes_Check(hand) || PyByteArray_Check(hand)) {
-        const bool is_bytes = PyBytes_Check(hand);
-        const Py_ssize_t size = is_bytes ? PyBytes_GET_SIZE(hand) : PyByteArray_GET_SIZE(hand);
-        if (size != kNumKinds)
-            return counts_failed("a bytes-like hand is a counts vector of 34 bytes, got " + std::to_string(size) +
-                                 " bytes");
-        std::uint8_t values[kNumKinds];
-        std::memcpy(values, is_bytes ? PyBytes_AS_STRING(hand) : PyByteArray_AS_STRING(hand), kNumKinds);
-        return store_bytes(values, out);
-    }
-    if (!PyObject_CheckBuffer(hand)) return Read::kNotPlain;
-    // A uint8[34] numpy array read from its struct: numpy's buffer export costs more than the analysis. The type
-    // is numpy's own (its C API), never recognised by name.
-    if (const py::detail::npy_api* api = numpy_api(); api != nullptr && api->PyArray_Check_(hand)) {
-        const auto* array = py::detail::array_proxy(hand);
-        if (array->nd == 1 && array->dimensions[0] == kNumKinds &&
-            py::detail::array_descriptor_proxy(array->descr)->type_num == py::detail::npy_api::NPY_UBYTE_) {
-            const Py_ssize_t stride = array->strides[0];
-            std::uint8_t values[kNumKinds];
-            if (stride == 1) {
-                std::memcpy(values, array->data, kNumKinds);
-            } else {
-                for (int kind = 0; kind < kNumKinds; ++kind)
-                    values[kind] = static_cast<std::uint8_t>(array->data[kind * stride]);
-            }
-            return store_bytes(values, out);
-        }
-    }
-    Py_buffer view;
-    if (PyObject_GetBuffer(hand, &view, PyBUF_RECORDS_RO) != 0) {
-        // An exporter that cannot give a strided, formatted view (an object array, a datetime array ...).
-        PyErr_Clear();
-        return counts_failed(std::string("a counts vector must be a buffer of 34 integers; ") + Py_TYPE(hand)->tp_name +
-                             " gives none");
-    }
-    const Read result = read_view(view, out);
-    PyBuffer_Release(&view);
-    return result;
-}
+Read read_counts(PyObject* hand, std::uint8_t* out) { return read_counts_of<kNumKinds>(hand, out); }
+
+Read read_counts20(PyObject* hand, std::uint8_t* out) { return read_counts_of<20>(hand, out); }
 
 Read read_joker_kinds(PyObject* value, KindMask& out) {
     if (value == Py_None) {

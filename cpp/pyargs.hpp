@@ -30,6 +30,9 @@ enum class Read { kDone, kNotPlain, kFailed };
 // all; kFailed with InvalidHand set if it is one but not 34 counts.
 Read read_counts(PyObject* hand, std::uint8_t* out);
 
+// The same for a zipai hand: 20 counts (each 0..4).
+Read read_counts20(PyObject* hand, std::uint8_t* out);
+
 // joker_kinds as the core takes it: None (every kind) or a 34-bit mask. kNotPlain (no error set) for anything
 // that is neither an int nor None (a list of kinds: the Python wrapper turns it into a mask).
 Read read_joker_kinds(PyObject* value, KindMask& out);

@@ -5,10 +5,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
+#include <new>
 #include <array>
 #include <cstring>
 #include <tuple>
 
+#include "pyargs.hpp"
 #include "register.hpp"
 #include "tiles.hpp"
 #include "zipai.hpp"
@@ -164,9 +167,335 @@ struct BatchOut {
     std::int16_t* max_xi;    // the most 息 of any layout, -1 when the hand does not split
 };
 
+
+// --- zipai_offer_wins: a raw METH_FASTCALL function (the flow asks it at every offered card, and pybind11's
+// conversion of three arrays and three lists of tuples cost more than the search it feeds) ---------------------
+
+using hupai::binding::Read;
+
+// A sequence's items without copying (a list or tuple as it is); null with TypeError set for anything else or
+// another length (`size` -1: any).
+PyObject* fast_sequence(PyObject* value, const char* what, Py_ssize_t size) {
+    PyObject* fast = PySequence_Fast(value, what);
+    if (fast == nullptr) return nullptr;
+    if (size >= 0 && PySequence_Fast_GET_SIZE(fast) != size) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_TypeError, "%s (got %zd items)", what, PySequence_Fast_GET_SIZE(value));
+        return nullptr;
+    }
+    return fast;
+}
+
+bool read_options_raw(PyObject* value, Options& out) {
+    PyObject* fast = fast_sequence(value, "options must be (min_huxi, strict, daxiaozihu, extra_mingtang)", 4);
+    if (fast == nullptr) return false;
+    PyObject** items = PySequence_Fast_ITEMS(fast);
+    long long min_huxi = 0;
+    bool ok = hupai::binding::read_int(items[0], "min_huxi", INT32_MIN, INT32_MAX, min_huxi, PyExc_TypeError);
+    int flags[3] = {0, 0, 0};
+    for (int i = 0; ok && i < 3; ++i) ok = (flags[i] = PyObject_IsTrue(items[1 + i])) >= 0;
+    Py_DECREF(fast);
+    if (!ok) return false;
+    out.min_huxi = int(min_huxi);
+    out.strict_xingxing = flags[0] != 0;
+    out.daxiaozihu = flags[1] != 0;
+    out.extra_mingtang = flags[2] != 0;
+    return true;
+}
+
+// A seat's declared groups, (type, kind, kind, kind, external kind or -1) each, as read_declared reads them.
+bool read_declared_raw(PyObject* value, std::vector<Declared>& out) {
+    out.clear();
+    PyObject* fast = fast_sequence(value, "declared groups must be a sequence of (type, a, b, c, external)", -1);
+    if (fast == nullptr) return false;
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    bool ok = true;
+    for (Py_ssize_t g = 0; ok && g < count; ++g) {
+        PyObject* group = fast_sequence(PySequence_Fast_GET_ITEM(fast, g),
+                                        "a declared group must be (type, a, b, c, external)", 5);
+        if (group == nullptr) {
+            ok = false;
+            break;
+        }
+        PyObject** items = PySequence_Fast_ITEMS(group);
+        long long values[5] = {0, 0, 0, 0, 0};
+        for (int i = 0; ok && i < 5; ++i)
+            ok = hupai::binding::read_int(items[i], "a declared group's value", INT32_MIN, INT32_MAX, values[i],
+                                          PyExc_TypeError);
+        Py_DECREF(group);
+        if (!ok) break;
+        for (int i = 0; i < 4; ++i)
+            if (values[i] < 0 || values[i] > 255) {
+                hupai::binding::set_invalid_hand("a declared group holds small non-negative ints");
+                ok = false;
+            }
+        if (ok && (values[4] < -1 || values[4] >= kKinds)) {
+            hupai::binding::set_invalid_hand("a declared group's external card must be -1 or 0..19");
+            ok = false;
+        }
+        if (!ok) break;
+        Declared declared;
+        declared.type = PartType(values[0]);
+        declared.kinds = {std::uint8_t(values[1]), std::uint8_t(values[2]), std::uint8_t(values[3])};
+        declared.external_kind = int(values[4]);
+        out.push_back(declared);
+    }
+    Py_DECREF(fast);
+    return ok;
+}
+
+// zipai_offer_wins(hands, declared, card, source, drawn, seats, options) -> int: the flow's claim scan (WH-32),
+// which of the asked seats win on the offered card, in one call. Everything is read and checked first; the search
+// runs without the GIL.
+PyObject* zipai_offer_wins(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError,
+                     "zipai_offer_wins expects 7 arguments (hands, declared, card, source, drawn, seats, options), "
+                     "got %zd", nargs);
+        return nullptr;
+    }
+    long long card = 0, source = 0, seats = 0;
+    if (!hupai::binding::read_int(args[2], "card", LLONG_MIN, LLONG_MAX, card, PyExc_TypeError) ||
+        !hupai::binding::read_int(args[3], "source", LLONG_MIN, LLONG_MAX, source, PyExc_TypeError))
+        return nullptr;
+    const int drawn = PyObject_IsTrue(args[4]);
+    if (drawn < 0 || !hupai::binding::read_int(args[5], "seats", LLONG_MIN, LLONG_MAX, seats, PyExc_TypeError))
+        return nullptr;
+    Options options;
+    if (!read_options_raw(args[6], options)) return nullptr;
+    if (card < 0 || card >= kKinds) {
+        hupai::binding::set_invalid_hand("the offered card must be 0..19");
+        return nullptr;
+    }
+    if (source < 0 || source > 2) {
+        hupai::binding::set_invalid_hand("the source seat must be 0..2");
+        return nullptr;
+    }
+    if (seats < 0 || seats > 7) {
+        hupai::binding::set_invalid_hand("seats must be a mask of seats 0..2");
+        return nullptr;
+    }
+    PyObject* hands = fast_sequence(args[0], "hands must be a sequence of 3 counts vectors", 3);
+    if (hands == nullptr) return nullptr;
+    PyObject* declared = fast_sequence(args[1], "declared must be a sequence of 3 seats' groups", 3);
+    if (declared == nullptr) {
+        Py_DECREF(hands);
+        return nullptr;
+    }
+    thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
+    bool ok = true;
+    for (int seat = 0; ok && seat < 3; ++seat) {
+        if (!(seats >> seat & 1)) continue;  // a seat not asked is not read (a 死手 seat's, the discarder's)
+        Query& query = queries[seat];
+        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
+        if (read == Read::kNotPlain)
+            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
+        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
+        if (!ok) break;
+        query.win_card = int(card);
+        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+        query.options = options;
+        const std::string problem = check(query, false);
+        if (!problem.empty()) {
+            hupai::binding::set_invalid_hand(problem);
+            ok = false;
+        }
+    }
+    Py_DECREF(hands);
+    Py_DECREF(declared);
+    if (!ok) return nullptr;
+    int wins = 0;
+    bool failed = false;
+    Py_BEGIN_ALLOW_THREADS
+    try {
+        for (int seat = 0; seat < 3; ++seat)
+            if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
+                wins |= 1 << seat;
+    } catch (const std::bad_alloc&) {
+        failed = true;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLong(wins);
+}
+
+// Bits of a seat's options on an offered card (zipai_offer): what the flow's _offer_options offers, by kind.
+constexpr int kOfferLiu = 1, kOfferWai = 2, kOfferPiao = 4, kOfferPung = 8, kOfferWin = 16, kOfferChow = 32;
+constexpr int kChowSlots = 4;     // the runs holding a card (at most four)
+constexpr int kChowSpecBytes = 6; // per slot: low, high, the locks' three bytes (little end first), the menzi bit
+constexpr int kNoChow = 255;      // an empty slot's low card; a slot's menzi byte for no menzi bit
+
+struct ChowSlot {
+    int low = kNoChow, high = kNoChow;
+    std::uint32_t locks = 0;
+    std::uint64_t menzi = 0;  // the menzi-ban bit of (low, high, card), 0 for none
+};
+
+// WH-18: after giving up `a` and `b` from the hand (and locking `locks` more cards), a card is left to discard.
+bool keeps_discard(const Counts& hand, std::uint32_t locked, int a, int b) {
+    int held = 0;
+    for (int kind = 0; kind < kKinds; ++kind) held += hand[kind] != 0;
+    if (held - 2 > __builtin_popcount(locked)) return true;  // more held kinds than the locks and the two taken
+    for (int kind = 0; kind < kKinds; ++kind)
+        if (hand[kind] && !(locked >> kind & 1) && hand[kind] > (a == kind) + (b == kind)) return true;
+    return false;
+}
+
+// Three non-negative ints below 2**bits from a sequence of three (the table's per-seat masks).
+bool read_masks(PyObject* value, const char* name, int bits, std::uint64_t (&out)[3]) {
+    PyObject* fast = fast_sequence(value, name, 3);
+    if (fast == nullptr) return false;
+    bool ok = true;
+    for (int seat = 0; ok && seat < 3; ++seat) {
+        long long mask = 0;
+        ok = hupai::binding::read_int(PySequence_Fast_GET_ITEM(fast, seat), name, 0, (1LL << bits) - 1, mask);
+        out[seat] = std::uint64_t(mask);
+    }
+    Py_DECREF(fast);
+    return ok;
+}
+
+// zipai_offer(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, wins) -> int:
+// every option of every seat on an offered card (WH-14, WH-15, WH-18, WH-22, WH-27, WH-32), 16 bits a seat at
+// 16 * seat: kOfferLiu .. kOfferWin, and kOfferChow << i for the i-th slot of the card's chows. `chows` is the
+// flow's table of each card's runs (20 cards x 4 slots x 6 bytes); wins (WH-32) are searched only if `wins`.
+PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 12) {
+        PyErr_Format(PyExc_TypeError,
+                     "zipai_offer expects 12 arguments (hands, declared, card, source, drawn, dead, chi_ban, "
+                     "menzi_ban, locked, chows, options, wins), got %zd", nargs);
+        return nullptr;
+    }
+    long long card = 0, source = 0, dead = 0;
+    if (!hupai::binding::read_int(args[2], "card", 0, kKinds - 1, card) ||
+        !hupai::binding::read_int(args[3], "source", 0, 2, source))
+        return nullptr;
+    const int drawn = PyObject_IsTrue(args[4]);
+    if (drawn < 0 || !hupai::binding::read_int(args[5], "dead", 0, 7, dead)) return nullptr;
+    std::uint64_t chi_ban[3], menzi_ban[3], locked[3];
+    if (!read_masks(args[6], "chi_ban", kKinds, chi_ban) || !read_masks(args[7], "menzi_ban", 62, menzi_ban) ||
+        !read_masks(args[8], "locked", kKinds, locked))
+        return nullptr;
+    if (!PyBytes_Check(args[9]) || PyBytes_GET_SIZE(args[9]) != kKinds * kChowSlots * kChowSpecBytes) {
+        PyErr_SetString(PyExc_TypeError, "chows must be the flow's table of runs: 480 bytes");
+        return nullptr;
+    }
+    ChowSlot slots[kChowSlots];
+    const auto* spec = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(args[9])) +
+                       card * kChowSlots * kChowSpecBytes;
+    for (int i = 0; i < kChowSlots; ++i, spec += kChowSpecBytes) {
+        if (spec[0] == kNoChow) continue;
+        if (spec[0] >= kKinds || spec[1] >= kKinds || spec[4] > 0x0f || (spec[5] != kNoChow && spec[5] >= 62)) {
+            hupai::binding::set_invalid_hand("chows: a slot holds two cards, a 20-bit lock mask and a menzi bit");
+            return nullptr;
+        }
+        slots[i].low = spec[0];
+        slots[i].high = spec[1];
+        slots[i].locks = std::uint32_t(spec[2]) | std::uint32_t(spec[3]) << 8 | std::uint32_t(spec[4]) << 16;
+        slots[i].menzi = spec[5] == kNoChow ? 0 : std::uint64_t{1} << spec[5];
+    }
+    Options options;
+    if (!read_options_raw(args[10], options)) return nullptr;
+    const int search = PyObject_IsTrue(args[11]);
+    if (search < 0) return nullptr;
+    // The seats asked: not 死手 (WH-27), and not a discard's discarder.
+    const int asked = (drawn ? 7 : 7 ^ (1 << source)) & ~int(dead);
+    PyObject* hands = fast_sequence(args[0], "hands must be a sequence of 3 counts vectors", 3);
+    if (hands == nullptr) return nullptr;
+    PyObject* declared = fast_sequence(args[1], "declared must be a sequence of 3 seats' groups", 3);
+    if (declared == nullptr) {
+        Py_DECREF(hands);
+        return nullptr;
+    }
+    thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
+    bool ok = true;
+    for (int seat = 0; ok && seat < 3; ++seat) {
+        if (!(asked >> seat & 1)) continue;  // a seat not asked is not read
+        Query& query = queries[seat];
+        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
+        if (read == Read::kNotPlain)
+            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
+        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
+        if (!ok || !search) continue;
+        query.win_card = int(card);
+        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+        query.options = options;
+        const std::string problem = check(query, false);
+        if (!problem.empty()) {
+            hupai::binding::set_invalid_hand(problem);
+            ok = false;
+        }
+    }
+    Py_DECREF(hands);
+    Py_DECREF(declared);
+    if (!ok) return nullptr;
+    long long out = 0;
+    bool failed = false;
+    Py_BEGIN_ALLOW_THREADS
+    try {
+        const int chower = int(source + 1) % 3;
+        for (int seat = 0; seat < 3; ++seat) {
+            if (!(asked >> seat & 1)) continue;
+            const Query& query = queries[seat];
+            const Counts& hand = query.hand;
+            const int held = hand[card];
+            const bool own = drawn && seat == source;
+            int bits = 0;
+            if (own) {  // its own 歪 or 碰 of the card
+                bool wai = false, peng = false;
+                for (const Declared& group : query.declared) {
+                    if (group.kinds[0] != card) continue;
+                    wai = wai || group.type == kWai;
+                    peng = peng || group.type == kPeng;
+                }
+                if (held == 3 || wai) bits |= kOfferLiu;
+                if (held >= 2 && keeps_discard(hand, std::uint32_t(locked[seat]), int(card), int(card))) bits |= kOfferWai;
+                if (peng) bits |= kOfferPiao;
+            } else if (held >= 2) {
+                if (held == 3) bits |= kOfferPiao;
+                if (keeps_discard(hand, std::uint32_t(locked[seat]), int(card), int(card))) bits |= kOfferPung;
+            }
+            if ((own || seat == chower) && !(chi_ban[seat] >> card & 1)) {
+                for (int i = 0; i < kChowSlots; ++i) {
+                    const ChowSlot& slot = slots[i];
+                    if (slot.low == kNoChow || !(hand[slot.low] && hand[slot.high]) || (menzi_ban[seat] & slot.menzi))
+                        continue;
+                    if (keeps_discard(hand, std::uint32_t(locked[seat]) | slot.locks, slot.low, slot.high))
+                        bits |= kOfferChow << i;
+                }
+            }
+            if (search && splits_at_all(query) && best_layout(query).found) bits |= kOfferWin;
+            out |= (long long)bits << (16 * seat);
+        }
+    } catch (const std::bad_alloc&) {
+        failed = true;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong(out);
+}
+
+PyMethodDef kZipaiMethods[] = {
+    {"zipai_offer_wins", hupai::binding::as_method(zipai_offer_wins), METH_FASTCALL,
+     "zipai_offer_wins($module, hands, declared, card, source, drawn, seats, options, /)\n--\n\n"
+     "A mask of the seats in `seats` whose hand wins with the offered card (self-drawn for the source seat of a\n"
+     "drawn card, else from another player): zipai_best(...)[1] is not None for each, in one call. hands: three\n"
+     "20-count buffers (bytearrays or uint8 arrays); declared: each seat's (type, a, b, c, external) groups.\n"
+     "Positional arguments only."},
+    {"zipai_offer", hupai::binding::as_method(zipai_offer), METH_FASTCALL,
+     "zipai_offer($module, hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, wins, /)\n"
+     "--\n\n"
+     "Every option of every seat on an offered card (the Wai Huzi flow's _offer_options), 16 bits a seat at\n"
+     "16 * seat: 1 溜, 2 歪, 4 飘, 8 碰, 16 胡 (searched only if `wins`), 32 << i the i-th of the card's chows in\n"
+     "`chows` (20 cards x 4 slots of low, high, 3 lock bytes, menzi bit or 255). dead: the 死手 seat mask;\n"
+     "chi_ban, menzi_ban, locked: per-seat masks. Positional arguments only."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
 }  // namespace
 
 void register_zipai(py::module_& m) {
+    hupai::binding::add_functions(m, kZipaiMethods);
     m.def(
         "zipai_layouts",
         [](const py::array_t<std::uint8_t, py::array::c_style>& hand, const std::vector<DeclaredTuple>& declared,
@@ -203,34 +532,6 @@ void register_zipai(py::module_& m) {
         },
         py::arg("hand"), py::arg("declared"), py::arg("options"),
         "Whether some card wins the 3m+1 hand, self-drawn or from another player (zipai_waits non-empty).");
-
-    m.def(
-        "zipai_offer_wins",
-        [](const std::array<py::array_t<std::uint8_t, py::array::c_style>, 3>& hands,
-           const std::array<std::vector<DeclaredTuple>, 3>& declared, int card, int source, bool drawn, int seats,
-           const OptionsTuple& options) {
-            // The flow's claim scan (WH-32): which of the asked seats win on the offered card, in one call.
-            if (card < 0 || card >= kKinds) invalid("the offered card must be 0..19");
-            if (source < 0 || source > 2) invalid("the source seat must be 0..2");
-            if (seats < 0 || seats > 7) invalid("seats must be a mask of seats 0..2");
-            std::array<Query, 3> queries;
-            for (int seat = 0; seat < 3; ++seat) {
-                if (!(seats >> seat & 1)) continue;
-                queries[seat] = make_query(hands[seat], declared[seat], card,
-                                           drawn && seat == source ? kSelfDrawn : kFromOther, options);
-                require(queries[seat], false);
-            }
-            py::gil_scoped_release release;
-            int wins = 0;
-            for (int seat = 0; seat < 3; ++seat)
-                if ((seats >> seat & 1) && splits_at_all(queries[seat]) && best_layout(queries[seat]).found)
-                    wins |= 1 << seat;
-            return wins;
-        },
-        py::arg("hands"), py::arg("declared"), py::arg("card"), py::arg("source"), py::arg("drawn"),
-        py::arg("seats"), py::arg("options"),
-        "A mask of the seats in `seats` whose hand wins with the offered card (self-drawn for the source seat of a\n"
-        "drawn card, else from another player): zipai_best(...)[1] is not None for each, in one call.");
 
     m.def(
         "zipai_waits",

@@ -333,6 +333,11 @@ std::uint64_t mingtang_factor(std::uint32_t flag, int huohuo_doublings) {
     }
 }
 
+// The start of a message about declared group g: built only when one is returned (check runs at every offer).
+namespace {
+std::string where(std::size_t g) { return "declared group " + std::to_string(g) + ": "; }
+}  // namespace
+
 std::string check(const Query& query, bool ready) {
     if (query.declared.size() > std::size_t(kMaxGroups))
         return "at most 6 declared groups, got " + std::to_string(query.declared.size());
@@ -345,23 +350,22 @@ std::string check(const Query& query, bool ready) {
     }
     for (std::size_t g = 0; g < query.declared.size(); ++g) {
         const Declared& declared = query.declared[g];
-        const std::string where = "declared group " + std::to_string(g) + ": ";
-        if (!is_declared_type(declared.type)) return where + "type " + std::to_string(int(declared.type)) +
+        if (!is_declared_type(declared.type)) return where(g) + "type " + std::to_string(int(declared.type)) +
                                                       " is not a declared group type (6..10)";
         for (std::uint8_t kind : declared.kinds)
-            if (kind >= kKinds) return where + "card " + std::to_string(kind) + " is not in 0..19";
+            if (kind >= kKinds) return where(g) + "card " + std::to_string(kind) + " is not in 0..19";
         if (declared.type == kChi) {
-            if (!valid_run(declared.kinds)) return where + "a 吃 must be a run of one size, ascending";
+            if (!valid_run(declared.kinds)) return where(g) + "a 吃 must be a run of one size, ascending";
             const int taken = declared.external_kind;
             if (taken != -1 && taken != declared.kinds[0] && taken != declared.kinds[1] && taken != declared.kinds[2])
-                return where + "the card taken from another player must be one of the run's cards";
+                return where(g) + "the card taken from another player must be one of the run's cards";
         } else {
             if (declared.kinds[1] != declared.kinds[0] || declared.kinds[2] != declared.kinds[0])
-                return where + "a same-card group repeats one card";
+                return where(g) + "a same-card group repeats one card";
             const bool takes = declared.type == kPeng || declared.type == kPiao;
             if (declared.external_kind != (takes ? int(declared.kinds[0]) : -1))
-                return where + (takes ? "a 碰 or 飘 takes its card from another player"
-                                      : "a 歪 or 溜 takes no card from another player");
+                return where(g) + (takes ? "a 碰 or 飘 takes its card from another player"
+                                         : "a 歪 or 溜 takes no card from another player");
         }
         const Part part = declared_part(declared);
         for (int i = 0; i < part.size; ++i) ++total[part.kinds[i]];

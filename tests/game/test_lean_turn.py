@@ -72,3 +72,33 @@ def test_lean_turn_only_where_the_core_scans_claims_first():
     assert not Game("kawuxing", seed=1)._flow._lean
     assert not Game("yunxiao", seed=1, claim_window="eligible")._flow._lean
     assert Game("kawuxing", seed=1, claim_window="eligible")._flow._lean
+
+
+@pytest.mark.parametrize("window", ["eligible", "all"])
+@pytest.mark.parametrize("bot", [RandomBot, GreedyBot])
+def test_yunxiao_plain_turns_are_the_hooks_turns(window, bot):
+    """Yunxiao (its own win test, golds wild) answers a draw by a seat known not ready with the core's kong test
+    and its discards (``YunxiaoRules.turn_is_plain``): the legal actions, state and logs equal those of every
+    turn hook asked (YX-16 过张, YX-20 kongs, YX-23 the last kong's replacement, YX-29 三金倒), action by
+    action over 60 hands, and most turns take it."""
+    quick_turns = hooked_turns = 0
+    for seed in range(60):
+        quick = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window=window)
+        hooked = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window=window)
+        hooked._flow._quick_turn = None
+        assert quick._flow._quick_turn is not None
+        bots = [bot(seed * 4 + i) for i in range(4)]
+        while not quick.over:
+            seat = quick.current.seats[0]
+            if quick.table.phase == "turn":
+                plain = quick.rules.turn_is_plain(quick.table, seat)
+                quick_turns += plain
+                hooked_turns += not plain
+            action = bots[seat].act(quick.observation(seat))
+            quick.apply(action)
+            hooked.apply(action)
+            assert quick.snapshot() == hooked.snapshot()
+            for other in quick.current.seats:
+                assert quick.legal_actions(other) == hooked.legal_actions(other)
+        assert quick.to_json() == hooked.to_json()
+    assert quick_turns > 2 * hooked_turns > 0

@@ -1,8 +1,8 @@
-"""The zipai flow's claim scan asks the core once per offered card which seats win on it (``zipai_offer_wins``),
-and once per 报听 moment whether a hand is ready (``zipai_ready``). Both are checked here against the calls they
-replace (``zipai_best`` per seat, ``zipai_waits``) at every offer and every 报听 moment of real games (thousands
-of states: RandomBot and GreedyBot, several option sets, both claim windows, 死手 seats and 海底 cards among them),
-on random hands, and on hostile arguments."""
+"""The zipai flow's claim scan asks the core once per offered card which seats win on it (``zipai_offer``, its wins
+those of ``zipai_offer_wins``), and once per 报听 moment whether a hand is ready (``zipai_ready``). Both are checked
+here against the calls they replace (``zipai_best`` per seat, ``zipai_waits``) at every offer and every 报听 moment
+of real games (thousands of states: RandomBot and GreedyBot, several option sets, both claim windows, 死手 seats and
+海底 cards among them), on random hands, and on hostile arguments."""
 
 from __future__ import annotations
 
@@ -49,11 +49,18 @@ class _Checked:
         self.offers = self.wins = self.readies = self.ready = self.dead = self.haidi = 0
         self.game: Any = None
 
-    def offer_wins(self, hands: Any, declared: Any, card: int, source: int, drawn: bool, seats: int,
-                   options: Any) -> int:
-        found = _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, options)
+    def offer(self, hands: Any, declared: Any, card: int, source: int, drawn: bool, dead: int, chi_ban: Any,
+              menzi_ban: Any, locked: Any, chows: bytes, options: Any, wins: bool) -> int:
+        """The flow's offer scan (zipai_offer): its wins (bit 16 of each seat's 16) are zipai_offer_wins' and
+        zipai_best's, seat by seat."""
+        bits = _core.zipai_offer(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows,
+                                 options, wins)
+        seats = (7 if drawn else 7 ^ (1 << source)) & ~dead
+        found = sum(1 << seat for seat in range(3) if bits >> 16 * seat & 16)
+        assert wins and found == _core.zipai_offer_wins(hands, declared, card, source, drawn, seats, options)
         assert found == _wins_one_by_one(hands, declared, card, source, drawn, seats, options), (
             [bytes(h) for h in hands], declared, card, source, drawn, seats, options)
+        assert not any(bits >> 16 * seat & 0xFFFF for seat in range(3) if not seats >> seat & 1)
         # ... and the flow asked about the offer on its table: the card offered, its source, every seat but a
         # 死手 one (and a discard's discarder), each with its own hand and groups
         flow = self.game._flow
@@ -67,7 +74,7 @@ class _Checked:
         self.offers += 1
         self.wins += bin(found).count("1")
         self.dead += seats != (7 if drawn else 7 ^ (1 << source))
-        return found
+        return bits
 
     def zipai_ready(self, hand: Any, declared: Any, options: Any) -> bool:
         found = _core.zipai_ready(hand, declared, options)
@@ -80,7 +87,7 @@ class _Checked:
 @pytest.mark.rule("WH-19", "WH-27", "WH-32", "WH-38")
 def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(monkeypatch: Any) -> None:
     checked = _Checked()
-    monkeypatch.setattr(flow_module, "zipai_offer_wins", checked.offer_wins)
+    monkeypatch.setattr(flow_module, "zipai_offer", checked.offer)
     monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
     for index in range(400):
         options = OPTION_SETS[index % len(OPTION_SETS)]
@@ -151,3 +158,47 @@ def test_a_seat_left_out_of_the_mask_is_not_asked() -> None:
     bad = np.zeros(20, dtype=np.uint8)
     assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 1, OPTIONS) == 1
     assert _core.zipai_offer_wins([hand, bad, bad], [[], [], []], 6, 1, False, 0, OPTIONS) == 0
+
+
+def test_hands_as_bytes_or_bytearrays_answer_as_arrays() -> None:
+    """The flow passes its table's own bytearrays; bytes, strided uint8 arrays and tuples of groups read the same."""
+    rng = random.Random(5)
+    for _ in range(200):
+        hands = [_random_hand(rng, 19) for _ in range(3)]
+        card = rng.randrange(20)
+        if any(hand[card] >= 4 for hand in hands):
+            continue
+        seats, source, drawn = rng.randrange(8), rng.randrange(3), rng.random() < 0.5
+        expected = _core.zipai_offer_wins(hands, [[], [], []], card, source, drawn, seats, OPTIONS)
+        wide = [np.repeat(hand, 2)[::2] for hand in hands]  # a strided view
+        for form in ([bytearray(h) for h in hands], tuple(bytes(h) for h in hands), wide):
+            assert _core.zipai_offer_wins(form, ((), (), ()), card, source, drawn, seats, list(OPTIONS)) == expected
+
+
+@pytest.mark.parametrize("call", [
+    lambda h: _core.zipai_offer_wins(h, [[], [], []], 1, 0, True, 7, OPTIONS),  # not three hands
+    lambda h: _core.zipai_offer_wins([h, h], [[], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[(7, 1, 1, 1)], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[(7, 1, 1, 1, "x")], [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [5, [], []], 1, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1.0, 0, True, 7, OPTIONS),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, 7, (5, False)),
+    lambda h: _core.zipai_offer_wins([h, h, h], [[], [], []], 1, 0, True, 7),
+    lambda h: _core.zipai_offer_wins(hands=[h, h, h], declared=[[], [], []], card=1, source=0, drawn=True, seats=7,
+                                     options=OPTIONS),
+])
+def test_malformed_argument_types_are_refused(call: Any) -> None:
+    """Arguments of the wrong shape or type: a TypeError, never a crash (the arguments are positional only)."""
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    with pytest.raises(TypeError):
+        call(hand)
+
+
+@pytest.mark.parametrize("bad", [[1] * 20, np.zeros(19, np.uint8), bytes(21), np.zeros(20, np.float64),
+                                 np.full(20, 5, np.int64), "x" * 20])
+def test_malformed_hands_are_refused_with_invalid_hand(bad: Any) -> None:
+    hand = np.array([3, 3, 3, 3, 3, 3, 1] + [0] * 13, dtype=np.uint8)
+    with pytest.raises(InvalidHand):
+        _core.zipai_offer_wins([hand, bad, hand], [[], [], []], 1, 0, True, 7, OPTIONS)
+    assert _core.zipai_offer_wins([hand, bad, hand], [[], [], []], 1, 0, True, 5, OPTIONS) >= 0  # not asked: not read

@@ -319,7 +319,9 @@ class Rules(ABC):
         """For a system with turn hooks (``forbidden_discards``, ``turn_extras``, ``kong_options``): is
         ``seat``'s turn now only its discards, every one allowed, whenever the core finds no complete hand and no
         possible kong (four held, or a held tile of an exposed pung)? True lets the engine skip the turn hooks
-        (declare ``turn_is_plain=True``; never asked otherwise). False, the default, is always safe."""
+        (declare ``turn_is_plain=True``; never asked otherwise). False, the default, is always safe. A system that
+        tests wins itself (``core_wins=False``) says True only for a seat whose ready cache byte is 0 (known not
+        ready): the core's complete-hand test is not made then."""
         return False
 
     def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:

@@ -176,6 +176,8 @@ class Capabilities:
     - ``turn_is_plain``: the hook of that name says when a turn of a system with turn hooks (forbidden discards,
       extras, kong options) is still only its discards unless the core finds a complete hand or a possible
       kong: the engine then answers that turn with one core call, as it does every turn of a system without them.
+      Without ``core_wins`` the hook may say so only for a seat the engine's ready cache knows is not ready (its
+      byte 0): the core's test of a complete hand is then skipped, not trusted.
     - ``claims_in_shapes``: a custom :meth:`~hupai.rules.base.Rules.claim_options` never offers a claim that the
       core's standard scan (``_core.claim_scan``: wins by the core's test, pungs and kongs by count, chows to
       :meth:`~hupai.rules.base.Rules.chow_seats`) does not find, so when that scan finds nothing the engine skips

@@ -92,8 +92,10 @@ class MahjongFlow:
         self._ready_first = caps.custom_claims and not caps.core_wins
         # Rules with chow_seats get their ChowMasks of the table at deal and restore (see ChowMasks: not the flow).
         self._chowers: tuple[int, ...] | claims.ChowMasks = _CHOWERS[n]
-        # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None.
-        self._quick_turn = rules.turn_is_plain if caps.turn_is_plain and caps.core_wins else None
+        # The rules' turn hooks skipped when they say a turn is plain (Rules.turn_is_plain), else None. Rules that
+        # test wins themselves say so only for a seat known not ready (its cache byte 0): the core then looks for no
+        # complete hand (the drawn tile is passed only for a byte that is not 0), only for a kong.
+        self._quick_turn = rules.turn_is_plain if caps.turn_is_plain else None
         # Claims found by one core scan first (see _discard): standard claims, or custom ones within its shapes.
         self._quick_claims = (window == "eligible" and caps.core_wins and not caps.on_discard
                               and (not caps.custom_claims or caps.claims_in_shapes))

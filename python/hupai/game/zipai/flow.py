@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from ..._core import count_kinds, zipai_best, zipai_offer_wins, zipai_ready
+from ..._core import count_kinds, zipai_best, zipai_offer, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
 from ...events import EventLog, record
@@ -89,6 +89,34 @@ _PASS = tuple(Action("pass", seat) for seat in range(3))
 _CHOWS = tuple(tuple(tuple((low, high, card_mask((card, *others)), MENZI_BIT.get((low, high, card), 0),
                             Action("chow", seat, card, run))
                            for run, low, high, others in _RUNS_OF[card]) for card in range(20)) for seat in range(3))
+#: The same runs for the core's offer scan (``_core.zipai_offer``): per card four slots of (low, high, the locks'
+#: three bytes, the menzi-ban bit's index or 255), an empty slot's low 255.
+_CHOW_SPEC = b"".join(
+    b"".join(bytes((low, high, *locks.to_bytes(3, "little"), bit.bit_length() - 1 if bit else 255))
+             for low, high, locks, bit, _ in _CHOWS[0][card]) + b"\xff" * 6 * (4 - len(_CHOWS[0][card]))
+    for card in range(20))
+#: The core's option bits of a seat (16 a seat): 溜, 歪, 飘, 碰 in the order a seat is offered them (a seat's own
+#: card offers 溜 歪 飘, another's 飘 碰), then 胡 (after the chows, bits 5..8).
+_OFFER_KINDS = ((1, "liu"), (2, "wai"), (4, "piao"), (8, "pung"))
+_OFFER_WIN = 16
+
+
+@lru_cache(maxsize=4096)  # a memo of a pure function of plain values: the same few option sets recur
+def _offered(seat: int, card: int, bits: int) -> tuple[Action, ...]:
+    """A seat's options on ``card`` from the core's bits (``_core.zipai_offer``), in the order the flow offers them."""
+    out = [_ACT[kind][seat][card] for bit, kind in _OFFER_KINDS if bits & bit]
+    out.extend(chow[4] for i, chow in enumerate(_CHOWS[seat][card]) if bits >> 5 + i & 1)
+    if bits & _OFFER_WIN:
+        out.append(_ACT["win"][seat][card])
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _pending(seat: int, card: int, bits: int) -> tuple[Action, ...]:
+    """What an asked seat may answer: its options and ``pass``."""
+    return (*_offered(seat, card, bits), _PASS[seat])
+
+
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
 _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(PartType.LIU),
               "piao": int(PartType.PIAO), "chi": int(PartType.CHI)}
@@ -296,46 +324,29 @@ class ZipaiFlow:
         WH-17's turn order; seats with nothing left out. A win on the 海底 card is offered even where its drawer
         could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
         answers are in (:meth:`_resolve`), never by what the other seats are offered."""
-        table = self.table
-        order = _ORDER[drawn][source]
-        chower = (source + 1) % 3
+        bits = self._offer_bits(card, source, drawn)
         out: dict[int, list[Action]] = {}
-        hands = table.hands
-        dead = table.dead  # a seat mask
-        wins = 0
-        if not self._house_wins:  # the asked seats' wins in one core call (WH-32: none for a 死手 seat, WH-27)
-            asked = (7 if drawn else 7 ^ (1 << source)) & ~dead
-            wins = zipai_offer_wins(table.views, self._core_groups, card, source, drawn, asked, self._options)
-        for seat in order:
-            if dead >> seat & 1:
-                continue
-            held = hands[seat][card]
-            own = drawn and seat == source
-            options: list[Action] = []
-            if own:
-                wai = peng = False  # its own 歪 or 碰 of the card (one loop: this runs at every turn-up)
-                for group in table.groups[seat]:
-                    if group.cards[0] == card:
-                        wai = wai or group.type == "wai"
-                        peng = peng or group.type == "peng"
-                if held == 3 or wai:
-                    options.append(_ACT["liu"][seat][card])
-                if held >= 2 and self._keeps_discard(seat, (card, card)):
-                    options.append(_ACT["wai"][seat][card])
-                if peng:
-                    options.append(_ACT["piao"][seat][card])
-            elif held >= 2:
-                if held == 3:
-                    options.append(_ACT["piao"][seat][card])
-                if self._keeps_discard(seat, (card, card)):
-                    options.append(_ACT["pung"][seat][card])
-            if (own or seat == chower) and not table.chi_ban[seat] >> card & 1:
-                options.extend(self._chows(seat, card))
-            if (wins >> seat & 1) if not self._house_wins else self._wins(seat, card, own):
-                options.append(_ACT["win"][seat][card])
-            if options:
-                out[seat] = options
+        for seat in _ORDER[drawn][source]:
+            seat_bits = bits >> 16 * seat & 0xFFFF
+            if seat_bits:
+                out[seat] = list(_offered(seat, card, seat_bits))
         return out
+
+    def _offer_bits(self, card: int, source: int, drawn: bool) -> int:
+        """Every seat's options on the offered ``card`` as the core's bits (16 a seat, see :func:`_offered`), in one
+        core call: 溜 and 歪 of a seat's own card, 飘 and 碰 (WH-14, WH-15, WH-22), the 吃 (WH-14, not chi-banned
+        WH-21 or menzi-banned WH-23, leaving a card to discard once WH-26's locks apply, WH-18), and the wins
+        (WH-32); a 死手 seat none (WH-27). Under a house rule that changes which hands win the rules say who
+        wins."""
+        table = self.table
+        house = self._house_wins
+        bits: int = zipai_offer(table.hands, self._core_groups, card, source, drawn, table.dead, table.chi_ban,
+                                table.menzi_ban, table.locked, _CHOW_SPEC, self._options, not house)
+        if house:
+            for seat in _ORDER[drawn][source]:
+                if not table.dead >> seat & 1 and self._wins(seat, card, drawn and seat == source):
+                    bits |= _OFFER_WIN << 16 * seat
+        return bits
 
     def _haidi_blocked(self) -> bool:
         """WH-19: the offered card is the 海底 card and its drawer could 溜 or 歪 it, so nobody wins on it
@@ -347,7 +358,8 @@ class ZipaiFlow:
 
     def _chows(self, seat: int, card: int) -> list[Action]:
         """The 吃 of ``card`` the seat may make: a held 门子 completed by it, not menzi-banned (WH-23), and
-        leaving a card to discard once the locks of WH-26 apply (WH-18)."""
+        leaving a card to discard once the locks of WH-26 apply (WH-18). The rules in Python, as the core's offer
+        scan (:meth:`_offer_bits`) applies them; tests hold the two to the same answers."""
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
@@ -452,15 +464,16 @@ class ZipaiFlow:
         table.offer = card
         table.offer_from = source
         table.offer_kind = "draw" if drawn else "discard"
-        options = self._offer_options(card, source, drawn)
-        asked: tuple[int, ...]
-        if self.window == "all":
-            asked = _ORDER[drawn][source]
-        else:
-            asked = tuple(options)
-        table.pending = {seat: (*options.get(seat, ()), _PASS[seat]) for seat in asked}
+        bits = self._offer_bits(card, source, drawn)
+        if self.window == "all":  # every seat in turn order, pass alone where it has nothing
+            table.pending = {seat: _pending(seat, card, bits >> 16 * seat & 0xFFFF) for seat in _ORDER[drawn][source]}
+        elif bits:
+            table.pending = {seat: _pending(seat, card, seat_bits) for seat in _ORDER[drawn][source]
+                             if (seat_bits := bits >> 16 * seat & 0xFFFF)}
+        else:  # nobody may do anything (most offers)
+            table.pending = {}
         table.answers = {}
-        if not asked:
+        if not table.pending:
             self._unclaimed()
 
     def _resolve(self) -> None:

@@ -106,7 +106,7 @@ class YunxiaoRules(Rules):
     name: ClassVar[str] = "yunxiao"
     capabilities: ClassVar[Capabilities] = Capabilities(
         core_wins=False, custom_claims=True, pre_draw=True, forbidden_discards=True, kong_options=True,
-        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True, wall_end=True)
+        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True, wall_end=True, turn_is_plain=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
     #: YX-29..31 events (``human`` is YX-31's 地胡 too), the gold, 游 level; no winds (YX-46), no 海底.
     context_fields: ClassVar[frozenset[str] | None] = frozenset({
@@ -370,6 +370,15 @@ class YunxiaoRules(Rules):
         used = list(meld.tiles)
         used.remove(claimed)
         return chow_forbidden_discards(claimed, (used[0], used[1]), gold)
+
+    def turn_is_plain(self, table: TableView, seat: int) -> bool:
+        """The common turn, decided without the turn hooks: a draw from the wall by a seat whose hand before it was
+        known not to be ready (the engine's cache byte 0, set at its last discard). No tile then completes it, a
+        drawn third gold included (ready() counts two golds held as ready: YX-29), and no chow turn's 过张 holds
+        (YX-16: a chow is followed by a discard, not a draw). The engine adds the core's kong test (YX-20: four
+        held, or a held tile of an exposed pung) and falls back to the hooks when it finds one. A replacement
+        draw (YX-13, YX-23) or a tile given by a declaration takes the hooks."""
+        return table.ready_bytes[seat] == 0 and table.drawn_from == "wall"
 
     def kong_options(self, table: TableView, seat: int) -> list[Action]:
         """YX-20: a self-drawn fourth as 暗杠 (``kong``/``concealed``) or 明杠 (``declare``/``ming_gang``),
