@@ -178,9 +178,10 @@ using hupai::binding::Read;
 PyObject* fast_sequence(PyObject* value, const char* what, Py_ssize_t size) {
     PyObject* fast = PySequence_Fast(value, what);
     if (fast == nullptr) return nullptr;
-    if (size >= 0 && PySequence_Fast_GET_SIZE(fast) != size) {
+    const Py_ssize_t got = PySequence_Fast_GET_SIZE(fast);  // of the list or tuple made: `value` may be neither
+    if (size >= 0 && got != size) {
         Py_DECREF(fast);
-        PyErr_Format(PyExc_TypeError, "%s (got %zd items)", what, PySequence_Fast_GET_SIZE(value));
+        PyErr_Format(PyExc_TypeError, "%s (got %zd items)", what, got);
         return nullptr;
     }
     return fast;
