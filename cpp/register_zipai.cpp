@@ -245,6 +245,41 @@ bool read_declared_raw(PyObject* value, std::vector<Declared>& out) {
     return ok;
 }
 
+// The queries of the seats in `asked` (a mask) on the offered `card` from `source`: their hands and declared groups
+// read and checked, and with `search` each query checked as a win search's (WH-32); false with the error set.
+// Seats not asked are not read (a 死手 seat's, a discard's discarder's).
+bool read_queries(PyObject* hands_arg, PyObject* declared_arg, int asked, int card, int source, bool drawn,
+                  const Options& options, bool search, std::array<Query, 3>& queries) {
+    PyObject* hands = fast_sequence(hands_arg, "hands must be a sequence of 3 counts vectors", 3);
+    if (hands == nullptr) return false;
+    PyObject* declared = fast_sequence(declared_arg, "declared must be a sequence of 3 seats' groups", 3);
+    if (declared == nullptr) {
+        Py_DECREF(hands);
+        return false;
+    }
+    bool ok = true;
+    for (int seat = 0; ok && seat < 3; ++seat) {
+        if (!(asked >> seat & 1)) continue;
+        Query& query = queries[seat];
+        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
+        if (read == Read::kNotPlain)
+            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
+        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
+        if (!ok || !search) continue;
+        query.win_card = card;
+        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+        query.options = options;
+        const std::string problem = check(query, false);
+        if (!problem.empty()) {
+            hupai::binding::set_invalid_hand(problem);
+            ok = false;
+        }
+    }
+    Py_DECREF(hands);
+    Py_DECREF(declared);
+    return ok;
+}
+
 // zipai_offer_wins(hands, declared, card, source, drawn, seats, options) -> int: the flow's claim scan (WH-32),
 // which of the asked seats win on the offered card, in one call. Everything is read and checked first; the search
 // runs without the GIL.
@@ -276,35 +311,9 @@ PyObject* zipai_offer_wins(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         hupai::binding::set_invalid_hand("seats must be a mask of seats 0..2");
         return nullptr;
     }
-    PyObject* hands = fast_sequence(args[0], "hands must be a sequence of 3 counts vectors", 3);
-    if (hands == nullptr) return nullptr;
-    PyObject* declared = fast_sequence(args[1], "declared must be a sequence of 3 seats' groups", 3);
-    if (declared == nullptr) {
-        Py_DECREF(hands);
-        return nullptr;
-    }
     thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
-    bool ok = true;
-    for (int seat = 0; ok && seat < 3; ++seat) {
-        if (!(seats >> seat & 1)) continue;  // a seat not asked is not read (a 死手 seat's, the discarder's)
-        Query& query = queries[seat];
-        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
-        if (read == Read::kNotPlain)
-            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
-        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
-        if (!ok) break;
-        query.win_card = int(card);
-        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
-        query.options = options;
-        const std::string problem = check(query, false);
-        if (!problem.empty()) {
-            hupai::binding::set_invalid_hand(problem);
-            ok = false;
-        }
-    }
-    Py_DECREF(hands);
-    Py_DECREF(declared);
-    if (!ok) return nullptr;
+    if (!read_queries(args[0], args[1], int(seats), int(card), int(source), drawn != 0, options, true, queries))
+        return nullptr;
     int wins = 0;
     bool failed = false;
     Py_BEGIN_ALLOW_THREADS
@@ -401,35 +410,9 @@ PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (search < 0) return nullptr;
     // The seats asked: not 死手 (WH-27), and not a discard's discarder.
     const int asked = (drawn ? 7 : 7 ^ (1 << source)) & ~int(dead);
-    PyObject* hands = fast_sequence(args[0], "hands must be a sequence of 3 counts vectors", 3);
-    if (hands == nullptr) return nullptr;
-    PyObject* declared = fast_sequence(args[1], "declared must be a sequence of 3 seats' groups", 3);
-    if (declared == nullptr) {
-        Py_DECREF(hands);
-        return nullptr;
-    }
     thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
-    bool ok = true;
-    for (int seat = 0; ok && seat < 3; ++seat) {
-        if (!(asked >> seat & 1)) continue;  // a seat not asked is not read
-        Query& query = queries[seat];
-        const Read read = hupai::binding::read_counts20(PySequence_Fast_GET_ITEM(hands, seat), query.hand.data());
-        if (read == Read::kNotPlain)
-            hupai::binding::set_invalid_hand("a zipai hand must be a uint8[20] counts vector");
-        ok = read == Read::kDone && read_declared_raw(PySequence_Fast_GET_ITEM(declared, seat), query.declared);
-        if (!ok || !search) continue;
-        query.win_card = int(card);
-        query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
-        query.options = options;
-        const std::string problem = check(query, false);
-        if (!problem.empty()) {
-            hupai::binding::set_invalid_hand(problem);
-            ok = false;
-        }
-    }
-    Py_DECREF(hands);
-    Py_DECREF(declared);
-    if (!ok) return nullptr;
+    if (!read_queries(args[0], args[1], asked, int(card), int(source), drawn != 0, options, search != 0, queries))
+        return nullptr;
     long long out = 0;
     bool failed = false;
     Py_BEGIN_ALLOW_THREADS
