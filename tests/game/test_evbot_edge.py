@@ -5,9 +5,11 @@ stated reason: Guangdong's kongs (GD-12, GD-20, GD-27), the kinds a seat has let
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import hupai
 import pytest
+from hupai.actions import Action
 from hupai.bots import GreedyBot, _own_groups
 from hupai.ev import EVBot, _passed
 from hupai.game import Game
@@ -95,12 +97,9 @@ def _red_cards(observation: Observation) -> int:
     return held + sum(card in RED_KINDS for group in groups for card in group.cards)
 
 
-def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
-    """Over GreedyBot's games: the turns where EVBot's discard differs from GreedyBot's for a hand of RED_REACH red
-    cards or more (each a red card given up for a black one) and for a hand of one to RED_SHED (each a black card
-    given up for a red one); and the turns where a hand with fewer than RED_REACH red cards plays GreedyBot's red
-    card although EVBot keeping red cards at any count would play a black one."""
-    kept = shed = kept_greedy = 0
+def _greedy_decisions(seeds: range) -> Iterator[tuple[int, Observation, Action]]:
+    """Every decision of GreedyBot's Wai Huzi games at ``seeds``: (seat, its observation, GreedyBot's action); the
+    action is applied once the caller has looked."""
     for seed in seeds:
         game = Game("waihuzi", seed=seed)
         bots = [GreedyBot(s) for s in range(3)]
@@ -108,24 +107,34 @@ def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple
             seat = game.seats_to_act[0]
             observation = game.observation(seat)
             greedy = bots[seat].act(observation)
-            kinds = [a.kind for a in observation.legal_actions]
-            if observation.phase == "turn" and greedy.kind == "discard" and "win" not in kinds:
-                ev = EVBot(seat).act(observation)
-                reds = _red_cards(observation)
-                if ev != greedy and reds >= RED_REACH:
-                    assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS
-                    kept += 1
-                elif ev != greedy:
-                    assert greedy.tile not in RED_KINDS and ev.tile in RED_KINDS and 0 < reds <= RED_SHED
-                    shed += 1
-                elif greedy.tile in RED_KINDS:
-                    with monkeypatch.context() as patch:
-                        patch.setattr(waihuzi_advice, "RED_REACH", 0)  # keep red cards whatever their count
-                        always = EVBot(seat).act(observation)
-                    if always != greedy:
-                        assert always.tile not in RED_KINDS and reds < RED_REACH
-                        kept_greedy += 1
+            yield seat, observation, greedy
             game.apply(greedy)
+
+
+def _red_discard_choices(seeds: range, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
+    """Over GreedyBot's games: the turns where EVBot's discard differs from GreedyBot's for a hand of RED_REACH red
+    cards or more (each a red card given up for a black one) and for a hand of one to RED_SHED (each a black card
+    given up for a red one); and the turns where a hand with fewer than RED_REACH red cards plays GreedyBot's red
+    card although EVBot keeping red cards at any count would play a black one."""
+    kept = shed = kept_greedy = 0
+    for seat, observation, greedy in _greedy_decisions(seeds):
+        kinds = [a.kind for a in observation.legal_actions]
+        if observation.phase == "turn" and greedy.kind == "discard" and "win" not in kinds:
+            ev = EVBot(seat).act(observation)
+            reds = _red_cards(observation)
+            if ev != greedy and reds >= RED_REACH:
+                assert greedy.tile in RED_KINDS and ev.tile not in RED_KINDS
+                kept += 1
+            elif ev != greedy:
+                assert greedy.tile not in RED_KINDS and ev.tile in RED_KINDS and 0 < reds <= RED_SHED
+                shed += 1
+            elif greedy.tile in RED_KINDS:
+                with monkeypatch.context() as patch:
+                    patch.setattr(waihuzi_advice, "RED_REACH", 0)  # keep red cards whatever their count
+                    always = EVBot(seat).act(observation)
+                if always != greedy:
+                    assert always.tile not in RED_KINDS and reds < RED_REACH
+                    kept_greedy += 1
     return kept, shed, kept_greedy
 
 
@@ -163,27 +172,20 @@ def test_waihuzi_evbot_takes_a_piao_of_three_held_cards_for_its_outer_yuan() -> 
     takes the 飘 where GreedyBot does not, and only where the hand keeps the 5 息 a win needs (WH-32) after it."""
     taken = kept = 0
     judge = advice("waihuzi").judge
-    for seed in range(40):
-        game = Game("waihuzi", seed=seed)
-        bots = [GreedyBot(s) for s in range(3)]
-        while not game.over:
-            seat = game.seats_to_act[0]
-            observation = game.observation(seat)
-            greedy = bots[seat].act(observation)
-            piao = [a for a in observation.legal_actions if a.kind == "piao"]
-            kinds = [a.kind for a in observation.legal_actions]
-            counts = bytes(observation.counts)
-            if observation.phase != "turn" and piao and "win" not in kinds and counts[piao[0].tile] >= 3:
-                groups = _own_groups(seat, observation.melds[seat])
-                if groups and judge(counts, groups).wait_value == 0:
-                    card = piao[0].tile
-                    after = bytearray(counts)
-                    after[card] -= 3
-                    xi = judge(bytes(after), (*groups, Declared.piao(card))).xi
-                    ev = EVBot(seat).act(observation)
-                    assert greedy.kind != "piao"
-                    assert (ev == piao[0]) is (xi >= 5)
-                    taken += ev == piao[0]
-                    kept += ev != piao[0]
-            game.apply(greedy)
+    for seat, observation, greedy in _greedy_decisions(range(40)):
+        piao = [a for a in observation.legal_actions if a.kind == "piao"]
+        kinds = [a.kind for a in observation.legal_actions]
+        counts = bytes(observation.counts)
+        if observation.phase != "turn" and piao and "win" not in kinds and counts[piao[0].tile] >= 3:
+            groups = _own_groups(seat, observation.melds[seat])
+            if groups and judge(counts, groups).wait_value == 0:
+                card = piao[0].tile
+                after = bytearray(counts)
+                after[card] -= 3
+                xi = judge(bytes(after), (*groups, Declared.piao(card))).xi
+                ev = EVBot(seat).act(observation)
+                assert greedy.kind != "piao"
+                assert (ev == piao[0]) is (xi >= 5)
+                taken += ev == piao[0]
+                kept += ev != piao[0]
     assert taken > 0 and kept > 0
