@@ -214,3 +214,45 @@ def test_a_claims_only_search_searches_claim_windows_alone(rules: str) -> None:
     assert phases["turn"] == 0 and phases["claim"] > 0
     with pytest.raises(HupaiError, match="unknown decisions"):
         SearchBot(0, decisions="turns")
+
+
+def test_a_guarded_search_keeps_discards_no_more_dangerous_than_the_priors() -> None:
+    """``danger="guard"``: at a turn, every discard candidate but the prior's is one EVBot rates no more dangerous
+    than the prior's; an unguarded search offers more dangerous ones in the same hand, and a guarded search is
+    deterministic for a seed."""
+    from hupai.ev import EVBot
+    from hupai.search import _dangers
+
+    game = Game("guangdong", seed=5, claim_window="eligible")
+    guarded, unguarded = SearchBot(1, danger="guard"), SearchBot(1)
+    bots = [EVBot(seat) for seat in range(4)]
+    riskier = 0
+    while not game.over:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        prior = bots[seat].act(observation)
+        if observation.phase == "turn" and prior.kind == "discard" and len(observation.legal_actions) > 1:
+            dangers = _dangers(observation)
+            kept = guarded._candidates(observation, prior)
+            assert kept[0] == prior
+            assert all(dangers[a.tile] <= dangers[prior.tile] for a in kept if a.kind == "discard")
+            riskier += any(a.kind == "discard" and dangers[a.tile] > dangers[prior.tile]
+                           for a in unguarded._candidates(observation, prior))
+        game.apply(prior)
+    assert riskier > 0
+
+    def choices(seed: int) -> list[Action]:
+        game = Game("guangdong", seed=11, claim_window="eligible")
+        bot = SearchBot(seed, rollouts=6, margin=0.0, danger="guard")
+        out = []
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            action = bot.act(observation) if seat == 0 else GreedyBot(seat).act(observation)
+            out.append(action)
+            game.apply(action)
+        return out
+
+    assert choices(4) == choices(4)
+    with pytest.raises(HupaiError, match="unknown danger"):
+        SearchBot(0, danger="safe")
