@@ -71,7 +71,7 @@ def test_search_is_a_named_bot() -> None:
                 "search:4:danger=guard:danger=any"):
         with pytest.raises(HupaiError, match="unknown bot"):
             bot_factory(bad)
-    for margin in (-0.5, float("nan"), float("inf"), "1", True, None):
+    for margin in (-0.5, float("nan"), float("inf"), "1", True):
         with pytest.raises(HupaiError, match="margin must be"):
             SearchBot(0, margin=margin)  # type: ignore[arg-type]
     result = simulate("waihuzi", hands=1, bots=["search:2", "greedy", "greedy"], seed=3)

@@ -256,3 +256,35 @@ def test_a_guarded_search_keeps_discards_no_more_dangerous_than_the_priors() -> 
     assert choices(4) == choices(4)
     with pytest.raises(HupaiError, match="unknown danger"):
         SearchBot(0, danger="safe")
+
+
+def test_a_rule_system_declares_its_own_search_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings not given to the bot come from the rule system's advice (``Advice.search``), else DEFAULTS; a
+    setting given to the bot holds in every system; a malformed declaration is a clear error."""
+    import hupai
+    from hupai import rules as rules_module
+    from hupai.search import DEFAULTS
+
+    for name in hupai.rules.names():  # every declared setting is well formed
+        playing = SearchBot(0).playing(name)
+        assert {**DEFAULTS, **rules_module.advice(name).search}["margin"] == playing.margin
+    advice = type(rules_module.advice("yunxiao"))
+    monkeypatch.setattr(advice, "search", {"margin": 1.5, "worlds": "weighted", "decisions": "claims"})
+    bot = SearchBot(3, rollouts=6)
+    playing = bot.playing("yunxiao")
+    assert (playing.margin, playing.decisions, playing.danger) == (1.5, "claims", "any")
+    assert playing.weights is not None and bot._weights is None
+    assert bot.playing("guangdong") == (3.0, "all", "any", None)
+    given = SearchBot(3, rollouts=6, margin=2.0, worlds="uniform").playing("yunxiao")
+    assert (given.margin, given.decisions, given.weights) == (2.0, "claims", None)
+    game = Game("yunxiao", seed=23, claim_window="eligible")
+    observation = game.observation(game.seats_to_act[0])
+    assert observation.phase == "turn" and len(observation.legal_actions) > 1
+    bot.act(observation)
+    assert bot.last[1] == 0  # the declared claims-only search plays the prior's choice at a turn
+    monkeypatch.setattr(advice, "search", {"margin": -1})
+    with pytest.raises(HupaiError, match="margin must be"):
+        SearchBot(0).playing("yunxiao")
+    monkeypatch.setattr(advice, "search", {"budget": 5})
+    with pytest.raises(HupaiError, match="yunxiao's advice: unknown search setting"):
+        SearchBot(0).playing("yunxiao")
