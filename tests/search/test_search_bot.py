@@ -268,6 +268,9 @@ def test_a_rule_system_declares_its_own_search_settings(monkeypatch: pytest.Monk
     for name in hupai.rules.names():  # every declared setting is well formed
         playing = SearchBot(0).playing(name)
         assert {**DEFAULTS, **rules_module.advice(name).search}["margin"] == playing.margin
+    kawuxing = SearchBot(0).playing("kawuxing")  # Kawuxing's own, measured against EVBot (docs/bots.md)
+    assert (kawuxing.margin, kawuxing.decisions, kawuxing.danger) == (1.5, "all", "any") and kawuxing.weights
+    assert SearchBot(0, worlds="uniform").playing("kawuxing").weights is None
     advice = type(rules_module.advice("yunxiao"))
     monkeypatch.setattr(advice, "search", {"margin": 1.5, "worlds": "weighted", "decisions": "claims"})
     bot = SearchBot(3, rollouts=6)
