@@ -39,10 +39,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import _core
 from .actions import Action
 from .bots import GreedyBot, _zipai_act, _zipai_advice
 from .observation import Observation
-from .rules.base_advice import Advice
+from .rules.base_advice import ANY_KIND, Advice
 
 __all__ = ["EVBot"]
 
@@ -62,6 +63,36 @@ def _seen(observation: Observation) -> list[int]:
         for tile in pile:
             seen[tile] += 1
     return seen
+
+
+def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action]) -> list[int]:
+    """Per discard, the core's score (-256 x shanten + improving copies) with the copies counted on what the seat
+    has not seen anywhere: less the copies of the improving kinds face up on the table (every discard pile and
+    meld). The core counts four of each kind less the hand's own: a wait whose copies lie in the discard piles
+    looks as good to it as a live one."""
+    shown = bytearray(34)
+    for pile in observation.discards:
+        for tile in pile:
+            shown[tile] += 1
+    for melds in observation.melds:
+        for meld in melds:
+            for tile in meld.tiles:
+                shown[tile] += 1
+    # The kinds shown once, twice, three and four times as bit masks: an option's shown copies are then four
+    # popcounts of its improving mask (a loop over its kinds cost more than the core call).
+    masks = [0, 0, 0, 0, 0]
+    for kind, count in enumerate(shown):
+        if count:
+            masks[count] |= 1 << kind
+    _, once, twice, thrice, four = masks
+    scores = {}
+    for kind, after, improving, copies in _core.discard_analysis(observation.counts, 0,
+                                                                 len(observation.melds[observation.seat]),
+                                                                 int(advice.forms), ANY_KIND):
+        seen = ((improving & once).bit_count() + 2 * (improving & twice).bit_count()
+                + 3 * (improving & thrice).bit_count() + 4 * (improving & four).bit_count())
+        scores[kind] = -256 * after + copies - seen
+    return [scores[action.tile] for action in discards]
 
 
 def _shape_danger(kind: int, unseen: Sequence[int]) -> float:
@@ -190,13 +221,18 @@ class EVBot(GreedyBot):
         return self_draw * ratio - 0.5 * other_win > 1.0
 
     def _discard(self, observation: Observation, advice: Advice, discards: list[Action]) -> Action:
-        scores: Sequence[float] = advice.rank_discards(observation, discards)
-        if type(advice).rank_discards is Advice.rank_discards:
+        core_ranked = type(advice).rank_discards is Advice.rank_discards
+        scores: Sequence[float]
+        if core_ranked and advice.ranks_live_copies:
+            scores = _live_scores(observation, advice, discards)
+        else:
+            scores = advice.rank_discards(observation, discards)
+        if core_ranked:
             shanten = [-int(score // 256) for score in scores]  # the core's copies - 256 x shanten
         else:
             shanten = [-int(score) for score in scores]  # the advice's own ranking: -shanten
         best = min(shanten)
-        if shanten.count(best) > 1 and type(advice).rank_discards is Advice.rank_discards:
+        if shanten.count(best) > 1 and core_ranked:
             scores = self._weigh(observation, advice, discards, scores, shanten, best)
         top = max(scores)
         known = advice.known_waits(observation)
