@@ -9,7 +9,9 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   the hand ends (the unseen copies of its waits among the tiles it has not seen, over its remaining draws, against
   the chance that another seat ends the hand first) and lets the win pass when the self-draw it expects, less
   what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
-- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), each
+- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them; where the
+  advice says so, Guangdong's ``ranks_live_copies``, the copies counted on what the seat has not seen anywhere,
+  its hand and every discard pile and meld, not on four less its hand's own), each
   discard's improving tiles weighed by what its hand is likely to pay where the advice can say
   (:meth:`~hupai.rules.base_advice.Advice.discard_values`: Guangdong's share doubles per 番, GD-16..18, so a
   discard that keeps a 中 pung or 混一色 in reach counts its tiles twice or four times), and among them the
@@ -38,6 +40,7 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from . import _core
 from .actions import Action
@@ -46,6 +49,8 @@ from .observation import Observation
 from .rules.base_advice import ANY_KIND, Advice
 
 __all__ = ["EVBot"]
+
+_KIND = attrgetter("kind")
 
 #: Danger of discarding into a hand whose waits are known (a shown hand): above any shape estimate or step of
 #: offence but the last.
@@ -65,33 +70,73 @@ def _seen(observation: Observation) -> list[int]:
     return seen
 
 
-def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action]) -> list[int]:
+def _suit_ranks(ranks: range) -> int:
+    return sum(1 << (suit * 9 + rank) for suit in range(3) for rank in ranks)
+
+
+#: The suit kinds a run can reach from above (1-7: t+1 and t+2 held), around (2-8) and from below (3-9), as bit masks.
+_RUN_UP, _RUN_AROUND, _RUN_DOWN = _suit_ranks(range(7)), _suit_ranks(range(1, 8)), _suit_ranks(range(2, 9))
+
+
+def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action]) -> list[float]:
     """Per discard, the core's score (-256 x shanten + improving copies) with the copies counted on what the seat
-    has not seen anywhere: less the copies of the improving kinds face up on the table (every discard pile and
-    meld). The core counts four of each kind less the hand's own: a wait whose copies lie in the discard piles
-    looks as good to it as a live one."""
-    shown = bytearray(34)
+    has not seen anywhere: four of each improving kind less the hand's own and those face up on the table (every
+    discard pile and meld). The core counts four less the hand's own: a wait whose copies lie in the discard piles
+    looks as good to it as a live one.
+
+    Short of ready, an improving tile may also come by a claim (the advice's ``claim_access``): a kind the hand
+    holds a pair of by a pung on any other seat's discard, a kind that completes a run with two held tiles by a
+    chow on the seat before's. Such copies count ``1 + pung`` or ``1 + chow`` times (both, for a kind that is
+    either), scaled by ``1 / (1 + pung + chow)`` so that a count stays below the next shanten's 256."""
+    counted = bytearray(observation.counts)
     for pile in observation.discards:
         for tile in pile:
-            shown[tile] += 1
+            counted[tile] += 1
     for melds in observation.melds:
         for meld in melds:
             for tile in meld.tiles:
-                shown[tile] += 1
-    # The kinds shown once, twice, three and four times as bit masks: an option's shown copies are then four
-    # popcounts of its improving mask (a loop over its kinds cost more than the core call).
-    masks = [0, 0, 0, 0, 0]
-    for kind, count in enumerate(shown):
-        if count:
-            masks[count] |= 1 << kind
-    _, once, twice, thrice, four = masks
-    scores = {}
-    for kind, after, improving, copies in _core.discard_analysis(observation.counts, 0,
-                                                                 len(observation.melds[observation.seat]),
-                                                                 int(advice.forms), ANY_KIND):
-        seen = ((improving & once).bit_count() + 2 * (improving & twice).bit_count()
-                + 3 * (improving & thrice).bit_count() + 4 * (improving & four).bit_count())
-        scores[kind] = -256 * after + copies - seen
+                counted[tile] += 1
+    # The kinds with one, two, three and four copies out of sight, as bit masks: a set of kinds' live copies is
+    # then four popcounts (a loop over its kinds cost more than the core call).
+    live = [0, 0, 0, 0, 0]
+    for kind, count in enumerate(counted):
+        if count < 4:
+            live[4 - count] |= 1 << kind
+    _, one, two, three, four = live
+    options = _core.discard_analysis(observation.counts, 0, len(observation.melds[observation.seat]),
+                                     int(advice.forms), ANY_KIND)
+    pung, chow = advice.claim_access
+    best = min(option[1] for option in options)
+    scores: dict[int, float] = {}
+    if best and (pung or chow):
+        counts = observation.counts
+        held = pairs = 0
+        for option in options:  # one per kind held
+            bit = 1 << option[0]
+            held |= bit
+            if counts[option[0]] >= 2:
+                pairs |= bit
+        scale = 1.0 / (1.0 + pung + chow)
+        for kind, after, improving, _copies in options:
+            if after != best:
+                continue
+            bit = 1 << kind
+            kept = held & ~bit if counts[kind] == 1 else held  # what the hand holds after this discard
+            runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
+                    | (kept << 1 & kept << 2 & _RUN_DOWN))
+            paired = pairs & ~bit if counts[kind] == 2 else pairs
+            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
+            total = float((improving & one).bit_count() + 2 * (improving & two).bit_count()
+                          + 3 * (improving & three).bit_count() + 4 * (improving & four).bit_count())
+            for extra, kinds in ((pung, improving & paired), (chow, improving & runs)):
+                if kinds:
+                    total += extra * ((kinds & one).bit_count() + 2 * (kinds & two).bit_count()
+                                      + 3 * (kinds & three).bit_count() + 4 * (kinds & four).bit_count())
+            scores[kind] = -256 * after + scale * total
+    for kind, after, improving, _copies in options:
+        if kind not in scores:
+            scores[kind] = -256 * after + ((improving & one).bit_count() + 2 * (improving & two).bit_count()
+                                           + 3 * (improving & three).bit_count() + 4 * (improving & four).bit_count())
     return [scores[action.tile] for action in discards]
 
 
@@ -159,13 +204,17 @@ class EVBot(GreedyBot):
                 if kong is not None:
                     return kong
             return chosen
-        if phase != "turn" or any(a.kind == "win" for a in legal):
+        kinds = list(map(_KIND, legal))  # one C-level pass: this runs at every turn
+        if phase != "turn" or "win" in kinds:
             return super().act(observation)  # a win on offer, or a declaration before the draw: GreedyBot's
-        if any(a.kind == "kong" for a in legal):
+        if "kong" in kinds:
             kong = self._advice_of(observation).worth_kong(observation, [a for a in legal if a.kind == "kong"])
             if kong is not None:
                 return kong
-        discards = [a for a in legal if a.kind == "discard" and not a.flag]
+        # Most turns offer plain discards alone: then they are the legal actions as they stand (as GreedyBot reads
+        # them).
+        discards = (list(legal) if kinds.count("discard") == len(kinds) and not legal[-1].flag
+                    else [a for a in legal if a.kind == "discard" and not a.flag])
         if len(discards) < 2:
             return super().act(observation)
         advice = self._advice_of(observation)
