@@ -106,9 +106,10 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
     options = _core.discard_analysis(observation.counts, 0, len(observation.melds[observation.seat]),
                                      int(advice.forms), ANY_KIND)
     pung, chow = advice.claim_access
-    best = min(option[1] for option in options)
+    shanten = [option[1] for option in options]
+    best = min(shanten)
     scores: dict[int, float] = {}
-    if best and (pung or chow):
+    if best and (pung or chow) and shanten.count(best) > 1:  # with one best discard its count changes nothing
         counts = observation.counts
         held = pairs = 0
         for option in options:  # one per kind held

@@ -50,7 +50,7 @@ def _reference(observation: Observation, discards: list[Action]) -> list[float]:
     """The live scores counted kind by kind: per discard, its shanten and each improving kind's copies out of sight
     (four less the hand's own and those face up); short of ready, at the best shanten, a copy a pung could take (a
     pair held after the discard) or a chow (two held tiles make a run with it) counts 1 + 1.8 or 1 + 0.6 times,
-    all scaled by 1 / 3.4."""
+    all scaled by 1 / 3.4, where more than one discard is at that shanten."""
     guangdong = advice("guangdong")
     pung, chow = guangdong.claim_access
     seen = list(observation.counts)
@@ -71,6 +71,7 @@ def _reference(observation: Observation, discards: list[Action]) -> list[float]:
                      if after[k] < 4 and _shanten(guangdong, observation, _plus(after, k)) < shanten]
         by_kind[action.tile] = (shanten, improving)
     best = min(shanten for shanten, _ in by_kind.values())
+    several = sum(shanten == best for shanten, _ in by_kind.values()) > 1  # one best discard: no weighing
     scores = []
     for action in discards:
         shanten, improving = by_kind[action.tile]
@@ -79,7 +80,7 @@ def _reference(observation: Observation, discards: list[Action]) -> list[float]:
         total = 0.0
         for k in improving:
             weight = 1.0
-            if shanten == best and best > 0:
+            if shanten == best and best > 0 and several:
                 if after[k] >= 2:
                     weight += pung
                 low = k - k % 9
