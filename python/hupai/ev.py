@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import Any
 
 from . import _core
 from .actions import Action
@@ -78,31 +79,67 @@ def _suit_ranks(ranks: range) -> int:
 _RUN_UP, _RUN_AROUND, _RUN_DOWN = _suit_ranks(range(7)), _suit_ranks(range(1, 8)), _suit_ranks(range(2, 9))
 
 
-def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action]) -> list[float]:
+def _shown_masks(observation: Observation, cache: list[Any]) -> tuple[int, int, int, int]:
+    """The kinds face up on the table (every discard pile and meld) once, twice, three and four times, as bit
+    masks. ``cache`` (a list, the caller's, empty at first) keeps the last piles and melds read and their counts:
+    from one turn to the next the piles grow by a few tiles, and only those are counted (a claim that takes a
+    discard changes the melds, and then everything is counted again)."""
+    piles, melds = observation.discards, observation.melds
+    if cache:
+        old_piles, old_melds, old_counted, old_masks = cache
+        if old_piles is piles and old_melds is melds:
+            masks: tuple[int, int, int, int] = old_masks
+            return masks
+        if old_melds is melds and len(old_piles) == len(piles):
+            counted = bytearray(old_counted)
+            grown = list(old_masks)
+            for pile, old in zip(piles, old_piles, strict=True):
+                if pile is old:
+                    continue
+                size = len(old)
+                if len(pile) < size or pile[:size] != old:
+                    break
+                for tile in pile[size:]:
+                    count = counted[tile]
+                    bit = 1 << tile
+                    if count:
+                        grown[count - 1] &= ~bit
+                    grown[count] |= bit
+                    counted[tile] = count + 1
+            else:
+                masks = (grown[0], grown[1], grown[2], grown[3])
+                cache[:] = [piles, melds, counted, masks]
+                return masks
+    counted = bytearray(34)
+    for pile in piles:
+        for tile in pile:
+            counted[tile] += 1
+    for seat_melds in melds:
+        for meld in seat_melds:
+            for tile in meld.tiles:
+                counted[tile] += 1
+    counts = [0, 0, 0, 0, 0]
+    for kind, count in enumerate(counted):
+        if count:
+            counts[count] |= 1 << kind
+    masks = (counts[1], counts[2], counts[3], counts[4])
+    cache[:] = [piles, melds, counted, masks]
+    return masks
+
+
+def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action],
+                 cache: list[Any] | None = None) -> list[float]:
     """Per discard, the core's score (-256 x shanten + improving copies) with the copies counted on what the seat
     has not seen anywhere: four of each improving kind less the hand's own and those face up on the table (every
     discard pile and meld). The core counts four less the hand's own: a wait whose copies lie in the discard piles
-    looks as good to it as a live one.
+    looks as good to it as a live one. ``cache``: :func:`_shown_masks`'s, kept by the caller from turn to turn. A
+    discard further from a win than the best is scored by its shanten alone (-256 x shanten): it is never chosen.
 
     Short of ready, an improving tile may also come by a claim (the advice's ``claim_access``): a kind the hand
     holds a pair of by a pung on any other seat's discard, a kind that completes a run with two held tiles by a
     chow on the seat before's. Such copies count ``1 + pung`` or ``1 + chow`` times (both, for a kind that is
     either), scaled by ``1 / (1 + pung + chow)`` so that a count stays below the next shanten's 256."""
-    counted = bytearray(observation.counts)
-    for pile in observation.discards:
-        for tile in pile:
-            counted[tile] += 1
-    for melds in observation.melds:
-        for meld in melds:
-            for tile in meld.tiles:
-                counted[tile] += 1
-    # The kinds with one, two, three and four copies out of sight, as bit masks: a set of kinds' live copies is
-    # then four popcounts (a loop over its kinds cost more than the core call).
-    live = [0, 0, 0, 0, 0]
-    for kind, count in enumerate(counted):
-        if count < 4:
-            live[4 - count] |= 1 << kind
-    _, one, two, three, four = live
+    once, twice, thrice, four = _shown_masks(observation, [] if cache is None else cache)
     options = _core.discard_analysis(observation.counts, 0, len(observation.melds[observation.seat]),
                                      int(advice.forms), ANY_KIND)
     pung, chow = advice.claim_access
@@ -111,14 +148,14 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
     scores: dict[int, float] = {}
     if best and (pung or chow) and shanten.count(best) > 1:  # with one best discard its count changes nothing
         counts = observation.counts
-        held = pairs = 0
-        for option in options:  # one per kind held
-            bit = 1 << option[0]
-            held |= bit
-            if counts[option[0]] >= 2:
-                pairs |= bit
+        own = [0, 0, 0, 0, 0]  # the kinds held once..four times: the options are one per kind held
+        for option in options:
+            own[counts[option[0]]] |= 1 << option[0]
+        _, held_one, held_two, held_three, held_four = own
+        held = held_one | held_two | held_three | held_four
+        pairs = held_two | held_three | held_four
         scale = 1.0 / (1.0 + pung + chow)
-        for kind, after, improving, _copies in options:
+        for kind, after, improving, copies in options:
             if after != best:
                 continue
             bit = 1 << kind
@@ -126,18 +163,27 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
             runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
                     | (kept << 1 & kept << 2 & _RUN_DOWN))
             paired = pairs & ~bit if counts[kind] == 2 else pairs
-            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
-            total = float((improving & one).bit_count() + 2 * (improving & two).bit_count()
-                          + 3 * (improving & three).bit_count() + 4 * (improving & four).bit_count())
+            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it: four of
+            # a kind less the hand's own (the core's count) and those shown.
+            total = float(copies - (improving & once).bit_count() - 2 * (improving & twice).bit_count()
+                          - 3 * (improving & thrice).bit_count() - 4 * (improving & four).bit_count())
             for extra, kinds in ((pung, improving & paired), (chow, improving & runs)):
                 if kinds:
-                    total += extra * ((kinds & one).bit_count() + 2 * (kinds & two).bit_count()
-                                      + 3 * (kinds & three).bit_count() + 4 * (kinds & four).bit_count())
+                    total += extra * (4 * kinds.bit_count() - (kinds & held_one).bit_count()
+                                      - 2 * (kinds & held_two).bit_count() - 3 * (kinds & held_three).bit_count()
+                                      - 4 * (kinds & held_four).bit_count() - (kinds & once).bit_count()
+                                      - 2 * (kinds & twice).bit_count() - 3 * (kinds & thrice).bit_count()
+                                      - 4 * (kinds & four).bit_count())
             scores[kind] = -256 * after + scale * total
-    for kind, after, improving, _copies in options:
-        if kind not in scores:
-            scores[kind] = -256 * after + ((improving & one).bit_count() + 2 * (improving & two).bit_count()
-                                           + 3 * (improving & three).bit_count() + 4 * (improving & four).bit_count())
+    for kind, after, improving, copies in options:
+        if kind in scores:
+            continue
+        if after != best:  # never chosen over a discard at the best shanten: its count is left out
+            scores[kind] = -256 * after
+            continue
+        scores[kind] = -256 * after + copies - ((improving & once).bit_count() + 2 * (improving & twice).bit_count()
+                                                + 3 * (improving & thrice).bit_count()
+                                                + 4 * (improving & four).bit_count())
     return [scores[action.tile] for action in discards]
 
 
@@ -188,6 +234,7 @@ class EVBot(GreedyBot):
     def __init__(self, seed: int = 0, hazard: float = 0.05) -> None:
         super().__init__(seed)
         self.hazard = hazard
+        self._shown: list[Any] = []  # the face-up tiles last counted (_shown_masks)
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         if seat is not None:  # a deprecated call: GreedyBot's
@@ -274,7 +321,7 @@ class EVBot(GreedyBot):
         core_ranked = type(advice).rank_discards is Advice.rank_discards
         scores: Sequence[float]
         if core_ranked and advice.ranks_live_copies:
-            scores = _live_scores(observation, advice, discards)
+            scores = _live_scores(observation, advice, discards, self._shown)
         else:
             scores = advice.rank_discards(observation, discards)
         if core_ranked:

@@ -4,6 +4,7 @@ the copies a claim could take counted more."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,7 +90,7 @@ def _reference(observation: Observation, discards: list[Action]) -> list[float]:
                     weight += chow
                 weight /= 1.0 + pung + chow
             total += (4 - seen[k]) * weight
-        scores.append(-256 * shanten + total)
+        scores.append(-256 * shanten + (total if shanten == best else 0))  # a worse discard: its shanten alone
     return scores
 
 
@@ -107,12 +108,13 @@ def _shanten(guangdong: Advice, observation: Observation, counts: bytearray) -> 
 
 def test_live_scores_count_what_is_out_of_sight_and_what_a_claim_could_take() -> None:
     """GD-9 (a pung on any discard, a chow on the seat before's): the live scores along real hands match a count
-    made kind by kind, and the core's shanten is kept."""
+    made kind by kind, counted afresh or from the last turn's count, and the core's shanten is kept."""
     guangdong = advice("guangdong")
     checked = weighted = 0
     for seed in range(3):
         game = Game("guangdong", seed=seed, claim_window="eligible")
         bots = [GreedyBot(s) for s in range(4)]
+        caches: list[list[Any]] = [[] for _ in range(4)]  # each seat's face-up count, kept from turn to turn
         while not game.over:
             seat = game.seats_to_act[0]
             observation = game.observation(seat)
@@ -120,6 +122,7 @@ def test_live_scores_count_what_is_out_of_sight_and_what_a_claim_could_take() ->
             if observation.phase == "turn" and discards:
                 core = guangdong.rank_discards(observation, discards)
                 live = _live_scores(observation, guangdong, discards)
+                assert _live_scores(observation, guangdong, discards, caches[seat]) == live
                 assert [s // 256 for s in live] == [s // 256 for s in core]
                 assert live == pytest.approx(_reference(observation, discards))
                 checked += 1
