@@ -77,6 +77,7 @@ def _suit_ranks(ranks: range) -> int:
 
 #: The suit kinds a run can reach from above (1-7: t+1 and t+2 held), around (2-8) and from below (3-9), as bit masks.
 _RUN_UP, _RUN_AROUND, _RUN_DOWN = _suit_ranks(range(7)), _suit_ranks(range(1, 8)), _suit_ranks(range(2, 9))
+_ALL_KINDS = (1 << 34) - 1
 
 
 def _shown_masks(observation: Observation, cache: list[Any]) -> tuple[int, int, int, int]:
@@ -154,8 +155,16 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
         _, held_one, held_two, held_three, held_four = own
         held = held_one | held_two | held_three | held_four
         pairs = held_two | held_three | held_four
+        # The copies out of sight per kind, 4 - held - shown, as three bit masks (bit-sliced binary digits: a set
+        # of kinds' live copies is then three popcounts): held + shown summed digit by digit, then 4 less it.
+        own_0, own_1 = held_one | held_three, held_two | held_three
+        shown_0, shown_1 = once | thrice, twice | thrice
+        sum_0, carry = own_0 ^ shown_0, own_0 & shown_0
+        sum_1 = own_1 ^ shown_1 ^ carry
+        sum_2 = held_four | four | own_1 & shown_1 | carry & (own_1 ^ shown_1)
+        live_1, live_2, live_4 = sum_0, sum_0 ^ sum_1, _ALL_KINDS & ~(sum_0 | sum_1 | sum_2)
         scale = 1.0 / (1.0 + pung + chow)
-        for kind, after, improving, copies in options:
+        for kind, after, improving, _copies in options:
             if after != best:
                 continue
             bit = 1 << kind
@@ -163,17 +172,13 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
             runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
                     | (kept << 1 & kept << 2 & _RUN_DOWN))
             paired = pairs & ~bit if counts[kind] == 2 else pairs
-            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it: four of
-            # a kind less the hand's own (the core's count) and those shown.
-            total = float(copies - (improving & once).bit_count() - 2 * (improving & twice).bit_count()
-                          - 3 * (improving & thrice).bit_count() - 4 * (improving & four).bit_count())
+            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
+            total = float((improving & live_1).bit_count() + 2 * (improving & live_2).bit_count()
+                          + 4 * (improving & live_4).bit_count())
             for extra, kinds in ((pung, improving & paired), (chow, improving & runs)):
                 if kinds:
-                    total += extra * (4 * kinds.bit_count() - (kinds & held_one).bit_count()
-                                      - 2 * (kinds & held_two).bit_count() - 3 * (kinds & held_three).bit_count()
-                                      - 4 * (kinds & held_four).bit_count() - (kinds & once).bit_count()
-                                      - 2 * (kinds & twice).bit_count() - 3 * (kinds & thrice).bit_count()
-                                      - 4 * (kinds & four).bit_count())
+                    total += extra * ((kinds & live_1).bit_count() + 2 * (kinds & live_2).bit_count()
+                                      + 4 * (kinds & live_4).bit_count())
             scores[kind] = -256 * after + scale * total
     for kind, after, improving, copies in options:
         if kind in scores:
