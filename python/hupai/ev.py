@@ -40,7 +40,7 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from . import _core
@@ -52,6 +52,8 @@ from .rules.base_advice import ANY_KIND, Advice
 __all__ = ["EVBot"]
 
 _KIND = attrgetter("kind")
+_TILE = attrgetter("tile")
+_FIRST, _SHANTEN = itemgetter(0), itemgetter(1)
 
 #: Danger of discarding into a hand whose waits are known (a shown hand): above any shape estimate or step of
 #: offence but the last.
@@ -144,52 +146,53 @@ def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Ac
     options = _core.discard_analysis(observation.counts, 0, len(observation.melds[observation.seat]),
                                      int(advice.forms), ANY_KIND)
     pung, chow = advice.claim_access
-    shanten = [option[1] for option in options]
+    shanten = list(map(_SHANTEN, options))
     best = min(shanten)
     scores: dict[int, float] = {}
-    if best and (pung or chow) and shanten.count(best) > 1:  # with one best discard its count changes nothing
-        counts = observation.counts
-        own = [0, 0, 0, 0, 0]  # the kinds held once..four times: the options are one per kind held
-        for option in options:
-            own[counts[option[0]]] |= 1 << option[0]
-        _, held_one, held_two, held_three, held_four = own
-        held = held_one | held_two | held_three | held_four
-        pairs = held_two | held_three | held_four
-        # The copies out of sight per kind, 4 - held - shown, as three bit masks (bit-sliced binary digits: a set
-        # of kinds' live copies is then three popcounts): held + shown summed digit by digit, then 4 less it.
-        own_0, own_1 = held_one | held_three, held_two | held_three
-        shown_0, shown_1 = once | thrice, twice | thrice
-        sum_0, carry = own_0 ^ shown_0, own_0 & shown_0
-        sum_1 = own_1 ^ shown_1 ^ carry
-        sum_2 = held_four | four | own_1 & shown_1 | carry & (own_1 ^ shown_1)
-        live_1, live_2, live_4 = sum_0, sum_0 ^ sum_1, _ALL_KINDS & ~(sum_0 | sum_1 | sum_2)
-        scale = 1.0 / (1.0 + pung + chow)
-        for kind, after, improving, _copies in options:
-            if after != best:
-                continue
-            bit = 1 << kind
-            kept = held & ~bit if counts[kind] == 1 else held  # what the hand holds after this discard
-            runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
-                    | (kept << 1 & kept << 2 & _RUN_DOWN))
-            paired = pairs & ~bit if counts[kind] == 2 else pairs
-            # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
-            total = float((improving & live_1).bit_count() + 2 * (improving & live_2).bit_count()
-                          + 4 * (improving & live_4).bit_count())
-            for extra, kinds in ((pung, improving & paired), (chow, improving & runs)):
-                if kinds:
-                    total += extra * ((kinds & live_1).bit_count() + 2 * (kinds & live_2).bit_count()
-                                      + 4 * (kinds & live_4).bit_count())
-            scores[kind] = -256 * after + scale * total
-    for kind, after, improving, copies in options:
-        if kind in scores:
-            continue
-        if after != best:  # never chosen over a discard at the best shanten: its count is left out
+    if not (best and (pung or chow) and shanten.count(best) > 1):  # ready, or one best discard: no weighing
+        for kind, after, improving, copies in options:
+            # A discard further from a win than the best is never chosen: its shanten alone scores it.
+            scores[kind] = -256 * after if after != best else -256 * after + copies - (
+                (improving & once).bit_count() + 2 * (improving & twice).bit_count()
+                + 3 * (improving & thrice).bit_count() + 4 * (improving & four).bit_count())
+        return list(map(scores.__getitem__, map(_TILE, discards)))
+    counts = observation.counts
+    own = [0, 0, 0, 0, 0]  # the kinds held once..four times: the options are one per kind held
+    for kind in map(_FIRST, options):
+        own[counts[kind]] |= 1 << kind
+    _, held_one, held_two, held_three, held_four = own
+    held = held_one | held_two | held_three | held_four
+    pairs = held_two | held_three | held_four
+    # The copies out of sight per kind, 4 - held - shown, as three bit masks (bit-sliced binary digits: a set of
+    # kinds' live copies is then three popcounts): held + shown summed digit by digit, then 4 less it.
+    own_0, own_1 = held_one | held_three, held_two | held_three
+    shown_0, shown_1 = once | thrice, twice | thrice
+    sum_0, carry = own_0 ^ shown_0, own_0 & shown_0
+    sum_1 = own_1 ^ shown_1 ^ carry
+    sum_2 = held_four | four | own_1 & shown_1 | carry & (own_1 ^ shown_1)
+    live_1, live_2, live_4 = sum_0, sum_0 ^ sum_1, _ALL_KINDS & ~(sum_0 | sum_1 | sum_2)
+    scale = 1.0 / (1.0 + pung + chow)
+    for kind, after, improving, _copies in options:
+        if after != best:
             scores[kind] = -256 * after
             continue
-        scores[kind] = -256 * after + copies - ((improving & once).bit_count() + 2 * (improving & twice).bit_count()
-                                                + 3 * (improving & thrice).bit_count()
-                                                + 4 * (improving & four).bit_count())
-    return [scores[action.tile] for action in discards]
+        bit = 1 << kind
+        count = counts[kind]
+        kept = held & ~bit if count == 1 else held  # what the hand holds after this discard
+        runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
+                | (kept << 1 & kept << 2 & _RUN_DOWN)) & improving
+        paired = (pairs & ~bit if count == 2 else pairs) & improving
+        # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
+        total = float((improving & live_1).bit_count() + 2 * (improving & live_2).bit_count()
+                      + 4 * (improving & live_4).bit_count())
+        if paired:
+            total += pung * ((paired & live_1).bit_count() + 2 * (paired & live_2).bit_count()
+                             + 4 * (paired & live_4).bit_count())
+        if runs:
+            total += chow * ((runs & live_1).bit_count() + 2 * (runs & live_2).bit_count()
+                             + 4 * (runs & live_4).bit_count())
+        scores[kind] = -256 * after + scale * total
+    return list(map(scores.__getitem__, map(_TILE, discards)))
 
 
 def _shape_danger(kind: int, unseen: Sequence[int]) -> float:
