@@ -11,7 +11,8 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
 - **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them; where the
   advice says so, Guangdong's ``ranks_live_copies``, the copies counted on what the seat has not seen anywhere,
-  its hand and every discard pile and meld, not on four less its hand's own), each
+  its hand and every discard pile and meld, not on four less its hand's own, and short of ready a copy a pung or
+  the seat before's chow could take counted more, the advice's ``claim_access``: :func:`_live_scores`), each
   discard's improving tiles weighed by what its hand is likely to pay where the advice can say
   (:meth:`~hupai.rules.base_advice.Advice.discard_values`: Guangdong's share doubles per 番, GD-16..18, so a
   discard that keeps a 中 pung or 混一色 in reach counts its tiles twice or four times), and among them the
