@@ -9,7 +9,10 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
   the hand ends (the unseen copies of its waits among the tiles it has not seen, over its remaining draws, against
   the chance that another seat ends the hand first) and lets the win pass when the self-draw it expects, less
   what it risks meanwhile, is worth more (:meth:`EVBot.expects_more_from_own_draw`).
-- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them), each
+- **Discards.** The best discards by shanten and unseen improving tiles (as GreedyBot ranks them; where the
+  advice says so, Guangdong's ``ranks_live_copies``, the copies counted on what the seat has not seen anywhere,
+  its hand and every discard pile and meld, not on four less its hand's own, and short of ready a copy a pung or
+  the seat before's chow could take counted more, the advice's ``claim_access``: :func:`_live_scores`), each
   discard's improving tiles weighed by what its hand is likely to pay where the advice can say
   (:meth:`~hupai.rules.base_advice.Advice.discard_values`: Guangdong's share doubles per 番, GD-16..18, so a
   discard that keeps a 中 pung or 混一色 in reach counts its tiles twice or four times), and among them the
@@ -38,13 +41,20 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter, itemgetter
+from typing import Any
 
+from . import _core
 from .actions import Action
 from .bots import GreedyBot, _zipai_act, _zipai_advice
 from .observation import Observation
-from .rules.base_advice import Advice
+from .rules.base_advice import ANY_KIND, Advice
 
 __all__ = ["EVBot"]
+
+_KIND = attrgetter("kind")
+_TILE = attrgetter("tile")
+_FIRST, _SHANTEN = itemgetter(0), itemgetter(1)
 
 #: Danger of discarding into a hand whose waits are known (a shown hand): above any shape estimate or step of
 #: offence but the last.
@@ -62,6 +72,128 @@ def _seen(observation: Observation) -> list[int]:
         for tile in pile:
             seen[tile] += 1
     return seen
+
+
+def _suit_ranks(ranks: range) -> int:
+    return sum(1 << (suit * 9 + rank) for suit in range(3) for rank in ranks)
+
+
+#: The suit kinds a run can reach from above (1-7: t+1 and t+2 held), around (2-8) and from below (3-9), as bit masks.
+_RUN_UP, _RUN_AROUND, _RUN_DOWN = _suit_ranks(range(7)), _suit_ranks(range(1, 8)), _suit_ranks(range(2, 9))
+_ALL_KINDS = (1 << 34) - 1
+
+
+def _shown_masks(observation: Observation, cache: list[Any]) -> tuple[int, int, int, int]:
+    """The kinds face up on the table (every discard pile and meld) once, twice, three and four times, as bit
+    masks. ``cache`` (a list, the caller's, empty at first) keeps the last piles and melds read and their counts:
+    from one turn to the next the piles grow by a few tiles, and only those are counted (a claim that takes a
+    discard changes the melds, and then everything is counted again)."""
+    piles, melds = observation.discards, observation.melds
+    if cache:
+        old_piles, old_melds, old_counted, old_masks = cache
+        if old_piles is piles and old_melds is melds:
+            masks: tuple[int, int, int, int] = old_masks
+            return masks
+        if old_melds is melds and len(old_piles) == len(piles):
+            counted = bytearray(old_counted)
+            grown = list(old_masks)
+            for pile, old in zip(piles, old_piles, strict=True):
+                if pile is old:
+                    continue
+                size = len(old)
+                if len(pile) < size or pile[:size] != old:
+                    break
+                for tile in pile[size:]:
+                    count = counted[tile]
+                    bit = 1 << tile
+                    if count:
+                        grown[count - 1] &= ~bit
+                    grown[count] |= bit
+                    counted[tile] = count + 1
+            else:
+                masks = (grown[0], grown[1], grown[2], grown[3])
+                cache[:] = [piles, melds, counted, masks]
+                return masks
+    counted = bytearray(34)
+    for pile in piles:
+        for tile in pile:
+            counted[tile] += 1
+    for seat_melds in melds:
+        for meld in seat_melds:
+            for tile in meld.tiles:
+                counted[tile] += 1
+    counts = [0, 0, 0, 0, 0]
+    for kind, count in enumerate(counted):
+        if count:
+            counts[count] |= 1 << kind
+    masks = (counts[1], counts[2], counts[3], counts[4])
+    cache[:] = [piles, melds, counted, masks]
+    return masks
+
+
+def _live_scores(observation: Observation, advice: Advice, discards: Sequence[Action],
+                 cache: list[Any] | None = None) -> list[float]:
+    """Per discard, the core's score (-256 x shanten + improving copies) with the copies counted on what the seat
+    has not seen anywhere: four of each improving kind less the hand's own and those face up on the table (every
+    discard pile and meld). The core counts four less the hand's own: a wait whose copies lie in the discard piles
+    looks as good to it as a live one. ``cache``: :func:`_shown_masks`'s, kept by the caller from turn to turn. A
+    discard further from a win than the best is scored by its shanten alone (-256 x shanten): it is never chosen.
+
+    Short of ready, an improving tile may also come by a claim (the advice's ``claim_access``): a kind the hand
+    holds a pair of by a pung on any other seat's discard, a kind that completes a run with two held tiles by a
+    chow on the seat before's. Such copies count ``1 + pung`` or ``1 + chow`` times (both, for a kind that is
+    either), scaled by ``1 / (1 + pung + chow)`` so that a count stays below the next shanten's 256."""
+    once, twice, thrice, four = _shown_masks(observation, [] if cache is None else cache)
+    options = _core.discard_analysis(observation.counts, 0, len(observation.melds[observation.seat]),
+                                     int(advice.forms), ANY_KIND)
+    pung, chow = advice.claim_access
+    shanten = list(map(_SHANTEN, options))
+    best = min(shanten)
+    scores: dict[int, float] = {}
+    if not (best and (pung or chow) and shanten.count(best) > 1):  # ready, or one best discard: no weighing
+        for kind, after, improving, copies in options:
+            # A discard further from a win than the best is never chosen: its shanten alone scores it.
+            scores[kind] = -256 * after if after != best else -256 * after + copies - (
+                (improving & once).bit_count() + 2 * (improving & twice).bit_count()
+                + 3 * (improving & thrice).bit_count() + 4 * (improving & four).bit_count())
+        return list(map(scores.__getitem__, map(_TILE, discards)))
+    counts = observation.counts
+    own = [0, 0, 0, 0, 0]  # the kinds held once..four times: the options are one per kind held
+    for kind in map(_FIRST, options):
+        own[counts[kind]] |= 1 << kind
+    _, held_one, held_two, held_three, held_four = own
+    held = held_one | held_two | held_three | held_four
+    pairs = held_two | held_three | held_four
+    # The copies out of sight per kind, 4 - held - shown, as three bit masks (bit-sliced binary digits: a set of
+    # kinds' live copies is then three popcounts): held + shown summed digit by digit, then 4 less it.
+    own_0, own_1 = held_one | held_three, held_two | held_three
+    shown_0, shown_1 = once | thrice, twice | thrice
+    sum_0, carry = own_0 ^ shown_0, own_0 & shown_0
+    sum_1 = own_1 ^ shown_1 ^ carry
+    sum_2 = held_four | four | own_1 & shown_1 | carry & (own_1 ^ shown_1)
+    live_1, live_2, live_4 = sum_0, sum_0 ^ sum_1, _ALL_KINDS & ~(sum_0 | sum_1 | sum_2)
+    scale = 1.0 / (1.0 + pung + chow)
+    for kind, after, improving, _copies in options:
+        if after != best:
+            scores[kind] = -256 * after
+            continue
+        bit = 1 << kind
+        count = counts[kind]
+        kept = held & ~bit if count == 1 else held  # what the hand holds after this discard
+        runs = ((kept >> 1 & kept >> 2 & _RUN_UP) | (kept << 1 & kept >> 1 & _RUN_AROUND)
+                | (kept << 1 & kept << 2 & _RUN_DOWN)) & improving
+        paired = (pairs & ~bit if count == 2 else pairs) & improving
+        # Each improving copy once, and again ``pung`` or ``chow`` times where a claim could take it.
+        total = float((improving & live_1).bit_count() + 2 * (improving & live_2).bit_count()
+                      + 4 * (improving & live_4).bit_count())
+        if paired:
+            total += pung * ((paired & live_1).bit_count() + 2 * (paired & live_2).bit_count()
+                             + 4 * (paired & live_4).bit_count())
+        if runs:
+            total += chow * ((runs & live_1).bit_count() + 2 * (runs & live_2).bit_count()
+                             + 4 * (runs & live_4).bit_count())
+        scores[kind] = -256 * after + scale * total
+    return list(map(scores.__getitem__, map(_TILE, discards)))
 
 
 def _shape_danger(kind: int, unseen: Sequence[int]) -> float:
@@ -111,6 +243,7 @@ class EVBot(GreedyBot):
     def __init__(self, seed: int = 0, hazard: float = 0.05) -> None:
         super().__init__(seed)
         self.hazard = hazard
+        self._shown: list[Any] = []  # the face-up tiles last counted (_shown_masks)
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         if seat is not None:  # a deprecated call: GreedyBot's
@@ -128,13 +261,17 @@ class EVBot(GreedyBot):
                 if kong is not None:
                     return kong
             return chosen
-        if phase != "turn" or any(a.kind == "win" for a in legal):
+        kinds = list(map(_KIND, legal))  # one C-level pass: this runs at every turn
+        if phase != "turn" or "win" in kinds:
             return super().act(observation)  # a win on offer, or a declaration before the draw: GreedyBot's
-        if any(a.kind == "kong" for a in legal):
+        if "kong" in kinds:
             kong = self._advice_of(observation).worth_kong(observation, [a for a in legal if a.kind == "kong"])
             if kong is not None:
                 return kong
-        discards = [a for a in legal if a.kind == "discard" and not a.flag]
+        # Most turns offer plain discards alone: then they are the legal actions as they stand (as GreedyBot reads
+        # them).
+        discards = (list(legal) if kinds.count("discard") == len(kinds) and not legal[-1].flag
+                    else [a for a in legal if a.kind == "discard" and not a.flag])
         if len(discards) < 2:
             return super().act(observation)
         advice = self._advice_of(observation)
@@ -190,13 +327,18 @@ class EVBot(GreedyBot):
         return self_draw * ratio - 0.5 * other_win > 1.0
 
     def _discard(self, observation: Observation, advice: Advice, discards: list[Action]) -> Action:
-        scores: Sequence[float] = advice.rank_discards(observation, discards)
-        if type(advice).rank_discards is Advice.rank_discards:
+        core_ranked = type(advice).rank_discards is Advice.rank_discards
+        scores: Sequence[float]
+        if core_ranked and advice.ranks_live_copies:
+            scores = _live_scores(observation, advice, discards, self._shown)
+        else:
+            scores = advice.rank_discards(observation, discards)
+        if core_ranked:
             shanten = [-int(score // 256) for score in scores]  # the core's copies - 256 x shanten
         else:
             shanten = [-int(score) for score in scores]  # the advice's own ranking: -shanten
         best = min(shanten)
-        if shanten.count(best) > 1 and type(advice).rank_discards is Advice.rank_discards:
+        if shanten.count(best) > 1 and core_ranked:
             scores = self._weigh(observation, advice, discards, scores, shanten, best)
         top = max(scores)
         known = advice.known_waits(observation)

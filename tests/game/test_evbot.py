@@ -6,7 +6,7 @@ from __future__ import annotations
 import hupai
 import pytest
 from hupai.bots import GreedyBot
-from hupai.ev import EVBot, _shape_danger
+from hupai.ev import EVBot, _live_scores, _shape_danger
 from hupai.game import Game, play
 from hupai.game.scripted import stacked_game
 from hupai.rules import advice
@@ -115,8 +115,9 @@ def test_guangdong_discard_values_double_per_fan() -> None:
 
 
 def test_guangdong_evbot_weighs_improving_tiles_by_the_hand_value() -> None:
-    """GD-16..18: among the discards that keep the best shanten, EVBot takes the one whose improving tiles times
-    the hand's value (the advice's discard_values) is largest; GreedyBot counts the tiles alone."""
+    """GD-16..18: among the discards that keep the best shanten, EVBot takes the one whose improving tiles (the
+    copies it has not seen) times the hand's value (the advice's discard_values) is largest; GreedyBot counts the
+    tiles alone."""
     guangdong = advice("guangdong")
     differ = 0
     for seed in range(12):
@@ -128,7 +129,7 @@ def test_guangdong_evbot_weighs_improving_tiles_by_the_hand_value() -> None:
             action = bots[seat].act(observation)
             discards = [a for a in observation.legal_actions if a.kind == "discard" and not a.flag]
             if observation.phase == "turn" and action in discards and len(discards) == len(observation.legal_actions):
-                scores = guangdong.rank_discards(observation, discards)
+                scores = _live_scores(observation, guangdong, discards)
                 best = max(score // 256 for score in scores)
                 at_best = [i for i, score in enumerate(scores) if score // 256 == best]
                 values = guangdong.discard_values(observation, [discards[i] for i in at_best])

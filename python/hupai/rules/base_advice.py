@@ -44,6 +44,13 @@ class Advice:
     #: ``worlds``, ``decisions``, ``danger``), declared only where the measurements in ``docs/bots.md`` found the
     #: setting at least as good as :data:`hupai.search.DEFAULTS`; none by default.
     search: Mapping[str, Any] = MappingProxyType({})
+    #: Whether :class:`hupai.ev.EVBot` counts a discard's improving copies on the tiles its seat has not seen
+    #: anywhere (its hand, every discard pile and meld) rather than on its hand alone, as the core's ranking does
+    #: (GreedyBot's). Off by default: a rule system turns it on where it was measured to pay.
+    ranks_live_copies = False
+    #: With ``ranks_live_copies``, how much more an improving copy counts short of ready when the hand could take
+    #: it by a claim: (a pung on any other seat's discard, a chow on the seat before's). None more by default.
+    claim_access = (0.0, 0.0)
 
     def __init__(self, forms: Forms | int) -> None:
         #: The winning forms a hand is judged in (the rule system's ``win_forms``).

@@ -54,6 +54,13 @@ def _all_chows_chance(honors: list[int], counts: bytes, triples: int, pungs_meld
 
 
 class GuangdongAdvice(Advice):
+    #: EVBot counts improving copies on the tiles it has not seen (paired screens against GreedyBots, docs/bots.md).
+    ranks_live_copies = True
+    #: A copy a pung could take comes from any of three other seats' discards as well as the wall, one a chow
+    #: could take from the seat before's (GD-9): about 2.8 and 1.6 times as likely to reach the hand as a copy it
+    #: must draw, if the other seats let most tiles they do not need go (an estimate).
+    claim_access = (1.8, 0.6)
+
     def self_draw_ratio(self, observation: Observation) -> float:
         """GD-22 against GD-23, with 自摸's +1 番 doubling the share (GD-17; below the cap, as most hands are): 3 x 2
         shares against the discarder's 1, or against 3 with ``discard_pays="all_three"``."""
