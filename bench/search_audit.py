@@ -4,7 +4,7 @@
                                  [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted]
                                  [--candidates 64] [--compare [--true-seeds 2]]
     python bench/search_audit.py --specs SPEC [SPEC ...] [--rules R] [--games 40] [--seed 1000]
-                                 [--true-seeds 2] [--kind-margin 1.5]
+                                 [--true-seeds 2] [--kind-margin 1.5] [--danger 16]
 
 A tournament of ``search`` against ``ev`` measures the whole bot, and most of its decisions are EVBot's own (it
 keeps its prior's choice unless a candidate beats it by ``margin`` standard errors): thousands of deals resolve
@@ -17,6 +17,12 @@ the end, every seat by EVBot with the same seeds for both, and records the diffe
 The table gives, for a margin m, the departures with z > m, their mean worth on the true deal with its 95%
 interval, and their total per seat-hand: what a SearchBot with that margin would gain or lose on EVBot (a
 first-order estimate: after a departure the hand differs, and later decisions are not audited on it).
+
+``--danger N`` asks why a turn's discard departures win or lose: for each one (lead above ``--kind-margin``) it
+deals N worlds as the search does and counts the worlds in which another seat could win on the discarded tile at
+once, for the departure's tile and for EVBot's, and whether the true deal lets someone win on each. Worlds that
+name a tile safe which the true deal shows dangerous more often for the search's tiles than for EVBot's are worlds
+that underrate the other seats' hands.
 """
 
 from __future__ import annotations
@@ -33,9 +39,12 @@ from hupai.ev import EVBot
 from hupai.game import Game, play
 from hupai.observation import Observation
 from hupai.search import WORLDS, SearchBot
-from hupai.worlds import fork
+from hupai.worlds import fork, sample
 
 MARGINS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+#: a turn's discard departure under ``--danger``: the share of worlds in which another seat could win on the
+#: departure's tile and on EVBot's, whether it could on the true deal for each, its worth, its stage
+Danger = tuple[float, float, bool, bool, float, str]
 
 
 def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, ...] = (1, 2)) -> float:
@@ -48,6 +57,28 @@ def worth_on_true_deal(game: Game, seat: int, action: Action, seeds: tuple[int, 
         assert result is not None
         paid += result.payments[seat]
     return paid / len(seeds)
+
+
+def wins_on(game: Game, action: Action) -> bool:
+    """Whether another seat could win on ``action``'s discarded tile at once in ``game`` (a copy is played)."""
+    copy = fork(game)
+    copy.apply(action)
+    if copy.over:
+        return bool(copy.result is not None and copy.result.wins)
+    return any(a.kind == "win" for other in copy.seats_to_act for a in copy.legal_actions(other))
+
+
+def danger(searcher: SearchBot, game: Game, observation: Observation, actions: tuple[Action, Action], worlds: int,
+           seed: int) -> tuple[float, float, bool, bool]:
+    """For two discards: the share of ``worlds`` worlds dealt as ``searcher`` deals them (uniform or weighted) in
+    which another seat could win on each tile at once, and whether it could on the true deal."""
+    rng = random.Random(seed)
+    found = [0, 0]
+    for _ in range(worlds):
+        world = sample(observation, rng, weights=searcher._weights)
+        for i, action in enumerate(actions):
+            found[i] += wins_on(world, action)
+    return found[0] / worlds, found[1] / worlds, wins_on(game, actions[0]), wins_on(game, actions[1])
 
 
 def audit(rules: str, games: int, rollouts: int, top_k: int, rollout: str | None, seed: int,
@@ -175,7 +206,8 @@ def compare(rules: str, games: int, rollouts: int, top_k: int, rollout: str | No
               f"{_interval(per_hand['uniform']):>26} {_interval(per_hand['weighted']):>26} {_interval(diff):>26}")
 
 
-def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float) -> None:
+def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float,
+                  danger_worlds: int = 0) -> None:
     """Several searches (registry names, e.g. ``search:48:worlds=weighted:top_k=2``) on the same decisions of the
     same EVBot hands, each decision's worlds drawn from the same seed: for each margin, what each search's
     departures are worth on the true deal per seat-hand, and the paired difference from the first search with
@@ -187,6 +219,8 @@ def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seed
     gains = [[[0.0] * len(MARGINS) for _ in range(games)] for _ in specs]
     counts = [[0] * len(MARGINS) for _ in specs]
     kinds: list[dict[str, list[float]]] = [collections.defaultdict(list) for _ in specs]
+    #: per search, for each turn's discard departure: (world danger of its tile, of EVBot's, true danger of each)
+    dangers: list[list[Danger]] = [[] for _ in specs]
     searched = [0] * len(specs)
     factories = [bot_factory(spec) for spec in specs]
     began = time.process_time()
@@ -220,10 +254,42 @@ def compare_specs(rules: str, games: int, specs: list[str], seed: int, true_seed
                             counts[k][i] += 1
                     if z > kind_margin:
                         kinds[k][f"{observation.phase}: {chosen.kind} -> {action.kind}"].append(worth[action])
+                        if danger_worlds and observation.phase == "turn" and action.kind == chosen.kind == "discard":
+                            dangers[k].append((*danger(searcher, game, observation, (action, chosen), danger_worlds,
+                                                       decision_seed), worth[action], _stage(observation)))
             game.apply(chosen)
         if index + 1 == games or (index + 1) % 10 == 0:  # a long audit reports as it goes
             _report_specs(rules, index + 1, specs, seed, true_seeds, kind_margin, n, gains, counts, kinds, searched,
                           time.process_time() - began)
+            if danger_worlds:
+                _report_danger(specs, kind_margin, danger_worlds, dangers)
+
+
+def _stage(observation: Observation) -> str:
+    """A turn's stage, for the danger report: early (the seat has discarded fewer than six tiles) or late, and
+    whether another seat shows a meld."""
+    seat = observation.seat
+    late = len(observation.discards[seat]) >= 6
+    melds = any(observation.melds[other] for other in range(observation.num_players) if other != seat)
+    return f"{'late' if late else 'early'}, {'melds shown' if melds else 'no meld shown'}"
+
+
+def _report_danger(specs: list[str], kind_margin: float, worlds: int, dangers: list[list[Danger]]) -> None:
+    """How dangerous the worlds and the true deal find the turn's discard departures' tiles and EVBot's."""
+    print(f"  turn discard departures (z > {kind_margin}): share of {worlds} worlds / of true deals in which "
+          "another seat could win on the tile at once")
+    for spec, found in zip(specs, dangers, strict=True):
+        if not found:
+            continue
+        count = len(found)
+        world_search, world_ev, true_search, true_ev = (sum(row[i] for row in found) / count for i in range(4))
+        print(f"    {spec:40} {count:>5} departures: worlds search {world_search:.3f} ev {world_ev:.3f}; "
+              f"true search {true_search:.3f} ev {true_ev:.3f}", flush=True)
+        stages: dict[str, list[float]] = collections.defaultdict(list)
+        for row in found:
+            stages[row[5]].append(row[4])
+        for stage, worths in sorted(stages.items()):
+            print(f"      {stage:28} {len(worths):>5}  worth each {_interval(worths)}", flush=True)
 
 
 def _report_specs(rules: str, games: int, specs: list[str], seed: int, true_seeds: int, kind_margin: float, n: int,
@@ -275,9 +341,12 @@ def main() -> None:
                              "search:48:worlds=weighted:top_k=2); the others' differences are from the first")
     parser.add_argument("--kind-margin", type=float, default=1.5,
                         help="the margin at which --specs breaks departures down by kind of decision")
+    parser.add_argument("--danger", type=int, default=0, metavar="N",
+                        help="with --specs: how often N worlds and the true deal let another seat win on a turn's "
+                             "discard departure's tile and on EVBot's")
     args = parser.parse_args()
     if args.specs:
-        compare_specs(args.rules, args.games, args.specs, args.seed, args.true_seeds, args.kind_margin)
+        compare_specs(args.rules, args.games, args.specs, args.seed, args.true_seeds, args.kind_margin, args.danger)
         return
     if args.compare:
         compare(args.rules, args.games, args.rollouts, args.top_k, args.rollout, args.seed, args.candidates,

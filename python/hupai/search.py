@@ -24,7 +24,7 @@ import random
 import time
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _core
 from . import rules as rules_module
@@ -32,14 +32,14 @@ from .actions import Action
 from .belief import WorldWeights
 from .bots import GreedyBot, _own_groups, _zipai_advice
 from .errors import HupaiError
-from .ev import EVBot
+from .ev import KNOWN_WAIT, EVBot, _passed, _readiness, _seen, _shape_danger
 from .game import play
 from .observation import Observation
 from .rules.base import Rules
 from .rules.base_advice import ANY_KIND, Advice
 from .worlds import fork, rules_of, sample
 
-__all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS"]
+__all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS", "DANGERS"]
 
 _KIND = itemgetter(0)  # an Action's kind
 _TILE = itemgetter(2)  # an Action's tile
@@ -52,6 +52,45 @@ WORLDS = ("uniform", "weighted")
 #: Which decisions a search plays out: ``"all"`` (every one with a choice) or ``"claims"`` (only a claim window's
 #: or a robbing kong's: win or pass, pung, chow, kong on another seat's tile; at a turn the prior plays).
 DECISIONS = ("all", "claims")
+#: Which of a mahjong turn's discards a search may play instead of the prior's: ``"any"`` (every candidate) or
+#: ``"guard"`` (only a tile no more dangerous than the prior's by EVBot's estimate of dealing in). In the Guangdong
+#: audits the search's discard departures let another seat win at once five times as often on the true deal as
+#: EVBot's discards, and its worlds, which deal too few ready hands, saw almost none of it.
+DANGERS = ("any", "guard")
+
+
+#: The settings a search plays where neither the bot's caller nor the rule system (its advice's ``search``) names
+#: one: a margin of 3 standard errors, uniform worlds, every decision with a choice searched, any discard.
+DEFAULTS: dict[str, Any] = {"margin": 3.0, "worlds": "uniform", "decisions": "all", "danger": "any"}
+
+
+class _Playing(NamedTuple):
+    """The settings a search plays in one rule system (:meth:`SearchBot.playing`)."""
+
+    margin: float
+    decisions: str
+    danger: str
+    weights: WorldWeights | None  # None: uniform worlds
+
+
+def _settings(settings: dict[str, Any], whose: str) -> dict[str, Any]:
+    """The settings named (None: not named), checked: a HupaiError names the first bad one and ``whose`` it is."""
+    out: dict[str, Any] = {}
+    for name, value in settings.items():
+        if value is None:
+            continue
+        if name == "margin":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 100.0:
+                raise HupaiError(f"margin must be a number from 0 to 100 (standard errors), got {value!r}")
+            value = float(value)
+        elif name in ("worlds", "decisions", "danger"):
+            known = {"worlds": WORLDS, "decisions": DECISIONS, "danger": DANGERS}[name]
+            if value not in known:
+                raise HupaiError(f"unknown {name} {value!r} (known: {', '.join(known)})")
+        else:
+            raise HupaiError(f"{whose}: unknown search setting {name!r} (known: {', '.join(DEFAULTS)})")
+        out[name] = value
+    return out
 
 
 class SearchBot:
@@ -67,11 +106,12 @@ class SearchBot:
     ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`);
     ``decisions``: which decisions are searched, ``"all"`` or ``"claims"`` (:data:`DECISIONS`: in the audits a
     turn's departures from the prior were worth about nothing, a claim window's were where the gains were, and a
-    claims-only search spends its budget there)."""
+    claims-only search spends its budget there); ``danger``: ``"any"`` or ``"guard"`` (:data:`DANGERS`: a turn's
+    discard other than the prior's is a candidate only if EVBot rates its tile no more dangerous)."""
 
     def __init__(self, seed: int = 0, *, rollouts: int | None = 16, budget_ms: float | None = None, top_k: int = 3,
-                 rollout: str | None = None, margin: float = 3.0, worlds: str = "uniform",
-                 candidates: int = 64, decisions: str = "all") -> None:
+                 rollout: str | None = None, margin: float | None = None, worlds: str | None = None,
+                 candidates: int = 64, decisions: str | None = None, danger: str | None = None) -> None:
         if rollouts is None and budget_ms is None:
             raise HupaiError("SearchBot needs a budget: rollouts or budget_ms")
         if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
@@ -80,24 +120,30 @@ class SearchBot:
             raise HupaiError(f"budget_ms must be a non-negative number or None, got {budget_ms!r}")
         if rollout is not None and rollout not in ROLLOUT_POLICIES:
             raise HupaiError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUT_POLICIES)})")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0.0 <= margin <= 100.0:
-            raise HupaiError(f"margin must be a number from 0 to 100 (standard errors), got {margin!r}")
         if type(top_k) is not int or top_k < 1:
             raise HupaiError(f"top_k must be a positive int, got {top_k!r}")
-        if worlds not in WORLDS:
-            raise HupaiError(f"unknown worlds {worlds!r} (known: {', '.join(WORLDS)})")
-        if decisions not in DECISIONS:
-            raise HupaiError(f"unknown decisions {decisions!r} (known: {', '.join(DECISIONS)})")
+        if type(candidates) is not int or not 1 <= candidates <= 256:
+            raise HupaiError(f"candidates must be an int from 1 to 256, got {candidates!r}")
+        #: the settings given here: they hold in every rule system, over the one's own (``Advice.search``)
+        self._given = _settings({"margin": margin, "worlds": worlds, "decisions": decisions, "danger": danger},
+                                "SearchBot")
         self._rng = random.Random(seed)
         self.rollouts = rollouts
         self.budget_ms = budget_ms
         self.top_k = top_k
-        self.margin = float(margin)
         self._policy = None if rollout is None else ROLLOUT_POLICIES[rollout]
-        self.worlds = worlds
-        self.decisions = decisions
-        #: how the other seats' hands are dealt: uniformly (None) or by how well they explain their play
-        self._weights = WorldWeights(candidates) if worlds == "weighted" else None
+        #: the settings where a rule system declares none of its own: those given, else :data:`DEFAULTS`
+        fallback = {**DEFAULTS, **self._given}
+        self.margin: float = fallback["margin"]
+        self.worlds: str = fallback["worlds"]
+        self.decisions: str = fallback["decisions"]
+        self.danger: str = fallback["danger"]
+        self._candidates_dealt = candidates
+        #: how the other seats' hands are dealt where the bot plays its own settings: uniformly (None) or by how
+        #: well they explain their play
+        self._weights = WorldWeights(candidates) if self.worlds == "weighted" else None
+        #: the settings a search plays in each rule system (by name): what was given, else the system's own
+        self._by_system: dict[str, _Playing] = {}
         self._prior = EVBot(seed)
         self._rules: dict[Any, Rules] = {}
         #: rollout players by (policy, seats), built once and reseeded for every rollout: a new player would look
@@ -105,6 +151,19 @@ class SearchBot:
         self._players: dict[tuple[type[GreedyBot], int], list[GreedyBot]] = {}
         #: what the last searched decision did: (candidates, worlds played, seconds), for tests and tuning
         self.last: tuple[tuple[Action, ...], int, float] = ((), 0, 0.0)
+
+    def playing(self, rules_name: str) -> _Playing:
+        """The settings this bot searches with in the rule system ``rules_name``: each one given to it, else the
+        system's own (its advice's ``search``, declared where the measurements chose it), else :data:`DEFAULTS`."""
+        found = self._by_system.get(rules_name)
+        if found is None:
+            declared = _settings(dict(rules_module.advice(rules_name).search), f"{rules_name}'s advice")
+            chosen = {**DEFAULTS, **declared, **self._given}
+            weights = (None if chosen["worlds"] == "uniform" else self._weights if self.worlds == "weighted"
+                       else WorldWeights(self._candidates_dealt))
+            found = self._by_system[rules_name] = _Playing(chosen["margin"], chosen["decisions"], chosen["danger"],
+                                                           weights)
+        return found
 
     def choose(self, legal_actions: Sequence[Action]) -> Action | None:
         """A lone legal action needs no search (asked first by :func:`hupai.game.play`)."""
@@ -135,18 +194,23 @@ class SearchBot:
         self.last = (tuple(candidates), played, time.perf_counter() - began)
         if played < 2:
             return prior
-        return candidates[_pick(totals, played, self.margin)]
+        return candidates[_pick(totals, played, self.playing(observation.rules).margin)]
 
     def _candidates(self, observation: Observation, prior: Action) -> list[Action]:
         """The prior's choice, then the others by the rule system's ranking (a win always among them), top_k; the
         prior's choice alone at a decision this search does not play out (``decisions``)."""
-        if self.decisions == "claims" and observation.phase != "claim" and observation.phase != "rob":
+        playing = self.playing(observation.rules)
+        if playing.decisions == "claims" and observation.phase != "claim" and observation.phase != "rob":
             return [prior]
         legal = list(dict.fromkeys(observation.legal_actions))  # equal actions once
         ranked, shanten = _ranked(observation, legal)
         if prior in shanten:  # a discard further from a win than the prior's is not worth a rollout
             ranked = [a for a in ranked if a not in shanten or shanten[a] <= shanten[prior]]
         out = [prior] + [a for a in ranked if a != prior]
+        if playing.danger == "guard" and prior.kind == "discard" and observation.phase == "turn" and shanten:
+            dangers = _dangers(observation)
+            limit = dangers[prior.tile]
+            out = [a for a in out if a.kind != "discard" or dangers[a.tile] <= limit]
         wins = [a for a in out if a.kind == "win" and a not in out[:self.top_k]]
         return out[:max(1, self.top_k - len(wins))] + wins
 
@@ -158,6 +222,7 @@ class SearchBot:
         seat = observation.seat
         totals: list[list[float]] = [[] for _ in candidates]
         played = attempts = 0
+        weights = self.playing(observation.rules).weights
         # By default GreedyBot rolls out mahjong hands (twice as fast as EVBot there) and EVBot Wai Huzi hands (as
         # fast as GreedyBot there, and it keeps the 报听 bonus a greedy rollout would throw away, WH-38).
         policy = self._policy or (EVBot if rules.family == "zipai" else GreedyBot)
@@ -171,7 +236,7 @@ class SearchBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             attempts += 1
-            world = sample(observation, rng, rules=rules, weights=self._weights)
+            world = sample(observation, rng, rules=rules, weights=weights)
             rollout_seed = rng.getrandbits(32)
             results: list[float] = []
             for action in candidates:
@@ -239,6 +304,30 @@ class _TableGreedy(GreedyBot):
         for _ in range(pick):
             index = scores.index(best, index + 1)
         return legal_actions[index]
+
+
+def _dangers(observation: Observation) -> list[float]:
+    """EVBot's estimate of the danger of discarding each kind now (a mahjong turn): a shown hand's waits count
+    ``KNOWN_WAIT``; another seat's hand, its readiness times the waiting shapes the kind could complete, unless
+    it let the kind pass since its hand last changed."""
+    seat = observation.seat
+    advice = rules_module.advice(observation.rules)
+    known = advice.known_waits(observation)
+    unseen = [max(0, 4 - count) for count in _seen(observation)]
+    passed = _passed(observation)
+    shapes = [_shape_danger(kind, unseen) for kind in range(len(unseen))]
+    out = [0.0] * len(unseen)
+    for other in range(observation.num_players):
+        if other == seat:
+            continue
+        waits = known.get(other)
+        readiness = _readiness(observation, other) if waits is None else 0.0
+        for kind in range(len(out)):
+            if waits is not None:
+                out[kind] += KNOWN_WAIT if kind in waits else 0.0
+            elif kind not in passed[other]:
+                out[kind] += readiness * shapes[kind]
+    return out
 
 
 def _pick(totals: list[list[float]], played: int, margin: float) -> int:

@@ -50,6 +50,20 @@ def test_the_audit_compares_uniform_and_weighted_worlds(capsys: pytest.CaptureFi
     assert "uniform against weighted worlds" in out and out.count("[") >= len(audit.MARGINS)
 
 
+def test_the_audit_reports_how_dangerous_the_departures_tiles_are(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--danger``: the turn's discard departures' tiles, how often worlds and the true deal let another seat win
+    on them at once, and their worth by stage of the hand."""
+    audit = load_bench("search_audit.py", "search_audit_danger")
+    audit.compare_specs("guangdong", 1, ["search:6:worlds=weighted"], 1, 1, 0.0, danger_worlds=2)
+    out = capsys.readouterr().out
+    assert "departures: worlds search" in out and "worth each" in out.split("departures: worlds search")[1]
+    game = audit.Game("guangdong", seed=3, claim_window="eligible")
+    seat = game.seats_to_act[0]
+    discard = next(a for a in game.legal_actions(seat) if a.kind == "discard")
+    assert audit.wins_on(game, discard) is False  # nobody is ready at the deal
+    assert game.seats_to_act == (seat,) and not game.actions  # played on a copy
+
+
 def test_search_time_times_searched_decisions() -> None:
     timing = load_bench("search_time.py", "search_time")
     times = timing.spent("kawuxing", 1, "weighted", 8, 4)

@@ -61,14 +61,17 @@ def test_search_is_a_named_bot() -> None:
     assert bot_factory("search:4:rollout=greedy")(1)._policy is GreedyBot
     assert bot_factory("search:64:decisions=claims:worlds=weighted")(1).decisions == "claims"
     assert bot_factory("search:4")(1).decisions == "all"
+    assert bot_factory("search:16:danger=guard:worlds=weighted")(1).danger == "guard"
+    assert bot_factory("search:4")(1).danger == "any"
     for bad in ("search:0", "search:x", "searchy", "search:4:margin=", "search:4:margin=nan", "search:4:margin=-1",
                 "search:4:margin=1e9", "search:4:top=2", "search:4:margin=1:x", "search::margin=1",
                 "search:4:worlds=soft", "search:4:margin=1:margin=2", "search:4:worlds=weighted:",
                 "search:4:top_k=0", "search:4:top_k=17", "search:4:top_k=x", "search:4:top_k=2:top_k=3",
-                "search:4:rollout=random", "search:4:rollout=", "search:4:decisions=turns"):
+                "search:4:rollout=random", "search:4:rollout=", "search:4:decisions=turns", "search:4:danger=safe",
+                "search:4:danger=guard:danger=any"):
         with pytest.raises(HupaiError, match="unknown bot"):
             bot_factory(bad)
-    for margin in (-0.5, float("nan"), float("inf"), "1", True, None):
+    for margin in (-0.5, float("nan"), float("inf"), "1", True):
         with pytest.raises(HupaiError, match="margin must be"):
             SearchBot(0, margin=margin)  # type: ignore[arg-type]
     result = simulate("waihuzi", hands=1, bots=["search:2", "greedy", "greedy"], seed=3)

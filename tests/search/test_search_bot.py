@@ -214,3 +214,80 @@ def test_a_claims_only_search_searches_claim_windows_alone(rules: str) -> None:
     assert phases["turn"] == 0 and phases["claim"] > 0
     with pytest.raises(HupaiError, match="unknown decisions"):
         SearchBot(0, decisions="turns")
+
+
+def test_a_guarded_search_keeps_discards_no_more_dangerous_than_the_priors() -> None:
+    """``danger="guard"``: at a turn, every discard candidate but the prior's is one EVBot rates no more dangerous
+    than the prior's; an unguarded search offers more dangerous ones in the same hand, and a guarded search is
+    deterministic for a seed."""
+    from hupai.ev import EVBot
+    from hupai.search import _dangers
+
+    game = Game("guangdong", seed=5, claim_window="eligible")
+    guarded, unguarded = SearchBot(1, danger="guard"), SearchBot(1)
+    bots = [EVBot(seat) for seat in range(4)]
+    riskier = 0
+    while not game.over:
+        seat = game.seats_to_act[0]
+        observation = game.observation(seat)
+        prior = bots[seat].act(observation)
+        if observation.phase == "turn" and prior.kind == "discard" and len(observation.legal_actions) > 1:
+            dangers = _dangers(observation)
+            kept = guarded._candidates(observation, prior)
+            assert kept[0] == prior
+            assert all(dangers[a.tile] <= dangers[prior.tile] for a in kept if a.kind == "discard")
+            riskier += any(a.kind == "discard" and dangers[a.tile] > dangers[prior.tile]
+                           for a in unguarded._candidates(observation, prior))
+        game.apply(prior)
+    assert riskier > 0
+
+    def choices(seed: int) -> list[Action]:
+        game = Game("guangdong", seed=11, claim_window="eligible")
+        bot = SearchBot(seed, rollouts=6, margin=0.0, danger="guard")
+        out = []
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            action = bot.act(observation) if seat == 0 else GreedyBot(seat).act(observation)
+            out.append(action)
+            game.apply(action)
+        return out
+
+    assert choices(4) == choices(4)
+    with pytest.raises(HupaiError, match="unknown danger"):
+        SearchBot(0, danger="safe")
+
+
+def test_a_rule_system_declares_its_own_search_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings not given to the bot come from the rule system's advice (``Advice.search``), else DEFAULTS; a
+    setting given to the bot holds in every system; a malformed declaration is a clear error."""
+    import hupai
+    from hupai import rules as rules_module
+    from hupai.search import DEFAULTS
+
+    for name in hupai.rules.names():  # every declared setting is well formed
+        playing = SearchBot(0).playing(name)
+        assert {**DEFAULTS, **rules_module.advice(name).search}["margin"] == playing.margin
+    kawuxing = SearchBot(0).playing("kawuxing")  # Kawuxing's own, measured against EVBot (docs/bots.md)
+    assert (kawuxing.margin, kawuxing.decisions, kawuxing.danger) == (1.5, "all", "any") and kawuxing.weights
+    assert SearchBot(0, worlds="uniform").playing("kawuxing").weights is None
+    advice = type(rules_module.advice("yunxiao"))
+    monkeypatch.setattr(advice, "search", {"margin": 1.5, "worlds": "weighted", "decisions": "claims"})
+    bot = SearchBot(3, rollouts=6)
+    playing = bot.playing("yunxiao")
+    assert (playing.margin, playing.decisions, playing.danger) == (1.5, "claims", "any")
+    assert playing.weights is not None and bot._weights is None
+    assert bot.playing("guangdong") == (3.0, "all", "any", None)
+    given = SearchBot(3, rollouts=6, margin=2.0, worlds="uniform").playing("yunxiao")
+    assert (given.margin, given.decisions, given.weights) == (2.0, "claims", None)
+    game = Game("yunxiao", seed=23, claim_window="eligible")
+    observation = game.observation(game.seats_to_act[0])
+    assert observation.phase == "turn" and len(observation.legal_actions) > 1
+    bot.act(observation)
+    assert bot.last[1] == 0  # the declared claims-only search plays the prior's choice at a turn
+    monkeypatch.setattr(advice, "search", {"margin": -1})
+    with pytest.raises(HupaiError, match="margin must be"):
+        SearchBot(0).playing("yunxiao")
+    monkeypatch.setattr(advice, "search", {"budget": 5})
+    with pytest.raises(HupaiError, match="yunxiao's advice: unknown search setting"):
+        SearchBot(0).playing("yunxiao")

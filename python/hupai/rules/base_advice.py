@@ -10,9 +10,10 @@ defaults. ``hupai.rules.advice(name)`` finds a system's advice (``rules/<system>
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,10 @@ class Advice:
     A rule system with other needs subclasses it (see :mod:`hupai.rules.yunxiao.advice`).
     """
 
+    #: :class:`hupai.search.SearchBot`'s settings in this rule system where the bot is not given them (``margin``,
+    #: ``worlds``, ``decisions``, ``danger``), declared only where the measurements in ``docs/bots.md`` found the
+    #: setting at least as good as :data:`hupai.search.DEFAULTS`; none by default.
+    search: Mapping[str, Any] = MappingProxyType({})
     #: Whether :class:`hupai.ev.EVBot` counts a discard's improving copies on the tiles its seat has not seen
     #: anywhere (its hand, every discard pile and meld) rather than on its hand alone, as the core's ranking does
     #: (GreedyBot's). Off by default: a rule system turns it on where it was measured to pay.

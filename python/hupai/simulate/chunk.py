@@ -32,7 +32,7 @@ from ..ev import EVBot
 from ..game import Game, play
 from ..game.match import Player
 from ..game.state.wall import hand_seed, splitmix64
-from ..search import DECISIONS, ROLLOUT_POLICIES, WORLDS, SearchBot
+from ..search import DANGERS, DECISIONS, ROLLOUT_POLICIES, WORLDS, SearchBot
 from .stats import BotStats, Stats
 
 __all__ = ["BOTS", "BotSpec", "bot_factory", "ChunkResult", "SimulationSpec", "bot_name", "run_chunk", "seatings"]
@@ -46,7 +46,8 @@ BotSpec = str | BotFactory
 #: ``"search:N:margin=M"`` with a margin of M standard errors too, ``"search:N:worlds=weighted"`` (or ``:margin=M``
 #: and ``:worlds=W`` both) with worlds weighted by how well they explain the other seats' play; ``:top_k=K`` and
 #: ``:rollout=greedy|ev`` set its candidates a decision and its rollout players, ``:decisions=claims`` searches
-#: only claim windows.
+#: only claim windows, ``:danger=guard`` plays a turn's discard other than the prior's only if its tile is no more
+#: dangerous.
 BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": EVBot, "search": SearchBot}
 
 
@@ -54,8 +55,9 @@ def bot_factory(name: str) -> BotFactory:
     """The factory of a named bot: a name of :data:`BOTS`, ``"search:N"`` (SearchBot with N rollouts a
     decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100), each optionally followed by
     ``":worlds=weighted"`` or ``":worlds=uniform"`` (:data:`hupai.search.WORLDS`), ``":top_k=K"`` (1 to 16
-    candidates a decision), ``":rollout=greedy"`` or ``":rollout=ev"`` and ``":decisions=claims"`` or
-    ``":decisions=all"``, each option at most once and in any order. HupaiError for any other name."""
+    candidates a decision), ``":rollout=greedy"`` or ``":rollout=ev"``, ``":decisions=claims"`` or
+    ``":decisions=all"`` and ``":danger=guard"`` or ``":danger=any"``, each option at most once and in any order.
+    HupaiError for any other name."""
     factory = BOTS.get(name)
     if factory is not None:
         return factory
@@ -77,6 +79,8 @@ def bot_factory(name: str) -> BotFactory:
                 settings[key] = value
             elif key == "decisions" and value in DECISIONS:
                 settings[key] = value
+            elif key == "danger" and value in DANGERS:
+                settings[key] = value
             else:
                 break
         else:
@@ -84,8 +88,9 @@ def bot_factory(name: str) -> BotFactory:
     raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision, "
                      f"search:N:margin=M for a margin of M standard errors, 0 to 100, :worlds=weighted or "
                      f":worlds=uniform for how its worlds are dealt, :top_k=K for K candidates a decision, 1 to "
-                     f"16, :rollout=greedy or :rollout=ev for its rollout players, and :decisions=claims or "
-                     f":decisions=all for which decisions it searches)")
+                     f"16, :rollout=greedy or :rollout=ev for its rollout players, :decisions=claims or "
+                     f":decisions=all for which decisions it searches, and :danger=guard or :danger=any for "
+                     f"whether a discard more dangerous than EVBot's may be played)")
 
 
 def _margin(text: str) -> float | None:
