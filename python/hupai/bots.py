@@ -3,21 +3,25 @@
 A bot's :meth:`act` gets an :class:`~hupai.observation.Observation`, what its seat may see, and returns one
 of ``observation.legal_actions``. It is given nothing else: no game, no table, so it cannot read another
 seat's tiles. :func:`hupai.game.play` (and :class:`hupai.Match`) drive a game with bots.
-Bots keep their own ``random.Random`` (Mersenne Twister seeded by an int: stable across Python versions).
+Bots keep their own random stream: CPython's ``random.Random`` (Mersenne Twister seeded by an int: stable across
+Python versions), its state in a buffer the core reads too (:class:`_Stream`), so that the core can play a bot's
+plain turns (:meth:`RandomBot._core_turns`) drawing exactly what the bot would.
 """
 
 from __future__ import annotations
 
 import random
 import warnings
+from array import array
 from collections.abc import Collection, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from . import rules as rules_module
+from ._core import stream_random, stream_seed
 from .actions import Action
 from .analysis import Forms
 from .errors import HupaiError
@@ -40,6 +44,57 @@ for _rows in _CLAIM_MELDS.values():
 del _rows
 
 
+_STATE_BYTES = 4 * 625  # the generator's 624 words and its index, native uint32s (getstate()'s 625 ints)
+_WORDS = array("I")  # the state's words as an array reads them (checked: 4 bytes each)
+assert _WORDS.itemsize == 4
+
+
+class _Stream:
+    """A bot's random stream: what ``random.Random(seed)`` draws (``random()``, ``seed``, ``getstate``,
+    ``setstate``), from a state held in a bytearray (``state``) that the core draws from too when it plays the bot's
+    turns (``_core.lean_chain``), so that both paths make the same choices. ``seed(n)`` of an int is the same
+    MT19937 seeding as CPython's (its 32-bit words, by the core); any other seed goes through ``random.Random``."""
+
+    __slots__ = ("state", "random")
+
+    def __init__(self, seed: Any = 0) -> None:
+        self.state = bytearray(_STATE_BYTES)
+        #: the next float in [0, 1), as random.Random.random() (a C-level call)
+        self.random = partial(stream_random, self.state)
+        self.seed(seed)
+
+    def seed(self, seed: Any = None) -> None:
+        if type(seed) is int:
+            n = abs(seed)
+            stream_seed(self.state, n.to_bytes(max(4, -(-n.bit_length() // 32) * 4), "little"))
+        else:  # None, a str, bytes: random.Random's own seeding (a hash, a digest or the OS's randomness)
+            self.setstate(random.Random(seed).getstate())
+
+    def getstate(self) -> tuple[Any, ...]:
+        """The state as ``random.Random.getstate()`` gives it (``random.Random().setstate`` takes it)."""
+        words = array("I")
+        words.frombytes(self.state)
+        return (3, tuple(words), None)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """A state from :meth:`getstate` or ``random.Random.getstate()``, checked by ``random.Random`` first."""
+        check = random.Random()
+        check.setstate(state)  # raises as random.Random would; the words are then read back as it holds them
+        self.state[:] = array("I", check.getstate()[1]).tobytes()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restored_stream, (bytes(self.state),))
+
+
+def _restored_stream(state: bytes) -> _Stream:
+    """A pickled or copied :class:`_Stream` (its own buffer: a copy never draws from the original's)."""
+    if type(state) is not bytes or len(state) != _STATE_BYTES or memoryview(state).cast("I")[624] > 624:
+        raise HupaiError("a bot's random stream must be restored from 2500 bytes of a generator's state")
+    stream = _Stream()
+    stream.state[:] = state
+    return stream
+
+
 def _observed(game: Any, seat: int) -> Observation:
     """The deprecated call ``bot.act(game, seat)``: the seat's observation, built here."""
     warnings.warn("bot.act(game, seat) is deprecated: pass game.observation(seat)", DeprecationWarning,
@@ -52,11 +107,17 @@ class RandomBot:
     """Uniform over the legal actions."""
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
+        self._rng = _Stream(seed)
 
     def reseed(self, seed: int) -> None:
         """Restart the bot's random stream at ``seed``: it plays on as a new bot of that seed would."""
         self._rng.seed(seed)
+
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """How the core may play this bot's plain turns (``_core.lean_chain``: kind 1, uniform over the discards,
+        from its stream), asked by :func:`hupai.game.match.play_until`; None for a subclass or a bot whose ``choose``,
+        ``act`` or stream was replaced: the core plays only what it knows this class would do."""
+        return _core_bot(self, RandomBot, 1, 1)
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         """One of ``observation.legal_actions`` at random. (``act(game, seat)`` is deprecated.)"""
@@ -85,7 +146,7 @@ class GreedyBot:
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = _Stream(seed)
         self._forms = forms
         self._advice: dict[str, Advice] = {}  # by rules name: the registry's answer, looked up once
         self._zipai: dict[Any, Any] = {}  # zipai advice by (rules name, options)
@@ -95,6 +156,17 @@ class GreedyBot:
         breaks are its only random choices), and keeps the rule advice it has looked up. A search that plays many
         rollouts reseeds its rollout players instead of building new ones."""
         self._rng.seed(seed)
+
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """How the core may play this bot's plain turns (``_core.lean_chain``: kind 2, the best
+        ``_core.discard_scores`` in the advice's forms, ties broken from its stream, as :meth:`act` does), asked by
+        :func:`hupai.game.match.play_until`; None where the rule system's advice ranks discards its own way (a
+        subclass of :class:`Advice` that overrides ``rank_discards`` or ``premium_discards``), or for a subclass or
+        a bot whose ``choose``, ``act`` or stream was replaced."""
+        advice = self._advice_for(rules)
+        plain = all(getattr(type(advice), name) is getattr(Advice, name)
+                    for name in ("rank_discards", "premium_discards"))
+        return _core_bot(self, GreedyBot, 2, advice._forms) if plain else None
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
@@ -181,6 +253,15 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
+
+
+def _core_bot(bot: Any, cls: type, kind: int, forms: int) -> tuple[int, int, bytearray] | None:
+    """``(kind, forms, stream)`` for the core (``_core.lean_chain``) if ``bot`` is exactly ``cls`` as built: its
+    own ``choose`` and ``act`` (none set on the instance) and its :class:`_Stream`."""
+    stream = bot.__dict__.get("_rng")
+    if type(bot) is not cls or type(stream) is not _Stream or "choose" in bot.__dict__ or "act" in bot.__dict__:
+        return None
+    return (kind, forms, stream.state)
 
 
 # -- Wai Huzi (zipai) --------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from . import _core
 from . import rules as rules_module
 from .actions import Action
 from .belief import WorldWeights
-from .bots import GreedyBot, _own_groups, _zipai_advice
+from .bots import GreedyBot, _core_bot, _own_groups, _zipai_advice
 from .errors import HupaiError
 from .ev import EVBot
 from .game import play
@@ -218,6 +218,10 @@ class _TableGreedy(GreedyBot):
         #: the rollout's table while it plays (set by the search before each rollout)
         self.table: Any = None
         self._plain_forms = forms  # the advice's winning forms, as the core takes them
+
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """The core plays this player's plain turns as :meth:`choose` would (GreedyBot's plain discard, kind 2)."""
+        return _core_bot(self, _TableGreedy, 2, self._plain_forms)
 
     def choose(self, legal_actions: Sequence[Action]) -> Action | None:
         first = legal_actions[0]

@@ -67,6 +67,13 @@ def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
     return act
 
 
+def _core_turns(player: object, rules: str) -> tuple[int, int, bytearray] | None:
+    """What a player says of the core playing its plain turns (``_core_turns``: the built-in bots of
+    :mod:`hupai.bots`), else None."""
+    method = getattr(player, "_core_turns", None)
+    return None if method is None else method(rules)
+
+
 class Player(Protocol):
     """Anything that picks an action from what its seat sees (the bots in :mod:`hupai.bots`): one of
     ``observation.legal_actions``.
@@ -120,6 +127,11 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     if 0 <= until < len(choosers):
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
         choosers[until] = _stop
+    # The built-in bots whose plain turns the core plays, several in one crossing (MahjongFlow._lean_chain), per
+    # seat (never the stop seat), if the flow can.
+    bots = (None if lean_flow is None else lean_flow.chain_bots(tuple(
+        None if s == until else _core_turns(player, game.rules.name) for s, player in enumerate(players)))) or ()
+    chain = lean_flow._lean_chain if bots and lean_flow is not None else None
     try:
         while True:
             phase = table.phase
@@ -134,6 +146,16 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
             cache = game._legal
             offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
+            if chain is not None and phase == "turn" and bots[seat] is not None:
+                game._legal = _APPLYING
+                try:
+                    known = chain(seat, offered, bots, actions)
+                except BaseException as error:
+                    game._failed(offered[0], error)
+                if known is not None:
+                    game._legal = known
+                    continue
+                game._legal = cache  # not started (not a plain turn): nothing changed, the seat's bot decides
             action = choosers[seat](offered)
             if action is None:
                 if observe is None:  # the observer's own view, without Observer.observe's frame around it

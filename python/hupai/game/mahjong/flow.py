@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_turn, plain_turn
+from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_chain, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
 from ...events import EventLog, record, turn_record
 from ...hand import MELD_WIDTH, Meld
@@ -349,20 +349,11 @@ class MahjongFlow:
         # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
         got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
                                wall.tail - self._dead_wall, self._chowers[seat])
+        if drawn < 0:
+            self._scanned_discard(seat, tile, got)  # type: ignore[arg-type]  # the shapes: no draw, an int
+            return None
         table.last_discard = tile
         table.discarder = seat
-        if drawn < 0:
-            # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
-            # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
-            self.events.records.append(_DISCARDS[seat][tile])
-            table.drawn = -1
-            table.drawn_from = ""
-            table.phase = "claim"
-            if got:
-                self._claim_window(seat, tile, got)  # type: ignore[arg-type]  # the shapes: no draw, an int
-            else:
-                self._next_turn(seat)
-            return None
         self.events.records.append(_TURNS[seat][tile][drawn])  # the discard and the next seat's draw
         seat = self._next_seat[seat]  # nobody may claim, and the next seat drew
         table.kong_from = -1
@@ -375,6 +366,72 @@ class MahjongFlow:
             if quick is None or quick(table, seat):
                 return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
         return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+
+    def _scanned_discard(self, seat: int, tile: int, shapes: int) -> None:
+        """The rest of a lean discard that no draw followed (the core wrote the hand, the pile and the ready cache):
+        a claim window (the scan's ``shapes``), or nobody may claim but the turn goes on by _next_turn (the wall's
+        end, or a 漏胡 block that the next seat's own draw ends), as :meth:`_discard`."""
+        table = self.table
+        table.last_discard = tile
+        table.discarder = seat
+        self.events.records.append(_DISCARDS[seat][tile])
+        table.drawn = -1
+        table.drawn_from = ""
+        table.phase = "claim"
+        if shapes:
+            self._claim_window(seat, tile, shapes)
+        else:
+            self._next_turn(seat)
+
+    def chain_bots(self, bots: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """``bots`` (per seat None or a bot's ``_core_turns`` answer) if this flow can let the core play a run of
+        their plain turns (:meth:`_lean_chain`): a lean flow whose turns are plain without a rules hook, with fixed
+        chow seats, and some seat with a bot; else None."""
+        if not self._lean or self._quick_turn is not None or type(self._chowers) is not tuple or not any(bots):
+            return None
+        return bots
+
+    def _lean_chain(self, seat: int, offered: tuple[Action, ...], bots: tuple[Any, ...],
+                    actions: list[Action]) -> dict[int, tuple[Action, ...]] | None:
+        """A run of lean turns (:meth:`_lean_turn`) from ``seat``'s turn, each discard chosen by the core as the
+        seat's bot would (``bots``, from :meth:`chain_bots`; ``_core.lean_chain``), in one crossing: until a
+        claim is possible, a turn is not plain, the wall ends or a seat without a bot (None in ``bots``: the stop
+        seat of :func:`~hupai.game.match.play_until` too) must decide. The discards go onto ``actions`` (the
+        game's list) and the state and events end as they would after those turns one by one. Returns the legal
+        actions known afterwards (as :meth:`apply`), or None if the core does not start (``offered`` is not
+        exactly the seat's discards, or the seat has no bot): nothing is changed then."""
+        table = self.table
+        wall = table.wall
+        ran = lean_chain(self._turn_pack, table.ready_bytes, seat, table.drawn, wall.head,
+                         wall.tail - self._dead_wall, self._chowers, bots,  # type: ignore[arg-type]  # a tuple:
+                         offered)  # chain_bots found it one
+        if ran is None:
+            return None
+        moves, tile, got = ran
+        discards = ACTIONS.discard
+        if moves:  # the turns whose discard nobody could claim and whose next seat drew
+            records = self.events.records
+            next_seat = self._next_seat
+            discarder = drawn = kind = 0
+            for at in range(0, len(moves), 2):
+                kind = moves[at]
+                drawn = moves[at + 1]
+                actions.append(discards[seat][kind])
+                records.append(_TURNS[seat][kind][drawn])
+                discarder = seat
+                seat = next_seat[seat]
+            table.last_discard = kind
+            table.discarder = discarder
+            table.kong_from = -1
+            table.turn_seat = seat
+            table.drawn = drawn
+            table.drawn_from = "wall"
+            wall.head += len(moves) >> 1
+        if tile < 0:
+            return {} if got is None else {seat: got}
+        actions.append(discards[seat][tile])
+        self._scanned_discard(seat, tile, got)
+        return self.known_legal()
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table

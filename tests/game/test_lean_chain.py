@@ -1,0 +1,217 @@
+"""The built-in bots' plain turns played by the core (``_core.lean_chain``, ``MahjongFlow._lean_chain``, asked by
+``play_until``): the same games as the bots' own Python path, byte for byte (actions, events, the table, the bots'
+streams), only ever for RandomBot and GreedyBot as built (never a subclass or a replaced method), never for the stop
+seat; a malformed argument raises before anything is written."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hupai import _core
+from hupai.actions import Action
+from hupai.bots import GreedyBot, RandomBot
+from hupai.game import Game, play
+from hupai.game.mahjong import flow as flow_module
+from hupai.game.match import play_until
+from hupai.search import _TableGreedy
+
+
+class PyRandom(RandomBot):
+    """RandomBot's decisions on its Python path only (a subclass: the core never plays it)."""
+
+
+class PyGreedy(GreedyBot):
+    """GreedyBot's decisions on its Python path only."""
+
+
+def _record(game: Game, players: Sequence[Any]) -> tuple[str, list[bytes]]:
+    return game.to_json(), [bytes(player._rng.state) for player in players]
+
+
+def _played(rules: str, seed: int, players: Sequence[Any], window: str = "eligible") -> tuple[str, list[bytes]]:
+    game = Game(rules, seed=seed, claim_window=window)
+    play(game, players)
+    return _record(game, players)
+
+
+class _Counting:
+    """Counts the core's runs and the turns they played (patched over the flow's lean_chain)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.turns = 0
+
+    def __call__(self, *args: Any) -> Any:
+        ran = _core.lean_chain(*args)
+        self.calls += 1
+        if ran is not None:
+            self.turns += len(ran[0]) // 2 + (ran[1] >= 0)
+        return ran
+
+
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
+    counter = _Counting()
+    monkeypatch.setattr(flow_module, "lean_chain", counter)
+    return counter
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "kawuxing", "yunxiao"])
+@pytest.mark.parametrize("window", ["eligible", "all"])
+def test_same_games_as_the_python_path(rules: str, window: str) -> None:
+    n = 3 if rules == "kawuxing" else 4
+    for seed in range(12):
+        for core, python in ((RandomBot, PyRandom), (GreedyBot, PyGreedy)):
+            assert (_played(rules, seed, [core(seed + i) for i in range(n)], window)
+                    == _played(rules, seed, [python(seed + i) for i in range(n)], window))
+        mixed = [RandomBot(seed), GreedyBot(seed + 1), PyRandom(seed + 2), RandomBot(seed + 3)][:n]
+        python = [PyRandom(seed), PyGreedy(seed + 1), PyRandom(seed + 2), PyRandom(seed + 3)][:n]
+        assert _played(rules, seed, mixed, window) == _played(rules, seed, python, window)
+
+
+def test_guangdong_turns_are_played_in_runs(counting: _Counting) -> None:
+    for seed in range(10):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        play(game, [RandomBot(seed * 4 + i) for i in range(4)])
+    assert counting.calls > 0
+    assert counting.turns > 3 * counting.calls  # several turns a crossing
+    for seed in range(5):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        before = counting.calls
+        play(game, [GreedyBot(i) for i in range(4)])
+        assert counting.calls > before
+
+
+def test_a_shared_bot_draws_from_one_stream() -> None:
+    for seed in range(8):
+        shared, python = RandomBot(seed), PyRandom(seed)
+        assert (_played("guangdong", seed, [shared, GreedyBot(1), shared, shared])
+                == _played("guangdong", seed, [python, PyGreedy(1), python, python]))
+
+
+def test_the_stop_seat_is_never_played(counting: _Counting) -> None:
+    for seed in range(10):
+        for stop in range(4):
+            game = Game("guangdong", seed=seed, claim_window="eligible")
+            other = Game("guangdong", seed=seed, claim_window="eligible")
+            bots = [RandomBot(seed + i) for i in range(4)]
+            python = [PyRandom(seed + i) for i in range(4)]
+            while True:
+                over = play_until(game, bots, stop)
+                assert over == play_until(other, python, stop)
+                assert _record(game, bots) == _record(other, python)
+                if over:
+                    break
+                assert game.seats_to_act[0] == stop
+                action = game.legal_actions(stop)[-1]
+                game.apply(action)
+                other.apply(action)
+    assert counting.turns > 0
+
+
+def test_replaced_methods_and_subclasses_are_not_played(counting: _Counting) -> None:
+    last = [RandomBot(1) for _ in range(4)]
+    for bot in last:
+        bot.choose = lambda legal: legal[-1]  # type: ignore[method-assign]
+    game = Game("guangdong", seed=3, claim_window="eligible")
+    play(game, last)
+    assert counting.calls == 0
+    # Each seat's discards were its last legal action: the highest kind it held.
+    discards = [a for a in game.actions if a.kind == "discard"]
+    assert len(discards) > 10
+
+    class Last(RandomBot):
+        def choose(self, legal_actions: Sequence[Action]) -> Action:
+            return legal_actions[-1]
+
+    game = Game("guangdong", seed=3, claim_window="eligible")
+    play(game, [Last(i) for i in range(4)])
+    assert counting.calls == 0
+    replaced = RandomBot(2)
+    replaced._rng = copy.copy(replaced._rng)  # still a stream: played
+    assert replaced._core_turns("guangdong") is not None
+    replaced._rng = random.Random(2)  # type: ignore[assignment]  # no longer a stream the core can read
+    assert replaced._core_turns("guangdong") is None
+    assert PyGreedy(0)._core_turns("guangdong") is None
+    assert GreedyBot(0)._core_turns("yunxiao") is None  # its advice ranks discards its own way
+
+
+def test_rollout_players_are_played_as_their_choose(counting: _Counting) -> None:
+    for seed in range(6):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        players = [_TableGreedy(seed + i, 1) for i in range(4)]
+        for player in players:
+            player.table = game.table
+        play(game, players)
+        other = Game("guangdong", seed=seed, claim_window="eligible")
+        python = [PyGreedy(seed + i, forms=1) for i in range(4)]
+        play(other, python)
+        assert _record(game, players) == _record(other, python)
+    assert counting.turns > 0
+
+
+def _chain_args(game: Game, seat_bots: Any = None) -> list[Any]:
+    flow = game._flow
+    table = game.table
+    seat = table.turn_seat
+    bots = tuple(RandomBot(i)._core_turns("guangdong") for i in range(4)) if seat_bots is None else seat_bots
+    return [flow._turn_pack, table.ready_bytes, seat, table.drawn, table.wall.head,
+            table.wall.tail - flow._dead_wall, flow._chowers, bots, game.legal_actions(seat)]
+
+
+def _buffers(args: list[Any]) -> list[bytes]:
+    found: list[bytes] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, bytearray):
+            found.append(bytes(value))
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+    walk(args)
+    return found
+
+
+def test_malformed_arguments_write_nothing() -> None:
+    game = Game("guangdong", seed=7, claim_window="eligible")
+    args = _chain_args(game)
+    good_bot = args[7][0]
+    bad_stream = bytearray(good_bot[2])
+    bad_stream[-4:] = (625).to_bytes(4, "little")
+    cases = {
+        7: [(None,) * 3, (good_bot, good_bot, good_bot, (3, 1, good_bot[2])), (good_bot,) * 3 + ((1, 1, bad_stream),),
+            (good_bot,) * 3 + ((1, 1, bytearray(10)),), (good_bot,) * 3 + ((1, 0, good_bot[2]),),
+            (good_bot,) * 3 + ((1, 1),), [good_bot] * 4],
+        6: [(2, 4, 8), (2, 4, 8, 1 << 4), (2, 4, 8, True)],
+        2: [4, -1, True],
+        3: [34, -2],
+        4: [10**6, -1],
+        8: [list(args[8])],
+    }
+    for index, values in cases.items():
+        for value in values:
+            bad = list(args)
+            bad[index] = value
+            before = _buffers(bad) + [bytes(bad_stream)]
+            with pytest.raises((ValueError, TypeError)):
+                _core.lean_chain(*bad)
+            assert _buffers(bad) + [bytes(bad_stream)] == before, (index, value)
+    with pytest.raises(TypeError):
+        _core.lean_chain(*args[:-1])
+
+
+def test_not_started_when_the_turn_is_not_exactly_the_discards() -> None:
+    game = Game("guangdong", seed=7, claim_window="eligible")
+    args = _chain_args(game)
+    before = _buffers(args)
+    for offered in (args[8][:-1], args[8][::-1], args[8] + args[8][:1], ()):
+        assert _core.lean_chain(*args[:8], offered) is None
+    seat = args[2]
+    no_bot = list(args[7])
+    no_bot[seat] = None
+    assert _core.lean_chain(*args[:7], tuple(no_bot), args[8]) is None
+    assert _buffers(args) == before
