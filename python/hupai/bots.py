@@ -164,9 +164,7 @@ class GreedyBot:
         subclass of :class:`Advice` that overrides ``rank_discards`` or ``premium_discards``), or for a subclass or
         a bot whose ``choose``, ``act`` or stream was replaced."""
         advice = self._advice_for(rules)
-        plain = all(getattr(type(advice), name) is getattr(Advice, name)
-                    for name in ("rank_discards", "premium_discards"))
-        return _core_bot(self, GreedyBot, 2, advice._forms) if plain else None
+        return _core_bot(self, GreedyBot, 2, advice._forms) if _ranks_plainly(type(advice)) else None
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
@@ -253,6 +251,12 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
+
+
+@lru_cache(maxsize=64)  # a memo of a pure function of a class (asked at every play_until)
+def _ranks_plainly(advice: type[Advice]) -> bool:
+    """Whether an advice class ranks discards and premium discards as :class:`Advice` does (the core's copy)."""
+    return all(getattr(advice, name) is getattr(Advice, name) for name in ("rank_discards", "premium_discards"))
 
 
 def _core_bot(bot: Any, cls: type, kind: int, forms: int) -> tuple[int, int, bytearray] | None:

@@ -129,9 +129,12 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
         choosers[until] = _stop
     # The built-in bots whose plain turns the core plays, several in one crossing (MahjongFlow._lean_chain), per
     # seat (never the stop seat), if the flow can.
-    bots = (None if lean_flow is None else lean_flow.chain_bots(tuple(
-        None if s == until else _core_turns(player, game.rules.name) for s, player in enumerate(players)))) or ()
-    chain = lean_flow._lean_chain if bots and lean_flow is not None else None
+    bots: tuple[Any, ...] = ()
+    chain = None
+    if lean_flow is not None and lean_flow.chains:
+        bots = tuple(None if s == until else _core_turns(player, game.rules.name) for s, player in enumerate(players))
+        if any(bots):
+            chain = lean_flow._lean_chain
     try:
         while True:
             phase = table.phase

@@ -65,7 +65,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack")
+                 "_quick_turn", "_turn_pack", "chains")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -104,6 +104,9 @@ class MahjongFlow:
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
+        #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
+        #: turns are plain without a rules hook, with the 下家 alone as chower (a fixed tuple of masks).
+        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -383,28 +386,20 @@ class MahjongFlow:
         else:
             self._next_turn(seat)
 
-    def chain_bots(self, bots: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        """``bots`` (per seat None or a bot's ``_core_turns`` answer) if this flow can let the core play a run of
-        their plain turns (:meth:`_lean_chain`): a lean flow whose turns are plain without a rules hook, with fixed
-        chow seats, and some seat with a bot; else None."""
-        if not self._lean or self._quick_turn is not None or type(self._chowers) is not tuple or not any(bots):
-            return None
-        return bots
-
     def _lean_chain(self, seat: int, offered: tuple[Action, ...], bots: tuple[Any, ...],
                     actions: list[Action]) -> dict[int, tuple[Action, ...]] | None:
-        """A run of lean turns (:meth:`_lean_turn`) from ``seat``'s turn, each discard chosen by the core as the
-        seat's bot would (``bots``, from :meth:`chain_bots`; ``_core.lean_chain``), in one crossing: until a
-        claim is possible, a turn is not plain, the wall ends or a seat without a bot (None in ``bots``: the stop
-        seat of :func:`~hupai.game.match.play_until` too) must decide. The discards go onto ``actions`` (the
-        game's list) and the state and events end as they would after those turns one by one. Returns the legal
-        actions known afterwards (as :meth:`apply`), or None if the core does not start (``offered`` is not
-        exactly the seat's discards, or the seat has no bot): nothing is changed then."""
+        """A run of lean turns (:meth:`_lean_turn`) from ``seat``'s turn in one crossing (``_core.lean_chain``), each
+        discard chosen by the core as the seat's bot would (``bots``: per seat None or the bot's ``_core_turns``
+        answer), until a claim is possible, a turn is not plain, the wall ends or a seat without a bot (the stop seat
+        of :func:`~hupai.game.match.play_until` too) must decide. The discards go onto ``actions`` (the game's
+        list); the state and events end as they would after those turns one by one. Only for a flow that
+        :attr:`chains` (its chow masks a tuple). Returns the legal actions known afterwards (as :meth:`apply`), or
+        None if the core does not start (``offered`` is not exactly the seat's discards, or the seat has no bot):
+        nothing is changed then."""
         table = self.table
         wall = table.wall
         ran = lean_chain(self._turn_pack, table.ready_bytes, seat, table.drawn, wall.head,
-                         wall.tail - self._dead_wall, self._chowers, bots,  # type: ignore[arg-type]  # a tuple:
-                         offered)  # chain_bots found it one
+                         wall.tail - self._dead_wall, self._chowers, bots, offered)  # type: ignore[arg-type]
         if ran is None:
             return None
         moves, tile, got = ran
