@@ -1,10 +1,10 @@
 // The built-in bots' plain turns in the core: a run of lean turns (register_turn.cpp's lean_turn: a plain discard,
-// the claim scan, the next seat's draw) where each discard is the one the seat's bot would choose in Python, played
-// in one crossing (hupai.game.mahjong.flow.MahjongFlow._lean_chain, asked by hupai.game.match.play_until). A bot
-// the core may play is described by plain data: RandomBot (uniform over its discards) or GreedyBot's plain discard
-// (the best of discard_scores, ties broken at random), each with its random stream as a buffer it owns
-// (hupai.bots._Stream, CPython's MT19937: mt19937.hpp). Also the stream's own functions, which the Python bots
-// call, so both paths draw from one stream.
+// the claim scan, the next seat's draw) from a given discard, where each further discard is the one the seat's bot
+// would choose in Python, played in one crossing (hupai.game.mahjong.flow.MahjongFlow._lean_chain, for
+// hupai.game.match.play_until). A bot the core may play is described by plain data: RandomBot (uniform over its
+// discards) or GreedyBot's plain discard (the best of discard_scores, ties broken at random), each with its random
+// stream as a buffer it owns (hupai.bots._Stream, CPython's MT19937: mt19937.hpp). Also the stream's own
+// functions, which the Python bots call, so both paths draw from one stream.
 //
 // Like lean_turn, the run writes plain buffers only (the hands' counts, the per-seat counters, the piles, the
 // ready cache, the bots' streams) and creates no Python object but its return value. Every argument is read and
@@ -120,6 +120,24 @@ PyObject* stream_random(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return PyFloat_FromDouble(mt::random(state));
 }
 
+// stream_pick(state, n) -> int: int(random() * n) on the stream, the index the bots pick among n (n >= 0; for 0,
+// 0, as in Python).
+PyObject* stream_pick(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "stream_pick expects a stream's buffer and a count");
+        return nullptr;
+    }
+    long n = 0;
+    if (!PyLong_CheckExact(args[1]) || (n = PyLong_AsLong(args[1])) < 0 || n > (1L << 31)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "stream_pick: the count must be an int in 0..2**31");
+        return nullptr;
+    }
+    std::uint8_t* state = stream_buffer(args[0]);
+    if (state == nullptr) return nullptr;
+    return PyLong_FromLong(mt::pick(state, n));
+}
+
 // The improving copies GreedyBot counts (register_analysis.cpp's discard_scores): copies of the kinds that would
 // lower the shanten, less those the seat holds.
 int unseen_copies(const std::uint8_t* counts, std::uint64_t improving) {
@@ -175,10 +193,10 @@ long choose(const Bot& bot, const std::uint8_t* hand, int melds) {
     return -1;
 }
 
-// lean_chain(pack, ready, seat, drawn, head, limit, chowers, bots, offered) -> None | (moves, tile, result).
+// lean_chain(pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook) -> (moves, tile, result).
 PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 9 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "lean_chain expects the flow's turn pack and 8 more arguments");
+    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "lean_chain expects the flow's turn pack and 9 more arguments");
         return nullptr;
     }
     PyObject* pack[kPackSize];
@@ -195,24 +213,36 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* draws = counters(pack[kDraws]);
     std::uint8_t* discards_made = counters(pack[kDiscardsMade]);
     std::uint8_t* cache = counters(args[1]);
-    PyObject* chowers_tuple = args[6];
-    PyObject* bots_tuple = args[7];
-    PyObject* offered = args[8];
+    PyObject* chowers_tuple = args[7];
+    PyObject* bots_tuple = args[8];
     if (draws == nullptr || discards_made == nullptr || cache == nullptr || draws == discards_made ||
         cache == draws || cache == discards_made || !per_seat(pack[kPiles]) || !per_seat(pack[kMeldRecords]) ||
         !per_seat(pack[kPungs]) || !per_seat(pack[kLouhu]) || !PyTuple_CheckExact(pack[kDiscardActions]) ||
         PyTuple_GET_SIZE(pack[kDiscardActions]) < seats || !PyBytes_CheckExact(pack[kWallTiles]) ||
         PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall || !PyTuple_CheckExact(chowers_tuple) ||
         PyTuple_GET_SIZE(chowers_tuple) != seats || !PyTuple_CheckExact(bots_tuple) ||
-        PyTuple_GET_SIZE(bots_tuple) != seats || !PyTuple_CheckExact(offered))
+        PyTuple_GET_SIZE(bots_tuple) != seats)
         return fail("lean_chain: a per-seat list, buffer or table of the wrong shape");
     const long wall_size = long(PyBytes_GET_SIZE(pack[kWallTiles]));
     const auto* wall = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(pack[kWallTiles]));
-    long seat = 0, drawn = 0, head = 0, limit = 0, forms = 0;
-    if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], -1, kNumKinds - 1, drawn) ||
-        !small_int(args[4], 0, wall_size, head) || !small_int(args[5], -wall_size, wall_size, limit) ||
+    long seat = 0, first = 0, drawn = 0, head = 0, limit = 0, forms = 0;
+    if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, first) ||
+        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
+        !small_int(args[6], -wall_size, wall_size, limit) ||
         !small_int(pack[kForms], 1, kAllForms, forms))
         return nullptr;
+    // The rules' word on plain turns (Rules.plain_turn_mask), if they have a turn hook: None, or (the seats whose
+    // turns are never plain, the wall's tail): another seat's turn is plain, besides the core's own test, when the
+    // wall still holds a tile after its draw and its hand is not ready (shanten above 0).
+    long hooked = -1, tail = 0;
+    PyObject* hook = args[9];
+    if (hook != Py_None) {
+        if (!PyTuple_CheckExact(hook) || PyTuple_GET_SIZE(hook) != 2)
+            return fail("lean_chain: the rules' hook must be None or (seats, tail)");
+        if (!small_int(PyTuple_GET_ITEM(hook, 0), 0, (1L << seats) - 1, hooked) ||
+            !small_int(PyTuple_GET_ITEM(hook, 1), 0, wall_size, tail))
+            return nullptr;
+    }
     for (long at = head; at < std::min(limit, wall_size); ++at)
         if (wall[at] >= kNumKinds) return fail("lean_chain: a wall tile of no kind");
 
@@ -274,18 +304,7 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         if (stream == nullptr) return nullptr;
         bots[s] = Bot{kind, unsigned(bot_forms), stream};
     }
-    // The first turn: the seat's bot, offered exactly its held kinds' discards (what a plain turn offers), else the
-    // run does not start (None, nothing written).
-    {
-        Py_ssize_t at = 0;
-        const Py_ssize_t size = PyTuple_GET_SIZE(offered);
-        for (int kind = 0; kind < kNumKinds; ++kind) {
-            if (counts[seat][kind] == 0) continue;
-            if (at >= size || PyTuple_GET_ITEM(offered, at) != PyTuple_GET_ITEM(actions[seat], kind)) Py_RETURN_NONE;
-            ++at;
-        }
-        if (at != size || bots[seat].kind == 0) Py_RETURN_NONE;
-    }
+    if (counts[seat][first] == 0) return fail("lean_chain: the discarder does not hold the tile");
 
     std::uint8_t moves[2 * kMaxWall];
     Py_ssize_t made = 0;
@@ -293,19 +312,16 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     PyObject* result = nullptr;
     while (true) {
         const long next = (seat + 1) % long(seats);
-        // What this turn may need, checked before its bot draws or anything is written: else the run stops here,
-        // before the turn (the flow's own path meets the same fact).
+        // What this turn may need, checked before its bot draws or anything is written: on the first turn (given,
+        // as lean_turn's) an error; later the run stops before the turn (the flow's own path meets the same fact).
         long next_tile = head < limit && !blocked[next] ? long(wall[head]) : -1;
         if (discards_made[seat] == 0xFF || (next_tile >= 0 && (counts[next][next_tile] >= kMaxCopies ||
                                                                draws[next] == 0xFF))) {
-            if (made == 0) Py_RETURN_NONE;
+            if (made == 0) return fail("lean_chain: a counter at its limit or a fifth copy drawn");
             break;
         }
-        const long tile = choose(bots[seat], counts[seat], query.melds[seat]);
-        if (tile < 0) {  // only GreedyBot's check refuses, before it draws
-            if (made == 0) Py_RETURN_NONE;
-            break;
-        }
+        const long tile = made == 0 ? first : choose(bots[seat], counts[seat], query.melds[seat]);
+        if (tile < 0) break;  // only GreedyBot's check refuses, before it draws
         // The discard, onto the seat's pile, and the discarder's waiting hand (as lean_turn).
         --buffers[seat][tile];
         --counts[seat][tile];
@@ -337,6 +353,14 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                      std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
         for (auto rest = static_cast<std::uint64_t>(pungs[seat]); plain && rest != 0; rest &= rest - 1)
             plain = hand[__builtin_ctzll(rest)] == 0;
+        if (plain && hooked >= 0) {
+            HandQuery own;
+            own.counts = hand;
+            own.melds = query.melds[seat];
+            own.forms = unsigned(forms);
+            plain = (hooked >> seat & 1) == 0 && head != tail && check_query(own, SizeRule::kComplete) == 0 &&
+                    hand_cost(own) > 1;
+        }
         if (!plain) {
             Py_INCREF(Py_None);
             result = Py_None;
@@ -388,18 +412,24 @@ PyMethodDef kChainMethods[] = {
     {"stream_random", as_method(stream_random), METH_FASTCALL,
      "stream_random($module, state, /)\n--\n\n"
      "random.Random.random() on a random stream's buffer (the next float in [0, 1); the buffer advances)."},
+    {"stream_pick", as_method(stream_pick), METH_FASTCALL,
+     "stream_pick($module, state, n, /)\n--\n\n"
+     "int(random() * n) on a random stream's buffer (n in 0..2**31): the index of the bots' uniform pick."},
     {"lean_chain", as_method(lean_chain), METH_FASTCALL,
-     "lean_chain($module, pack, ready, seat, drawn, head, limit, chowers, bots, offered, /)\n--\n\n"
-     "Lean turns (see lean_turn) in one crossing, each discard chosen by the seat's bot as its Python side would.\n"
-     "`chowers`: per seat the chow mask of its discards; `bots`: per seat None (not played here) or (kind, forms,\n"
-     "stream): kind 1 RandomBot (its discards' index int(random() * n)), 2 GreedyBot's plain discard (the best\n"
-     "discard_scores in `forms`, the tied broken by int(random() * ties)); stream a bytearray (stream_seed).\n"
-     "`offered`: `seat`'s legal actions now; unless they are exactly its held kinds' discards and the seat has a bot,\n"
-     "None (nothing done). Otherwise (moves, tile, result): moves, bytes of (tile, drawn) per turn whose discard\n"
-     "nobody could claim and whose next seat drew; tile -1 and result the turn now (its discards, a tuple, if only\n"
-     "its discards: a seat without a bot; else None), or tile the last discard, made without a draw, and result the\n"
-     "claim scan's shapes (0: nobody may claim, the wall ends or a 漏胡 block ends with the next seat's draw).\n"
-     "Writes only the hands, counters, piles, ready cache and streams, after every argument is checked."},
+     "lean_chain($module, pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook, /)\n--\n\n"
+     "Lean turns (see lean_turn) in one crossing: `seat` discards `tile` (its legal discard, as lean_turn's), then\n"
+     "each next seat with a bot discards what its Python side would choose. `chowers`: per seat the chow mask of\n"
+     "its discards; `bots`: per seat None (not played here) or (kind, forms, stream): kind 1 RandomBot (its\n"
+     "discards' index int(random() * n)), 2 GreedyBot's plain discard (the best discard_scores in `forms`, the tied\n"
+     "broken by int(random() * ties)); stream a bytearray (stream_seed). Returns (moves, tile, result): moves,\n"
+     "bytes of (tile, drawn) per turn whose discard nobody could claim and whose next seat drew; tile -1 and result\n"
+     "the turn now (its discards, a tuple, if only its discards: a seat without a bot; else None), or tile the last\n"
+     "discard, made without a draw, and result the claim scan's shapes (0: nobody may claim, the wall ends or a\n"
+     "漏胡 block ends with the next seat's draw).\n"
+     "`hook`: None (a turn is plain by the core's test alone), or (seats, tail) for rules with a turn hook: a turn\n"
+     "is plain only if its seat's bit is not in `seats`, the wall's head after its draw is not `tail` and its hand\n"
+     "is not ready (shanten above 0). Writes only the hands, counters, piles, ready cache and streams, after every\n"
+     "argument is checked."},
     {nullptr, nullptr, 0, nullptr},
 };
 

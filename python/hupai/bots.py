@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import rules as rules_module
-from ._core import stream_random, stream_seed
+from ._core import stream_pick, stream_random, stream_seed
 from .actions import Action
 from .analysis import Forms
 from .errors import HupaiError
@@ -128,7 +128,9 @@ class RandomBot:
     def choose(self, legal_actions: Sequence[Action]) -> Action:
         """The same decision from the legal actions alone (:func:`hupai.game.play` asks this first: the rest of
         an observation would cost more to build than this bot's decision)."""
-        return legal_actions[int(self._rng.random() * len(legal_actions))]  # uniform; cheaper than randrange
+        # Uniform: int(random() * n) on the bot's stream, in one core call (cheaper than randrange, and than
+        # random() and the arithmetic here).
+        return legal_actions[stream_pick(self._rng.state, len(legal_actions))]
 
 
 class GreedyBot:
@@ -163,8 +165,12 @@ class GreedyBot:
         :func:`hupai.game.match.play_until`; None where the rule system's advice ranks discards its own way (a
         subclass of :class:`Advice` that overrides ``rank_discards`` or ``premium_discards``), or for a subclass or
         a bot whose ``choose``, ``act`` or stream was replaced."""
+        if type(self) is not GreedyBot:  # first: a subclass (EVBot) is asked at every play_until too
+            return None
         advice = self._advice_for(rules)
-        return _core_bot(self, GreedyBot, 2, advice._forms) if _ranks_plainly(type(advice)) else None
+        plain = all(getattr(type(advice), name) is getattr(Advice, name)
+                    for name in ("rank_discards", "premium_discards"))
+        return _core_bot(self, GreedyBot, 2, advice._forms) if plain else None
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
@@ -221,7 +227,7 @@ class GreedyBot:
         scores = advice.rank_discards(observation, discards)
         # The best at random among the tied: the pick-th of them, found without listing them all.
         best = max(scores)
-        pick = int(self._rng.random() * scores.count(best))
+        pick = stream_pick(self._rng.state, scores.count(best))  # int(random() * ties)
         index = scores.index(best)
         for _ in range(pick):
             index = scores.index(best, index + 1)
@@ -251,12 +257,6 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
-
-
-@lru_cache(maxsize=64)  # a memo of a pure function of a class (asked at every play_until)
-def _ranks_plainly(advice: type[Advice]) -> bool:
-    """Whether an advice class ranks discards and premium discards as :class:`Advice` does (the core's copy)."""
-    return all(getattr(advice, name) is getattr(Advice, name) for name in ("rank_discards", "premium_discards"))
 
 
 def _core_bot(bot: Any, cls: type, kind: int, forms: int) -> tuple[int, int, bytearray] | None:

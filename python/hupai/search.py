@@ -238,7 +238,7 @@ class _TableGreedy(GreedyBot):
                                               ANY_KIND)
         scores = list(map(scores_by_kind.__getitem__, map(_TILE, legal_actions)))
         best = max(scores)
-        pick = int(self._rng.random() * scores.count(best))
+        pick = _core.stream_pick(self._rng.state, scores.count(best))  # int(random() * ties), as GreedyBot.act
         index = scores.index(best)
         for _ in range(pick):
             index = scores.index(best, index + 1)

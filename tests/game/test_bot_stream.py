@@ -54,6 +54,16 @@ def test_reseed_and_states_cross_over() -> None:
     assert stream.random() == other.random()
 
 
+def test_pick_is_int_of_random_times_n() -> None:
+    stream, reference = _Stream(11), random.Random(11)
+    for n in [1, 2, 3, 7, 13, 34, 1000, 2**31, 0] * 50:
+        assert _core.stream_pick(stream.state, n) == int(reference.random() * n)
+    for bad in (-1, 2**31 + 1, 1.0, True, 2**70):
+        with pytest.raises(ValueError):
+            _core.stream_pick(stream.state, bad)  # type: ignore[arg-type]
+    assert stream.random() == reference.random()  # refused picks drew nothing
+
+
 def test_seed_none_draws_from_the_os() -> None:
     assert _Stream(None).random() != _Stream(None).random()
 

@@ -48,8 +48,7 @@ class _Counting:
     def __call__(self, *args: Any) -> Any:
         ran = _core.lean_chain(*args)
         self.calls += 1
-        if ran is not None:
-            self.turns += len(ran[0]) // 2 + (ran[1] >= 0)
+        self.turns += len(ran[0]) // 2 + (ran[1] >= 0)
         return ran
 
 
@@ -73,17 +72,34 @@ def test_same_games_as_the_python_path(rules: str, window: str) -> None:
         assert _played(rules, seed, mixed, window) == _played(rules, seed, python, window)
 
 
-def test_guangdong_turns_are_played_in_runs(counting: _Counting) -> None:
+@pytest.mark.parametrize("rules", ["guangdong", "kawuxing"])
+def test_turns_are_played_in_runs(counting: _Counting, rules: str) -> None:
+    n = 3 if rules == "kawuxing" else 4
     for seed in range(10):
-        game = Game("guangdong", seed=seed, claim_window="eligible")
-        play(game, [RandomBot(seed * 4 + i) for i in range(4)])
+        game = Game(rules, seed=seed, claim_window="eligible")
+        play(game, [RandomBot(seed * 4 + i) for i in range(n)])
     assert counting.calls > 0
-    assert counting.turns > 3 * counting.calls  # several turns a crossing
+    assert counting.turns > 2 * counting.calls  # several turns a crossing
     for seed in range(5):
-        game = Game("guangdong", seed=seed, claim_window="eligible")
+        game = Game(rules, seed=seed, claim_window="eligible")
         before = counting.calls
-        play(game, [GreedyBot(i) for i in range(4)])
+        play(game, [GreedyBot(i) for i in range(n)])
         assert counting.calls > before
+
+
+def test_kawuxing_liangdao_seats_are_not_played() -> None:
+    """A seat that declared 亮倒 discards what it draws (KW-17): never a plain turn, whatever its bot."""
+    for seed in range(40):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        other = Game("kawuxing", seed=seed, claim_window="eligible")
+        bots = [GreedyBot(seed + i) for i in range(3)]
+        python = [PyGreedy(seed + i) for i in range(3)]
+        play(game, bots)
+        play(other, python)
+        assert _record(game, bots) == _record(other, python)
+    assert not Game("yunxiao", seed=1, claim_window="eligible")._flow.chains
+    assert Game("kawuxing", seed=1, claim_window="eligible")._flow.chains
+    assert not Game("guangdong", seed=1, claim_window="all")._flow.chains
 
 
 def test_a_shared_bot_draws_from_one_stream() -> None:
@@ -154,13 +170,14 @@ def test_rollout_players_are_played_as_their_choose(counting: _Counting) -> None
     assert counting.turns > 0
 
 
-def _chain_args(game: Game, seat_bots: Any = None) -> list[Any]:
+def _chain_args(game: Game) -> list[Any]:
     flow = game._flow
     table = game.table
     seat = table.turn_seat
-    bots = tuple(RandomBot(i)._core_turns("guangdong") for i in range(4)) if seat_bots is None else seat_bots
-    return [flow._turn_pack, table.ready_bytes, seat, table.drawn, table.wall.head,
-            table.wall.tail - flow._dead_wall, flow._chowers, bots, game.legal_actions(seat)]
+    bots = tuple(RandomBot(i)._core_turns("guangdong") for i in range(4))
+    tile = game.legal_actions(seat)[0].tile
+    return [flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, table.wall.head,
+            table.wall.tail - flow._dead_wall, flow._chowers, bots, None]
 
 
 def _buffers(args: list[Any]) -> list[bytes]:
@@ -179,18 +196,21 @@ def _buffers(args: list[Any]) -> list[bytes]:
 def test_malformed_arguments_write_nothing() -> None:
     game = Game("guangdong", seed=7, claim_window="eligible")
     args = _chain_args(game)
-    good_bot = args[7][0]
+    good_bot = args[8][0]
     bad_stream = bytearray(good_bot[2])
     bad_stream[-4:] = (625).to_bytes(4, "little")
+    seat = args[2]
+    not_held = next(k for k in range(34) if not game.table.hands[seat][k])
     cases = {
-        7: [(None,) * 3, (good_bot, good_bot, good_bot, (3, 1, good_bot[2])), (good_bot,) * 3 + ((1, 1, bad_stream),),
+        8: [(None,) * 3, (good_bot, good_bot, good_bot, (3, 1, good_bot[2])), (good_bot,) * 3 + ((1, 1, bad_stream),),
             (good_bot,) * 3 + ((1, 1, bytearray(10)),), (good_bot,) * 3 + ((1, 0, good_bot[2]),),
             (good_bot,) * 3 + ((1, 1),), [good_bot] * 4],
-        6: [(2, 4, 8), (2, 4, 8, 1 << 4), (2, 4, 8, True)],
+        7: [(2, 4, 8), (2, 4, 8, 1 << 4), (2, 4, 8, True)],
         2: [4, -1, True],
-        3: [34, -2],
-        4: [10**6, -1],
-        8: [list(args[8])],
+        3: [not_held, 34, -1],
+        4: [34, -2],
+        5: [10**6, -1],
+        9: [(0,), (16, 10), (0, -1), (0, 10**6), [0, 10]],
     }
     for index, values in cases.items():
         for value in values:
@@ -202,16 +222,4 @@ def test_malformed_arguments_write_nothing() -> None:
             assert _buffers(bad) + [bytes(bad_stream)] == before, (index, value)
     with pytest.raises(TypeError):
         _core.lean_chain(*args[:-1])
-
-
-def test_not_started_when_the_turn_is_not_exactly_the_discards() -> None:
-    game = Game("guangdong", seed=7, claim_window="eligible")
-    args = _chain_args(game)
-    before = _buffers(args)
-    for offered in (args[8][:-1], args[8][::-1], args[8] + args[8][:1], ()):
-        assert _core.lean_chain(*args[:8], offered) is None
-    seat = args[2]
-    no_bot = list(args[7])
-    no_bot[seat] = None
-    assert _core.lean_chain(*args[:7], tuple(no_bot), args[8]) is None
-    assert _buffers(args) == before
+    assert len(_core.lean_chain(*args)) == 3  # the good call plays

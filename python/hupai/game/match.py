@@ -127,14 +127,13 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     if 0 <= until < len(choosers):
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
         choosers[until] = _stop
-    # The built-in bots whose plain turns the core plays, several in one crossing (MahjongFlow._lean_chain), per
-    # seat (never the stop seat), if the flow can.
-    bots: tuple[Any, ...] = ()
-    chain = None
     if lean_flow is not None and lean_flow.chains:
-        bots = tuple(None if s == until else _core_turns(player, game.rules.name) for s, player in enumerate(players))
+        # The built-in bots whose plain turns the core plays (never the stop seat's): a lean turn then goes on in
+        # the same crossing with the next seats' turns while their bots can play them (MahjongFlow._lean_chain).
+        name = game.rules.name
+        bots = tuple([None if s == until else _core_turns(player, name) for s, player in enumerate(players)])
         if any(bots):
-            chain = lean_flow._lean_chain
+            lean = partial(lean_flow._lean_chain, bots, actions)
     try:
         while True:
             phase = table.phase
@@ -149,16 +148,6 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
             cache = game._legal
             offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
-            if chain is not None and phase == "turn" and bots[seat] is not None:
-                game._legal = _APPLYING
-                try:
-                    known = chain(seat, offered, bots, actions)
-                except BaseException as error:
-                    game._failed(offered[0], error)
-                if known is not None:
-                    game._legal = known
-                    continue
-                game._legal = cache  # not started (not a plain turn): nothing changed, the seat's bot decides
             action = choosers[seat](offered)
             if action is None:
                 if observe is None:  # the observer's own view, without Observer.observe's frame around it

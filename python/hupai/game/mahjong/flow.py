@@ -105,8 +105,10 @@ class MahjongFlow:
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
-        #: turns are plain without a rules hook, with the 下家 alone as chower (a fixed tuple of masks).
-        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
+        #: turns are plain without a rules hook and whose 下家 alone chows, or whose rules make the promise of
+        #: Rules.plain_turn_mask.
+        self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
+                                      or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -352,11 +354,20 @@ class MahjongFlow:
         # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
         got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
                                wall.tail - self._dead_wall, self._chowers[seat])
-        if drawn < 0:
-            self._scanned_discard(seat, tile, got)  # type: ignore[arg-type]  # the shapes: no draw, an int
-            return None
         table.last_discard = tile
         table.discarder = seat
+        if drawn < 0:
+            # A claim window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the
+            # wall's end, or a 漏胡 block that the next seat's own draw ends): as _discard.
+            self.events.records.append(_DISCARDS[seat][tile])
+            table.drawn = -1
+            table.drawn_from = ""
+            table.phase = "claim"
+            if got:
+                self._claim_window(seat, tile, got)  # type: ignore[arg-type]  # the shapes: no draw, an int
+            else:
+                self._next_turn(seat)
+            return None
         self.events.records.append(_TURNS[seat][tile][drawn])  # the discard and the next seat's draw
         seat = self._next_seat[seat]  # nobody may claim, and the next seat drew
         table.kong_from = -1
@@ -370,63 +381,67 @@ class MahjongFlow:
                 return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
         return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
 
-    def _scanned_discard(self, seat: int, tile: int, shapes: int) -> None:
-        """The rest of a lean discard that no draw followed (the core wrote the hand, the pile and the ready cache):
-        a claim window (the scan's ``shapes``), or nobody may claim but the turn goes on by _next_turn (the wall's
-        end, or a 漏胡 block that the next seat's own draw ends), as :meth:`_discard`."""
-        table = self.table
-        table.last_discard = tile
-        table.discarder = seat
-        self.events.records.append(_DISCARDS[seat][tile])
-        table.drawn = -1
-        table.drawn_from = ""
-        table.phase = "claim"
-        if shapes:
-            self._claim_window(seat, tile, shapes)
-        else:
-            self._next_turn(seat)
-
-    def _lean_chain(self, seat: int, offered: tuple[Action, ...], bots: tuple[Any, ...],
-                    actions: list[Action]) -> dict[int, tuple[Action, ...]] | None:
-        """A run of lean turns (:meth:`_lean_turn`) from ``seat``'s turn in one crossing (``_core.lean_chain``), each
-        discard chosen by the core as the seat's bot would (``bots``: per seat None or the bot's ``_core_turns``
-        answer), until a claim is possible, a turn is not plain, the wall ends or a seat without a bot (the stop seat
-        of :func:`~hupai.game.match.play_until` too) must decide. The discards go onto ``actions`` (the game's
-        list); the state and events end as they would after those turns one by one. Only for a flow that
-        :attr:`chains` (its chow masks a tuple). Returns the legal actions known afterwards (as :meth:`apply`), or
-        None if the core does not start (``offered`` is not exactly the seat's discards, or the seat has no bot):
-        nothing is changed then."""
+    def _lean_chain(self, bots: tuple[Any, ...], actions: list[Action], action: Action, seat: int,
+                    tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """:meth:`_lean_turn` (``seat`` discards ``tile``, ``action``), followed in the same crossing
+        (``_core.lean_chain``) by the next seats' plain turns where a built-in bot plays them (``bots``: per seat
+        None or the bot's ``_core_turns`` answer; the stop seat of :func:`~hupai.game.match.play_until` None), each
+        discard the one the bot would choose: until a claim is possible, a turn is not plain, the wall ends or a
+        seat without a bot must decide. Those discards go onto ``actions`` (the game's list: ``action`` is on it
+        already); the state and events end as they would after the turns one by one. Only for a flow that
+        :attr:`chains`. Returns what :meth:`_lean_turn` returns."""
         table = self.table
         wall = table.wall
-        ran = lean_chain(self._turn_pack, table.ready_bytes, seat, table.drawn, wall.head,
-                         wall.tail - self._dead_wall, self._chowers, bots, offered)  # type: ignore[arg-type]
-        if ran is None:
-            return None
-        moves, tile, got = ran
-        discards = ACTIONS.discard
+        chowers = self._chowers
+        hook = None
+        if self._quick_turn is not None or type(chowers) is not tuple:  # the rules' promise (plain_turn_mask)
+            seats = self.rules.plain_turn_mask(table)
+            if seats is None:
+                return self._lean_turn(action, seat, tile)
+            if self._quick_turn is not None:
+                hook = (seats, wall.tail)
+            if type(chowers) is not tuple:
+                chowers = tuple(chowers[other] for other in self._seats)
+        moves, last, got = lean_chain(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
+                                      wall.tail - self._dead_wall, chowers, bots, hook)
         if moves:  # the turns whose discard nobody could claim and whose next seat drew
+            discards = ACTIONS.discard
             records = self.events.records
             next_seat = self._next_seat
-            discarder = drawn = kind = 0
+            turns = len(moves) >> 1
+            discarder = drawn = 0
             for at in range(0, len(moves), 2):
-                kind = moves[at]
+                tile = moves[at]
                 drawn = moves[at + 1]
-                actions.append(discards[seat][kind])
-                records.append(_TURNS[seat][kind][drawn])
+                if at:  # (the first discard is ``action``, on the list already)
+                    actions.append(discards[seat][tile])
+                records.append(_TURNS[seat][tile][drawn])
                 discarder = seat
                 seat = next_seat[seat]
-            table.last_discard = kind
+            table.last_discard = tile
             table.discarder = discarder
             table.kong_from = -1
             table.turn_seat = seat
             table.drawn = drawn
             table.drawn_from = "wall"
-            wall.head += len(moves) >> 1
-        if tile < 0:
-            return {} if got is None else {seat: got}
-        actions.append(discards[seat][tile])
-        self._scanned_discard(seat, tile, got)
-        return self.known_legal()
+            wall.head += turns
+            if last < 0:
+                return {} if got is None else {seat: got}
+            actions.append(discards[seat][last])
+        # The last discard, which no draw followed (the core wrote the hand, the pile and the ready cache): a claim
+        # window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's end, or a
+        # 漏胡 block that the next seat's own draw ends), as _lean_turn.
+        table.last_discard = last
+        table.discarder = seat
+        self.events.records.append(_DISCARDS[seat][last])
+        table.drawn = -1
+        table.drawn_from = ""
+        table.phase = "claim"
+        if got:
+            self._claim_window(seat, last, got)
+        else:
+            self._next_turn(seat)
+        return None
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table
