@@ -13,26 +13,27 @@ from __future__ import annotations
 import random
 import warnings
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache, partial
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
 
 from . import rules as rules_module
-from ._core import stream_pick, stream_random, stream_seed
+from ._core import discard_scores, stream_pick, stream_random, stream_seed
 from .actions import Action
 from .analysis import Forms
 from .errors import HupaiError
 from .observation import Observation
-from .rules.base_advice import Advice
+from .rules.base_advice import ANY_KIND, Advice
 from .zipai import NUM_KINDS as ZIPAI_KINDS
 from .zipai import Declared
 
 __all__ = ["RandomBot", "GreedyBot"]
 
 _KIND = attrgetter("kind")
+_TILE = itemgetter(2)  # an Action's tile
 
 #: The meld counts of GreedyBot's claim rows (row 0: the hand as it is, with ``melds`` melds; one row per claim,
 #: each a meld more), per (melds, claims): made once, read-only, for the few shapes a claim window has (a
@@ -172,6 +173,13 @@ class GreedyBot:
                     for name in ("rank_discards", "premium_discards"))
         return _core_bot(self, GreedyBot, 2, advice._forms) if plain else None
 
+    def _table_chooser(self, table: Any, forms: int) -> Callable[[Sequence[Action]], Action | None]:
+        """The ``choose`` :func:`hupai.game.match.play_until` gives this bot where the core plays its plain turns
+        (its advice ranks discards the plain way, in ``forms``): the same choice read from the game's ``table``
+        (:func:`_table_turn`), so that a turn the core did not reach (after a claim, the deal) builds no
+        observation either."""
+        return partial(_table_turn, self._rng.state, forms, table)
+
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
         if advice is None:
@@ -257,6 +265,31 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
+
+
+def _table_turn(stream: bytearray, forms: int, table: Any, legal_actions: Sequence[Action]) -> Action | None:
+    """GreedyBot's decision under the plain advice (winning forms ``forms``) read from the game's ``table`` instead
+    of an observation: under that advice a turn reads only the seat's concealed counts and its number of melds, so
+    the choice is :meth:`GreedyBot.act`'s, tie breaks included (drawn from ``stream``, the bot's). A win if one is
+    offered; on a turn of plain discards alone the best ``discard_scores``; a lone ``pass``; else None (a kong or a
+    declaration on offer, a claim: :meth:`GreedyBot.act` decides)."""
+    first = legal_actions[0]
+    if table.phase != "turn":
+        return first if len(legal_actions) == 1 and first.kind == "pass" else None
+    kinds = list(map(_KIND, legal_actions))  # C-level loops: this runs at nearly every turn
+    if "win" in kinds:  # the plain advice: no discard is worth more than a win (GreedyBot.act's rule)
+        return legal_actions[kinds.index("win")]
+    if kinds.count("discard") != len(kinds) or legal_actions[-1].flag:
+        return None
+    seat = first.seat
+    scores_by_kind = discard_scores(table.hands[seat], 0, len(table.melds[seat]), forms, ANY_KIND)
+    scores = list(map(scores_by_kind.__getitem__, map(_TILE, legal_actions)))
+    best = max(scores)
+    pick = stream_pick(stream, scores.count(best))  # int(random() * ties)
+    index = scores.index(best)
+    for _ in range(pick):
+        index = scores.index(best, index + 1)
+    return legal_actions[index]
 
 
 def _core_bot(bot: Any, cls: type, kind: int, forms: int) -> tuple[int, int, bytearray] | None:

@@ -102,6 +102,29 @@ def test_kawuxing_liangdao_seats_are_not_played() -> None:
     assert not Game("guangdong", seed=1, claim_window="all")._flow.chains
 
 
+def test_greedy_turns_build_no_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the core plays GreedyBot, its turns that the core did not reach (after a claim, the deal) are read
+    from the table too: act (with an observation) only decides claims and turns with more than discards."""
+    asked: list[tuple[str, tuple[str, ...]]] = []
+    act = GreedyBot.act
+
+    def counting(self: GreedyBot, observation: Any, seat: Any = None) -> Action:
+        if type(self) is GreedyBot:
+            asked.append((observation.phase, tuple(a.kind for a in observation.legal_actions)))
+        return act(self, observation)
+    monkeypatch.setattr(GreedyBot, "act", counting)
+    for seed in range(6):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        bots = [GreedyBot(seed + i) for i in range(4)]
+        python = [PyGreedy(seed + i) for i in range(4)]
+        play(game, bots)
+        other = Game("guangdong", seed=seed, claim_window="eligible")
+        play(other, python)
+        assert _record(game, bots) == _record(other, python)
+    assert any(phase == "claim" for phase, _ in asked)
+    assert all(set(kinds) != {"discard"} for phase, kinds in asked if phase == "turn")
+
+
 def test_a_shared_bot_draws_from_one_stream() -> None:
     for seed in range(8):
         shared, python = RandomBot(seed), PyRandom(seed)

@@ -67,11 +67,28 @@ def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
     return act
 
 
-def _core_turns(player: object, rules: str) -> tuple[int, int, bytearray] | None:
-    """What a player says of the core playing its plain turns (``_core_turns``: the built-in bots of
-    :mod:`hupai.bots`), else None."""
-    method = getattr(player, "_core_turns", None)
-    return None if method is None else method(rules)
+def _chained(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
+    """For a flow that :attr:`~MahjongFlow.chains`: (key, the lean turn that goes on with the built-in bots' plain
+    turns in the same crossing or None, the (seat, chooser) pairs of GreedyBot seats), worked out once a hand for the
+    same players and stop seat (``play_until`` runs once a learner step in ``gym_env``: asking every bot at every
+    call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the core may
+    play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the deal) read
+    the table as well (``_table_chooser``): no observation is built for them."""
+    key = (until, *players)
+    cached: tuple[Any, ...] | None = flow.chained
+    if cached is not None and cached[0] == key:
+        return cached
+    name = game.rules.name
+    asks = [None if seat == until else getattr(player, "_core_turns", None) for seat, player in enumerate(players)]
+    bots = tuple([None if ask is None else ask(name) for ask in asks])
+    lean = None
+    greedy: tuple[tuple[int, Any], ...] = ()
+    if any(bots):
+        lean = partial(flow._lean_chain, bots, game._actions)
+        greedy = tuple((seat, players[seat]._table_chooser(flow.table, bot[1]))  # type: ignore[union-attr]
+                       for seat, bot in enumerate(bots) if bot is not None and bot[0] == 2)
+    flow.chained = (key, lean, greedy)
+    return flow.chained
 
 
 class Player(Protocol):
@@ -128,12 +145,11 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
         choosers[until] = _stop
     if lean_flow is not None and lean_flow.chains:
-        # The built-in bots whose plain turns the core plays (never the stop seat's): a lean turn then goes on in
-        # the same crossing with the next seats' turns while their bots can play them (MahjongFlow._lean_chain).
-        name = game.rules.name
-        bots = tuple([None if s == until else _core_turns(player, name) for s, player in enumerate(players)])
-        if any(bots):
-            lean = partial(lean_flow._lean_chain, bots, actions)
+        chained = _chained(game, lean_flow, players, until)
+        if chained[1] is not None:
+            lean = chained[1]
+            for s, chooser in chained[2]:
+                choosers[s] = chooser
     try:
         while True:
             phase = table.phase

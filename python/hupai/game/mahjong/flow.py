@@ -65,7 +65,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack", "chains")
+                 "_quick_turn", "_turn_pack", "chains", "chained")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -109,6 +109,8 @@ class MahjongFlow:
         #: Rules.plain_turn_mask.
         self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
                                       or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
+        #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
+        self.chained: tuple[Any, ...] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
