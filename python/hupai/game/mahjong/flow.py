@@ -105,10 +105,10 @@ class MahjongFlow:
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
-        #: turns are plain without a rules hook and whose 下家 alone chows, or whose rules make the promise of
-        #: Rules.plain_turn_mask.
-        self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
-                                      or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
+        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong). Rules with a turn hook could
+        #: join by the promise of Rules.plain_turn_mask (Kawuxing makes it), but measured in Kawuxing the hooks'
+        #: Python (the chow masks, the mask) cost gym_env's random opponents more than the run saved: off.
+        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
         #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
         self.chained: tuple[Any, ...] | None = None
 
