@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
     hupai::binding::register_wall(m);
     hupai::binding::register_engine(m);
     hupai::binding::register_turn(m);
+    hupai::binding::register_chain(m);
     hupai::binding::register_features(m);
     hupai::binding::register_snapshot(m);
     register_wild(m);

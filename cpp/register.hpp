@@ -29,6 +29,7 @@ void register_batch(pybind11::module_& m);     // numpy batches, the GIL release
 void register_wall(pybind11::module_& m);      // the wall shuffle
 void register_engine(pybind11::module_& m);    // the engine's claim and turn scans
 void register_turn(pybind11::module_& m);      // the mahjong flow's lean turn (register_turn.cpp)
+void register_chain(pybind11::module_& m);     // the bots' plain turns and streams (register_chain.cpp)
 void register_features(pybind11::module_& m);  // hupai.env's features of N tables (register_features.cpp)
 void register_snapshot(pybind11::module_& m);  // a snapshot's actions checked in one pass (register_snapshot.cpp)
 

@@ -3,32 +3,37 @@
 A bot's :meth:`act` gets an :class:`~hupai.observation.Observation`, what its seat may see, and returns one
 of ``observation.legal_actions``. It is given nothing else: no game, no table, so it cannot read another
 seat's tiles. :func:`hupai.game.play` (and :class:`hupai.Match`) drive a game with bots.
-Bots keep their own ``random.Random`` (Mersenne Twister seeded by an int: stable across Python versions).
+Bots keep their own random stream: CPython's ``random.Random`` (Mersenne Twister seeded by an int: stable across
+Python versions), its state in a buffer the core reads too (:class:`_Stream`), so that the core can play a bot's
+plain turns (:meth:`RandomBot._core_turns`) drawing exactly what the bot would.
 """
 
 from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Collection, Sequence
-from functools import lru_cache
-from operator import attrgetter
+from array import array
+from collections.abc import Callable, Collection, Sequence
+from functools import lru_cache, partial
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import numpy as np
 
 from . import rules as rules_module
+from ._core import discard_scores, stream_pick, stream_random, stream_seed
 from .actions import Action
 from .analysis import Forms
 from .errors import HupaiError
 from .observation import Observation
-from .rules.base_advice import Advice
+from .rules.base_advice import ANY_KIND, Advice
 from .zipai import NUM_KINDS as ZIPAI_KINDS
 from .zipai import Declared
 
 __all__ = ["RandomBot", "GreedyBot"]
 
 _KIND = attrgetter("kind")
+_TILE = itemgetter(2)  # an Action's tile
 
 #: The meld counts of GreedyBot's claim rows (row 0: the hand as it is, with ``melds`` melds; one row per claim,
 #: each a meld more), per (melds, claims): made once, read-only, for the few shapes a claim window has (a
@@ -38,6 +43,57 @@ _CLAIM_MELDS = {(melds, claims): np.array([melds] + [melds + 1] * claims, dtype=
 for _rows in _CLAIM_MELDS.values():
     _rows.setflags(write=False)
 del _rows
+
+
+_STATE_BYTES = 4 * 625  # the generator's 624 words and its index, native uint32s (getstate()'s 625 ints)
+_WORDS = array("I")  # the state's words as an array reads them (checked: 4 bytes each)
+assert _WORDS.itemsize == 4
+
+
+class _Stream:
+    """A bot's random stream: what ``random.Random(seed)`` draws (``random()``, ``seed``, ``getstate``,
+    ``setstate``), from a state held in a bytearray (``state``) that the core draws from too when it plays the bot's
+    turns (``_core.lean_chain``), so that both paths make the same choices. ``seed(n)`` of an int is the same
+    MT19937 seeding as CPython's (its 32-bit words, by the core); any other seed goes through ``random.Random``."""
+
+    __slots__ = ("state", "random")
+
+    def __init__(self, seed: Any = 0) -> None:
+        self.state = bytearray(_STATE_BYTES)
+        #: the next float in [0, 1), as random.Random.random() (a C-level call)
+        self.random = partial(stream_random, self.state)
+        self.seed(seed)
+
+    def seed(self, seed: Any = None) -> None:
+        if type(seed) is int:
+            n = abs(seed)
+            stream_seed(self.state, n.to_bytes(max(4, -(-n.bit_length() // 32) * 4), "little"))
+        else:  # None, a str, bytes: random.Random's own seeding (a hash, a digest or the OS's randomness)
+            self.setstate(random.Random(seed).getstate())
+
+    def getstate(self) -> tuple[Any, ...]:
+        """The state as ``random.Random.getstate()`` gives it (``random.Random().setstate`` takes it)."""
+        words = array("I")
+        words.frombytes(self.state)
+        return (3, tuple(words), None)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """A state from :meth:`getstate` or ``random.Random.getstate()``, checked by ``random.Random`` first."""
+        check = random.Random()
+        check.setstate(state)  # raises as random.Random would; the words are then read back as it holds them
+        self.state[:] = array("I", check.getstate()[1]).tobytes()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restored_stream, (bytes(self.state),))
+
+
+def _restored_stream(state: bytes) -> _Stream:
+    """A pickled or copied :class:`_Stream` (its own buffer: a copy never draws from the original's)."""
+    if type(state) is not bytes or len(state) != _STATE_BYTES or memoryview(state).cast("I")[624] > 624:
+        raise HupaiError("a bot's random stream must be restored from 2500 bytes of a generator's state")
+    stream = _Stream()
+    stream.state[:] = state
+    return stream
 
 
 def _observed(game: Any, seat: int) -> Observation:
@@ -52,11 +108,17 @@ class RandomBot:
     """Uniform over the legal actions."""
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
+        self._rng = _Stream(seed)
 
     def reseed(self, seed: int) -> None:
         """Restart the bot's random stream at ``seed``: it plays on as a new bot of that seed would."""
         self._rng.seed(seed)
+
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """How the core may play this bot's plain turns (``_core.lean_chain``: kind 1, uniform over the discards,
+        from its stream), asked by :func:`hupai.game.match.play_until`; None for a subclass or a bot whose ``choose``,
+        ``act`` or stream was replaced: the core plays only what it knows this class would do."""
+        return _core_bot(self, RandomBot, 1, 1)
 
     def act(self, observation: Observation, seat: int | None = None) -> Action:
         """One of ``observation.legal_actions`` at random. (``act(game, seat)`` is deprecated.)"""
@@ -67,7 +129,9 @@ class RandomBot:
     def choose(self, legal_actions: Sequence[Action]) -> Action:
         """The same decision from the legal actions alone (:func:`hupai.game.play` asks this first: the rest of
         an observation would cost more to build than this bot's decision)."""
-        return legal_actions[int(self._rng.random() * len(legal_actions))]  # uniform; cheaper than randrange
+        # Uniform: int(random() * n) on the bot's stream, in one core call (cheaper than randrange, and than
+        # random() and the arithmetic here).
+        return legal_actions[stream_pick(self._rng.state, len(legal_actions))]
 
 
 class GreedyBot:
@@ -85,7 +149,7 @@ class GreedyBot:
     """
 
     def __init__(self, seed: int = 0, forms: Forms | int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = _Stream(seed)
         self._forms = forms
         self._advice: dict[str, Advice] = {}  # by rules name: the registry's answer, looked up once
         self._zipai: dict[Any, Any] = {}  # zipai advice by (rules name, options)
@@ -95,6 +159,26 @@ class GreedyBot:
         breaks are its only random choices), and keeps the rule advice it has looked up. A search that plays many
         rollouts reseeds its rollout players instead of building new ones."""
         self._rng.seed(seed)
+
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """How the core may play this bot's plain turns (``_core.lean_chain``: kind 2, the best
+        ``_core.discard_scores`` in the advice's forms, ties broken from its stream, as :meth:`act` does), asked by
+        :func:`hupai.game.match.play_until`; None where the rule system's advice ranks discards its own way (a
+        subclass of :class:`Advice` that overrides ``rank_discards`` or ``premium_discards``), or for a subclass or
+        a bot whose ``choose``, ``act`` or stream was replaced."""
+        if type(self) is not GreedyBot:  # first: a subclass (EVBot) is asked at every play_until too
+            return None
+        advice = self._advice_for(rules)
+        plain = all(getattr(type(advice), name) is getattr(Advice, name)
+                    for name in ("rank_discards", "premium_discards"))
+        return _core_bot(self, GreedyBot, 2, advice._forms) if plain else None
+
+    def _table_chooser(self, table: Any, forms: int) -> Callable[[Sequence[Action]], Action | None]:
+        """The ``choose`` :func:`hupai.game.match.play_until` gives this bot where the core plays its plain turns
+        (its advice ranks discards the plain way, in ``forms``): the same choice read from the game's ``table``
+        (:func:`_table_turn`), so that a turn the core did not reach (after a claim, the deal) builds no
+        observation either."""
+        return partial(_table_turn, self._rng.state, forms, table)
 
     def _advice_for(self, name: str) -> Advice:
         advice = self._advice.get(name)
@@ -151,7 +235,7 @@ class GreedyBot:
         scores = advice.rank_discards(observation, discards)
         # The best at random among the tied: the pick-th of them, found without listing them all.
         best = max(scores)
-        pick = int(self._rng.random() * scores.count(best))
+        pick = stream_pick(self._rng.state, scores.count(best))  # int(random() * ties)
         index = scores.index(best)
         for _ in range(pick):
             index = scores.index(best, index + 1)
@@ -181,6 +265,40 @@ class GreedyBot:
         after = shanten[1:]
         best = min(after)
         return claims[after.index(best)] if best < shanten[0] else passing
+
+
+def _table_turn(stream: bytearray, forms: int, table: Any, legal_actions: Sequence[Action]) -> Action | None:
+    """GreedyBot's decision under the plain advice (winning forms ``forms``) read from the game's ``table`` instead
+    of an observation: under that advice a turn reads only the seat's concealed counts and its number of melds, so
+    the choice is :meth:`GreedyBot.act`'s, tie breaks included (drawn from ``stream``, the bot's). A win if one is
+    offered; on a turn of plain discards alone the best ``discard_scores``; a lone ``pass``; else None (a kong or a
+    declaration on offer, a claim: :meth:`GreedyBot.act` decides)."""
+    first = legal_actions[0]
+    if table.phase != "turn":
+        return first if len(legal_actions) == 1 and first.kind == "pass" else None
+    kinds = list(map(_KIND, legal_actions))  # C-level loops: this runs at nearly every turn
+    if "win" in kinds:  # the plain advice: no discard is worth more than a win (GreedyBot.act's rule)
+        return legal_actions[kinds.index("win")]
+    if kinds.count("discard") != len(kinds) or legal_actions[-1].flag:
+        return None
+    seat = first.seat
+    scores_by_kind = discard_scores(table.hands[seat], 0, len(table.melds[seat]), forms, ANY_KIND)
+    scores = list(map(scores_by_kind.__getitem__, map(_TILE, legal_actions)))
+    best = max(scores)
+    pick = stream_pick(stream, scores.count(best))  # int(random() * ties)
+    index = scores.index(best)
+    for _ in range(pick):
+        index = scores.index(best, index + 1)
+    return legal_actions[index]
+
+
+def _core_bot(bot: Any, cls: type, kind: int, forms: int) -> tuple[int, int, bytearray] | None:
+    """``(kind, forms, stream)`` for the core (``_core.lean_chain``) if ``bot`` is exactly ``cls`` as built: its
+    own ``choose`` and ``act`` (none set on the instance) and its :class:`_Stream`."""
+    stream = bot.__dict__.get("_rng")
+    if type(bot) is not cls or type(stream) is not _Stream or "choose" in bot.__dict__ or "act" in bot.__dict__:
+        return None
+    return (kind, forms, stream.state)
 
 
 # -- Wai Huzi (zipai) --------------------------------------------------------------------------------------------

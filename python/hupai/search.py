@@ -23,26 +23,22 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any, NamedTuple
 
-from . import _core
 from . import rules as rules_module
 from .actions import Action
 from .belief import WorldWeights
-from .bots import GreedyBot, _own_groups, _zipai_advice
+from .bots import GreedyBot, _core_bot, _own_groups, _table_turn, _zipai_advice
 from .errors import HupaiError
 from .ev import KNOWN_WAIT, EVBot, _passed, _readiness, _seen, _shape_danger
 from .game import play
 from .observation import Observation
 from .rules.base import Rules
-from .rules.base_advice import ANY_KIND, Advice
+from .rules.base_advice import Advice
 from .worlds import fork, rules_of, sample
 
 __all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS", "DANGERS"]
 
-_KIND = itemgetter(0)  # an Action's kind
-_TILE = itemgetter(2)  # an Action's tile
 
 #: Rollout players by name: every seat of a rollout plays one of these.
 ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot}
@@ -284,26 +280,16 @@ class _TableGreedy(GreedyBot):
         self.table: Any = None
         self._plain_forms = forms  # the advice's winning forms, as the core takes them
 
+    def _core_turns(self, rules: str) -> tuple[int, int, bytearray] | None:
+        """The core plays this player's plain turns as :meth:`choose` would (GreedyBot's plain discard, kind 2)."""
+        return _core_bot(self, _TableGreedy, 2, self._plain_forms)
+
     def choose(self, legal_actions: Sequence[Action]) -> Action | None:
-        first = legal_actions[0]
         table = self.table
-        if table is None or table.phase != "turn":
+        if table is None:
+            first = legal_actions[0]
             return first if len(legal_actions) == 1 and first.kind == "pass" else None
-        kinds = list(map(_KIND, legal_actions))  # C-level loops: this runs at nearly every turn of a rollout
-        if "win" in kinds:  # the plain advice: no discard is worth more than a win (GreedyBot.act's rule)
-            return legal_actions[kinds.index("win")]
-        if kinds.count("discard") != len(kinds) or legal_actions[-1].flag:
-            return None  # a kong or a declaration on offer: GreedyBot.act decides
-        seat = first.seat
-        scores_by_kind = _core.discard_scores(table.hands[seat], 0, len(table.melds[seat]), self._plain_forms,
-                                              ANY_KIND)
-        scores = list(map(scores_by_kind.__getitem__, map(_TILE, legal_actions)))
-        best = max(scores)
-        pick = int(self._rng.random() * scores.count(best))
-        index = scores.index(best)
-        for _ in range(pick):
-            index = scores.index(best, index + 1)
-        return legal_actions[index]
+        return _table_turn(self._rng.state, self._plain_forms, table, legal_actions)
 
 
 def _dangers(observation: Observation) -> list[float]:

@@ -67,6 +67,30 @@ def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
     return act
 
 
+def _chained(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
+    """For a flow that :attr:`~MahjongFlow.chains`: (key, the bots for MahjongFlow._lean_chain, which goes on with
+    their plain turns in the same crossing, or None, the (seat, chooser) pairs of GreedyBot seats), worked out once
+    a hand for the same players and stop seat (``play_until`` runs once a learner step in ``gym_env``: asking every
+    bot at every call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the core may
+    play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the deal) read
+    the table as well (``_table_chooser``): no observation is built for them."""
+    key = (until, *players)
+    cached: tuple[Any, ...] | None = flow.chained
+    if cached is not None and cached[0] == key:
+        return cached
+    name = game.rules.name
+    asks = [None if seat == until else getattr(player, "_core_turns", None) for seat, player in enumerate(players)]
+    bots = tuple([None if ask is None else ask(name) for ask in asks])
+    chain = None
+    greedy: tuple[tuple[int, Any], ...] = ()
+    if any(bots):  # (nothing that refers to the flow is kept on it: the flow would be a reference cycle)
+        chain = bots
+        greedy = tuple((seat, players[seat]._table_chooser(flow.table, bot[1]))  # type: ignore[union-attr]
+                       for seat, bot in enumerate(bots) if bot is not None and bot[0] == 2)
+    flow.chained = (key, chain, greedy)
+    return flow.chained
+
+
 class Player(Protocol):
     """Anything that picks an action from what its seat sees (the bots in :mod:`hupai.bots`): one of
     ``observation.legal_actions``.
@@ -120,6 +144,12 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     if 0 <= until < len(choosers):
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
         choosers[until] = _stop
+    if lean_flow is not None and lean_flow.chains:
+        chained = _chained(game, lean_flow, players, until)
+        if chained[1] is not None:
+            lean = partial(lean_flow._lean_chain, chained[1], actions)
+            for s, chooser in chained[2]:
+                choosers[s] = chooser
     try:
         while True:
             phase = table.phase

@@ -324,6 +324,15 @@ class Rules(ABC):
         ready): the core's complete-hand test is not made then."""
         return False
 
+    def plain_turn_mask(self, table: TableView) -> int | None:
+        """A promise that lets the core play a run of plain turns in one crossing (the built-in bots' turns,
+        ``_core.lean_chain``) in a system with a :meth:`turn_is_plain` hook or :meth:`chow_seats`: the seats (a bit
+        each) whose turns are never plain now; for every other seat :meth:`turn_is_plain` is True exactly when the
+        wall still holds a tile after its draw (``wall.tail != wall.head``) and its hand after the draw is not ready
+        (shanten in :attr:`win_forms` above 0); and neither this mask nor :meth:`chow_seats` changes over turns that
+        nobody claims from. None, the default, promises nothing: the hooks are asked turn by turn."""
+        return None
+
     def on_declare(self, table: TableView, action: Action) -> tuple[Effects, WinSource | None]:
         """A rule-specific action (a ``declare``, or a discard with a flag) is being applied: its effects, and a
         :data:`WinSource` if it is a win the engine must settle (a flagged discard is then discarded as usual)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_turn, plain_turn
+from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_chain, lean_turn, plain_turn
 from ...actions import ACTIONS, Action
 from ...events import EventLog, record, turn_record
 from ...hand import MELD_WIDTH, Meld
@@ -65,7 +65,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack")
+                 "_quick_turn", "_turn_pack", "chains", "chained")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -104,6 +104,13 @@ class MahjongFlow:
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
+        #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
+        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong). Rules with a turn hook could
+        #: join by the promise of Rules.plain_turn_mask (Kawuxing makes it), but measured in Kawuxing the hooks'
+        #: Python (the chow masks, the mask) cost gym_env's random opponents more than the run saved: off.
+        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
+        #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
+        self.chained: tuple[Any, ...] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -375,6 +382,68 @@ class MahjongFlow:
             if quick is None or quick(table, seat):
                 return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
         return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+
+    def _lean_chain(self, bots: tuple[Any, ...], actions: list[Action], action: Action, seat: int,
+                    tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """:meth:`_lean_turn` (``seat`` discards ``tile``, ``action``), followed in the same crossing
+        (``_core.lean_chain``) by the next seats' plain turns where a built-in bot plays them (``bots``: per seat
+        None or the bot's ``_core_turns`` answer; the stop seat of :func:`~hupai.game.match.play_until` None), each
+        discard the one the bot would choose: until a claim is possible, a turn is not plain, the wall ends or a
+        seat without a bot must decide. Those discards go onto ``actions`` (the game's list: ``action`` is on it
+        already); the state and events end as they would after the turns one by one. Only for a flow that
+        :attr:`chains`. Returns what :meth:`_lean_turn` returns."""
+        table = self.table
+        wall = table.wall
+        chowers = self._chowers
+        hook = None
+        if self._quick_turn is not None or type(chowers) is not tuple:  # the rules' promise (plain_turn_mask)
+            seats = self.rules.plain_turn_mask(table)
+            if seats is None:
+                return self._lean_turn(action, seat, tile)
+            if self._quick_turn is not None:
+                hook = (seats, wall.tail)
+            if type(chowers) is not tuple:
+                chowers = tuple(chowers[other] for other in self._seats)
+        moves, last, got = lean_chain(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
+                                      wall.tail - self._dead_wall, chowers, bots, hook)
+        if moves:  # the turns whose discard nobody could claim and whose next seat drew
+            discards = ACTIONS.discard
+            records = self.events.records
+            next_seat = self._next_seat
+            turns = len(moves) >> 1
+            discarder = drawn = 0
+            for at in range(0, len(moves), 2):
+                tile = moves[at]
+                drawn = moves[at + 1]
+                if at:  # (the first discard is ``action``, on the list already)
+                    actions.append(discards[seat][tile])
+                records.append(_TURNS[seat][tile][drawn])
+                discarder = seat
+                seat = next_seat[seat]
+            table.last_discard = tile
+            table.discarder = discarder
+            table.kong_from = -1
+            table.turn_seat = seat
+            table.drawn = drawn
+            table.drawn_from = "wall"
+            wall.head += turns
+            if last < 0:
+                return {} if got is None else {seat: got}
+            actions.append(discards[seat][last])
+        # The last discard, which no draw followed (the core wrote the hand, the pile and the ready cache): a claim
+        # window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's end, or a
+        # 漏胡 block that the next seat's own draw ends), as _lean_turn.
+        table.last_discard = last
+        table.discarder = seat
+        self.events.records.append(_DISCARDS[seat][last])
+        table.drawn = -1
+        table.drawn_from = ""
+        table.phase = "claim"
+        if got:
+            self._claim_window(seat, last, got)
+        else:
+            self._next_turn(seat)
+        return None
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table

@@ -235,6 +235,15 @@ class KawuxingRules(Rules):
         return (wall.tail != wall.head and not table.extras["liangdao"][seat]
                 and shanten(table.hands[seat], melds=len(table.melds[seat]), forms=self._forms) > 0)
 
+    def plain_turn_mask(self, table: TableView) -> int:
+        """:meth:`turn_is_plain` as the core can judge it over a run of unclaimed turns: the seats that declared
+        亮倒 (their flags change only by a declaration); no chows (KW-8)."""
+        mask = 0
+        for seat, declared in enumerate(table.extras["liangdao"]):
+            if declared:
+                mask |= 1 << seat
+        return mask
+
     def forbidden_discards(self, table: TableView, seat: int) -> frozenset[int]:
         """KW-6: the player who drew the last tile discards that tile; KW-17: a 亮倒 hand discards what it
         drew (摸切)."""
