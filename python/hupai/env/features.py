@@ -51,7 +51,7 @@ from .. import _core
 from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError, IllegalAction
-from ..game.mahjong.observation import as_observation
+from ..game.mahjong.observation import PHASE_ORDER, as_observation
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
@@ -59,8 +59,8 @@ from .actions import ActionSpace, kinds_of
 
 __all__ = ["Encoder", "Features", "PHASES", "FACT_KINDS", "MAX_MELDS", "NO_DISCARD", "SCORE_BOUND"]
 
-#: The decision phases of every flow, in their one-hot order.
-PHASES = ("turn", "predraw", "claim", "rob", "over")
+#: The decision phases of every flow, in their one-hot order (the observers number them so).
+PHASES = PHASE_ORDER
 #: ``discard_shanten`` where there is no such discard (a kind the seat does not hold, a hand that need not
 #: discard, Wai Huzi).
 NO_DISCARD = 99
@@ -556,6 +556,20 @@ class Features:
 
 #: The smalls' fixed part (cpp/features.hpp: FeatureDims::kSmallsFixed native int32 values).
 _pack_smalls = struct.Struct("=10i").pack
+#: A table's state for _core.encode_tables (cpp/features.hpp: TableState::kSize native int32 values).
+_pack_state = struct.Struct("=11i").pack
+#: Where Observer.buffers puts the seat's hand and the public facts.
+_B_HAND, _B_EXTRAS = 11, 15
+
+
+class _HandFacts:
+    """What a shanten count that reads only the seat's counts and the public facts is given (Yunxiao's advice)."""
+
+    __slots__ = ("counts", "extras")
+
+    def __init__(self, counts: bytes, extras: Mapping[str, Any]) -> None:
+        self.counts = counts
+        self.extras = extras
 
 #: An observation's fields in their order (what :meth:`Observer.seen <hupai.game.Observer.seen>` gives), one C call.
 _fields = attrgetter(*(field.name for field in dataclass_fields(Observation)))
@@ -597,7 +611,7 @@ class Encoder:
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
                  "_at", "_tail_width", "_seat_part", "_private_facts", "_phases", "_to_act", "_shape", "_n",
-                 "_python_shanten", "_memo_get")
+                 "_python_shanten", "_memo_get", "_fixed", "_tail", "_light_shanten")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -631,6 +645,13 @@ class Encoder:
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
+        # encode_game's caches: the hand's fixed facts (the observer's object, its int32 bytes), and the last tail
+        # (the public facts', private facts' and scores' bytes, and the three joined).
+        self._fixed: tuple[Any, bytes] = (None, b"")
+        self._tail: tuple[bytes, bytes, bytes, bytes] = (b"", b"", b"", b"")
+        # Whether the rule system's own shanten count reads nothing but the seat's counts and the public facts (then
+        # encode_game gives it those, not a whole observation).
+        self._light_shanten = self._python_shanten and type(features.advice).__name__ == "YunxiaoAdvice"
 
     def inputs(self, observation: Observation, scores: Sequence[int] | None
                ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
@@ -707,6 +728,108 @@ class Encoder:
             score_entry = self._scores[seat] = (shown, array("f", values).tobytes())
         return (smalls, counts, meld_entry[1], pile_entry[1], cached[1],
                 public_entry[1] + private_entry[1] + score_entry[1])
+
+    def game_inputs(self, buffers: tuple[Any, ...], scores: Sequence[int] | None) -> tuple[Any, ...]:
+        """``_core.encode_table``'s inputs of one table (state, fixed, hand, piles, made, records, legal, tail) from
+        :meth:`Observer.buffers <hupai.game.Observer.buffers>`: the table's buffers handed on as they are, the small
+        facts packed, the legal actions' indices and the rule facts' and scores' floats kept while their objects
+        stay the same."""
+        (seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act, mode, fixed, hand, piles, made,
+         records, extras, private, legal, sizes) = buffers
+        cached = self._legal
+        if cached[0] is not legal:
+            found = list(map(self._memo_get, legal))
+            indices: list[int] = (self.features.legal_indices(legal) if None in found
+                                  else found)  # type: ignore[assignment]  # no None in it
+            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+        try:
+            state = _pack_state(seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act,
+                                len(cached[2]), mode)
+        except struct.error as error:
+            raise HupaiError(f"hupai.env: a table's seat, tiles, wall or dealer is no int in range ({error})"
+                             ) from None
+        fixed_entry = self._fixed
+        if fixed_entry[0] is not fixed or sizes is not None:
+            fixed_entry = (fixed, array("i", (fixed[0], fixed[1], *fixed[2],
+                                               *(sizes if sizes is not None else fixed[2]))).tobytes())
+            if sizes is None:  # (the sizes of a hand's end are its own)
+                self._fixed = fixed_entry
+        public_entry = self._facts.get((seat, id(extras)))
+        if public_entry is None or public_entry[0] is not extras:
+            if len(self._facts) >= 32:
+                self._facts.clear()
+            public_entry = self._facts[seat, id(extras)] = (extras, self.features._part_bytes(0, extras, seat))
+        private_entry = self._private_facts.get(seat)
+        if private_entry is None or private_entry[0] is not private:
+            if len(self._private_facts) >= 16:
+                self._private_facts.clear()
+            private_entry = self._private_facts[seat] = (private, self.features._part_bytes(1, private, seat))
+        score_entry = self._scores.get(seat)
+        if score_entry is None or not (score_entry[0] is scores is None
+                                       or (type(scores) is list and score_entry[0] == scores)):
+            score_entry = self._score_bytes(seat, scores)
+        tail = self._tail
+        if tail[0] is not public_entry[1] or tail[1] is not private_entry[1] or tail[2] is not score_entry[1]:
+            tail = self._tail = (public_entry[1], private_entry[1], score_entry[1],
+                                 public_entry[1] + private_entry[1] + score_entry[1])
+        return state, fixed_entry[1], hand, piles, made, records, cached[1], tail[3]
+
+    def _score_bytes(self, seat: int, scores: Sequence[int] | None) -> tuple[list[int] | None, bytes]:
+        """The scores as ``seat`` sees them (its order, times the scale), kept for the seat."""
+        features = self.features
+        shown = list(scores) if scores is not None else None
+        n = features.num_players
+        values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
+        entry = self._scores[seat] = (shown, array("f", values).tobytes())
+        return entry
+
+    def encode_game(self, observer: Any, game: Any, seat: int, scores: Sequence[int] | None = None, *,
+                    discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """:meth:`encode` of ``seat``'s observation of ``game`` (``observer``: the game's
+        :class:`~hupai.game.Observer`), read by the core from the table's own buffers (:meth:`game_inputs`):
+        the same arrays, without the observation or its fields."""
+        at = self._at
+        self._at = at + 1 if at + 1 < POOL_ROWS else 0
+        slot = self._slots[at]
+        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
+            slot = self._slots[at] = self._new_slot()
+            self._free[at] = _references(slot)
+        buffers = observer.buffers(game, seat)
+        _core.encode_table(slot[0], slot[1], self.features._dims, 0, *self.game_inputs(buffers, scores))
+        views = slot[2].copy()
+        if discard_shanten and self._python_shanten:
+            self._game_shanten(observer, game, buffers, views["discard_shanten"])
+        return views
+
+    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray) -> None:
+        """``discard_shanten`` by the rule system's own count (Yunxiao's gold), where the core left it at 99."""
+        if sum(buffers[_B_HAND]) % 3 != 2:
+            return  # (no discard to count: what _advice_shanten finds too)
+        if self._light_shanten:
+            self.features._advice_shanten(_HandFacts(bytes(buffers[_B_HAND]), buffers[_B_EXTRAS]), out)  # type: ignore[arg-type]
+        else:
+            self.features._advice_shanten(observer.view(game, buffers[0]), out)
+
+    @staticmethod
+    def encode_many_games(encoders: Sequence[Encoder], tables: Sequence[tuple[Any, Any, int]],
+                          scores: Sequence[Sequence[int] | None], discard_shanten: bool = True
+                          ) -> dict[str, np.ndarray]:
+        """:meth:`encode_game` of each ``(observer, game, seat)`` by its encoder, stacked (a leading axis of
+        ``len(tables)``): one core call for every table (the GIL released), into fresh arrays."""
+        features = encoders[0].features
+        count = len(tables)
+        ints, floats, views = features.empty(count)
+        buffers = [observer.buffers(game, seat) for observer, game, seat in tables]
+        _core.encode_tables(ints, floats, features._dims, 0,
+                            [encoder.game_inputs(table, table_scores)
+                             for encoder, table, table_scores in zip(encoders, buffers, scores, strict=True)])
+        if count == 1:
+            views = {key: value[None] for key, value in views.items()}
+        if discard_shanten and features.advice is not None and not features._core_shanten:
+            shanten = views["discard_shanten"]
+            for row, (encoder, (observer, game, _)) in enumerate(zip(encoders, tables, strict=True)):
+                encoder._game_shanten(observer, game, buffers[row], shanten[row])
+        return views
 
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
