@@ -314,7 +314,26 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
         return nullptr;
     }
     const Py_ssize_t tail_width = float_width - dims.table_size;
-    Batch batch;
+    // The copies' vectors are kept between calls (a thread's own: their capacity stays, so a decision's call
+    // allocates nothing); a call made while they are in use (none can be: nothing here runs Python) gets its own.
+    thread_local Batch kept;
+    thread_local bool busy = false;
+    Batch fresh;
+    Batch& batch = busy ? fresh : kept;
+    struct Using {
+        bool& flag;
+        bool mine;
+        ~Using() { if (mine) flag = false; }
+    } using_kept{busy, !busy};
+    busy = true;
+    batch.smalls.clear();
+    batch.hands.clear();
+    batch.melds.clear();
+    batch.discards.clear();
+    batch.pile_at.assign(1, 0);
+    batch.legal.clear();
+    batch.legal_at.assign(1, 0);
+    batch.tails.clear();
     batch.smalls.reserve(size_t(count * dims.smalls()));
     batch.hands.reserve(size_t(count * dims.kinds));
     batch.melds.reserve(size_t(count * dims.seats * dims.max_melds * FeatureDims::kMeldWidth));

@@ -158,3 +158,21 @@ def test_the_cores_table_encoder_refuses_a_wrong_buffer_before_writing_anything(
         hupai._core.encode_table(ints, floats, features._dims, 0, *good[:7])
     hupai._core.encode_table(ints, floats, features._dims, 1, *good)  # and the good one is taken
     assert ints[1].any()
+
+
+def test_wai_huzi_masks_give_the_private_facts_of_their_decoded_mapping_and_no_other_system_takes_them() -> None:
+    from types import MappingProxyType
+
+    from hupai.game.state.zipai import MENZI, mask_cards, menzi_triples
+
+    features = Features(hupai.rules.get("waihuzi"))
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        chi, peng, locked = (int(rng.integers(0, 1 << 20)) for _ in range(3))
+        menzi = int(rng.integers(0, 1 << len(MENZI)))
+        mapping = MappingProxyType({"chi_ban": mask_cards(chi), "peng_ban": mask_cards(peng),
+                                    "menzi_ban": menzi_triples(menzi), "locked": mask_cards(locked)})
+        assert features.mask_fact_bytes((chi, peng, menzi, locked)) == features._part_bytes(1, mapping, 0)
+    for system in ("guangdong", "kawuxing"):
+        with pytest.raises(hupai.HupaiError, match="not Wai Huzi's"):
+            Features(hupai.rules.get(system)).mask_fact_bytes((0, 0, 0, 0))

@@ -44,6 +44,7 @@ from dataclasses import fields as dataclass_fields
 from operator import attrgetter
 from sys import getrefcount
 from typing import Any
+from zlib import adler32
 
 import numpy as np
 
@@ -52,6 +53,7 @@ from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError, IllegalAction
 from ..game.mahjong.observation import PHASE_ORDER, as_observation
+from ..game.state.zipai import menzi_triples
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
@@ -123,6 +125,13 @@ def _count_into(value: Any, out: list[float], at: int, width: int) -> None:
         if 0 <= value < width:
             out[at + value] += 1
 
+
+#: Wai Huzi's private facts, in their declared order, each a card mask (Features.mask_fact_bytes).
+_MASK_FACTS = ("chi_ban", "peng_ban", "menzi_ban", "locked")
+#: A 10-bit half of a card mask as its ten cards' float32 0/1 bytes.
+_HALF_FLOATS = tuple(struct.pack("=10f", *[mask >> card & 1 for card in range(10)]) for mask in range(1024))
+#: A menzi_ban mask's float32 card counts, by the mask (filled as masks are met).
+_MENZI_FLOATS: dict[int, bytes] = {}
 
 #: bytes.translate's table from the core's "not held" (127) to NO_DISCARD.
 _NOT_HELD = bytes(NO_DISCARD if value == 127 else value for value in range(256))
@@ -377,6 +386,26 @@ class Features:
             cache[key] = found
         return found
 
+    def mask_fact_bytes(self, masks: tuple[int, ...]) -> bytes:
+        """The ``private`` array's float32 bytes of a Wai Huzi seat's masks ``(chi_ban, peng_ban, menzi_ban,
+        locked)`` (what :meth:`_part_bytes` makes of their decoded mapping, :func:`~hupai.game.state.zipai.mask_cards`
+        and :func:`~hupai.game.state.zipai.menzi_triples`), by table look-ups: the masks grow at most decisions."""
+        if self._plan_names[1] != _MASK_FACTS or len(masks) != 4 or self.kinds != 20 or self.private_size != 80:
+            raise HupaiError("hupai.env: masks given for private facts that are not Wai Huzi's")
+        chi_ban, peng_ban, menzi_ban, locked = masks
+        menzi = _MENZI_FLOATS.get(menzi_ban)
+        if menzi is None:
+            counts = [0.0] * 20
+            for triple in menzi_triples(menzi_ban):
+                for card in triple:
+                    counts[card] += 1
+            menzi = struct.pack("=20f", *counts)
+            if len(_MENZI_FLOATS) < 4096:  # (a bound: the bans a few hundred hands show)
+                _MENZI_FLOATS[menzi_ban] = menzi
+        halves = _HALF_FLOATS
+        return (halves[chi_ban & 1023] + halves[chi_ban >> 10 & 1023] + halves[peng_ban & 1023]
+                + halves[peng_ban >> 10 & 1023] + menzi + halves[locked & 1023] + halves[locked >> 10 & 1023])
+
     def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
         """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
         gold), where the core's encoder left 99."""
@@ -584,7 +613,8 @@ _NAMES = tuple(field.name for field in dataclass_fields(Observation))
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> int:
+def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
+                ) -> int:
     """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
     (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
     count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
@@ -640,8 +670,8 @@ class Encoder:
         self._shape = (features.kinds, features.num_players)
         # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
         # reference counts each has when nothing but the encoder holds it.
-        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
-            [None] * POOL_ROWS)
+        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
+                          | None] = [None] * POOL_ROWS
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
@@ -756,14 +786,18 @@ class Encoder:
                 self._fixed = fixed_entry
         public_entry = self._facts.get((seat, id(extras)))
         if public_entry is None or public_entry[0] is not extras:
-            if len(self._facts) >= 32:
+            if len(self._facts) >= 256:  # (a Wai Huzi hand shows a few dozen mappings to its three seats)
                 self._facts.clear()
             public_entry = self._facts[seat, id(extras)] = (extras, self.features._part_bytes(0, extras, seat))
         private_entry = self._private_facts.get(seat)
         if private_entry is None or private_entry[0] is not private:
-            if len(self._private_facts) >= 16:
-                self._private_facts.clear()
-            private_entry = self._private_facts[seat] = (private, self.features._part_bytes(1, private, seat))
+            if type(private) is tuple:  # Wai Huzi's masks (Observer.buffers): kept while they are equal
+                if private_entry is None or private_entry[0] != private:
+                    private_entry = self._private_facts[seat] = (private, self.features.mask_fact_bytes(private))
+            else:
+                if len(self._private_facts) >= 16:
+                    self._private_facts.clear()
+                private_entry = self._private_facts[seat] = (private, self.features._part_bytes(1, private, seat))
         score_entry = self._scores.get(seat)
         if score_entry is None or not (score_entry[0] is scores is None
                                        or (type(scores) is list and score_entry[0] == scores)):
@@ -798,17 +832,30 @@ class Encoder:
         _core.encode_table(slot[0], slot[1], self.features._dims, 0, *self.game_inputs(buffers, scores))
         views = slot[2].copy()
         if discard_shanten and self._python_shanten:
-            self._game_shanten(observer, game, buffers, views["discard_shanten"])
+            self._game_shanten(observer, game, buffers, views["discard_shanten"], slot[4])
         return views
 
-    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray) -> None:
-        """``discard_shanten`` by the rule system's own count (Yunxiao's gold), where the core left it at 99."""
-        if sum(buffers[_B_HAND]) % 3 != 2:
+    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray,
+                      flat: memoryview | None = None) -> None:
+        """``discard_shanten`` by the rule system's own count (Yunxiao's gold), where the core left it at 99.
+        ``flat``: the int8 buffer ``out`` is the end of, as bytes (written through it: a numpy assignment costs
+        ten times more)."""
+        hand = buffers[_B_HAND]
+        total = (adler32(hand) & 0xFFFF) - 1  # the tiles held (Adler-32's low half: 1 + the byte sum, one C call)
+        if total % 3 != 2:
             return  # (no discard to count: what _advice_shanten finds too)
-        if self._light_shanten:
-            self.features._advice_shanten(_HandFacts(bytes(buffers[_B_HAND]), buffers[_B_EXTRAS]), out)  # type: ignore[arg-type]
+        features = self.features
+        if not self._light_shanten:
+            features._advice_shanten(observer.view(game, buffers[0]), out)
+            return
+        facts = _HandFacts(bytes(hand), buffers[_B_EXTRAS])
+        assert features.advice is not None  # (a light count is the advice's)
+        after = features.advice.discard_shanten(facts, (14 - total) // 3)  # type: ignore[arg-type]
+        if flat is not None and after is not None and len(after) == features.kinds and 0 <= min(after) \
+                and max(after) <= 127:
+            flat[len(flat) - features.kinds:] = bytes(after).translate(_NOT_HELD)
         else:
-            self.features._advice_shanten(observer.view(game, buffers[0]), out)
+            features._advice_shanten(facts, out)  # type: ignore[arg-type]
 
     @staticmethod
     def encode_many_games(encoders: Sequence[Encoder], tables: Sequence[tuple[Any, Any, int]],
@@ -873,7 +920,7 @@ class Encoder:
                                      views["discard_shanten"])
         return views
 
-    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]:
         """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
         to the core at every call at the cost of a third of the encoding, working out its format string and
         strides each time, where a memoryview hands on the export it made once), its dict of views (each decision
@@ -881,7 +928,8 @@ class Encoder:
         whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
         when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
+        # (.data: a new memoryview; the last: the int8 buffer as bytes, whose end is discard_shanten)
+        return ints.data, floats.data, views, (ints, floats, *views.values()), ints.data.cast("B")
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],

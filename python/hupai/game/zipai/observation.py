@@ -159,7 +159,10 @@ class ZipaiObserver(Observer):
 
     def buffers(self, game: GameView, seat: int) -> tuple[Any, ...]:
         """:meth:`Observer.buffers <hupai.game.mahjong.observation.Observer.buffers>` of a Wai Huzi table: the
-        records are its groups' (a 歪 or 溜 shows its one face-up card), the piles its pile buffers."""
+        records are its groups' (a 歪 or 溜 shows its one face-up card), the piles its pile buffers, and
+        ``private`` the seat's masks ``(chi_ban, peng_ban, menzi_ban, locked)`` as the table keeps them
+        (:func:`~hupai.game.state.zipai.mask_cards` and :func:`~hupai.game.state.zipai.menzi_triples` decode
+        them into what :meth:`seen` shows)."""
         table: Any = game._flow.table
         if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
             from ...errors import HupaiError
@@ -195,15 +198,9 @@ class ZipaiObserver(Observer):
             public = self._public[public_key] = MappingProxyType({
                 "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
                 "offer": table.offer_kind})
-        chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
-                                                table.locked[seat])
-        grown = chi_ban + peng_ban + menzi_ban + locked
-        private = self._private[seat]
-        if self._private_at[seat] != grown:
-            private = self._private[seat] = MappingProxyType({
-                "chi_ban": mask_cards(chi_ban), "peng_ban": mask_cards(peng_ban),
-                "menzi_ban": menzi_triples(menzi_ban), "locked": mask_cards(locked)})
-            self._private_at[seat] = grown
+        # The private facts as the table keeps them, the masks (seen() shows them decoded): they grow at most
+        # decisions, and the encoder reads masks by table look-ups.
+        private = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat], table.locked[seat])
         fixed = self._fixed
         if fixed is None:
             fixed = self._fixed = (self._hand_size, GROUP_RECORDS, self._seat_winds)
