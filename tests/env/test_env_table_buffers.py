@@ -176,3 +176,17 @@ def test_wai_huzi_masks_give_the_private_facts_of_their_decoded_mapping_and_no_o
     for system in ("guangdong", "kawuxing"):
         with pytest.raises(hupai.HupaiError, match="not Wai Huzi's"):
             Features(hupai.rules.get(system)).mask_fact_bytes((0, 0, 0, 0))
+
+
+def test_an_index_is_found_among_the_legal_actions_bytes_only_where_one_starts() -> None:
+    """The legal indices' bytes 05 00 00 00 hold index 0's bytes at offset 1 too (little-endian): not an index."""
+    from hupai.actions import Action
+
+    features = Features(hupai.rules.get("guangdong"))
+    encoder = Encoder(features)
+    legal = (Action("discard", 0, 5), Action("discard", 0, 0))
+    indices = [features.actions.index(action) for action in legal]
+    encoder._legal_entry(legal)
+    assert encoder.action(indices[1], legal) is legal[1] and encoder.action(indices[0], legal) is legal[0]
+    with pytest.raises(hupai.IllegalAction):
+        encoder.action(3, legal)

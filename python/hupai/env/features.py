@@ -42,7 +42,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
-from sys import getrefcount
+from sys import byteorder, getrefcount
 from typing import Any
 from zlib import adler32
 
@@ -647,14 +647,15 @@ class Encoder:
         self.features = features
         self._actions = features.actions
         self._n = features.actions.n
-        self._memo_get = features.actions._memo.get  # the layout's memo of action indices (never replaced)
+        # The layout's memo of each action's index as native uint16 bytes (never replaced).
+        self._memo_get = features.actions._packed.get
         # Whether discard_shanten is the rule system's advice's to count after the core's call (Yunxiao's gold).
         self._python_shanten = features.advice is not None and not features._core_shanten
         # Identity caches: (the value, what it encodes to). Each holds its value, so an id is never reused while
         # it is a key; the observer builds a new value whenever what it shows changes.
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
-        self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
+        self._legal: tuple[Any, bytes] = (None, b"")
         # The facts' float bytes by the identity of the mapping they encode, public and private apart (a Wai Huzi
         # seat's bans change without the public facts, which go back and forth between two mappings as the offer
         # does): (seat, id) -> (the mapping, its bytes); seat -> (its private mapping, their bytes).
@@ -717,10 +718,7 @@ class Encoder:
         legal = fields[_F_LEGAL]
         cached = self._legal
         if cached[0] is not legal:
-            found = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
-            indices: list[int] = (features.legal_indices(legal) if None in found
-                                  else found)  # type: ignore[assignment]  # no None in it
-            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+            cached = self._legal_entry(legal)
         sizes = fields[_F_HAND_SIZES]
         part = self._seat_part
         if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
@@ -731,7 +729,7 @@ class Encoder:
         try:
             packed = _pack_smalls(seat, fields[_F_DRAWN], fields[_F_TILE], fields[_F_WALL_LEFT],
                                   fields[_F_ROUND_WIND], fields[_F_DEALER], fields[_F_SOURCE], phase, to_act,
-                                  len(cached[2]))
+                                  len(cached[1]) >> 1)
         except struct.error as error:
             raise HupaiError(f"hupai.env: an observation's seat, tiles, wall or dealer is no int in range ({error})"
                              ) from None
@@ -768,13 +766,10 @@ class Encoder:
          records, extras, private, legal, sizes) = buffers
         cached = self._legal
         if cached[0] is not legal:
-            found = list(map(self._memo_get, legal))
-            indices: list[int] = (self.features.legal_indices(legal) if None in found
-                                  else found)  # type: ignore[assignment]  # no None in it
-            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+            cached = self._legal_entry(legal)
         try:
             state = _pack_state(seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act,
-                                len(cached[2]), mode)
+                                len(cached[1]) >> 1, mode)
         except struct.error as error:
             raise HupaiError(f"hupai.env: a table's seat, tiles, wall or dealer is no int in range ({error})"
                              ) from None
@@ -807,6 +802,23 @@ class Encoder:
             tail = self._tail = (public_entry[1], private_entry[1], score_entry[1],
                                  public_entry[1] + private_entry[1] + score_entry[1])
         return state, fixed_entry[1], hand, piles, made, records, cached[1], tail[3]
+
+    def _legal_entry(self, legal: Sequence[Action]) -> tuple[Any, bytes]:
+        """``legal`` and its actions' indices as native uint16 bytes (kept as :attr:`_legal`): each action's two
+        bytes as the layout's memo keeps them, joined by one C call (``array("H", indices)`` converts each index
+        through the argument parser, several times the cost); an action met for the first time is indexed first
+        (HupaiError for one the layout has no index for)."""
+        try:
+            packed = b"".join(map(self._memo_get, legal))  # type: ignore[arg-type]  # (None: TypeError)
+        except TypeError:  # (an action not met before: None, which join refuses)
+            actions = self._actions
+            memo = actions._packed
+            for action in legal:
+                if action not in memo:
+                    memo[action] = actions.index(action).to_bytes(2, byteorder)
+            packed = b"".join(map(self._memo_get, legal))  # type: ignore[arg-type]
+        entry = self._legal = (legal, packed)
+        return entry
 
     def _score_bytes(self, seat: int, scores: Sequence[int] | None) -> tuple[list[int] | None, bytes]:
         """The scores as ``seat`` sees them (its order, times the scale), kept for the seat."""
@@ -886,12 +898,14 @@ class Encoder:
             return self._actions.action(index, legal)
         # A plain int in range (what an agent mostly gives) needs no conversion: as_index's checks skipped.
         checked = index if type(index) is int and 0 <= index < self._n else self._actions.as_index(index)
-        positions: list[int] = cached[2]
-        try:
-            chosen: Action = legal[positions.index(checked)]
-        except ValueError:
-            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)"
-                                ) from None
+        packed: bytes = cached[1]
+        needle = checked.to_bytes(2, byteorder)
+        at = packed.find(needle)
+        while at > 0 and at & 1:  # (found across two indices' bytes: not one of them)
+            at = packed.find(needle, at + 1)
+        if at < 0:
+            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)")
+        chosen: Action = legal[at >> 1]
         return chosen
 
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
