@@ -54,6 +54,89 @@ void discard_shanten(const HandQuery& query, std::int8_t* shanten_after) {
 
 }  // namespace
 
+std::string table_inputs(const FeatureDims& dims, const TableState& table, std::int32_t* smalls,
+                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count) {
+    const int n = dims.seats, kinds = dims.kinds;
+    if (n < 1 || n > 8) return out_of_range("seats", n);
+    const std::int32_t* state = table.state;
+    const std::int32_t* fixed = table.fixed;
+    const int seat = state[0], mode = state[FeatureDims::kSmallsFixed];
+    if (seat < 0 || seat >= n) return out_of_range("seat", seat);
+    if (mode < -2 || mode >= n) return out_of_range("hand size mode", mode);
+    const int base = fixed[0];
+    const std::int32_t flags = fixed[1];
+    if (base < 0 || base > 127) return out_of_range("hand size", base);
+    const bool zipai = (flags & TableState::kZipaiRecords) != 0;
+    const bool show_kongs = (flags & TableState::kShowKongs) != 0;
+    const int width = zipai ? 7 : 6;
+    std::copy(state, state + FeatureDims::kSmallsFixed, smalls);
+    std::int32_t* meld_counts = smalls + FeatureDims::kSmallsFixed;
+    std::int32_t* pile_lengths = meld_counts + n;
+    std::int32_t* hand_sizes = pile_lengths + n;
+    std::int32_t* winds = hand_sizes + n;
+    std::memcpy(hand, table.hand, size_t(kinds));
+    std::int8_t* const blank = melds;
+    for (int i = 0; i < n * dims.max_melds; ++i) {
+        blank[i * FeatureDims::kMeldWidth] = 0;
+        std::memset(blank + i * FeatureDims::kMeldWidth + 1, -1, FeatureDims::kMeldWidth - 1);
+    }
+    discard_count = 0;
+    for (int other = 0; other < n; ++other) {
+        const long bytes = table.record_sizes[other];
+        if (bytes < 0 || bytes % width != 0 || bytes / width > dims.max_melds)
+            return "seat " + std::to_string(other) + "'s records are " + std::to_string(bytes) + " bytes (records of " +
+                   std::to_string(width) + ", at most " + std::to_string(dims.max_melds) + ")";
+        const int count = int(bytes / width);
+        meld_counts[other] = count;
+        for (int m = 0; m < count; ++m) {
+            const std::uint8_t* record = table.records[other] + m * width;
+            std::int8_t* out = melds + (other * dims.max_melds + m) * FeatureDims::kMeldWidth;
+            if (zipai) {
+                // 歪 (0) and 溜 (2) lie one card up (WH-9): only it is shown; the others show every card.
+                const int type = record[0];
+                if (type > 4) return out_of_range("group type", type);
+                const int shown = type == 0 || type == 2 ? 1 : 4;
+                for (int t = 0; t < shown; ++t) {
+                    const int card = record[1 + t];
+                    if (card == 255) break;
+                    if (card >= kinds) return out_of_range("group card", card);
+                    out[1 + t] = std::int8_t(card);
+                }
+                continue;
+            }
+            const int code = record[0], first = record[1], concealed = record[2];
+            if (first >= kinds || concealed > 1) return out_of_range("meld record", first);
+            if (concealed == 1 && !show_kongs && other != seat) {  // face down: its kind is not this seat's to see
+                out[0] = 1;
+                continue;
+            }
+            if (code == 12) {  // chow
+                if (first + 2 >= kinds) return out_of_range("chow", first);
+                for (int t = 0; t < 3; ++t) out[1 + t] = std::int8_t(first + t);
+            } else if (code == 25 || code == 20) {  // pung, kong
+                for (int t = 0; t < (code == 20 ? 4 : 3); ++t) out[1 + t] = std::int8_t(first);
+            } else {
+                return out_of_range("meld type", code);
+            }
+        }
+        const int used = table.made[other];
+        if (used > table.pile_sizes[other]) return out_of_range("pile count", used);
+        const std::uint8_t* pile = table.piles[other];
+        int length = 0;
+        for (int d = 0; d < used; ++d) {
+            const std::uint8_t kind = pile[d];
+            if (!zipai && (kind & 0x80) != 0) continue;  // claimed: no longer in the pile
+            if (length >= dims.discard_stride) return out_of_range("discard count", length + 1);
+            discards[discard_count++] = std::int8_t(kind < 0x80 ? kind : 127);  // (out of range: refused later)
+            ++length;
+        }
+        pile_lengths[other] = length;
+        hand_sizes[other] = mode == -2 ? fixed[2 + n + other] : base - 3 * count + (other == mode ? 1 : 0);
+        winds[other] = fixed[2 + other];
+    }
+    return "";
+}
+
 std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8_t* ints, float* floats,
                         int float_size) {
     const int n = dims.seats, kinds = dims.kinds;

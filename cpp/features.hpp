@@ -43,6 +43,32 @@ struct SeatView {
     const std::uint8_t* legal = nullptr;      // the legal actions' indices, native uint16 (as many as smalls says)
 };
 
+// One table's state as the table keeps it (hupai.env.Encoder.encode_game): what the seat may see, read from the
+// table's own buffers. Only the seat's own hand is given; every seat's melds and discards are public.
+struct TableState {
+    static constexpr int kSize = 11;  // state: the smalls' fixed part (FeatureDims::kSmallsFixed), then the
+                                      // hand sizes' mode: -1 every seat at rest, a seat: that seat holds one
+                                      // more, -2: the sizes given in `fixed`
+    static constexpr std::int32_t kShowKongs = 1;     // fixed flags: another seat's concealed kong shows its kind
+    static constexpr std::int32_t kZipaiRecords = 2;  // the records are Wai Huzi's groups (7 bytes), not melds (6)
+    const std::int32_t* state = nullptr;   // kSize values
+    const std::int32_t* fixed = nullptr;   // 2 + 2 * seats: the hand size with no melds, flags, each seat's wind,
+                                           // each seat's hand size (read only in mode -2)
+    const std::uint8_t* hand = nullptr;    // kinds: the seat's concealed counts
+    const std::uint8_t* made = nullptr;    // seats: each pile's bytes in use
+    const std::uint8_t* piles[8] = {};     // each seat's pile buffer (at least made[seat] bytes; mahjong marks a
+                                           // claimed discard with bit 7, left out)
+    long pile_sizes[8] = {};
+    const std::uint8_t* records[8] = {};   // each seat's meld records (hupai.hand.Meld.record) or group records
+    long record_sizes[8] = {};             // (hupai.game.state.zipai.group_record), in bytes
+};
+
+// The encoder's inputs (SeatView's) of one table's state: `smalls` (FeatureDims::smalls() values), `hand` (kinds),
+// `melds` (seats x max_melds x kMeldWidth) and `discards` (at most seats x discard_stride; `discard_count` says
+// how many). Returns "" or what is wrong. A face-down meld of another seat is written without its tiles.
+std::string table_inputs(const FeatureDims& dims, const TableState& table, std::int32_t* smalls,
+                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count);
+
 // Writes one table's features (every byte of both buffers: the float buffer's table block is written and the
 // rest of it zeroed, for the caller's rule facts and scores). Returns "" or what is wrong with the input (a
 // value out of range), having written nothing the caller may trust.

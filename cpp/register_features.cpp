@@ -74,25 +74,18 @@ bool output(PyObject* value, const char* name, char format, Held& out, Py_ssize_
     return true;
 }
 
-PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs < 8 || nargs > 10) {
-        PyErr_Format(PyExc_TypeError, "encode_features expects 8 to 10 arguments, got %zd", nargs);
-        return nullptr;
-    }
-    PyObject* const tails_arg = nargs > 8 ? args[8] : Py_None;
-    PyObject* const at_arg = nargs > 9 ? args[9] : Py_None;
-    PyObject* const dims_arg = args[7];
+// The layout's sizes (Features._dims: 8 ints) into `dims` (InvalidHand set, false, if they are not).
+bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
     if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 8) {
         set_invalid_hand("dims: 8 ints");
-        return nullptr;
+        return false;
     }
     long long values[8];
     const char* names[8] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
                             "discard_stride", "shanten_forms"};
     const long long highs[8] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms};
     for (Py_ssize_t i = 0; i < 8; ++i)
-        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i == 7 ? 0 : 1, highs[i], values[i])) return nullptr;
-    FeatureDims dims;
+        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i == 7 ? 0 : 1, highs[i], values[i])) return false;
     dims.seats = int(values[0]);
     dims.kinds = int(values[1]);
     dims.max_discards = int(values[2]);
@@ -103,8 +96,20 @@ PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     dims.shanten_forms = unsigned(values[7]);
     if (dims.table_size < 5 + 7 * dims.seats + 1) {
         set_invalid_hand("table_size is too small for the seats");
+        return false;
+    }
+    return true;
+}
+
+PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs < 8 || nargs > 10) {
+        PyErr_Format(PyExc_TypeError, "encode_features expects 8 to 10 arguments, got %zd", nargs);
         return nullptr;
     }
+    PyObject* const tails_arg = nargs > 8 ? args[8] : Py_None;
+    PyObject* const at_arg = nargs > 9 ? args[9] : Py_None;
+    FeatureDims dims;
+    if (!read_dims(args[7], dims)) return nullptr;
     Held ints_buffer, floats_buffer;
     Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
     if (!output(args[0], "ints", 'b', ints_buffer, rows, int_width) ||
@@ -193,6 +198,202 @@ PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     Py_RETURN_NONE;
 }
 
+// One table's inputs of encode_tables (state, fixed, hand, piles, made, records, legal, tail) gathered into the
+// call's copies, row `row`: every buffer is read here, with the GIL, and only the copies after it is released.
+// InvalidHand set, false, if an input is not what it must be.
+struct Batch {
+    std::vector<std::int32_t> smalls;
+    std::vector<std::uint8_t> hands;
+    std::vector<std::int8_t> melds;
+    std::vector<std::int8_t> discards;
+    std::vector<Py_ssize_t> pile_at{0};
+    std::vector<std::uint8_t> legal;
+    std::vector<Py_ssize_t> legal_at{0};
+    std::vector<float> tails;
+};
+
+bool refuse(Py_ssize_t row, const std::string& what) {
+    set_invalid_hand("table " + std::to_string(row) + ": " + what);
+    return false;
+}
+
+// A sequence's items (a tuple or a list, read only) as n held buffers.
+bool seat_buffers(PyObject* value, const char* name, int n, Held* out, Py_ssize_t row) {
+    const bool tuple = PyTuple_Check(value);
+    if ((!tuple && !PyList_Check(value)) || PySequence_Fast_GET_SIZE(value) != n)
+        return refuse(row, std::string(name) + " must be a tuple or list of " + std::to_string(n) + " buffers");
+    for (int other = 0; other < n; ++other) {
+        if (!acquire(PySequence_Fast_GET_ITEM(value, other), name, out[other])) return false;
+        if (out[other].view.itemsize != 1) return refuse(row, std::string(name) + " must be buffers of bytes");
+    }
+    return true;
+}
+
+bool gather(const FeatureDims& dims, PyObject* const* items, Py_ssize_t row, Py_ssize_t tail_width, Batch& batch) {
+    const int n = dims.seats;
+    Held state, fixed, hand, made, legal, tail, piles[8], records[8];
+    if (!input(items[0], "state (int32 bytes)", TableState::kSize * 4, 1, state) ||
+        !input(items[1], "fixed (int32 bytes)", (2 + 2 * n) * 4, 1, fixed) ||
+        !input(items[2], "hand", dims.kinds, 1, hand) || !input(items[4], "made", n, 1, made) ||
+        !seat_buffers(items[3], "piles", n, piles, row) || !seat_buffers(items[5], "records", n, records, row) ||
+        !acquire(items[6], "legal (uint16 bytes)", legal) ||
+        (items[7] != Py_None && !input(items[7], "tail (float32 bytes)", tail_width * 4, 1, tail)))
+        return false;
+    std::int32_t values[TableState::kSize];
+    std::memcpy(values, state.view.buf, sizeof values);
+    std::int32_t fixed_values[2 + 2 * 8];
+    std::memcpy(fixed_values, fixed.view.buf, size_t(2 + 2 * n) * sizeof(std::int32_t));
+    const std::int32_t legal_count = values[9];
+    if (legal_count < 0 || legal_count > dims.actions || legal.view.len != 2 * Py_ssize_t(legal_count))
+        return refuse(row, "legal must be the uint16 bytes of as many indices as the state says (0.." +
+                               std::to_string(dims.actions) + ")");
+    TableState table;
+    table.state = values;
+    table.fixed = fixed_values;
+    table.hand = static_cast<const std::uint8_t*>(hand.view.buf);
+    table.made = static_cast<const std::uint8_t*>(made.view.buf);
+    for (int other = 0; other < n; ++other) {
+        table.piles[other] = static_cast<const std::uint8_t*>(piles[other].view.buf);
+        table.pile_sizes[other] = long(piles[other].view.len);
+        table.records[other] = static_cast<const std::uint8_t*>(records[other].view.buf);
+        table.record_sizes[other] = long(records[other].view.len);
+    }
+    const size_t width = size_t(dims.smalls()), meld_block = size_t(n * dims.max_melds * FeatureDims::kMeldWidth);
+    batch.smalls.resize(batch.smalls.size() + width);
+    batch.hands.resize(batch.hands.size() + size_t(dims.kinds));
+    batch.melds.resize(batch.melds.size() + meld_block);
+    const size_t piled = batch.discards.size();
+    batch.discards.resize(piled + size_t(n) * size_t(dims.discard_stride));
+    long count = 0;
+    const std::string error =
+        table_inputs(dims, table, batch.smalls.data() + batch.smalls.size() - width,
+                     batch.hands.data() + batch.hands.size() - size_t(dims.kinds),
+                     batch.melds.data() + batch.melds.size() - meld_block, batch.discards.data() + piled, count);
+    if (!error.empty()) return refuse(row, error);
+    batch.discards.resize(piled + size_t(count));
+    batch.pile_at.push_back(Py_ssize_t(batch.discards.size()));
+    const auto* indices = static_cast<const std::uint8_t*>(legal.view.buf);
+    batch.legal.insert(batch.legal.end(), indices, indices + legal.view.len);
+    batch.legal_at.push_back(Py_ssize_t(batch.legal.size() / 2));
+    const size_t at = batch.tails.size();
+    batch.tails.resize(at + size_t(tail_width), 0.0f);
+    if (tail.held && tail_width > 0) std::memcpy(batch.tails.data() + at, tail.view.buf, size_t(tail_width) * 4);
+    return true;
+}
+
+// encode_tables(ints, floats, dims, at, tables) (`many`) or encode_table(ints, floats, dims, at, state, fixed, hand,
+// piles, made, records, legal, tail): see kFeatureMethods.
+PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
+    if (nargs != (many ? 5 : 12)) {
+        PyErr_Format(PyExc_TypeError, many ? "encode_tables expects 5 arguments, got %zd"
+                                           : "encode_table expects 12 arguments, got %zd", nargs);
+        return nullptr;
+    }
+    FeatureDims dims;
+    if (!read_dims(args[2], dims)) return nullptr;
+    Held ints_buffer, floats_buffer;
+    Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
+    if (!output(args[0], "ints", 'b', ints_buffer, rows, int_width) ||
+        !output(args[1], "floats", 'f', floats_buffer, float_rows, float_width))
+        return nullptr;
+    if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size) {
+        set_invalid_hand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
+                         std::to_string(dims.table_size) + ")");
+        return nullptr;
+    }
+    PyObject* const tables = many ? args[4] : nullptr;
+    if (tables != nullptr && !PyTuple_Check(tables) && !PyList_Check(tables)) {
+        set_invalid_hand("tables must be a tuple or list of tables' inputs");
+        return nullptr;
+    }
+    const Py_ssize_t count = tables != nullptr ? PySequence_Fast_GET_SIZE(tables) : 1;
+    long long at = 0;
+    if (!read_int(args[3], "at", 0, rows, at)) return nullptr;
+    if (at + count > rows) {
+        set_invalid_hand("at + the tables given must be at most the rows of ints and floats");
+        return nullptr;
+    }
+    const Py_ssize_t tail_width = float_width - dims.table_size;
+    // The copies' vectors are kept between calls (a thread's own: their capacity stays, so a decision's call
+    // allocates nothing); a call made while they are in use (none can be: nothing here runs Python) gets its own.
+    thread_local Batch kept;
+    thread_local bool busy = false;
+    Batch fresh;
+    Batch& batch = busy ? fresh : kept;
+    struct Using {
+        bool& flag;
+        bool mine;
+        ~Using() { if (mine) flag = false; }
+    } using_kept{busy, !busy};
+    busy = true;
+    batch.smalls.clear();
+    batch.hands.clear();
+    batch.melds.clear();
+    batch.discards.clear();
+    batch.pile_at.assign(1, 0);
+    batch.legal.clear();
+    batch.legal_at.assign(1, 0);
+    batch.tails.clear();
+    batch.smalls.reserve(size_t(count * dims.smalls()));
+    batch.hands.reserve(size_t(count * dims.kinds));
+    batch.melds.reserve(size_t(count * dims.seats * dims.max_melds * FeatureDims::kMeldWidth));
+    batch.discards.reserve(size_t(count * dims.seats * dims.discard_stride));
+    batch.pile_at.reserve(size_t(count + 1));
+    batch.legal_at.reserve(size_t(count + 1));
+    batch.tails.reserve(size_t(count * tail_width));
+    for (Py_ssize_t row = 0; row < count; ++row) {
+        PyObject* const* items = args + 4;
+        if (tables != nullptr) {
+            PyObject* one = PySequence_Fast_GET_ITEM(tables, row);
+            if (!PyTuple_Check(one) || PyTuple_GET_SIZE(one) != 8) {
+                set_invalid_hand("table " + std::to_string(row) +
+                                 ": (state, fixed, hand, piles, made, records, legal, tail) expected");
+                return nullptr;
+            }
+            items = &PyTuple_GET_ITEM(one, 0);
+        }
+        if (!gather(dims, items, row, tail_width, batch)) return nullptr;
+    }
+    std::int8_t* const ints = static_cast<std::int8_t*>(ints_buffer.view.buf) + at * int_width;
+    float* const floats = static_cast<float*>(floats_buffer.view.buf) + at * float_width;
+    const int width = dims.smalls(), meld_block = dims.seats * dims.max_melds * FeatureDims::kMeldWidth;
+    std::string error;
+    Py_ssize_t bad = -1;
+    auto encode = [&]() {
+        for (Py_ssize_t row = 0; row < count && error.empty(); ++row) {
+            SeatView view;
+            view.smalls = batch.smalls.data() + row * width;
+            view.hand = batch.hands.data() + row * dims.kinds;
+            view.melds = batch.melds.data() + row * meld_block;
+            view.discards = batch.discards.data() + batch.pile_at[size_t(row)];
+            view.legal = batch.legal.data() + 2 * batch.legal_at[size_t(row)];
+            float* out = floats + row * float_width;
+            error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
+            if (!error.empty())
+                bad = row;
+            else if (tail_width > 0)
+                std::memcpy(out + dims.table_size, batch.tails.data() + row * tail_width,
+                            size_t(tail_width) * sizeof(float));
+        }
+    };
+    if (count > 1) {  // many tables: the GIL released (one table's encoding costs less than releasing it)
+        Py_BEGIN_ALLOW_THREADS
+        encode();
+        Py_END_ALLOW_THREADS
+    } else {
+        encode();
+    }
+    if (!error.empty()) {
+        set_invalid_hand("table " + std::to_string(bad) + ": " + error);
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* encode_tables(PyObject*, PyObject* const* args, Py_ssize_t nargs) { return encode_rows(args, nargs, true); }
+
+PyObject* encode_table(PyObject*, PyObject* const* args, Py_ssize_t nargs) { return encode_rows(args, nargs, false); }
+
 PyMethodDef kFeatureMethods[] = {
     {"encode_features", as_method(encode_features), METH_FASTCALL,
      "encode_features($module, ints, floats, smalls, hands, melds, discards, legal, dims, tails=None, at=None, /)"
@@ -201,6 +402,18 @@ PyMethodDef kFeatureMethods[] = {
      "(hupai.env.features); the GIL released. tails: the bytes of float32[N, F - table_size], copied after each\n"
      "table block; at: the first row written (then N is what smalls holds). discards: each table's piles one\n"
      "after another, legal: each table's legal action indices as native uint16 (the counts are in smalls)."},
+    {"encode_tables", as_method(encode_tables), METH_FASTCALL,
+     "encode_tables($module, ints, floats, dims, at, tables, /)\n--\n\n"
+     "One seat's agent features of each table into rows at.. of ints (int8[N, I]) and floats (float32[N, F]),\n"
+     "read from the table's own buffers (hupai.env.Encoder.encode_game); the GIL released for more than one table.\n"
+     "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes (features.hpp TableState::kSize), fixed: int32 bytes (the hand\n"
+     "size with no melds, flags, winds, sizes), hand: the seat's counts (its own hand only), piles: per seat its\n"
+     "pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
+     "records, legal: the legal indices as native uint16 bytes, tail: float32 bytes of the rule facts and scores\n"
+     "(None: zeros). Every input is read and checked before anything is written."},
+    {"encode_table", as_method(encode_table), METH_FASTCALL,
+     "encode_table($module, ints, floats, dims, at, state, fixed, hand, piles, made, records, legal, tail, /)\n--\n\n"
+     "encode_tables of one table, its inputs given as they are (no tuple): row `at` of ints and floats."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

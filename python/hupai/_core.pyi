@@ -47,6 +47,17 @@ def encode_features(
     discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int],
     tails: Buffer | None = None, at: int | None = None, /,
 ) -> None: ...
+def encode_tables(
+    ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview,
+    dims: tuple[int, int, int, int, int, int, int, int], at: int,
+    tables: Sequence[tuple[Buffer, Buffer, Buffer, Sequence[Buffer], Buffer, Sequence[Buffer], Buffer, Buffer | None]],
+    /,
+) -> None: ...
+def encode_table(
+    ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview,
+    dims: tuple[int, int, int, int, int, int, int, int], at: int, state: Buffer, fixed: Buffer, hand: Buffer,
+    piles: Sequence[Buffer], made: Buffer, records: Sequence[Buffer], legal: Buffer, tail: Buffer | None, /,
+) -> None: ...
 def shanten_batch(
     counts: npt.NDArray[np.uint8], jokers: _Int | npt.NDArray[np.integer[Any]],
     melds: _Int | npt.NDArray[np.integer[Any]], forms: _Int, joker_kinds: _Int | None, threads: _Int,

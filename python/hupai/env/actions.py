@@ -80,6 +80,8 @@ class ActionSpace:
         # Each action's index, as found: a decision asks for every legal action's, and there are only so many
         # distinct actions (seats x kinds x flags), so the memo stays small.
         self._memo: dict[Action, int] = {}
+        # The same indices as native uint16 bytes (hupai.env.Encoder joins a decision's legal actions' bytes).
+        self._packed: dict[Action, bytes] = {}
 
     def describe(self) -> list[dict[str, Any]]:
         """The blocks: ``{"kind", "flag", "start", "size"}`` in index order (the documented layout)."""

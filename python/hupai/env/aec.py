@@ -129,7 +129,8 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.match is None:
             raise HupaiError("reset() the environment first")
-        return self.encoder.encode_seen(self.seen(agent), self.match.scores)
+        game, observer, seat = self._viewer(agent)
+        return self.encoder.encode_game(observer, game, seat, self.match.scores)
 
     def observation(self, agent: str) -> Any:
         """The :class:`~hupai.observation.Observation` of ``agent``'s seat now (what its features encode)."""
@@ -169,13 +170,13 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         if not observe:
             seen = None
         else:
-            # observe(agent) without its two calls when this hand's observer is kept (every decision but a hand's
+            # observe(agent) without its calls when this hand's observer is kept (every decision but a hand's
             # first); anything else (no observer yet, an agent_selection a caller changed) takes observe().
             game, kept, seat = self.game, self._observer, self._seat.get(agent)
             if kept is None or kept[0] is not game or seat is None or self.match is None:
                 seen = self.observe(agent)
             else:
-                seen = self.encoder.encode_seen(kept[1].seen(game, seat), self.match.scores)
+                seen = self.encoder.encode_game(kept[1], game, seat, self.match.scores)
         return (seen, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 

@@ -42,8 +42,9 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
-from sys import getrefcount
+from sys import byteorder, getrefcount
 from typing import Any
+from zlib import adler32
 
 import numpy as np
 
@@ -51,7 +52,8 @@ from .. import _core
 from .. import rules as rules_module
 from ..actions import Action
 from ..errors import HupaiError, IllegalAction
-from ..game.mahjong.observation import as_observation
+from ..game.mahjong.observation import PHASE_ORDER, as_observation
+from ..game.state.zipai import menzi_triples
 from ..observation import Observation
 from ..rules.base import Rules
 from ..rules.base_advice import Advice
@@ -59,8 +61,8 @@ from .actions import ActionSpace, kinds_of
 
 __all__ = ["Encoder", "Features", "PHASES", "FACT_KINDS", "MAX_MELDS", "NO_DISCARD", "SCORE_BOUND"]
 
-#: The decision phases of every flow, in their one-hot order.
-PHASES = ("turn", "predraw", "claim", "rob", "over")
+#: The decision phases of every flow, in their one-hot order (the observers number them so).
+PHASES = PHASE_ORDER
 #: ``discard_shanten`` where there is no such discard (a kind the seat does not hold, a hand that need not
 #: discard, Wai Huzi).
 NO_DISCARD = 99
@@ -123,6 +125,13 @@ def _count_into(value: Any, out: list[float], at: int, width: int) -> None:
         if 0 <= value < width:
             out[at + value] += 1
 
+
+#: Wai Huzi's private facts, in their declared order, each a card mask (Features.mask_fact_bytes).
+_MASK_FACTS = ("chi_ban", "peng_ban", "menzi_ban", "locked")
+#: A 10-bit half of a card mask as its ten cards' float32 0/1 bytes.
+_HALF_FLOATS = tuple(struct.pack("=10f", *[mask >> card & 1 for card in range(10)]) for mask in range(1024))
+#: A menzi_ban mask's float32 card counts, by the mask (filled as masks are met).
+_MENZI_FLOATS: dict[int, bytes] = {}
 
 #: bytes.translate's table from the core's "not held" (127) to NO_DISCARD.
 _NOT_HELD = bytes(NO_DISCARD if value == 127 else value for value in range(256))
@@ -377,6 +386,26 @@ class Features:
             cache[key] = found
         return found
 
+    def mask_fact_bytes(self, masks: tuple[int, ...]) -> bytes:
+        """The ``private`` array's float32 bytes of a Wai Huzi seat's masks ``(chi_ban, peng_ban, menzi_ban,
+        locked)`` (what :meth:`_part_bytes` makes of their decoded mapping, :func:`~hupai.game.state.zipai.mask_cards`
+        and :func:`~hupai.game.state.zipai.menzi_triples`), by table look-ups: the masks grow at most decisions."""
+        if self._plan_names[1] != _MASK_FACTS or len(masks) != 4 or self.kinds != 20 or self.private_size != 80:
+            raise HupaiError("hupai.env: masks given for private facts that are not Wai Huzi's")
+        chi_ban, peng_ban, menzi_ban, locked = masks
+        menzi = _MENZI_FLOATS.get(menzi_ban)
+        if menzi is None:
+            counts = [0.0] * 20
+            for triple in menzi_triples(menzi_ban):
+                for card in triple:
+                    counts[card] += 1
+            menzi = struct.pack("=20f", *counts)
+            if len(_MENZI_FLOATS) < 4096:  # (a bound: the bans a few hundred hands show)
+                _MENZI_FLOATS[menzi_ban] = menzi
+        halves = _HALF_FLOATS
+        return (halves[chi_ban & 1023] + halves[chi_ban >> 10 & 1023] + halves[peng_ban & 1023]
+                + halves[peng_ban >> 10 & 1023] + menzi + halves[locked & 1023] + halves[locked >> 10 & 1023])
+
     def _advice_shanten(self, observation: Observation, out: np.ndarray) -> None:
         """``discard_shanten`` counted by the rule system's advice (a count that reads the table: Yunxiao's
         gold), where the core's encoder left 99."""
@@ -556,6 +585,20 @@ class Features:
 
 #: The smalls' fixed part (cpp/features.hpp: FeatureDims::kSmallsFixed native int32 values).
 _pack_smalls = struct.Struct("=10i").pack
+#: A table's state for _core.encode_tables (cpp/features.hpp: TableState::kSize native int32 values).
+_pack_state = struct.Struct("=11i").pack
+#: Where Observer.buffers puts the seat's hand and the public facts.
+_B_HAND, _B_EXTRAS = 11, 15
+
+
+class _HandFacts:
+    """What a shanten count that reads only the seat's counts and the public facts is given (Yunxiao's advice)."""
+
+    __slots__ = ("counts", "extras")
+
+    def __init__(self, counts: bytes, extras: Mapping[str, Any]) -> None:
+        self.counts = counts
+        self.extras = extras
 
 #: An observation's fields in their order (what :meth:`Observer.seen <hupai.game.Observer.seen>` gives), one C call.
 _fields = attrgetter(*(field.name for field in dataclass_fields(Observation)))
@@ -570,7 +613,8 @@ _NAMES = tuple(field.name for field in dataclass_fields(Observation))
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]) -> int:
+def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
+                ) -> int:
     """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
     (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
     count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
@@ -597,20 +641,21 @@ class Encoder:
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
                  "_at", "_tail_width", "_seat_part", "_private_facts", "_phases", "_to_act", "_shape", "_n",
-                 "_python_shanten", "_memo_get")
+                 "_python_shanten", "_memo_get", "_fixed", "_tail", "_light_shanten")
 
     def __init__(self, features: Features) -> None:
         self.features = features
         self._actions = features.actions
         self._n = features.actions.n
-        self._memo_get = features.actions._memo.get  # the layout's memo of action indices (never replaced)
+        # The layout's memo of each action's index as native uint16 bytes (never replaced).
+        self._memo_get = features.actions._packed.get
         # Whether discard_shanten is the rule system's advice's to count after the core's call (Yunxiao's gold).
         self._python_shanten = features.advice is not None and not features._core_shanten
         # Identity caches: (the value, what it encodes to). Each holds its value, so an id is never reused while
         # it is a key; the observer builds a new value whenever what it shows changes.
         self._melds: dict[int, tuple[Any, bytes, tuple[int, ...]]] = {}
         self._piles: tuple[Any, bytes, tuple[int, ...]] = (None, b"", ())
-        self._legal: tuple[Any, bytes, list[int]] = (None, b"", [])
+        self._legal: tuple[Any, bytes] = (None, b"")
         # The facts' float bytes by the identity of the mapping they encode, public and private apart (a Wai Huzi
         # seat's bans change without the public facts, which go back and forth between two mappings as the offer
         # does): (seat, id) -> (the mapping, its bytes); seat -> (its private mapping, their bytes).
@@ -626,11 +671,18 @@ class Encoder:
         self._shape = (features.kinds, features.num_players)
         # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
         # reference counts each has when nothing but the encoder holds it.
-        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]] | None] = (
-            [None] * POOL_ROWS)
+        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
+                          | None] = [None] * POOL_ROWS
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
+        # encode_game's caches: the hand's fixed facts (the observer's object, its int32 bytes), and the last tail
+        # (the public facts', private facts' and scores' bytes, and the three joined).
+        self._fixed: tuple[Any, bytes] = (None, b"")
+        self._tail: tuple[bytes, bytes, bytes, bytes] = (b"", b"", b"", b"")
+        # Whether the rule system's own shanten count reads nothing but the seat's counts and the public facts (then
+        # encode_game gives it those, not a whole observation).
+        self._light_shanten = self._python_shanten and type(features.advice).__name__ == "YunxiaoAdvice"
 
     def inputs(self, observation: Observation, scores: Sequence[int] | None
                ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
@@ -666,10 +718,7 @@ class Encoder:
         legal = fields[_F_LEGAL]
         cached = self._legal
         if cached[0] is not legal:
-            found = list(map(self._memo_get, legal))  # features.legal_indices(legal) when each was found before
-            indices: list[int] = (features.legal_indices(legal) if None in found
-                                  else found)  # type: ignore[assignment]  # no None in it
-            cached = self._legal = (legal, array("H", indices).tobytes(), indices)
+            cached = self._legal_entry(legal)
         sizes = fields[_F_HAND_SIZES]
         part = self._seat_part
         if part[0] is not meld_entry or part[1] is not pile_entry or part[2] is not sizes or part[3] is not winds:
@@ -680,7 +729,7 @@ class Encoder:
         try:
             packed = _pack_smalls(seat, fields[_F_DRAWN], fields[_F_TILE], fields[_F_WALL_LEFT],
                                   fields[_F_ROUND_WIND], fields[_F_DEALER], fields[_F_SOURCE], phase, to_act,
-                                  len(cached[2]))
+                                  len(cached[1]) >> 1)
         except struct.error as error:
             raise HupaiError(f"hupai.env: an observation's seat, tiles, wall or dealer is no int in range ({error})"
                              ) from None
@@ -708,6 +757,139 @@ class Encoder:
         return (smalls, counts, meld_entry[1], pile_entry[1], cached[1],
                 public_entry[1] + private_entry[1] + score_entry[1])
 
+    def game_inputs(self, buffers: tuple[Any, ...], scores: Sequence[int] | None) -> tuple[Any, ...]:
+        """``_core.encode_table``'s inputs of one table (state, fixed, hand, piles, made, records, legal, tail) from
+        :meth:`Observer.buffers <hupai.game.Observer.buffers>`: the table's buffers handed on as they are, the small
+        facts packed, the legal actions' indices and the rule facts' and scores' floats kept while their objects
+        stay the same."""
+        (seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act, mode, fixed, hand, piles, made,
+         records, extras, private, legal, sizes) = buffers
+        cached = self._legal
+        if cached[0] is not legal:
+            cached = self._legal_entry(legal)
+        try:
+            state = _pack_state(seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act,
+                                len(cached[1]) >> 1, mode)
+        except struct.error as error:
+            raise HupaiError(f"hupai.env: a table's seat, tiles, wall or dealer is no int in range ({error})"
+                             ) from None
+        fixed_entry = self._fixed
+        if fixed_entry[0] is not fixed or sizes is not None:
+            fixed_entry = (fixed, array("i", (fixed[0], fixed[1], *fixed[2],
+                                               *(sizes if sizes is not None else fixed[2]))).tobytes())
+            if sizes is None:  # (the sizes of a hand's end are its own)
+                self._fixed = fixed_entry
+        public_entry = self._facts.get((seat, id(extras)))
+        if public_entry is None or public_entry[0] is not extras:
+            if len(self._facts) >= 256:  # (a Wai Huzi hand shows a few dozen mappings to its three seats)
+                self._facts.clear()
+            public_entry = self._facts[seat, id(extras)] = (extras, self.features._part_bytes(0, extras, seat))
+        private_entry = self._private_facts.get(seat)
+        if private_entry is None or private_entry[0] is not private:
+            if type(private) is tuple:  # Wai Huzi's masks (Observer.buffers): kept while they are equal
+                if private_entry is None or private_entry[0] != private:
+                    private_entry = self._private_facts[seat] = (private, self.features.mask_fact_bytes(private))
+            else:
+                if len(self._private_facts) >= 16:
+                    self._private_facts.clear()
+                private_entry = self._private_facts[seat] = (private, self.features._part_bytes(1, private, seat))
+        score_entry = self._scores.get(seat)
+        if score_entry is None or not (score_entry[0] is scores is None
+                                       or (type(scores) is list and score_entry[0] == scores)):
+            score_entry = self._score_bytes(seat, scores)
+        tail = self._tail
+        if tail[0] is not public_entry[1] or tail[1] is not private_entry[1] or tail[2] is not score_entry[1]:
+            tail = self._tail = (public_entry[1], private_entry[1], score_entry[1],
+                                 public_entry[1] + private_entry[1] + score_entry[1])
+        return state, fixed_entry[1], hand, piles, made, records, cached[1], tail[3]
+
+    def _legal_entry(self, legal: Sequence[Action]) -> tuple[Any, bytes]:
+        """``legal`` and its actions' indices as native uint16 bytes (kept as :attr:`_legal`): each action's two
+        bytes as the layout's memo keeps them, joined by one C call (``array("H", indices)`` converts each index
+        through the argument parser, several times the cost); an action met for the first time is indexed first
+        (HupaiError for one the layout has no index for)."""
+        try:
+            packed = b"".join(map(self._memo_get, legal))  # type: ignore[arg-type]  # (None: TypeError)
+        except TypeError:  # (an action not met before: None, which join refuses)
+            actions = self._actions
+            memo = actions._packed
+            for action in legal:
+                if action not in memo:
+                    memo[action] = actions.index(action).to_bytes(2, byteorder)
+            packed = b"".join(map(self._memo_get, legal))  # type: ignore[arg-type]
+        entry = self._legal = (legal, packed)
+        return entry
+
+    def _score_bytes(self, seat: int, scores: Sequence[int] | None) -> tuple[list[int] | None, bytes]:
+        """The scores as ``seat`` sees them (its order, times the scale), kept for the seat."""
+        features = self.features
+        shown = list(scores) if scores is not None else None
+        n = features.num_players
+        values = [0.0] * n if shown is None else [shown[(seat + i) % n] * features.score_scale for i in range(n)]
+        entry = self._scores[seat] = (shown, array("f", values).tobytes())
+        return entry
+
+    def encode_game(self, observer: Any, game: Any, seat: int, scores: Sequence[int] | None = None, *,
+                    discard_shanten: bool = True) -> dict[str, np.ndarray]:
+        """:meth:`encode` of ``seat``'s observation of ``game`` (``observer``: the game's
+        :class:`~hupai.game.Observer`), read by the core from the table's own buffers (:meth:`game_inputs`):
+        the same arrays, without the observation or its fields."""
+        at = self._at
+        self._at = at + 1 if at + 1 < POOL_ROWS else 0
+        slot = self._slots[at]
+        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
+            slot = self._slots[at] = self._new_slot()
+            self._free[at] = _references(slot)
+        buffers = observer.buffers(game, seat)
+        _core.encode_table(slot[0], slot[1], self.features._dims, 0, *self.game_inputs(buffers, scores))
+        views = slot[2].copy()
+        if discard_shanten and self._python_shanten:
+            self._game_shanten(observer, game, buffers, views["discard_shanten"], slot[4])
+        return views
+
+    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray,
+                      flat: memoryview | None = None) -> None:
+        """``discard_shanten`` by the rule system's own count (Yunxiao's gold), where the core left it at 99.
+        ``flat``: the int8 buffer ``out`` is the end of, as bytes (written through it: a numpy assignment costs
+        ten times more)."""
+        hand = buffers[_B_HAND]
+        total = (adler32(hand) & 0xFFFF) - 1  # the tiles held (Adler-32's low half: 1 + the byte sum, one C call)
+        if total % 3 != 2:
+            return  # (no discard to count: what _advice_shanten finds too)
+        features = self.features
+        if not self._light_shanten:
+            features._advice_shanten(observer.view(game, buffers[0]), out)
+            return
+        facts = _HandFacts(bytes(hand), buffers[_B_EXTRAS])
+        assert features.advice is not None  # (a light count is the advice's)
+        after = features.advice.discard_shanten(facts, (14 - total) // 3)  # type: ignore[arg-type]
+        if flat is not None and after is not None and len(after) == features.kinds and 0 <= min(after) \
+                and max(after) <= 127:
+            flat[len(flat) - features.kinds:] = bytes(after).translate(_NOT_HELD)
+        else:
+            features._advice_shanten(facts, out)  # type: ignore[arg-type]
+
+    @staticmethod
+    def encode_many_games(encoders: Sequence[Encoder], tables: Sequence[tuple[Any, Any, int]],
+                          scores: Sequence[Sequence[int] | None], discard_shanten: bool = True
+                          ) -> dict[str, np.ndarray]:
+        """:meth:`encode_game` of each ``(observer, game, seat)`` by its encoder, stacked (a leading axis of
+        ``len(tables)``): one core call for every table (the GIL released), into fresh arrays."""
+        features = encoders[0].features
+        count = len(tables)
+        ints, floats, views = features.empty(count)
+        buffers = [observer.buffers(game, seat) for observer, game, seat in tables]
+        _core.encode_tables(ints, floats, features._dims, 0,
+                            [encoder.game_inputs(table, table_scores)
+                             for encoder, table, table_scores in zip(encoders, buffers, scores, strict=True)])
+        if count == 1:
+            views = {key: value[None] for key, value in views.items()}
+        if discard_shanten and features.advice is not None and not features._core_shanten:
+            shanten = views["discard_shanten"]
+            for row, (encoder, (observer, game, _)) in enumerate(zip(encoders, tables, strict=True)):
+                encoder._game_shanten(observer, game, buffers[row], shanten[row])
+        return views
+
     def action(self, index: Any, legal: Sequence[Action]) -> Action:
         """:meth:`ActionSpace.action`: the legal action at ``index`` (IllegalAction for an index of none), from
         the indices found for the mask when ``legal`` is the decision last encoded."""
@@ -716,12 +898,14 @@ class Encoder:
             return self._actions.action(index, legal)
         # A plain int in range (what an agent mostly gives) needs no conversion: as_index's checks skipped.
         checked = index if type(index) is int and 0 <= index < self._n else self._actions.as_index(index)
-        positions: list[int] = cached[2]
-        try:
-            chosen: Action = legal[positions.index(checked)]
-        except ValueError:
-            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)"
-                                ) from None
+        packed: bytes = cached[1]
+        needle = checked.to_bytes(2, byteorder)
+        at = packed.find(needle)
+        while at > 0 and at & 1:  # (found across two indices' bytes: not one of them)
+            at = packed.find(needle, at + 1)
+        if at < 0:
+            raise IllegalAction(f"action index {checked} is not legal now (see the observation's action_mask)")
+        chosen: Action = legal[at >> 1]
         return chosen
 
     def encode(self, observation: Observation, scores: Sequence[int] | None = None, *,
@@ -750,7 +934,7 @@ class Encoder:
                                      views["discard_shanten"])
         return views
 
-    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]:
         """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
         to the core at every call at the cost of a third of the encoding, working out its format string and
         strides each time, where a memoryview hands on the export it made once), its dict of views (each decision
@@ -758,7 +942,8 @@ class Encoder:
         whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
         when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
+        # (.data: a new memoryview; the last: the int8 buffer as bytes, whose end is discard_shanten)
+        return ints.data, floats.data, views, (ints, floats, *views.values()), ints.data.cast("B")
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],

@@ -21,7 +21,6 @@ from ..bots import GreedyBot, RandomBot
 from ..errors import HupaiError, IllegalAction
 from ..ev import EVBot
 from ..game import Game
-from ..game.mahjong.observation import as_observation
 from ..game.match import Player, play_until
 from ..rules.base import Rules
 from ..search import SearchBot
@@ -92,9 +91,10 @@ class HupaiGym(gymnasium.Env):
         self._factories = _opponents(opponents, n - 1)
         self._bots: dict[str, Player] = {}
         self._players: list[Player | None] = []  # by seat, None at the learner's
-        # The fields of the observation whose features were last returned (Observer.seen), and the observation
-        # once made of them (last_observation makes it when first read: most training loops never read it).
-        self._seen: tuple[Any, ...] | None = None
+        # Whether features were returned, and the observation they encode once made (last_observation makes it
+        # when first read, of the table as it stands: most training loops never read it, and the table moves only
+        # in a step, which returns features again).
+        self._observed = False
         self._observation: Any = None
         self._mask: np.ndarray | None = None  # the action mask last returned
         self.observation_space = self.aec.observation_space(self.agent)
@@ -105,15 +105,16 @@ class HupaiGym(gymnasium.Env):
     def last_observation(self) -> Any:
         """The :class:`~hupai.observation.Observation` whose features were last returned (None before the first),
         made when first read."""
-        if self._observation is None and self._seen is not None:
-            self._observation = as_observation(self._seen)
+        if self._observation is None and self._observed:
+            self._observation = self.aec.observation(self.agent)
         return self._observation
 
-    def _keep_seen(self) -> tuple[Any, ...]:
-        """The learner's observation fields now, kept for :attr:`last_observation`."""
-        seen = self._seen = self.aec.seen(self.agent)
+    def _table(self) -> tuple[Any, Any, int]:
+        """The learner's (observer, game, seat) to encode now; :attr:`last_observation` is made of them when read."""
+        game, observer, seat = self.aec._viewer(self.agent)
+        self._observed = True
         self._observation = None
-        return seen
+        return observer, game, seat
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -242,7 +243,7 @@ class HupaiGym(gymnasium.Env):
         (:attr:`last_observation`)."""
         aec = self.aec
         assert aec.match is not None
-        observation = aec.encoder.encode_seen(self._keep_seen(), aec.match.scores)
+        observation = aec.encoder.encode_game(*self._table(), aec.match.scores)
         self._mask = observation["action_mask"]
         return observation
 
@@ -291,15 +292,15 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe_all(self) -> dict[str, np.ndarray]:
         """Every table's learner features, stacked: one core call for all of them."""
-        seen = []
+        tables = []
         scores = []
         for env in self.envs:
             aec = env.aec
             assert aec.match is not None
             env._mask = None  # this table's row of the stacked masks is what it is asked by (no view a table)
-            seen.append(env._keep_seen())
+            tables.append(env._table())
             scores.append(aec.match.scores)
-        out = Encoder.encode_many_seen(self._encoders, seen, scores)
+        out = Encoder.encode_many_games(self._encoders, tables, scores)
         self._masks = out["action_mask"]
         return out
 

@@ -39,9 +39,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..result import HandResult
     from ..view import GameView
 
-__all__ = ["Observer", "as_observation", "observe"]
+__all__ = ["AT_REST", "GROUP_RECORDS", "Observer", "PHASE_ORDER", "SHOW_KONGS", "SIZES_GIVEN", "as_observation",
+           "observe"]
 
 _NO_EXTRAS: MappingProxyType[str, Any] = MappingProxyType({})
+#: The decision phases in the order :meth:`Observer.buffers` numbers them (hupai.env's one-hot order).
+PHASE_ORDER = ("turn", "predraw", "claim", "rob", "over")
+_PHASE_INDEX = {phase: index for index, phase in enumerate(PHASE_ORDER)}
+#: :meth:`Observer.buffers`' hand-size mode for every seat at rest, and for sizes given with it.
+AT_REST, SIZES_GIVEN = -1, -2
+#: The flags of :meth:`Observer.buffers`' fixed facts (cpp/features.hpp TableState).
+SHOW_KONGS, GROUP_RECORDS = 1, 2
 # The hand sizes by (rules' hand size, each seat's meld count): (at rest, per seat: that seat with one tile more).
 # A few dozen entries at most (0..4 melds a seat).
 _SIZES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
@@ -61,7 +69,7 @@ class Observer:
 
     __slots__ = ("_game", "_table", "_rules", "_options", "_dealer", "_round_wind", "_seat_winds", "_show_kongs",
                  "_views", "_public_melds", "_own_melds", "_melds_at", "_hand_size", "_at_rest", "_one_more",
-                 "_piles", "_piles_at", "_extras", "_result")
+                 "_piles", "_piles_at", "_extras", "_result", "_fixed")
 
     def __new__(cls, game: GameView, *, show_concealed_kongs: bool | None = None) -> Observer:
         # Each family sees its own table: its flow names its observer (a zipai game gets the zipai observer),
@@ -105,6 +113,7 @@ class Observer:
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
         self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
         self._result: ResultView | None = None
+        self._fixed: tuple[Any, ...] | None = None  # buffers()' fixed facts of the hand, made when first asked
 
     @classmethod
     def kept(cls, game: GameView) -> Observer:
@@ -191,6 +200,64 @@ class Observer:
                 self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes,
                 melds, piles, wall.tail - wall.head, extras[1], legal,
                 None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
+
+    def buffers(self, game: GameView, seat: int) -> tuple[Any, ...]:
+        """What :meth:`seen` shows, as the table's own buffers and the few facts no buffer holds: what an agent
+        environment's core encoder reads at every decision (:meth:`hupai.env.Encoder.encode_game`), nothing
+        copied into tuples. ``(seat, drawn, tile, wall_left, round_wind, dealer, source, phase, to_act,
+        sizes_mode, fixed, hand, piles, made, records, extras, private, legal, sizes)``:
+
+        - ``phase``: its index in :data:`PHASE_ORDER`; ``to_act``: a bit per seat to act;
+        - ``sizes_mode``: the seat whose hand holds one tile more than at rest, :data:`AT_REST`, or
+          :data:`SIZES_GIVEN` with ``sizes`` every seat's count (None otherwise);
+        - ``fixed``: the hand's fixed facts, one object for the hand: the hand size with no melds, the flags
+          (:data:`SHOW_KONGS`: another seat's concealed kong shows its kind; :data:`GROUP_RECORDS`: the records
+          are Wai Huzi's groups), the seat winds;
+        - ``hand``: the seat's own counts (no other seat's); ``piles``, ``made`` and ``records``: every seat's
+          discard buffers, their bytes in use and its meld records, all public.
+        """
+        table = game._flow.table
+        if type(seat) is not int or not 0 <= seat < table.num_players:  # noqa: E721 (a bool is not a seat)
+            raise HupaiError(f"seat {describe(seat)} is not a seat of this {table.num_players}-player game")
+        phase = table.phase
+        turn_seat = table.turn_seat
+        own = turn_seat == seat
+        sizes = None
+        if phase == "turn" or phase == "predraw":  # seen()'s answers, read the same way (a test holds them equal)
+            to_act = 1 << turn_seat
+            tile = table.drawn if own else -1
+            source = turn_seat
+            mode = turn_seat if phase == "turn" else AT_REST
+        elif phase == "claim":
+            answers = table.answers
+            to_act = 0
+            for other in table.pending:
+                if other not in answers:
+                    to_act |= 1 << other
+            tile = table.last_discard
+            source = table.discarder
+            mode = AT_REST
+        else:
+            phase, seats, tile, source = game._flow.current
+            to_act = 0
+            for other in seats:
+                to_act |= 1 << other
+            mode = source if phase == "rob" else AT_REST
+            if phase == "over":
+                mode = SIZES_GIVEN
+                sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
+        extras = self._extras
+        if extras[0] != table.extras:
+            frozen = freeze(table.extras)
+            extras = self._extras = (thaw(frozen), frozen)
+        wall = table.wall
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fixed = (self._hand_size, SHOW_KONGS if self._show_kongs else 0, self._seat_winds)
+        return (seat, table.drawn if own else -1, tile, wall.tail - wall.head, self._round_wind, self._dealer,
+                source, _PHASE_INDEX[phase], to_act, mode, fixed, table.hands[seat], table.piles,
+                table.discards_made, table.meld_records, extras[1], _NO_EXTRAS,
+                game._legal.get(seat) or game.legal_actions(seat), sizes)
 
     def _table_melds(self, melds: list[list[Meld]], calls: int) -> None:
         """Rebuild the meld views after a meld was made: as every seat sees them, and for each seat with a

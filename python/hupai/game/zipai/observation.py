@@ -30,7 +30,7 @@ from zlib import adler32
 
 from ...jsonform import describe
 from ...observation import MeldView, Observation, ResultView, WinView
-from ..mahjong.observation import Observer, _Draft
+from ..mahjong.observation import _PHASE_INDEX, AT_REST, GROUP_RECORDS, SIZES_GIVEN, Observer, _Draft
 from ..state.zipai import mask_cards, mask_flags, menzi_triples
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,6 +156,57 @@ class ZipaiObserver(Observer):
                 self._seat_winds, bytes(table.hands[seat]), -1, "", sizes, self._groups, self._piles,
                 len(table.wall.tiles) - table.wall.head, public, legal,
                 None if phase != "over" else self._result or self._zipai_result(game), private)
+
+    def buffers(self, game: GameView, seat: int) -> tuple[Any, ...]:
+        """:meth:`Observer.buffers <hupai.game.mahjong.observation.Observer.buffers>` of a Wai Huzi table: the
+        records are its groups' (a 歪 or 溜 shows its one face-up card), the piles its pile buffers, and
+        ``private`` the seat's masks ``(chi_ban, peng_ban, menzi_ban, locked)`` as the table keeps them
+        (:func:`~hupai.game.state.zipai.mask_cards` and :func:`~hupai.game.state.zipai.menzi_triples` decode
+        them into what :meth:`seen` shows)."""
+        table: Any = game._flow.table
+        if type(seat) is not int or not 0 <= seat < 3:  # noqa: E721 (a bool is not a seat)
+            from ...errors import HupaiError
+
+            raise HupaiError(f"seat {describe(seat)} is not a seat of this 3-player game")
+        phase = table.phase
+        sizes = None
+        if phase == "turn":  # seen()'s answers, read the same way (a test holds them equal)
+            to_act = 1 << table.turn_seat
+            tile = -1
+            source = mode = table.turn_seat
+        elif phase == "claim":
+            answers = table.answers
+            to_act = 0
+            for other in table.pending:
+                if other not in answers:
+                    to_act |= 1 << other
+            tile = table.offer
+            source = table.offer_from
+            mode = AT_REST
+        else:
+            phase, seats, tile, source = game._flow.current
+            to_act = 0
+            for other in seats:
+                to_act |= 1 << other
+            mode = SIZES_GIVEN
+            sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
+        if self._table is not table:
+            self._forget(table)
+        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
+        public = self._public.get(public_key)
+        if public is None:
+            public = self._public[public_key] = MappingProxyType({
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
+                "offer": table.offer_kind})
+        # The private facts as the table keeps them, the masks (seen() shows them decoded): they grow at most
+        # decisions, and the encoder reads masks by table look-ups.
+        private = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat], table.locked[seat])
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fixed = (self._hand_size, GROUP_RECORDS, self._seat_winds)
+        return (seat, -1, tile, len(table.wall.tiles) - table.wall.head, self._round_wind, self._dealer, source,
+                _PHASE_INDEX[phase], to_act, mode, fixed, table.hands[seat], table.piles, table.pile_sizes,
+                table.group_records, public, private, game._legal.get(seat) or game.legal_actions(seat), sizes)
 
     def _zipai_result(self, game: GameView) -> ResultView:
         result = game.result
