@@ -71,9 +71,9 @@ def _chained(game: Game, flow: MahjongFlow, players: Sequence[Player | None], un
     """For a flow that :attr:`~MahjongFlow.chains`: (key, the bots for MahjongFlow._lean_chain, which goes on with
     their plain turns in the same crossing, or None, the (seat, chooser) pairs of GreedyBot seats), worked out once
     a hand for the same players and stop seat (``play_until`` runs once a learner step in ``gym_env``: asking every
-    bot at every call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the core may
-    play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the deal) read
-    the table as well (``_table_chooser``): no observation is built for them."""
+    bot at every call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the
+    core may play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the
+    deal) read the table as well (``_table_chooser``): no observation is built for them."""
     key = (until, *players)
     cached: tuple[Any, ...] | None = flow.chained
     if cached is not None and cached[0] == key:
