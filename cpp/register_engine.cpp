@@ -152,7 +152,7 @@ PyObject* claim_scan(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             return nullptr;
         }
         bytes = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(args[2]));
-        for (int seat = 0; seat < query.num_players; ++seat) {
+        for (Py_ssize_t seat = 0; seat < seats; ++seat) {  // seats: 2..4, checked above (ready holds 4)
             if (bytes[seat] > 1 && bytes[seat] != kReadyUnknown) {
                 PyErr_SetString(PyExc_ValueError, "claim_scan: a ready byte must be 0, 1 or 255");
                 return nullptr;

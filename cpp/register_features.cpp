@@ -74,6 +74,24 @@ bool output(PyObject* value, const char* name, char format, Held& out, Py_ssize_
     return true;
 }
 
+// The encoders' two outputs, int8 (N, dims.int_size()) and float32 (N, >= dims.table_size): read and checked.
+struct Outputs {
+    Held ints, floats;
+    Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
+};
+
+bool read_outputs(PyObject* ints, PyObject* floats, const FeatureDims& dims, Outputs& out) {
+    if (!output(ints, "ints", 'b', out.ints, out.rows, out.int_width) ||
+        !output(floats, "floats", 'f', out.floats, out.float_rows, out.float_width))
+        return false;
+    if (out.int_width != dims.int_size() || out.float_rows != out.rows || out.float_width < dims.table_size) {
+        set_invalid_hand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
+                         std::to_string(dims.table_size) + ")");
+        return false;
+    }
+    return true;
+}
+
 // The layout's sizes (Features._dims: 8 ints) into `dims` (InvalidHand set, false, if they are not).
 bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
     if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 8) {
@@ -110,16 +128,12 @@ PyObject* encode_features(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     PyObject* const at_arg = nargs > 9 ? args[9] : Py_None;
     FeatureDims dims;
     if (!read_dims(args[7], dims)) return nullptr;
-    Held ints_buffer, floats_buffer;
-    Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
-    if (!output(args[0], "ints", 'b', ints_buffer, rows, int_width) ||
-        !output(args[1], "floats", 'f', floats_buffer, float_rows, float_width))
-        return nullptr;
-    if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size) {
-        set_invalid_hand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
-                         std::to_string(dims.table_size) + ")");
-        return nullptr;
-    }
+    Outputs outputs;
+    if (!read_outputs(args[0], args[1], dims, outputs)) return nullptr;
+    Held& ints_buffer = outputs.ints;
+    Held& floats_buffer = outputs.floats;
+    Py_ssize_t rows = outputs.rows;
+    const Py_ssize_t int_width = outputs.int_width, float_rows = outputs.float_rows, float_width = outputs.float_width;
     // The tables encoded are rows at.. of the outputs, as many as smalls holds (a caller keeping a pool of rows
     // writes one without slicing it out); every input is checked against that count.
     long long at = 0;
@@ -291,16 +305,11 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
     }
     FeatureDims dims;
     if (!read_dims(args[2], dims)) return nullptr;
-    Held ints_buffer, floats_buffer;
-    Py_ssize_t rows = 0, int_width = 0, float_rows = 0, float_width = 0;
-    if (!output(args[0], "ints", 'b', ints_buffer, rows, int_width) ||
-        !output(args[1], "floats", 'f', floats_buffer, float_rows, float_width))
-        return nullptr;
-    if (int_width != dims.int_size() || float_rows != rows || float_width < dims.table_size) {
-        set_invalid_hand("ints must be (N, " + std::to_string(dims.int_size()) + ") and floats (N, >= " +
-                         std::to_string(dims.table_size) + ")");
-        return nullptr;
-    }
+    Outputs outputs;
+    if (!read_outputs(args[0], args[1], dims, outputs)) return nullptr;
+    Held& ints_buffer = outputs.ints;
+    Held& floats_buffer = outputs.floats;
+    const Py_ssize_t rows = outputs.rows, int_width = outputs.int_width, float_width = outputs.float_width;
     PyObject* const tables = many ? args[4] : nullptr;
     if (tables != nullptr && !PyTuple_Check(tables) && !PyList_Check(tables)) {
         set_invalid_hand("tables must be a tuple or list of tables' inputs");

@@ -834,12 +834,7 @@ class Encoder:
         """:meth:`encode` of ``seat``'s observation of ``game`` (``observer``: the game's
         :class:`~hupai.game.Observer`), read by the core from the table's own buffers (:meth:`game_inputs`):
         the same arrays, without the observation or its fields."""
-        at = self._at
-        self._at = at + 1 if at + 1 < POOL_ROWS else 0
-        slot = self._slots[at]
-        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
-            slot = self._slots[at] = self._new_slot()
-            self._free[at] = _references(slot)
+        slot = self._take_slot()
         buffers = observer.buffers(game, seat)
         _core.encode_table(slot[0], slot[1], self.features._dims, 0, *self.game_inputs(buffers, scores))
         views = slot[2].copy()
@@ -920,12 +915,7 @@ class Encoder:
         observation made only where the rule system's own shanten count reads it (``observation``: it, if the
         caller has it)."""
         features = self.features
-        at = self._at
-        self._at = at + 1 if at + 1 < POOL_ROWS else 0
-        slot = self._slots[at]
-        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
-            slot = self._slots[at] = self._new_slot()
-            self._free[at] = _references(slot)
+        slot = self._take_slot()
         smalls, hand, melds, discards, legal, tail = self.seen_inputs(fields, scores)
         _core.encode_features(slot[0], slot[1], smalls, hand, melds, discards, legal, features._dims, tail, 0)
         views = slot[2].copy()  # (a dict's copy clones its table: a new dict of 14 items costs ten times more)
@@ -933,6 +923,17 @@ class Encoder:
             features._advice_shanten(observation if observation is not None else as_observation(fields),
                                      views["discard_shanten"])
         return views
+
+    def _take_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...],
+                                  memoryview]:
+        """The next slot in turn, made anew if anything outside the encoder still holds its arrays."""
+        at = self._at
+        self._at = at + 1 if at + 1 < POOL_ROWS else 0
+        slot = self._slots[at]
+        if slot is None or sum(map(getrefcount, slot[3])) != self._free[at]:  # _references(slot), inline
+            slot = self._slots[at] = self._new_slot()
+            self._free[at] = _references(slot)
+        return slot
 
     def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]:
         """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
