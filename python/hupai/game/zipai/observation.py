@@ -118,15 +118,7 @@ class ZipaiObserver(Observer):
             # and one more for the seat to discard
             self._at_rest = rest = tuple([self._hand_size - 3 * len(groups) for groups in table.groups])
             self._one_more = tuple([rest[:s] + (size + 1,) + rest[s + 1:] for s, size in enumerate(rest)])
-        # One mapping for each set of values a hand shows (a handful: the 死手 flags only gain seats, the offer
-        # goes back and forth), the same object whenever they recur: whoever keeps what it made of one (the agent
-        # encoder, its float bytes) finds it again by identity.
-        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
-        public = self._public.get(public_key)
-        if public is None:
-            public = self._public[public_key] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
-                "offer": table.offer_kind})
+        public = self._public_facts(table)
         chi_ban, peng_ban, menzi_ban, locked = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat],
                                                 table.locked[seat])
         grown = chi_ban + peng_ban + menzi_ban + locked  # masks that only gain bits: their sum says when one grew
@@ -192,12 +184,7 @@ class ZipaiObserver(Observer):
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         if self._table is not table:
             self._forget(table)
-        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
-        public = self._public.get(public_key)
-        if public is None:
-            public = self._public[public_key] = MappingProxyType({
-                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
-                "offer": table.offer_kind})
+        public = self._public_facts(table)
         # The private facts as the table keeps them, the masks (seen() shows them decoded): they grow at most
         # decisions, and the encoder reads masks by table look-ups.
         private = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat], table.locked[seat])
@@ -207,6 +194,18 @@ class ZipaiObserver(Observer):
         return (seat, -1, tile, len(table.wall.tiles) - table.wall.head, self._round_wind, self._dealer, source,
                 _PHASE_INDEX[phase], to_act, mode, fixed, table.hands[seat], table.piles, table.pile_sizes,
                 table.group_records, public, private, game._legal.get(seat) or game.legal_actions(seat), sizes)
+
+    def _public_facts(self, table: Any) -> Any:
+        """The table's public facts as a read-only mapping: one for each set of values a hand shows (a handful:
+        the 死手 flags only gain seats, the offer goes back and forth), the same object whenever they recur, so
+        whoever keeps what it made of one (the agent encoder, its float bytes) finds it again by identity."""
+        public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
+        public = self._public.get(public_key)
+        if public is None:
+            public = self._public[public_key] = MappingProxyType({
+                "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
+                "offer": table.offer_kind})
+        return public
 
     def _zipai_result(self, game: GameView) -> ResultView:
         result = game.result
