@@ -89,6 +89,8 @@ def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(mon
     checked = _Checked()
     monkeypatch.setattr(flow_module, "zipai_offer", checked.offer)
     monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
+    # every offer one by one (the core's run of unclaimed cards is held to this path by test_lean_offers.py)
+    monkeypatch.setattr(flow_module, "LEAN_OFFERS", False)
     for index in range(400):
         options = OPTION_SETS[index % len(OPTION_SETS)]
         rules = hupai.rules.get("waihuzi", options)

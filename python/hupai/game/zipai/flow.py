@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-from ..._core import count_kinds, zipai_best, zipai_offer, zipai_ready
+from ..._core import count_kinds, zipai_best, zipai_offer, zipai_offer_run, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
 from ...events import EventLog, record
@@ -125,6 +125,12 @@ _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(P
 _ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1) % 3, (s + 2) % 3) for s in range(3)))
 
 
+#: Each seat's 下家 (who turns up the next card after an unclaimed one).
+_NEXT = (1, 2, 0)
+#: Whether an "eligible" flow whose wins are the core's runs its unclaimed cards in the core
+#: (``_core.zipai_offer_run``, see :meth:`ZipaiFlow._offer`); tests switch it off to see every offer one by one.
+LEAN_OFFERS = True
+
 _decision = tuple.__new__
 _OVER = Decision("over", (), -1, -1)
 
@@ -165,7 +171,7 @@ class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
-                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded")
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded", "_lean")
 
     observer = ZipaiObserver  # what a seat sees of this flow's table
 
@@ -191,6 +197,9 @@ class ZipaiFlow:
         # Has the dealer discarded yet (WH-35's house rule)? Flow state outside the table: a Wai Huzi snapshot is
         # always restored by replaying its actions, which rebuilds it.
         self._dealer_discarded = False
+        # The "eligible" window leaves most offered cards unasked: the core runs them (see _offer), unless a house
+        # rule's wins are asked of the rules in Python.
+        self._lean = window == "eligible" and not self._house_wins and LEAN_OFFERS
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -460,6 +469,9 @@ class ZipaiFlow:
 
     def _offer(self, card: int, source: int, drawn: bool) -> None:
         table = self.table
+        if self._lean:
+            self._lean_offer(card, source, drawn)
+            return
         table.phase = "claim"
         table.offer = card
         table.offer_from = source
@@ -475,6 +487,44 @@ class ZipaiFlow:
         table.answers = {}
         if not table.pending:
             self._unclaimed()
+
+    def _lean_offer(self, card: int, source: int, drawn: bool) -> None:
+        """:meth:`_offer` in the "eligible" window with the core's wins: one core call (``_core.zipai_offer_run``)
+        scans the card and, while nobody may answer, puts it on its pile and offers the next turn-up, as
+        :meth:`_unclaimed` and :meth:`_turn_up` would one by one (most offered cards go unasked); the events, the
+        wall's head, the 海底 drawer and the offer's fields end as they would. The piles are the core's only writes."""
+        table = self.table
+        wall = table.wall
+        head = wall.head
+        tiles = wall.tiles
+        bits, card, last, from_stock, at = zipai_offer_run(
+            table.hands, self._core_groups, card, source, drawn, table.dead, table.chi_ban, table.menzi_ban,
+            table.locked, _CHOW_SPEC, self._options, tiles, head, table.piles, table.pile_sizes)
+        if at != head or bits < 0:  # cards went unclaimed onto their piles
+            table.dealer_opening = False  # 地胡 (WH-35) was only on the first of them
+            if at != head:
+                records = self.events.records
+                turns = _TURN_UPS
+                seat = source
+                for turned in tiles[head:at]:  # each turned up by the 下家 of the last card's seat
+                    seat = _NEXT[seat]
+                    records.append(turns[seat][turned])
+                wall.head = at
+                if at == len(tiles):
+                    table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
+        table.phase = "claim"
+        table.offer_from = last
+        table.answers = {}
+        if bits < 0:  # a turn-up was due and the stock is empty: 黄庄 (WH-20)
+            table.offer = -1
+            table.offer_kind = ""
+            table.pending = {}
+            self._drawn_hand()
+            return
+        table.offer = card
+        table.offer_kind = "draw" if from_stock else "discard"
+        table.pending = {seat: _pending(seat, card, seat_bits) for seat in _ORDER[from_stock][last]
+                         if (seat_bits := bits >> 16 * seat & 0xFFFF)}
 
     def _resolve(self) -> None:
         """WH-17: the one action carried out; WH-23..25: the passes that count."""

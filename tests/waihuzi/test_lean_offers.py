@@ -1,0 +1,110 @@
+"""The "eligible" window's unclaimed cards run in the core (``_core.zipai_offer_run``, the flow's ``_lean_offer``):
+the same games as the flow offering every card one by one (``flow.LEAN_OFFERS`` off), decision by decision (legal
+actions, observations, snapshots, logs), over option sets, bots and seeds that reach 黄庄 and the 海底 card; and
+the call refuses hostile arguments before it writes a pile."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import hupai
+import pytest
+from hupai import _core
+from hupai.bots import GreedyBot, RandomBot
+from hupai.errors import HupaiError, InvalidHand
+from hupai.game import Game, Observer
+from hupai.game.zipai import flow as flow_module
+from hupai.game.zipai.flow import _CHOW_SPEC
+
+OPTION_SETS: list[dict[str, Any]] = [{}, {"min_huxi": 8}, {"dihu": "first_discard"}, {"sishou": "at_claim"},
+                                     {"min_huxi": 3, "xingxingxi": "strict", "extra_mingtang": True}]
+
+
+def _trace(index: int, monkeypatch: pytest.MonkeyPatch, lean: bool) -> list[Any]:
+    """Everything a caller can see of one game, at every decision."""
+    monkeypatch.setattr(flow_module, "LEAN_OFFERS", lean)
+    rules = hupai.rules.get("waihuzi", OPTION_SETS[index % len(OPTION_SETS)])
+    game = Game(rules, seed=index, dealer=index % 3, claim_window="eligible")
+    assert game._flow._lean is lean
+    bots = [(GreedyBot if index % 2 else RandomBot)(index * 3 + seat) for seat in range(3)]
+    observer = Observer(game)
+    trace: list[Any] = []
+    while not game.over:
+        seats = game.seats_to_act
+        trace.append((tuple(seats), [game.legal_actions(seat) for seat in range(3)],
+                      [observer.seen(game, seat) for seat in range(3)], json.dumps(game.snapshot(), sort_keys=True)))
+        seat = seats[0]
+        game.apply(bots[seat].act(observer.view(game, seat)))
+    table: Any = game.table
+    trace.append((game.to_json(), game.result, table.haidi, table.wall.head, bytes(table.pile_sizes),
+                  [bytes(pile) for pile in table.piles], json.dumps(game.snapshot(), sort_keys=True)))
+    return trace
+
+
+def test_the_core_run_plays_the_same_games_as_one_offer_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = haidi = 0
+    for index in range(60):
+        lean = _trace(index, monkeypatch, True)
+        assert lean == _trace(index, monkeypatch, False), index
+        result = lean[-1][1]
+        drawn += result.drawn
+        haidi += lean[-1][3] == 80  # the wall's 80 cards all dealt or turned up
+    assert drawn > 3 and haidi > 10  # hands reached the stock's end, and some ended there
+
+
+def test_house_wins_and_the_all_window_keep_the_one_by_one_path() -> None:
+    assert not Game(hupai.rules.get("waihuzi", {"dandiao": "plus5"}), seed=1, claim_window="eligible")._flow._lean
+    assert not Game("waihuzi", seed=1, claim_window="all")._flow._lean
+    assert Game("waihuzi", seed=1, claim_window="eligible")._flow._lean
+
+
+HAND = bytes([3, 3, 3, 3, 3, 3, 1] + [0] * 13)
+OPTIONS = (5, False, True, False)
+LONE = bytes(19) + b"\x01"  # one card, 大拾: no claim or win on the cards below
+
+
+def _args(**changes: Any) -> list[Any]:
+    names = ["hands", "declared", "card", "source", "drawn", "dead", "chi_ban", "menzi_ban", "locked", "chows",
+             "options", "tiles", "head", "piles", "pile_sizes"]
+    values = dict(zip(names, [[LONE, LONE, LONE], [[], [], []], 1, 0, True, 0, [0, 0, 0], [0, 0, 0], [0, 0, 0],
+                              _CHOW_SPEC, OPTIONS, bytes([2, 3, 4]), 0, [bytearray(80) for _ in range(3)],
+                              bytearray(3)], strict=True))
+    values.update(changes)
+    return [values[name] for name in names]
+
+
+def test_a_run_of_unclaimed_cards_goes_onto_the_piles_until_the_stock_ends() -> None:
+    args = _args()
+    assert _core.zipai_offer_run(*args) == (-1, -1, 0, 1, 3)  # 1 by seat 0, then 2, 3, 4 turned up by 1, 2, 0
+    piles, sizes = args[13], args[14]
+    assert bytes(sizes) == bytes([2, 1, 1]) and piles[0][:2] == bytes([1, 4]) and piles[1][:1] == b"\x02"
+    # a seat that may 歪 the second turn-up stops the run there (seat 2 holds two 3s and turns one up)
+    hand = bytearray(20)
+    hand[3] = 2
+    hand[10] = hand[12] = 1
+    args = _args(hands=[LONE, LONE, hand], pile_sizes=bytearray([5, 0, 0]))
+    bits, card, source, drawn, head = _core.zipai_offer_run(*args)
+    assert (card, source, drawn, head) == (3, 2, 1, 2) and bits >> 32 & 2
+    assert bytes(args[14]) == bytes([6, 1, 0])
+
+
+@pytest.mark.parametrize("changes", [
+    {"tiles": bytes([2, 30])}, {"tiles": bytearray([2, 3])}, {"head": 4}, {"head": -1},
+    {"piles": [bytearray(80)] * 2}, {"piles": [bytearray(80), bytearray(79), bytearray(80)]},
+    {"piles": (bytearray(80),) * 3}, {"pile_sizes": bytearray(2)}, {"pile_sizes": bytes(3)},
+    {"pile_sizes": bytearray([80, 0, 0])}, {"pile_sizes": bytearray([0, 79, 255])},
+    {"hands": [LONE, LONE, bytes(19)]}, {"card": 20}, {"source": 3}, {"dead": 8}, {"chows": _CHOW_SPEC[:-1]},
+    {"options": (5, True)}, {"locked": [1 << 20, 0, 0]},
+    {"hands": [bytes([4] + [0] * 19), LONE, LONE], "tiles": bytes([0, 0])},
+    {"hands": [bytes(20), LONE, LONE]},
+])
+def test_hostile_arguments_are_refused_before_a_pile_is_written(changes: dict[str, Any]) -> None:
+    args = _args(**changes)
+    piles = [bytes(pile) for pile in args[13]] if isinstance(args[13], list) else None
+    sizes = bytes(args[14])
+    with pytest.raises((HupaiError, InvalidHand, TypeError)):
+        _core.zipai_offer_run(*args)
+    assert bytes(args[14]) == sizes
+    if piles is not None:
+        assert [bytes(pile) for pile in args[13]] == piles
