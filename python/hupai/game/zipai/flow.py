@@ -324,8 +324,9 @@ class ZipaiFlow:
         if not table.dead >> seat & 1:  # WH-27: a 死手 seat is offered no declaration
             if 4 in hand:
                 out.extend(_ACT["liu"][seat][card] for card in range(20) if hand[card] == 4)
-            out.extend(_ACT["piao"][seat][g.cards[0]] for g in table.groups[seat]
-                       if g.type == "peng" and hand[g.cards[0]])
+            groups = table.groups[seat]
+            if groups:
+                out.extend(_ACT["piao"][seat][g.cards[0]] for g in groups if g.type == "peng" and hand[g.cards[0]])
         return tuple(out)
 
     def _offer_options(self, card: int, source: int, drawn: bool) -> dict[int, list[Action]]:
@@ -523,22 +524,29 @@ class ZipaiFlow:
             return
         table.offer = card
         table.offer_kind = "draw" if from_stock else "discard"
-        table.pending = {seat: _pending(seat, card, seat_bits) for seat in _ORDER[from_stock][last]
-                         if (seat_bits := bits >> 16 * seat & 0xFFFF)}
+        pending = {}
+        for seat in _ORDER[from_stock][last]:  # (a loop, not a comprehension's frame: this runs at every offer)
+            seat_bits = bits >> 16 * seat & 0xFFFF
+            if seat_bits:
+                pending[seat] = _pending(seat, card, seat_bits)
+        table.pending = pending
 
     def _resolve(self) -> None:
         """WH-17: the one action carried out; WH-23..25: the passes that count."""
         table = self.table
-        source = table.offer_from
-        drawn = table.offer_kind == "draw"
-        order = _ORDER[drawn][source]
+        answers = table.answers
         taken: Action | None = None
-        no_wins = self._haidi_blocked()
-        for seat in order:
-            answer = table.answers.get(seat)
-            if (answer is not None and answer.kind != "pass" and not (no_wins and answer.kind == "win")
-                    and (taken is None or RANK[answer.kind] > RANK[taken.kind])):
-                taken = answer
+        if len(answers) == 1:  # one seat asked (the "eligible" window's usual offer): its answer alone
+            for answer in answers.values():
+                if answer.kind != "pass" and not (answer.kind == "win" and self._haidi_blocked()):
+                    taken = answer
+        else:
+            no_wins = self._haidi_blocked()
+            for seat in _ORDER[table.offer_kind == "draw"][table.offer_from]:
+                answer = answers.get(seat)
+                if (answer is not None and answer.kind != "pass" and not (no_wins and answer.kind == "win")
+                        and (taken is None or RANK[answer.kind] > RANK[taken.kind])):
+                    taken = answer
         self._mark_passes(taken)
         table.pending = {}
         table.answers = {}
