@@ -537,9 +537,9 @@ class ZipaiFlow:
         answers = table.answers
         taken: Action | None = None
         if len(answers) == 1:  # one seat asked (the "eligible" window's usual offer): its answer alone
-            for answer in answers.values():
-                if answer.kind != "pass" and not (answer.kind == "win" and self._haidi_blocked()):
-                    taken = answer
+            for only in answers.values():
+                if only.kind != "pass" and not (only.kind == "win" and self._haidi_blocked()):
+                    taken = only
         else:
             no_wins = self._haidi_blocked()
             for seat in _ORDER[table.offer_kind == "draw"][table.offer_from]:
