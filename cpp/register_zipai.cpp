@@ -497,17 +497,18 @@ PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 constexpr int kPileCapacity = 80;  // hupai.game.state.zipai.PILE_CAPACITY: a seat's pile buffer
 
 // zipai_offer_run(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, tiles,
-// head, piles, pile_sizes) -> (bits, card, source, drawn, head): zipai_offer (wins searched) of the offered card,
-// and while nobody may do anything with it (the "eligible" window's unclaimed card, WH-14, WH-15), the card put on
+// head, piles, pile_sizes, unclaimed) -> (bits, card, source, drawn, head): zipai_offer (wins searched) of the
+// offered card (not scanned if `unclaimed`: the seats asked about it passed), and while nobody may do anything with
+// it (the "eligible" window's unclaimed card, WH-14, WH-15), the card put on
 // its source's pile and the next seat's turn-up (tiles[head], head moving on) offered in turn. Returns the first
 // offer somebody may answer (its bits, never 0), or bits -1 when a turn-up was due and the stock was empty (黄庄,
 // WH-20; card -1, source the last card's source). Every card is scanned (and every query checked) before a pile is
 // written: the piles (three bytearrays of kPileCapacity) and pile_sizes (a bytearray of three) are the only writes.
 PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 15) {
+    if (nargs != 16) {
         PyErr_Format(PyExc_TypeError,
-                     "zipai_offer_run expects 15 arguments (hands, declared, card, source, drawn, dead, chi_ban, "
-                     "menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes), got %zd", nargs);
+                     "zipai_offer_run expects 16 arguments (hands, declared, card, source, drawn, dead, chi_ban, "
+                     "menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes, unclaimed), got %zd", nargs);
         return nullptr;
     }
     long long card = 0, source = 0, dead = 0, head = 0;
@@ -539,6 +540,8 @@ PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         }
         piles[seat] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile));
     }
+    const int unclaimed = PyObject_IsTrue(args[15]);
+    if (unclaimed < 0) return nullptr;
     auto* sizes = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(sizes_arg));
     std::uint8_t size[3] = {sizes[0], sizes[1], sizes[2]};  // copied once: the writes below check against these
     // Every card is read, checked and scanned first; the piled cards kept here and written at the end.
@@ -551,31 +554,35 @@ PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     long long bits = 0;
     bool failed = false;
+    bool scan = !unclaimed;
     while (true) {
-        ChowSlot slots[kChowSlots];
-        if (!read_chow_slots(args[9], int(card), slots)) return nullptr;
-        const int asked = asked_seats(drawn != 0, int(source), dead);
-        for (int seat = 0; seat < 3; ++seat) {
-            if (!(asked >> seat & 1)) continue;
-            Query& query = queries[seat];
-            query.win_card = int(card);
-            query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
-            query.options = options;
-            const std::string problem = check(query, false);
-            if (!problem.empty()) {
-                hupai::binding::set_invalid_hand(problem);
-                return nullptr;
+        if (scan) {
+            ChowSlot slots[kChowSlots];
+            if (!read_chow_slots(args[9], int(card), slots)) return nullptr;
+            const int asked = asked_seats(drawn != 0, int(source), dead);
+            for (int seat = 0; seat < 3; ++seat) {
+                if (!(asked >> seat & 1)) continue;
+                Query& query = queries[seat];
+                query.win_card = int(card);
+                query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+                query.options = options;
+                const std::string problem = check(query, false);
+                if (!problem.empty()) {
+                    hupai::binding::set_invalid_hand(problem);
+                    return nullptr;
+                }
             }
+            Py_BEGIN_ALLOW_THREADS
+            try {
+                bits = scan_offer(queries, asked, int(card), int(source), drawn != 0, slots, masks, true);
+            } catch (const std::bad_alloc&) {
+                failed = true;
+            }
+            Py_END_ALLOW_THREADS
+            if (failed) return PyErr_NoMemory();
+            if (bits) break;
         }
-        Py_BEGIN_ALLOW_THREADS
-        try {
-            bits = scan_offer(queries, asked, int(card), int(source), drawn != 0, slots, masks, true);
-        } catch (const std::bad_alloc&) {
-            failed = true;
-        }
-        Py_END_ALLOW_THREADS
-        if (failed) return PyErr_NoMemory();
-        if (bits) break;
+        scan = true;
         // nobody may do anything: the card joins its source's pile, and its 下家 turns up the next card
         if (size[source] + piled_count[source] >= kPileCapacity) {
             hupai::binding::set_invalid_hand("a pile is full: a zipai pile holds at most 80 cards");
@@ -619,9 +626,10 @@ PyMethodDef kZipaiMethods[] = {
      "`chows` (20 cards x 4 slots of low, high, 3 lock bytes, menzi bit or 255). dead: the 死手 seat mask;\n"
      "chi_ban, menzi_ban, locked: per-seat masks. Positional arguments only."},
     {"zipai_offer_run", hupai::binding::as_method(zipai_offer_run), METH_FASTCALL,
-     "zipai_offer_run($module, hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes, /)\n"
+     "zipai_offer_run($module, hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes, unclaimed, /)\n"
      "--\n\n"
-     "zipai_offer (wins searched) of the offered card, and while nobody may answer it, the card put on its\n"
+     "zipai_offer (wins searched) of the offered card (none if `unclaimed`: its seats passed), and while nobody\n"
+     "may answer it, the card put on its\n"
      "source's pile and the next seat's turn-up (tiles[head]) offered in turn: (bits, card, source, drawn, head)\n"
      "of the first offer somebody may answer, or bits -1 when the stock ran out (card -1, source the last card's).\n"
      "Writes only piles (3 bytearrays of 80) and pile_sizes (a bytearray of 3), after every check. Positional\n"

@@ -21,12 +21,13 @@ OPTION_SETS: list[dict[str, Any]] = [{}, {"min_huxi": 8}, {"dihu": "first_discar
                                      {"min_huxi": 3, "xingxingxi": "strict", "extra_mingtang": True}]
 
 
-def _trace(index: int, monkeypatch: pytest.MonkeyPatch, lean: bool) -> list[Any]:
+def _trace(index: int, monkeypatch: pytest.MonkeyPatch, lean: bool, window: str = "eligible",
+           options: dict[str, Any] | None = None) -> list[Any]:
     """Everything a caller can see of one game, at every decision."""
     monkeypatch.setattr(flow_module, "LEAN_OFFERS", lean)
-    rules = hupai.rules.get("waihuzi", OPTION_SETS[index % len(OPTION_SETS)])
-    game = Game(rules, seed=index, dealer=index % 3, claim_window="eligible")
-    assert game._flow._lean is lean
+    rules = hupai.rules.get("waihuzi", OPTION_SETS[index % len(OPTION_SETS)] if options is None else options)
+    game = Game(rules, seed=index, dealer=index % 3, claim_window=window)
+    assert game._flow._lean is (lean and window == "eligible" and not rules.house_wins)  # type: ignore[attr-defined]
     bots = [(GreedyBot if index % 2 else RandomBot)(index * 3 + seat) for seat in range(3)]
     observer = Observer(game)
     trace: list[Any] = []
@@ -53,6 +54,29 @@ def test_the_core_run_plays_the_same_games_as_one_offer_at_a_time(monkeypatch: p
     assert drawn > 3 and haidi > 10  # hands reached the stock's end, and some ended there
 
 
+def test_passes_read_from_the_offer_bits_mark_what_the_listed_options_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """_mark_passes reads what each seat passed up from the offer's bits; _mark_listed (a restored window's path)
+    from its listed options: the same bans, so the same games, in both windows and under a house rule's wins."""
+    windows = ("eligible", "all")
+    for index in range(40):
+        window = windows[index % 2]
+        options = {"dandiao": "plus5"} if index % 5 == 4 else OPTION_SETS[index % len(OPTION_SETS)]
+        with monkeypatch.context() as patched:
+            patched.setattr(flow_module.ZipaiFlow, "_mark_passes", flow_module.ZipaiFlow._mark_listed)
+            listed = _trace(index, patched, True, window, options)
+        assert _trace(index, monkeypatch, True, window, options) == listed, index
+
+
+def test_the_chow_bans_are_each_runs_bans_together() -> None:
+    for card, runs in enumerate(flow_module._RUNS_OF):
+        for mask in range(16):
+            expected = 0
+            for i, (run, *_) in enumerate(runs):
+                if mask >> i & 1:
+                    expected |= flow_module._RUN_PARTS[card, run][3]
+            assert flow_module._CHOW_BANS[card][mask] == expected
+
+
 def test_house_wins_and_the_all_window_keep_the_one_by_one_path() -> None:
     assert not Game(hupai.rules.get("waihuzi", {"dandiao": "plus5"}), seed=1, claim_window="eligible")._flow._lean
     assert not Game("waihuzi", seed=1, claim_window="all")._flow._lean
@@ -66,10 +90,10 @@ LONE = bytes(19) + b"\x01"  # one card, 大拾: no claim or win on the cards bel
 
 def _args(**changes: Any) -> list[Any]:
     names = ["hands", "declared", "card", "source", "drawn", "dead", "chi_ban", "menzi_ban", "locked", "chows",
-             "options", "tiles", "head", "piles", "pile_sizes"]
+             "options", "tiles", "head", "piles", "pile_sizes", "unclaimed"]
     values = dict(zip(names, [[LONE, LONE, LONE], [[], [], []], 1, 0, True, 0, [0, 0, 0], [0, 0, 0], [0, 0, 0],
                               _CHOW_SPEC, OPTIONS, bytes([2, 3, 4]), 0, [bytearray(80) for _ in range(3)],
-                              bytearray(3)], strict=True))
+                              bytearray(3), False], strict=True))
     values.update(changes)
     return [values[name] for name in names]
 
@@ -87,6 +111,12 @@ def test_a_run_of_unclaimed_cards_goes_onto_the_piles_until_the_stock_ends() -> 
     bits, card, source, drawn, head = _core.zipai_offer_run(*args)
     assert (card, source, drawn, head) == (3, 2, 1, 2) and bits >> 32 & 2
     assert bytes(args[14]) == bytes([6, 1, 0])
+    # unclaimed: the offered card (which seat 2 could 碰) was passed: piled without a scan, the run goes on
+    args = _args(hands=[LONE, LONE, hand], card=3, tiles=bytes([2, 4]), unclaimed=True)
+    assert _core.zipai_offer_run(*args) == (-1, -1, 2, 1, 2)
+    assert bytes(args[14]) == bytes([1, 1, 1]) and [pile[0] for pile in args[13]] == [3, 2, 4]
+    args = _args(hands=[LONE, LONE, hand], card=3, tiles=bytes([2, 4]))
+    assert _core.zipai_offer_run(*args)[1:] == (3, 0, 1, 0) and bytes(args[14]) == bytes(3)
 
 
 @pytest.mark.parametrize("changes", [

@@ -39,8 +39,9 @@ discards, see ``docs/rules/waihuzi.md``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import compress
+from operator import getitem, or_
 from typing import Any
 
 from ..._core import count_kinds, zipai_best, zipai_offer, zipai_offer_run, zipai_ready
@@ -99,6 +100,14 @@ _CHOW_SPEC = b"".join(
 #: card offers 溜 歪 飘, another's 飘 碰), then 胡 (after the chows, bits 5..8).
 _OFFER_KINDS = ((1, "liu"), (2, "wai"), (4, "piao"), (8, "pung"))
 _OFFER_WIN = 16
+#: The bits of a seat's chows (one per slot of the card's runs), and of its 碰-class options (歪 2, ranked 3; 碰 8,
+#: ranked 1): what a pass passes up (WH-23, WH-24).
+_OFFER_CHOWS = 0b1_1110_0000
+_OFFER_PENG_RANKS = 2 | 8
+#: Per card and mask of chow slots offered (bits 5..8 of a seat's, shifted down): the menzi bans passing them adds
+#: (WH-23), the OR of each run's.
+_CHOW_BANS = tuple(tuple(reduce(or_, [_RUN_PARTS[card, runs[i][0]][3] for i in range(len(runs)) if mask >> i & 1], 0)
+                         for mask in range(16)) for card, runs in enumerate(_RUNS_OF))
 
 
 @lru_cache(maxsize=4096)  # a memo of a pure function of plain values: the same few option sets recur
@@ -160,6 +169,9 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
 _DISCARDS = tuple(tuple(record("discard", seat, card) for card in range(20)) for seat in range(3))
 _TURN_UPS = tuple(tuple(record("turn_up", seat, card) for card in range(20)) for seat in range(3))
 _DEALS = tuple(tuple(record("deal", seat, count=count) for count in range(64)) for seat in range(3))  # + the cards
+#: After a card from ``source``, the turn-up records of the seats that turn up the cards after it, in turn (the
+#: source's 下家 first): ``_TURN_ROWS[source][i][card]``, as many as a stock holds.
+_TURN_ROWS = tuple(tuple(_TURN_UPS[(source + 1 + i) % 3] for i in range(80)) for source in range(3))
 # A group's header (its cards follow), per type, seat, taken card and source seat; index -1 (the last entry) is
 # -1: no card taken, no source.
 _GROUPS = {kind: tuple(tuple(tuple(record(kind, seat, taken, str(source), size) for source in (0, 1, 2, -1))
@@ -171,7 +183,8 @@ class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
-                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded", "_lean")
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded", "_lean", "_offer_bits",
+                 "_bits_pending")
 
     observer = ZipaiObserver  # what a seat sees of this flow's table
 
@@ -200,6 +213,10 @@ class ZipaiFlow:
         # The "eligible" window leaves most offered cards unasked: the core runs them (see _offer), unless a house
         # rule's wins are asked of the rules in Python.
         self._lean = window == "eligible" and not self._house_wins and LEAN_OFFERS
+        # The open offer's option bits (the core's, 16 a seat) and the pending dict they made: _mark_passes reads
+        # the passed options from them while table.pending is that dict (a window reopened by a restore is not).
+        self._offer_bits = 0
+        self._bits_pending: dict[int, tuple[Action, ...]] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -334,7 +351,7 @@ class ZipaiFlow:
         WH-17's turn order; seats with nothing left out. A win on the 海底 card is offered even where its drawer
         could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
         answers are in (:meth:`_resolve`), never by what the other seats are offered."""
-        bits = self._offer_bits(card, source, drawn)
+        bits = self._offer_scan(card, source, drawn)
         out: dict[int, list[Action]] = {}
         for seat in _ORDER[drawn][source]:
             seat_bits = bits >> 16 * seat & 0xFFFF
@@ -342,7 +359,7 @@ class ZipaiFlow:
                 out[seat] = list(_offered(seat, card, seat_bits))
         return out
 
-    def _offer_bits(self, card: int, source: int, drawn: bool) -> int:
+    def _offer_scan(self, card: int, source: int, drawn: bool) -> int:
         """Every seat's options on the offered ``card`` as the core's bits (16 a seat, see :func:`_offered`), in one
         core call: 溜 and 歪 of a seat's own card, 飘 and 碰 (WH-14, WH-15, WH-22), the 吃 (WH-14, not chi-banned
         WH-21 or menzi-banned WH-23, leaving a card to discard once WH-26's locks apply, WH-18), and the wins
@@ -369,7 +386,7 @@ class ZipaiFlow:
     def _chows(self, seat: int, card: int) -> list[Action]:
         """The 吃 of ``card`` the seat may make: a held 门子 completed by it, not menzi-banned (WH-23), and
         leaving a card to discard once the locks of WH-26 apply (WH-18). The rules in Python, as the core's offer
-        scan (:meth:`_offer_bits`) applies them; tests hold the two to the same answers."""
+        scan (:meth:`_offer_scan`) applies them; tests hold the two to the same answers."""
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
@@ -477,7 +494,7 @@ class ZipaiFlow:
         table.offer = card
         table.offer_from = source
         table.offer_kind = "draw" if drawn else "discard"
-        bits = self._offer_bits(card, source, drawn)
+        bits = self._offer_scan(card, source, drawn)
         if self.window == "all":  # every seat in turn order, pass alone where it has nothing
             table.pending = {seat: _pending(seat, card, bits >> 16 * seat & 0xFFFF) for seat in _ORDER[drawn][source]}
         elif bits:
@@ -486,33 +503,31 @@ class ZipaiFlow:
         else:  # nobody may do anything (most offers)
             table.pending = {}
         table.answers = {}
+        self._offer_bits = bits
+        self._bits_pending = table.pending
         if not table.pending:
             self._unclaimed()
 
-    def _lean_offer(self, card: int, source: int, drawn: bool) -> None:
+    def _lean_offer(self, card: int, source: int, drawn: bool, unclaimed: bool = False) -> None:
         """:meth:`_offer` in the "eligible" window with the core's wins: one core call (``_core.zipai_offer_run``)
         scans the card and, while nobody may answer, puts it on its pile and offers the next turn-up, as
         :meth:`_unclaimed` and :meth:`_turn_up` would one by one (most offered cards go unasked); the events, the
-        wall's head, the 海底 drawer and the offer's fields end as they would. The piles are the core's only writes."""
+        wall's head, the 海底 drawer and the offer's fields end as they would. The piles are the core's only writes.
+        ``unclaimed``: the card was offered and its seats passed (:meth:`_unclaimed`): it goes onto its pile first."""
         table = self.table
         wall = table.wall
         head = wall.head
         tiles = wall.tiles
         bits, card, last, from_stock, at = zipai_offer_run(
             table.hands, self._core_groups, card, source, drawn, table.dead, table.chi_ban, table.menzi_ban,
-            table.locked, _CHOW_SPEC, self._options, tiles, head, table.piles, table.pile_sizes)
+            table.locked, _CHOW_SPEC, self._options, tiles, head, table.piles, table.pile_sizes, unclaimed)
         if at != head or bits < 0:  # cards went unclaimed onto their piles
             table.dealer_opening = False  # 地胡 (WH-35) was only on the first of them
-            if at != head:
-                records = self.events.records
-                turns = _TURN_UPS
-                seat = source
-                for turned in tiles[head:at]:  # each turned up by the 下家 of the last card's seat
-                    seat = _NEXT[seat]
-                    records.append(turns[seat][turned])
+            if at != head:  # each card turned up by the 下家 of the last card's seat
+                self.events.records.extend(map(getitem, _TURN_ROWS[source], tiles[head:at]))
                 wall.head = at
                 if at == len(tiles):
-                    table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
+                    table.haidi = (source + at - head) % 3  # WH-46: the 海底 drawer deals after a 黄庄
         table.phase = "claim"
         table.offer_from = last
         table.answers = {}
@@ -529,7 +544,8 @@ class ZipaiFlow:
             seat_bits = bits >> 16 * seat & 0xFFFF
             if seat_bits:
                 pending[seat] = _pending(seat, card, seat_bits)
-        table.pending = pending
+        table.pending = self._bits_pending = pending
+        self._offer_bits = bits
 
     def _resolve(self) -> None:
         """WH-17: the one action carried out; WH-23..25: the passes that count."""
@@ -558,7 +574,31 @@ class ZipaiFlow:
 
     def _mark_passes(self, taken: Action | None) -> None:
         """WH-23 (过吃), WH-24 (过碰, 歪 included), counted only as WH-25 says: nobody took the card or a
-        lower-ranked action did."""
+        lower-ranked action did. What each seat was offered is read from the offer's bits (what its options were
+        made from, :func:`_offered`); a window reopened by a restore reads its options (:meth:`_mark_listed`)."""
+        table = self.table
+        pending = table.pending
+        if pending is not self._bits_pending:
+            self._mark_listed(taken)
+            return
+        card = table.offer
+        bit = 1 << card
+        bits = self._offer_bits
+        bar = -1 if taken is None else RANK[taken.kind]
+        answers = table.answers
+        for seat in pending:
+            seat_bits = bits >> 16 * seat & 0xFFFF
+            chosen = answers[seat].kind
+            if seat_bits & _OFFER_CHOWS and bar < 0 and chosen != "chow":  # a 吃 ranks below anything taken
+                table.chi_ban[seat] |= bit
+                table.menzi_ban[seat] |= _CHOW_BANS[card][seat_bits >> 5 & 15]
+            if seat_bits & _OFFER_PENG_RANKS and (3 if seat_bits & 2 else 1) > bar and chosen != "pung" \
+                    and chosen != "wai":
+                table.peng_ban[seat] |= bit
+
+    def _mark_listed(self, taken: Action | None) -> None:
+        """:meth:`_mark_passes` from the options listed in ``table.pending`` (a window a restore reopened; tests
+        hold the two to the same games)."""
         table = self.table
         card = table.offer
         bar = -1 if taken is None else RANK[taken.kind]
@@ -589,6 +629,9 @@ class ZipaiFlow:
     def _unclaimed(self) -> None:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
         table = self.table
+        if self._lean:  # the core piles it and runs the next turn-ups
+            self._lean_offer(table.offer, table.offer_from, table.offer_kind == "draw", True)
+            return
         source = table.offer_from
         size = table.pile_sizes[source]  # (below PILE_CAPACITY: the game has 80 cards)
         table.piles[source][size] = table.offer
