@@ -469,7 +469,10 @@ class ZipaiFlow:
             table.dealer_opening = True  # WH-35's house rule: the dealer's first discard, after an opening 溜
         if seat == table.dealer:
             self._dealer_discarded = True
-        self._offer(card, seat, drawn=False)
+        if self._lean:  # (_offer's first question, asked here: a call less at every discard)
+            self._lean_offer(card, seat, False)
+        else:
+            self._offer(card, seat, False)
 
     def _turn_up(self, seat: int) -> None:
         """WH-15: ``seat`` turns up the top stock card; WH-20: none left is 黄庄."""
@@ -483,7 +486,7 @@ class ZipaiFlow:
         if wall.head == len(wall.tiles):
             table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
         self.events.records.append(_TURN_UPS[seat][card])
-        self._offer(card, seat, drawn=True)
+        self._offer(card, seat, True)
 
     def _offer(self, card: int, source: int, drawn: bool) -> None:
         table = self.table
