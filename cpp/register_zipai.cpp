@@ -553,8 +553,11 @@ PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (!read_queries(args[0], args[1], 7 & ~int(dead), int(card), int(source), drawn != 0, options, false, queries))
         return nullptr;
     long long bits = 0;
-    bool failed = false;
     bool scan = !unclaimed;
+    // Each seat's query is checked in full the first time a card asks it; after that only the card changes, and
+    // with it only the card's own count can fail (the same message check() gives).
+    bool checked[3] = {false, false, false};
+    Counts totals[3];
     while (true) {
         if (scan) {
             ChowSlot slots[kChowSlots];
@@ -566,20 +569,27 @@ PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                 query.win_card = int(card);
                 query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
                 query.options = options;
-                const std::string problem = check(query, false);
-                if (!problem.empty()) {
-                    hupai::binding::set_invalid_hand(problem);
+                if (!checked[seat]) {
+                    const std::string problem = check(query, false);
+                    if (!problem.empty()) {
+                        hupai::binding::set_invalid_hand(problem);
+                        return nullptr;
+                    }
+                    totals[seat] = with_declared(query);
+                    checked[seat] = true;
+                } else if (totals[seat][card] + 1 > kCopies) {
+                    hupai::binding::set_invalid_hand(std::to_string(totals[seat][card] + 1) + " copies of card " +
+                                                     std::to_string(card) +
+                                                     " in hand, groups and winning card: there are only 4");
                     return nullptr;
                 }
             }
-            Py_BEGIN_ALLOW_THREADS
+            // (the GIL held: a scan is a few microseconds, and the piles' buffers must stay as they were read)
             try {
                 bits = scan_offer(queries, asked, int(card), int(source), drawn != 0, slots, masks, true);
             } catch (const std::bad_alloc&) {
-                failed = true;
+                return PyErr_NoMemory();
             }
-            Py_END_ALLOW_THREADS
-            if (failed) return PyErr_NoMemory();
             if (bits) break;
         }
         scan = true;
@@ -608,7 +618,18 @@ PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         sizes[seat] = std::uint8_t(size[seat] + piled_count[seat]);
     }
     if (bits == -1) source = (source + 2) % 3;  // the last card's source (no turn-up followed it)
-    return Py_BuildValue("(LLLiL)", bits, card, source, drawn, head);
+    PyObject* out = PyTuple_New(5);
+    if (out == nullptr) return nullptr;
+    const long long values[5] = {bits, card, source, drawn, head};
+    for (int i = 0; i < 5; ++i) {
+        PyObject* value = PyLong_FromLongLong(values[i]);
+        if (value == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(out, i, value);
+    }
+    return out;
 }
 
 PyMethodDef kZipaiMethods[] = {
