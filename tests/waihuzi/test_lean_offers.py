@@ -6,6 +6,7 @@ the call refuses hostile arguments before it writes a pile."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import hupai
@@ -138,3 +139,25 @@ def test_hostile_arguments_are_refused_before_a_pile_is_written(changes: dict[st
     assert bytes(args[14]) == sizes
     if piles is not None:
         assert [bytes(pile) for pile in args[13]] == piles
+
+
+def test_a_turns_discards_under_locks_are_the_held_cards_not_locked() -> None:
+    """WH-26, WH-18: the discards offered are the held cards not locked, in card order, or every held card when
+    all are locked (the turn's locked cards are masked off the counts as one int)."""
+    rng = random.Random(8)
+    game = Game("waihuzi", seed=3, claim_window="eligible")
+    flow: Any = game._flow
+    table = flow.table
+    table.opening = False
+    seen_all_locked = 0
+    for _ in range(3000):
+        seat = rng.randrange(3)
+        table.hands[seat][:] = bytes(rng.choice([0, 0, 0, 1, 2, 3]) for _ in range(20))
+        table.locked[seat] = rng.getrandbits(20) & rng.getrandbits(20) if rng.random() < 0.9 else (1 << 20) - 1
+        table.dead |= 1 << seat  # no declarations: the discards alone
+        held = [card for card in range(20) if table.hands[seat][card]]
+        free = [card for card in held if not table.locked[seat] >> card & 1]
+        seen_all_locked += bool(held) and not free
+        assert [a.tile for a in flow._turn_actions(seat)] == (free or held)
+        assert all(a.kind == "discard" and a.seat == seat for a in flow._turn_actions(seat))
+    assert seen_all_locked > 100

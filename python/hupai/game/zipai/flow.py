@@ -140,6 +140,10 @@ _NEXT = (1, 2, 0)
 #: (``_core.zipai_offer_run``, see :meth:`ZipaiFlow._offer`); tests switch it off to see every offer one by one.
 LEAN_OFFERS = True
 
+#: Per 10-bit half of a lock mask, the int whose bytes are 0xFF for its 10 cards not locked, 0 for the locked ones
+#: (the high half's shifted up 80 bits to mask a hand read as a little-end int).
+_FREE = tuple(sum(0xFF << 8 * card for card in range(10) if not half >> card & 1) for half in range(1024))
+
 _decision = tuple.__new__
 _OVER = Decision("over", (), -1, -1)
 
@@ -332,10 +336,14 @@ class ZipaiFlow:
         hand = table.hands[seat]
         heavenly = table.opening and self._heavenly()
         locked = table.locked[seat]
-        # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false)
-        out = list(compress(_DISCARD[seat], hand))
+        # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false); under locks (WH-26)
+        # by the counts with the locked cards' bytes masked off (one int and-ed), all held if none is left (WH-18)
         if locked:
-            out = [a for a in out if not locked >> a.tile & 1] or out  # WH-18 keeps this from being empty
+            free = (int.from_bytes(hand, "little") & (_FREE[locked & 1023] | _FREE[locked >> 10] << 80)).to_bytes(
+                20, "little")
+            out = list(compress(_DISCARD[seat], free)) or list(compress(_DISCARD[seat], hand))
+        else:
+            out = list(compress(_DISCARD[seat], hand))
         if heavenly:
             out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
         if not table.dead >> seat & 1:  # WH-27: a 死手 seat is offered no declaration
