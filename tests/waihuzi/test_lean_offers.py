@@ -161,3 +161,13 @@ def test_a_turns_discards_under_locks_are_the_held_cards_not_locked() -> None:
         assert [a.tile for a in flow._turn_actions(seat)] == (free or held)
         assert all(a.kind == "discard" and a.seat == seat for a in flow._turn_actions(seat))
     assert seen_all_locked > 100
+
+
+def test_an_asked_seats_answers_are_its_options_and_pass() -> None:
+    """_pending builds what _offered builds (the options the core's bits name, in the order the flow offers
+    them) and ``pass``, for every seat, card and set of bits."""
+    for seat in range(3):
+        for card in range(20):
+            for bits in range(1, 512):
+                assert flow_module._pending(seat, card, bits) == (*flow_module._offered(seat, card, bits),
+                                                                  flow_module._PASS[seat])

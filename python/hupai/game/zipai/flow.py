@@ -122,8 +122,14 @@ def _offered(seat: int, card: int, bits: int) -> tuple[Action, ...]:
 
 @lru_cache(maxsize=4096)
 def _pending(seat: int, card: int, bits: int) -> tuple[Action, ...]:
-    """What an asked seat may answer: its options and ``pass``."""
-    return (*_offered(seat, card, bits), _PASS[seat])
+    """What an asked seat may answer: its options (:func:`_offered`'s, made here: a miss of both memos costs more
+    than one) and ``pass``."""
+    out = [_ACT[kind][seat][card] for bit, kind in _OFFER_KINDS if bits & bit]
+    out.extend(chow[4] for i, chow in enumerate(_CHOWS[seat][card]) if bits >> 5 + i & 1)
+    if bits & _OFFER_WIN:
+        out.append(_ACT["win"][seat][card])
+    out.append(_PASS[seat])
+    return tuple(out)
 
 
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
@@ -699,9 +705,16 @@ class ZipaiFlow:
             table.turn_seat = seat
 
     def _add_group(self, seat: int, group: Group, grouped: bool = True) -> None:
-        self.table.put_group(seat, group)
+        table = self.table
+        table.put_group(seat, group)
         self._core_groups[seat].append(_core_group(seat, group))
-        self._group_made(seat, group, grouped)
+        # _group_made, inline (a group is made at a third of the decisions)
+        table.calls += 1
+        if grouped:
+            table.grouped |= 1 << seat  # WH-38: any group after the 报听 moment voids it
+        events = self.events.records
+        events.append(_GROUPS[group.type][seat][group.taken][group.source])
+        events.extend(group.cards)
 
     def _upgrade(self, seat: int, old: str, card: int, new: str) -> None:
         """A 歪 becoming a 溜, a 碰 becoming a 飘: the group keeps its place and its source."""
