@@ -369,6 +369,98 @@ bool read_masks(PyObject* value, const char* name, int bits, std::uint64_t (&out
 // every option of every seat on an offered card (WH-14, WH-15, WH-18, WH-22, WH-27, WH-32), 16 bits a seat at
 // 16 * seat: kOfferLiu .. kOfferWin, and kOfferChow << i for the i-th slot of the card's chows. `chows` is the
 // flow's table of each card's runs (20 cards x 4 slots x 6 bytes); wins (WH-32) are searched only if `wins`.
+// A card's chow slots from the flow's table of runs (`spec`: 480 bytes, checked to be bytes of that size); false
+// with InvalidHand set for a slot that is not two cards, a 20-bit lock mask and a menzi bit.
+bool read_chow_slots(PyObject* spec_arg, int card, ChowSlot (&slots)[kChowSlots]) {
+    const auto* spec = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(spec_arg)) +
+                       card * kChowSlots * kChowSpecBytes;
+    for (int i = 0; i < kChowSlots; ++i, spec += kChowSpecBytes) {
+        slots[i] = ChowSlot{};
+        if (spec[0] == kNoChow) continue;
+        if (spec[0] >= kKinds || spec[1] >= kKinds || spec[4] > 0x0f || (spec[5] != kNoChow && spec[5] >= 62)) {
+            hupai::binding::set_invalid_hand("chows: a slot holds two cards, a 20-bit lock mask and a menzi bit");
+            return false;
+        }
+        slots[i].low = spec[0];
+        slots[i].high = spec[1];
+        slots[i].locks = std::uint32_t(spec[2]) | std::uint32_t(spec[3]) << 8 | std::uint32_t(spec[4]) << 16;
+        slots[i].menzi = spec[5] == kNoChow ? 0 : std::uint64_t{1} << spec[5];
+    }
+    return true;
+}
+
+// The per-seat masks and the run table an offer scan reads, as zipai_offer and zipai_offer_run take them.
+struct OfferMasks {
+    std::uint64_t chi_ban[3], menzi_ban[3], locked[3];
+};
+
+// Every asked seat's options on `card` (queries read and checked for it): zipai_offer's scan. Runs without the GIL.
+long long scan_offer(const std::array<Query, 3>& queries, int asked, int card, int source, bool drawn,
+                     const ChowSlot (&slots)[kChowSlots], const OfferMasks& masks, bool search) {
+    long long out = 0;
+    const int chower = (source + 1) % 3;
+    for (int seat = 0; seat < 3; ++seat) {
+        if (!(asked >> seat & 1)) continue;
+        const Query& query = queries[seat];
+        const Counts& hand = query.hand;
+        const int held = hand[card];
+        const bool own = drawn && seat == source;
+        const auto locked = std::uint32_t(masks.locked[seat]);
+        int bits = 0;
+        if (own) {  // its own 歪 or 碰 of the card
+            bool wai = false, peng = false;
+            for (const Declared& group : query.declared) {
+                if (group.kinds[0] != card) continue;
+                wai = wai || group.type == kWai;
+                peng = peng || group.type == kPeng;
+            }
+            if (held == 3 || wai) bits |= kOfferLiu;
+            if (held >= 2 && keeps_discard(hand, locked, card, card)) bits |= kOfferWai;
+            if (peng) bits |= kOfferPiao;
+        } else if (held >= 2) {
+            if (held == 3) bits |= kOfferPiao;
+            if (keeps_discard(hand, locked, card, card)) bits |= kOfferPung;
+        }
+        if ((own || seat == chower) && !(masks.chi_ban[seat] >> card & 1)) {
+            for (int i = 0; i < kChowSlots; ++i) {
+                const ChowSlot& slot = slots[i];
+                if (slot.low == kNoChow || !(hand[slot.low] && hand[slot.high]) || (masks.menzi_ban[seat] & slot.menzi))
+                    continue;
+                if (keeps_discard(hand, locked | slot.locks, slot.low, slot.high)) bits |= kOfferChow << i;
+            }
+        }
+        if (search && splits_at_all(query) && best_layout(query).found) bits |= kOfferWin;
+        out |= (long long)bits << (16 * seat);
+    }
+    return out;
+}
+
+// The arguments zipai_offer and zipai_offer_run share after the hands and groups: card, source, drawn, dead, the
+// three masks, the run table and the options (args[2..10]); false with the error set.
+bool read_offer_args(PyObject* const* args, long long& card, long long& source, int& drawn, long long& dead,
+                     OfferMasks& masks, Options& options) {
+    if (!hupai::binding::read_int(args[2], "card", 0, kKinds - 1, card) ||
+        !hupai::binding::read_int(args[3], "source", 0, 2, source))
+        return false;
+    drawn = PyObject_IsTrue(args[4]);
+    if (drawn < 0 || !hupai::binding::read_int(args[5], "dead", 0, 7, dead)) return false;
+    if (!read_masks(args[6], "chi_ban", kKinds, masks.chi_ban) ||
+        !read_masks(args[7], "menzi_ban", 62, masks.menzi_ban) || !read_masks(args[8], "locked", kKinds, masks.locked))
+        return false;
+    if (!PyBytes_Check(args[9]) || PyBytes_GET_SIZE(args[9]) != kKinds * kChowSlots * kChowSpecBytes) {
+        PyErr_SetString(PyExc_TypeError, "chows must be the flow's table of runs: 480 bytes");
+        return false;
+    }
+    return read_options_raw(args[10], options);
+}
+
+// The seats asked about an offered card: not 死手 (WH-27), and not a discard's discarder.
+int asked_seats(bool drawn, int source, long long dead) { return (drawn ? 7 : 7 ^ (1 << source)) & ~int(dead); }
+
+// zipai_offer(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, wins) -> int:
+// every option of every seat on an offered card (WH-14, WH-15, WH-18, WH-22, WH-27, WH-32), 16 bits a seat at
+// 16 * seat: kOfferLiu .. kOfferWin, and kOfferChow << i for the i-th slot of the card's chows. `chows` is the
+// flow's table of each card's runs (20 cards x 4 slots x 6 bytes); wins (WH-32) are searched only if `wins`.
 PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 12) {
         PyErr_Format(PyExc_TypeError,
@@ -377,39 +469,15 @@ PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         return nullptr;
     }
     long long card = 0, source = 0, dead = 0;
-    if (!hupai::binding::read_int(args[2], "card", 0, kKinds - 1, card) ||
-        !hupai::binding::read_int(args[3], "source", 0, 2, source))
-        return nullptr;
-    const int drawn = PyObject_IsTrue(args[4]);
-    if (drawn < 0 || !hupai::binding::read_int(args[5], "dead", 0, 7, dead)) return nullptr;
-    std::uint64_t chi_ban[3], menzi_ban[3], locked[3];
-    if (!read_masks(args[6], "chi_ban", kKinds, chi_ban) || !read_masks(args[7], "menzi_ban", 62, menzi_ban) ||
-        !read_masks(args[8], "locked", kKinds, locked))
-        return nullptr;
-    if (!PyBytes_Check(args[9]) || PyBytes_GET_SIZE(args[9]) != kKinds * kChowSlots * kChowSpecBytes) {
-        PyErr_SetString(PyExc_TypeError, "chows must be the flow's table of runs: 480 bytes");
-        return nullptr;
-    }
-    ChowSlot slots[kChowSlots];
-    const auto* spec = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(args[9])) +
-                       card * kChowSlots * kChowSpecBytes;
-    for (int i = 0; i < kChowSlots; ++i, spec += kChowSpecBytes) {
-        if (spec[0] == kNoChow) continue;
-        if (spec[0] >= kKinds || spec[1] >= kKinds || spec[4] > 0x0f || (spec[5] != kNoChow && spec[5] >= 62)) {
-            hupai::binding::set_invalid_hand("chows: a slot holds two cards, a 20-bit lock mask and a menzi bit");
-            return nullptr;
-        }
-        slots[i].low = spec[0];
-        slots[i].high = spec[1];
-        slots[i].locks = std::uint32_t(spec[2]) | std::uint32_t(spec[3]) << 8 | std::uint32_t(spec[4]) << 16;
-        slots[i].menzi = spec[5] == kNoChow ? 0 : std::uint64_t{1} << spec[5];
-    }
+    int drawn = 0;
+    OfferMasks masks;
     Options options;
-    if (!read_options_raw(args[10], options)) return nullptr;
+    if (!read_offer_args(args, card, source, drawn, dead, masks, options)) return nullptr;
+    ChowSlot slots[kChowSlots];
+    if (!read_chow_slots(args[9], int(card), slots)) return nullptr;
     const int search = PyObject_IsTrue(args[11]);
     if (search < 0) return nullptr;
-    // The seats asked: not 死手 (WH-27), and not a discard's discarder.
-    const int asked = (drawn ? 7 : 7 ^ (1 << source)) & ~int(dead);
+    const int asked = asked_seats(drawn != 0, int(source), dead);
     thread_local std::array<Query, 3> queries;  // reused: their group vectors keep their room
     if (!read_queries(args[0], args[1], asked, int(card), int(source), drawn != 0, options, search != 0, queries))
         return nullptr;
@@ -417,46 +485,151 @@ PyObject* zipai_offer(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     bool failed = false;
     Py_BEGIN_ALLOW_THREADS
     try {
-        const int chower = int(source + 1) % 3;
-        for (int seat = 0; seat < 3; ++seat) {
-            if (!(asked >> seat & 1)) continue;
-            const Query& query = queries[seat];
-            const Counts& hand = query.hand;
-            const int held = hand[card];
-            const bool own = drawn && seat == source;
-            int bits = 0;
-            if (own) {  // its own 歪 or 碰 of the card
-                bool wai = false, peng = false;
-                for (const Declared& group : query.declared) {
-                    if (group.kinds[0] != card) continue;
-                    wai = wai || group.type == kWai;
-                    peng = peng || group.type == kPeng;
-                }
-                if (held == 3 || wai) bits |= kOfferLiu;
-                if (held >= 2 && keeps_discard(hand, std::uint32_t(locked[seat]), int(card), int(card))) bits |= kOfferWai;
-                if (peng) bits |= kOfferPiao;
-            } else if (held >= 2) {
-                if (held == 3) bits |= kOfferPiao;
-                if (keeps_discard(hand, std::uint32_t(locked[seat]), int(card), int(card))) bits |= kOfferPung;
-            }
-            if ((own || seat == chower) && !(chi_ban[seat] >> card & 1)) {
-                for (int i = 0; i < kChowSlots; ++i) {
-                    const ChowSlot& slot = slots[i];
-                    if (slot.low == kNoChow || !(hand[slot.low] && hand[slot.high]) || (menzi_ban[seat] & slot.menzi))
-                        continue;
-                    if (keeps_discard(hand, std::uint32_t(locked[seat]) | slot.locks, slot.low, slot.high))
-                        bits |= kOfferChow << i;
-                }
-            }
-            if (search && splits_at_all(query) && best_layout(query).found) bits |= kOfferWin;
-            out |= (long long)bits << (16 * seat);
-        }
+        out = scan_offer(queries, asked, int(card), int(source), drawn != 0, slots, masks, search != 0);
     } catch (const std::bad_alloc&) {
         failed = true;
     }
     Py_END_ALLOW_THREADS
     if (failed) return PyErr_NoMemory();
     return PyLong_FromLongLong(out);
+}
+
+constexpr int kPileCapacity = 80;  // hupai.game.state.zipai.PILE_CAPACITY: a seat's pile buffer
+
+// zipai_offer_run(hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, tiles,
+// head, piles, pile_sizes, unclaimed) -> (bits, card, source, drawn, head): zipai_offer (wins searched) of the
+// offered card (not scanned if `unclaimed`: the seats asked about it passed), and while nobody may do anything with
+// it (the "eligible" window's unclaimed card, WH-14, WH-15), the card put on
+// its source's pile and the next seat's turn-up (tiles[head], head moving on) offered in turn. Returns the first
+// offer somebody may answer (its bits, never 0), or bits -1 when a turn-up was due and the stock was empty (黄庄,
+// WH-20; card -1, source the last card's source). Every card is scanned (and every query checked) before a pile is
+// written: the piles (three bytearrays of kPileCapacity) and pile_sizes (a bytearray of three) are the only writes.
+PyObject* zipai_offer_run(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_Format(PyExc_TypeError,
+                     "zipai_offer_run expects 16 arguments (hands, declared, card, source, drawn, dead, chi_ban, "
+                     "menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes, unclaimed), got %zd", nargs);
+        return nullptr;
+    }
+    long long card = 0, source = 0, dead = 0, head = 0;
+    int drawn = 0;
+    OfferMasks masks;
+    Options options;
+    if (!read_offer_args(args, card, source, drawn, dead, masks, options)) return nullptr;
+    PyObject* tiles_arg = args[11];
+    if (!PyBytes_Check(tiles_arg)) {
+        PyErr_SetString(PyExc_TypeError, "tiles must be the wall's bytes");
+        return nullptr;
+    }
+    const auto* tiles = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(tiles_arg));
+    const Py_ssize_t count = PyBytes_GET_SIZE(tiles_arg);
+    if (!hupai::binding::read_int(args[12], "head", 0, count, head)) return nullptr;
+    PyObject* piles_arg = args[13];
+    PyObject* sizes_arg = args[14];
+    if (!PyList_CheckExact(piles_arg) || PyList_GET_SIZE(piles_arg) != 3 || !PyByteArray_CheckExact(sizes_arg) ||
+        PyByteArray_GET_SIZE(sizes_arg) != 3) {
+        PyErr_SetString(PyExc_TypeError, "piles must be a list of 3 bytearrays and pile_sizes a bytearray of 3");
+        return nullptr;
+    }
+    std::uint8_t* piles[3];
+    for (int seat = 0; seat < 3; ++seat) {
+        PyObject* pile = PyList_GET_ITEM(piles_arg, seat);
+        if (!PyByteArray_CheckExact(pile) || PyByteArray_GET_SIZE(pile) != kPileCapacity) {
+            PyErr_SetString(PyExc_TypeError, "piles must be a list of 3 bytearrays of 80 cards");
+            return nullptr;
+        }
+        piles[seat] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile));
+    }
+    const int unclaimed = PyObject_IsTrue(args[15]);
+    if (unclaimed < 0) return nullptr;
+    auto* sizes = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(sizes_arg));
+    std::uint8_t size[3] = {sizes[0], sizes[1], sizes[2]};  // copied once: the writes below check against these
+    // Every card is read, checked and scanned first; the piled cards kept here and written at the end.
+    std::uint8_t piled[3][kPileCapacity];
+    int piled_count[3] = {0, 0, 0};
+    // The hands and groups are the same for every card of the run (an unclaimed card changes neither): read once
+    // for every seat a card may ask, checked again per card (the win search's query holds the card).
+    thread_local std::array<Query, 3> queries;
+    if (!read_queries(args[0], args[1], 7 & ~int(dead), int(card), int(source), drawn != 0, options, false, queries))
+        return nullptr;
+    long long bits = 0;
+    bool scan = !unclaimed;
+    // Each seat's query is checked in full the first time a card asks it; after that only the card changes, and
+    // with it only the card's own count can fail (the same message check() gives).
+    bool checked[3] = {false, false, false};
+    Counts totals[3];
+    while (true) {
+        if (scan) {
+            ChowSlot slots[kChowSlots];
+            if (!read_chow_slots(args[9], int(card), slots)) return nullptr;
+            const int asked = asked_seats(drawn != 0, int(source), dead);
+            for (int seat = 0; seat < 3; ++seat) {
+                if (!(asked >> seat & 1)) continue;
+                Query& query = queries[seat];
+                query.win_card = int(card);
+                query.source = drawn && seat == source ? kSelfDrawn : kFromOther;
+                query.options = options;
+                if (!checked[seat]) {
+                    const std::string problem = check(query, false);
+                    if (!problem.empty()) {
+                        hupai::binding::set_invalid_hand(problem);
+                        return nullptr;
+                    }
+                    totals[seat] = with_declared(query);
+                    checked[seat] = true;
+                } else if (totals[seat][card] + 1 > kCopies) {
+                    hupai::binding::set_invalid_hand(std::to_string(totals[seat][card] + 1) + " copies of card " +
+                                                     std::to_string(card) +
+                                                     " in hand, groups and winning card: there are only 4");
+                    return nullptr;
+                }
+            }
+            // (the GIL held: a scan is a few microseconds, and the piles' buffers must stay as they were read)
+            try {
+                bits = scan_offer(queries, asked, int(card), int(source), drawn != 0, slots, masks, true);
+            } catch (const std::bad_alloc&) {
+                return PyErr_NoMemory();
+            }
+            if (bits) break;
+        }
+        scan = true;
+        // nobody may do anything: the card joins its source's pile, and its 下家 turns up the next card
+        if (size[source] + piled_count[source] >= kPileCapacity) {
+            hupai::binding::set_invalid_hand("a pile is full: a zipai pile holds at most 80 cards");
+            return nullptr;
+        }
+        piled[source][piled_count[source]++] = std::uint8_t(card);
+        source = (source + 1) % 3;
+        if (head >= count) {  // 黄庄
+            bits = -1;
+            card = -1;
+            break;
+        }
+        card = tiles[head++];
+        drawn = 1;
+        if (card >= kKinds) {
+            hupai::binding::set_invalid_hand("the wall holds cards 0..19");
+            return nullptr;
+        }
+    }
+    for (int seat = 0; seat < 3; ++seat) {
+        if (!piled_count[seat]) continue;
+        std::memcpy(piles[seat] + size[seat], piled[seat], std::size_t(piled_count[seat]));
+        sizes[seat] = std::uint8_t(size[seat] + piled_count[seat]);
+    }
+    if (bits == -1) source = (source + 2) % 3;  // the last card's source (no turn-up followed it)
+    PyObject* out = PyTuple_New(5);
+    if (out == nullptr) return nullptr;
+    const long long values[5] = {bits, card, source, drawn, head};
+    for (int i = 0; i < 5; ++i) {
+        PyObject* value = PyLong_FromLongLong(values[i]);
+        if (value == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyTuple_SET_ITEM(out, i, value);
+    }
+    return out;
 }
 
 PyMethodDef kZipaiMethods[] = {
@@ -473,6 +646,15 @@ PyMethodDef kZipaiMethods[] = {
      "16 * seat: 1 溜, 2 歪, 4 飘, 8 碰, 16 胡 (searched only if `wins`), 32 << i the i-th of the card's chows in\n"
      "`chows` (20 cards x 4 slots of low, high, 3 lock bytes, menzi bit or 255). dead: the 死手 seat mask;\n"
      "chi_ban, menzi_ban, locked: per-seat masks. Positional arguments only."},
+    {"zipai_offer_run", hupai::binding::as_method(zipai_offer_run), METH_FASTCALL,
+     "zipai_offer_run($module, hands, declared, card, source, drawn, dead, chi_ban, menzi_ban, locked, chows, options, tiles, head, piles, pile_sizes, unclaimed, /)\n"
+     "--\n\n"
+     "zipai_offer (wins searched) of the offered card (none if `unclaimed`: its seats passed), and while nobody\n"
+     "may answer it, the card put on its\n"
+     "source's pile and the next seat's turn-up (tiles[head]) offered in turn: (bits, card, source, drawn, head)\n"
+     "of the first offer somebody may answer, or bits -1 when the stock ran out (card -1, source the last card's).\n"
+     "Writes only piles (3 bytearrays of 80) and pile_sizes (a bytearray of 3), after every check. Positional\n"
+     "arguments only."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -165,12 +165,25 @@ class Splitter {
         if (unit_size_ >= 0) search(0, 0, 0, false, visit);
     }
 
+    // Whether some layout has at least min_huxi 息: the search stops at the first (the 报听 question asks no more).
+    bool reaches() {
+        if (unit_size_ < 0) return false;
+        const int min_xi = query_.options.min_huxi;
+        auto visit = [this, min_xi](const Layout& layout) { stopped_ = stopped_ || layout.xi >= min_xi; };
+        search<decltype(visit), true>(0, 0, 0, false, visit);
+        return stopped_;
+    }
+
   private:
     // Canonical enumeration: the lowest remaining card starts one group or the unit (nothing lower is left to
     // hold it). While the lowest card stays the same kind, shapes are taken in non-decreasing table order, so
     // each multiset of parts is reached along exactly one path.
-    template <class Visit>
+    // `kStoppable`: return as soon as stopped_ is set (reaches()); run() searches every layout without the test.
+    template <class Visit, bool kStoppable = false>
     void search(int depth, int from_kind, int from_shape, bool unit_used, Visit& visit) {
+        if constexpr (kStoppable) {
+            if (stopped_) return;
+        }
         int kind = from_kind;
         while (kind < kKinds && counts_[kind] == 0) ++kind;
         if (kind == kKinds) {
@@ -193,7 +206,7 @@ class Splitter {
                 part.size = shape.size;
                 for (int i = 0; i < shape.size; ++i) part.kinds[i] = std::uint8_t(kind + shape.offsets[i]);
                 part.xi = shape_xi(part);
-                search(depth + 1, kind, s, unit_used || unit, visit);
+                search<Visit, kStoppable>(depth + 1, kind, s, unit_used || unit, visit);
             }
             while (taken > 0) ++counts_[kind + shape.offsets[--taken]];
         }
@@ -295,6 +308,7 @@ class Splitter {
     Common common_;
     Counts counts_;
     int unit_size_ = -1;  // 0 small, 1 big: the size that holds the 2-card unit; -1 none can
+    bool stopped_ = false;  // reaches(): a layout with enough 息 was found
     std::array<Part, kMaxUnits> stack_{};
 };
 
@@ -414,6 +428,8 @@ Best best_layout(const Query& query) {
     });
     return best;
 }
+
+bool reaches_min_huxi(const Query& query) { return Splitter(query).reaches(); }
 
 Counts with_declared(const Query& query) {
     Counts total = query.hand;

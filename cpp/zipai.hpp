@@ -131,6 +131,8 @@ std::vector<Layout> layouts(const Query& query);
 
 // The best layout under WH-31/WH-33. The query must be valid.
 Best best_layout(const Query& query);
+// best_layout(query).found, without finding the best: true at the first layout of at least min_huxi 息.
+bool reaches_min_huxi(const Query& query);
 
 // For a 3m+1 hand (win_card and source ignored): every card that wins, self-drawn or from another player.
 std::vector<Wait> waits(const Query& query);

@@ -445,10 +445,10 @@ bool ready(const Query& query) {
         if (total[card] >= kCopies) continue;  // as waits(): no fifth copy to win on
         trial.win_card = card;
         if (!splits_at_all(trial)) continue;  // no layout at all, from either source
+        // Self-drawn alone: a layout's 息 from another's card are never more (its winning triplet or pair counts
+        // the held 息 instead of the self-drawn ones, the rest alike), so a win from another implies this one.
         trial.source = kSelfDrawn;
-        if (best_layout(trial).found) return true;
-        trial.source = kFromOther;
-        if (best_layout(trial).found) return true;
+        if (reaches_min_huxi(trial)) return true;
     }
     return false;
 }

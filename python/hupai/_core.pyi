@@ -137,6 +137,11 @@ def zipai_offer_wins(hands: Sequence[npt.NDArray[np.uint8] | bytes | bytearray],
 def zipai_offer(hands: Sequence[npt.NDArray[np.uint8] | bytes | bytearray], declared: Sequence[_ZipaiDeclared],
                 card: int, source: int, drawn: bool, dead: int, chi_ban: Sequence[int], menzi_ban: Sequence[int],
                 locked: Sequence[int], chows: bytes, options: _ZipaiOptions, wins: bool, /) -> int: ...
+def zipai_offer_run(hands: Sequence[npt.NDArray[np.uint8] | bytes | bytearray], declared: Sequence[_ZipaiDeclared],
+                    card: int, source: int, drawn: bool, dead: int, chi_ban: Sequence[int], menzi_ban: Sequence[int],
+                    locked: Sequence[int], chows: bytes, options: _ZipaiOptions, tiles: bytes, head: int,
+                    piles: list[bytearray], pile_sizes: bytearray, unclaimed: bool, /
+                    ) -> tuple[int, int, int, int, int]: ...
 def zipai_best_batch(counts: npt.NDArray[np.uint8], declared: _ZipaiDeclared, win_cards: npt.NDArray[np.int8],
                      source: int, options: _ZipaiOptions, threads: int
                      ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int64], npt.NDArray[np.int16]]: ...

@@ -17,6 +17,7 @@ from hupai.bots import GreedyBot, RandomBot
 from hupai.errors import InvalidHand
 from hupai.game import Game, play
 from hupai.game.zipai import flow as flow_module
+from hupai.zipai import PartType
 
 OPTION_SETS: list[dict[str, Any]] = [
     {}, {"min_huxi": 8}, {"min_huxi": 3, "xingxingxi": "strict", "extra_mingtang": True}, {"daxiaozihu": False},
@@ -89,6 +90,8 @@ def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(mon
     checked = _Checked()
     monkeypatch.setattr(flow_module, "zipai_offer", checked.offer)
     monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
+    # every offer one by one (the core's run of unclaimed cards is held to this path by test_lean_offers.py)
+    monkeypatch.setattr(flow_module, "LEAN_OFFERS", False)
     for index in range(400):
         options = OPTION_SETS[index % len(OPTION_SETS)]
         rules = hupai.rules.get("waihuzi", options)
@@ -134,6 +137,37 @@ def test_random_hands_answer_as_the_calls_they_replace() -> None:
             hands, declared, card, source, drawn, seats, OPTIONS)
         for hand in hands:
             assert _core.zipai_ready(hand, [], OPTIONS) == _ready_from_waits(hand, [], OPTIONS)
+
+
+def test_the_ready_check_answers_as_every_wait_over_min_huxi_and_declared_groups() -> None:
+    """zipai_ready asks only self-drawn wins and stops at the first layout with enough 息 (a win from another's card
+    never has more 息): the same answers as zipai_waits' two sources, near the threshold and with groups declared."""
+    rng = random.Random(33)
+    groups = [(int(PartType.PENG), 4, 4, 4, 4), (int(PartType.WAI), 12, 12, 12, -1), (int(PartType.CHI), 1, 6, 9, 6),
+              (int(PartType.LIU), 17, 17, 17, -1)]
+    ready = asked = 0
+    for _ in range(500):
+        declared = rng.sample(groups, rng.randrange(3))
+        cards = 19 - 3 * len(declared)
+        hand = _random_hand(rng, cards)
+        if rng.random() < 0.8:  # close to a win: triplets and a pair
+            hand[:] = 0
+            for kind in rng.sample([k for k in range(20) if k not in (4, 12, 17)], cards // 3 + 1):
+                hand[kind] = 3
+            for _ in range(3 * (cards // 3 + 1) - cards):
+                hand[rng.choice([k for k in range(20) if hand[k]])] -= 1
+        total = [int(count) for count in hand]
+        for group in declared:
+            for kind in group[1:4]:
+                total[kind] += 1 + (group[0] == int(PartType.LIU) and kind == group[1])
+        if max(total) > 4:  # more copies than the game has: not a hand
+            continue
+        options = (rng.choice([0, 3, 5, 8, 10, 15]), rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5)
+        found = _core.zipai_ready(hand, declared, options)
+        assert found == _ready_from_waits(hand, declared, options), (bytes(hand), declared, options)
+        ready += found
+        asked += 1
+    assert ready > 50 and asked - ready > 50
 
 
 @pytest.mark.parametrize("call", [

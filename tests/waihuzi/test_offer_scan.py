@@ -88,6 +88,8 @@ class _Checked:
 def test_the_core_offer_scan_offers_what_the_rules_say(monkeypatch: Any) -> None:
     checked = _Checked()
     monkeypatch.setattr(ZipaiFlow, "_offer", lambda flow, card, source, drawn: checked.offer(flow, card, source, drawn))
+    # every offer one by one (the core's run of unclaimed cards is held to this path by test_lean_offers.py)
+    monkeypatch.setattr(flow_module, "LEAN_OFFERS", False)
     for index in range(240):
         options = OPTION_SETS[index % len(OPTION_SETS)]
         rules = hupai.rules.get("waihuzi", options)

@@ -67,6 +67,27 @@ def test_options_are_validated(name: str, value: Any) -> None:
         hupai.rules.get("waihuzi", **{name: value})
 
 
+def test_an_option_set_checked_once_is_shared_and_a_lookalike_still_refused() -> None:
+    """Rules made again from the same option mapping (a match fixing its 神, every one-hand episode's reset) share
+    the options checked the first time; a value equal to an accepted one but of another type (True for 1, 5.0 for
+    5) is still refused, and an unhashable value too."""
+    from hupai.rules.waihuzi import rules as rules_module
+
+    first = WaihuziRules({"min_huxi": 1, "shen": "odd"})
+    again = WaihuziRules({"min_huxi": 1, "shen": "odd"})
+    assert again.options is first.options and again.options_dict() == first.options_dict() == {
+        **WaihuziRules().options_dict(), "min_huxi": 1, "shen": "odd"}
+    assert again.options_dict() is not first.options_dict()  # each caller its own copy
+    assert not again.house_wins and WaihuziRules({"dandiao": "plus5"}).house_wins
+    assert WaihuziRules({"dandiao": "plus5"}).house_wins  # (from the memo)
+    for bad in ({"min_huxi": True, "shen": "odd"}, {"min_huxi": 1.0, "shen": "odd"}, {"min_huxi": [1]}):
+        with pytest.raises(HupaiError, match="min_huxi"):
+            WaihuziRules(bad)
+    for count in range(2 * rules_module._CHECKED_SIZE):  # bounded
+        WaihuziRules({"min_huxi": count})
+    assert len(rules_module._CHECKED) <= rules_module._CHECKED_SIZE
+
+
 @pytest.mark.rule("WH-6", "WH-46")
 def test_wh_6_the_winner_deals_and_after_huang_zhuang_the_haidi_drawer() -> None:
     assert WaihuziRules.dealer_after(2, haidi_drawer=1) == 2

@@ -39,11 +39,12 @@ discards, see ``docs/rules/waihuzi.md``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import compress
+from operator import getitem, or_
 from typing import Any
 
-from ..._core import count_kinds, zipai_best, zipai_offer, zipai_ready
+from ..._core import count_kinds, zipai_best, zipai_offer, zipai_offer_run, zipai_ready
 from ...actions import Action
 from ...errors import HupaiError
 from ...events import EventLog, record
@@ -99,6 +100,14 @@ _CHOW_SPEC = b"".join(
 #: card offers 溜 歪 飘, another's 飘 碰), then 胡 (after the chows, bits 5..8).
 _OFFER_KINDS = ((1, "liu"), (2, "wai"), (4, "piao"), (8, "pung"))
 _OFFER_WIN = 16
+#: The bits of a seat's chows (one per slot of the card's runs), and of its 碰-class options (歪 2, ranked 3; 碰 8,
+#: ranked 1): what a pass passes up (WH-23, WH-24).
+_OFFER_CHOWS = 0b1_1110_0000
+_OFFER_PENG_RANKS = 2 | 8
+#: Per card and mask of chow slots offered (bits 5..8 of a seat's, shifted down): the menzi bans passing them adds
+#: (WH-23), the OR of each run's.
+_CHOW_BANS = tuple(tuple(reduce(or_, [_RUN_PARTS[card, runs[i][0]][3] for i in range(len(runs)) if mask >> i & 1], 0)
+                         for mask in range(16)) for card, runs in enumerate(_RUNS_OF))
 
 
 @lru_cache(maxsize=4096)  # a memo of a pure function of plain values: the same few option sets recur
@@ -113,8 +122,14 @@ def _offered(seat: int, card: int, bits: int) -> tuple[Action, ...]:
 
 @lru_cache(maxsize=4096)
 def _pending(seat: int, card: int, bits: int) -> tuple[Action, ...]:
-    """What an asked seat may answer: its options and ``pass``."""
-    return (*_offered(seat, card, bits), _PASS[seat])
+    """What an asked seat may answer: its options (:func:`_offered`'s, made here: a miss of both memos costs more
+    than one) and ``pass``."""
+    out = [_ACT[kind][seat][card] for bit, kind in _OFFER_KINDS if bits & bit]
+    out.extend(chow[4] for i, chow in enumerate(_CHOWS[seat][card]) if bits >> 5 + i & 1)
+    if bits & _OFFER_WIN:
+        out.append(_ACT["win"][seat][card])
+    out.append(_PASS[seat])
+    return tuple(out)
 
 
 #: The core's code of each group type (hupai.zipai.PartType) and whether its card came from another seat.
@@ -124,6 +139,16 @@ _CORE_TYPE = {"wai": int(PartType.WAI), "peng": int(PartType.PENG), "liu": int(P
 #: discard: the discarder's 下家 and the next).
 _ORDER = (tuple(((s + 1) % 3, (s + 2) % 3) for s in range(3)), tuple((s, (s + 1) % 3, (s + 2) % 3) for s in range(3)))
 
+
+#: Each seat's 下家 (who turns up the next card after an unclaimed one).
+_NEXT = (1, 2, 0)
+#: Whether an "eligible" flow whose wins are the core's runs its unclaimed cards in the core
+#: (``_core.zipai_offer_run``, see :meth:`ZipaiFlow._offer`); tests switch it off to see every offer one by one.
+LEAN_OFFERS = True
+
+#: Per 10-bit half of a lock mask, the int whose bytes are 0xFF for its 10 cards not locked, 0 for the locked ones
+#: (the high half's shifted up 80 bits to mask a hand read as a little-end int).
+_FREE = tuple(sum(0xFF << 8 * card for card in range(10) if not half >> card & 1) for half in range(1024))
 
 _decision = tuple.__new__
 _OVER = Decision("over", (), -1, -1)
@@ -154,6 +179,9 @@ def _core_group(seat: int, group: Group) -> tuple[int, int, int, int, int]:
 _DISCARDS = tuple(tuple(record("discard", seat, card) for card in range(20)) for seat in range(3))
 _TURN_UPS = tuple(tuple(record("turn_up", seat, card) for card in range(20)) for seat in range(3))
 _DEALS = tuple(tuple(record("deal", seat, count=count) for count in range(64)) for seat in range(3))  # + the cards
+#: After a card from ``source``, the turn-up records of the seats that turn up the cards after it, in turn (the
+#: source's 下家 first): ``_TURN_ROWS[source][i][card]``, as many as a stock holds.
+_TURN_ROWS = tuple(tuple(_TURN_UPS[(source + 1 + i) % 3] for i in range(80)) for source in range(3))
 # A group's header (its cards follow), per type, seat, taken card and source seat; index -1 (the last entry) is
 # -1: no card taken, no source.
 _GROUPS = {kind: tuple(tuple(tuple(record(kind, seat, taken, str(source), size) for source in (0, 1, 2, -1))
@@ -165,7 +193,8 @@ class ZipaiFlow:
     """State and transitions of one Wai Huzi hand (the public API is :class:`~hupai.game.Game`)."""
 
     __slots__ = ("rules", "table", "events", "result", "window", "_options", "_core_groups", "_house_wins",
-                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded")
+                 "_random_shen", "_dihu_any", "_shenyao_after", "_dealer_discarded", "_lean", "_offer_bits",
+                 "_bits_pending")
 
     observer = ZipaiObserver  # what a seat sees of this flow's table
 
@@ -191,6 +220,13 @@ class ZipaiFlow:
         # Has the dealer discarded yet (WH-35's house rule)? Flow state outside the table: a Wai Huzi snapshot is
         # always restored by replaying its actions, which rebuilds it.
         self._dealer_discarded = False
+        # The "eligible" window leaves most offered cards unasked: the core runs them (see _offer), unless a house
+        # rule's wins are asked of the rules in Python.
+        self._lean = window == "eligible" and not self._house_wins and LEAN_OFFERS
+        # The open offer's option bits (the core's, 16 a seat) and the pending dict they made: _mark_passes reads
+        # the passed options from them while table.pending is that dict (a window reopened by a restore is not).
+        self._offer_bits = 0
+        self._bits_pending: dict[int, tuple[Action, ...]] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -306,17 +342,22 @@ class ZipaiFlow:
         hand = table.hands[seat]
         heavenly = table.opening and self._heavenly()
         locked = table.locked[seat]
-        # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false)
-        out = list(compress(_DISCARD[seat], hand))
+        # the held cards' discards, picked at C speed by the counts (a bytearray: 0 is false); under locks (WH-26)
+        # by the counts with the locked cards' bytes masked off (one int and-ed), all held if none is left (WH-18)
         if locked:
-            out = [a for a in out if not locked >> a.tile & 1] or out  # WH-18 keeps this from being empty
+            free = (int.from_bytes(hand, "little") & (_FREE[locked & 1023] | _FREE[locked >> 10] << 80)).to_bytes(
+                20, "little")
+            out = list(compress(_DISCARD[seat], free)) or list(compress(_DISCARD[seat], hand))
+        else:
+            out = list(compress(_DISCARD[seat], hand))
         if heavenly:
             out.insert(0, Action("win", seat, table.wall.tiles[19], (), "tianhu"))
         if not table.dead >> seat & 1:  # WH-27: a 死手 seat is offered no declaration
             if 4 in hand:
                 out.extend(_ACT["liu"][seat][card] for card in range(20) if hand[card] == 4)
-            out.extend(_ACT["piao"][seat][g.cards[0]] for g in table.groups[seat]
-                       if g.type == "peng" and hand[g.cards[0]])
+            groups = table.groups[seat]
+            if groups:
+                out.extend(_ACT["piao"][seat][g.cards[0]] for g in groups if g.type == "peng" and hand[g.cards[0]])
         return tuple(out)
 
     def _offer_options(self, card: int, source: int, drawn: bool) -> dict[int, list[Action]]:
@@ -324,7 +365,7 @@ class ZipaiFlow:
         WH-17's turn order; seats with nothing left out. A win on the 海底 card is offered even where its drawer
         could 溜 or 歪 it: whether it can depends on the drawer's hidden hand, so WH-19 is applied when the
         answers are in (:meth:`_resolve`), never by what the other seats are offered."""
-        bits = self._offer_bits(card, source, drawn)
+        bits = self._offer_scan(card, source, drawn)
         out: dict[int, list[Action]] = {}
         for seat in _ORDER[drawn][source]:
             seat_bits = bits >> 16 * seat & 0xFFFF
@@ -332,7 +373,7 @@ class ZipaiFlow:
                 out[seat] = list(_offered(seat, card, seat_bits))
         return out
 
-    def _offer_bits(self, card: int, source: int, drawn: bool) -> int:
+    def _offer_scan(self, card: int, source: int, drawn: bool) -> int:
         """Every seat's options on the offered ``card`` as the core's bits (16 a seat, see :func:`_offered`), in one
         core call: 溜 and 歪 of a seat's own card, 飘 and 碰 (WH-14, WH-15, WH-22), the 吃 (WH-14, not chi-banned
         WH-21 or menzi-banned WH-23, leaving a card to discard once WH-26's locks apply, WH-18), and the wins
@@ -359,7 +400,7 @@ class ZipaiFlow:
     def _chows(self, seat: int, card: int) -> list[Action]:
         """The 吃 of ``card`` the seat may make: a held 门子 completed by it, not menzi-banned (WH-23), and
         leaving a card to discard once the locks of WH-26 apply (WH-18). The rules in Python, as the core's offer
-        scan (:meth:`_offer_bits`) applies them; tests hold the two to the same answers."""
+        scan (:meth:`_offer_scan`) applies them; tests hold the two to the same answers."""
         hand = self.table.hands[seat]
         banned = self.table.menzi_ban[seat]
         out = []
@@ -442,7 +483,10 @@ class ZipaiFlow:
             table.dealer_opening = True  # WH-35's house rule: the dealer's first discard, after an opening 溜
         if seat == table.dealer:
             self._dealer_discarded = True
-        self._offer(card, seat, drawn=False)
+        if self._lean:  # (_offer's first question, asked here: a call less at every discard)
+            self._lean_offer(card, seat, False)
+        else:
+            self._offer(card, seat, False)
 
     def _turn_up(self, seat: int) -> None:
         """WH-15: ``seat`` turns up the top stock card; WH-20: none left is 黄庄."""
@@ -456,15 +500,18 @@ class ZipaiFlow:
         if wall.head == len(wall.tiles):
             table.haidi = seat  # WH-46: the 海底 drawer deals after a 黄庄
         self.events.records.append(_TURN_UPS[seat][card])
-        self._offer(card, seat, drawn=True)
+        self._offer(card, seat, True)
 
     def _offer(self, card: int, source: int, drawn: bool) -> None:
         table = self.table
+        if self._lean:
+            self._lean_offer(card, source, drawn)
+            return
         table.phase = "claim"
         table.offer = card
         table.offer_from = source
         table.offer_kind = "draw" if drawn else "discard"
-        bits = self._offer_bits(card, source, drawn)
+        bits = self._offer_scan(card, source, drawn)
         if self.window == "all":  # every seat in turn order, pass alone where it has nothing
             table.pending = {seat: _pending(seat, card, bits >> 16 * seat & 0xFFFF) for seat in _ORDER[drawn][source]}
         elif bits:
@@ -473,22 +520,66 @@ class ZipaiFlow:
         else:  # nobody may do anything (most offers)
             table.pending = {}
         table.answers = {}
+        self._offer_bits = bits
+        self._bits_pending = table.pending
         if not table.pending:
             self._unclaimed()
+
+    def _lean_offer(self, card: int, source: int, drawn: bool, unclaimed: bool = False) -> None:
+        """:meth:`_offer` in the "eligible" window with the core's wins: one core call (``_core.zipai_offer_run``)
+        scans the card and, while nobody may answer, puts it on its pile and offers the next turn-up, as
+        :meth:`_unclaimed` and :meth:`_turn_up` would one by one (most offered cards go unasked); the events, the
+        wall's head, the 海底 drawer and the offer's fields end as they would. The piles are the core's only writes.
+        ``unclaimed``: the card was offered and its seats passed (:meth:`_unclaimed`): it goes onto its pile first."""
+        table = self.table
+        wall = table.wall
+        head = wall.head
+        tiles = wall.tiles
+        bits, card, last, from_stock, at = zipai_offer_run(
+            table.hands, self._core_groups, card, source, drawn, table.dead, table.chi_ban, table.menzi_ban,
+            table.locked, _CHOW_SPEC, self._options, tiles, head, table.piles, table.pile_sizes, unclaimed)
+        if at != head or bits < 0:  # cards went unclaimed onto their piles
+            table.dealer_opening = False  # 地胡 (WH-35) was only on the first of them
+            if at != head:  # each card turned up by the 下家 of the last card's seat
+                self.events.records.extend(map(getitem, _TURN_ROWS[source], tiles[head:at]))
+                wall.head = at
+                if at == len(tiles):
+                    table.haidi = (source + at - head) % 3  # WH-46: the 海底 drawer deals after a 黄庄
+        table.phase = "claim"
+        table.offer_from = last
+        table.answers = {}
+        if bits < 0:  # a turn-up was due and the stock is empty: 黄庄 (WH-20)
+            table.offer = -1
+            table.offer_kind = ""
+            table.pending = {}
+            self._drawn_hand()
+            return
+        table.offer = card
+        table.offer_kind = "draw" if from_stock else "discard"
+        pending = {}
+        for seat in _ORDER[from_stock][last]:  # (a loop, not a comprehension's frame: this runs at every offer)
+            seat_bits = bits >> 16 * seat & 0xFFFF
+            if seat_bits:
+                pending[seat] = _pending(seat, card, seat_bits)
+        table.pending = self._bits_pending = pending
+        self._offer_bits = bits
 
     def _resolve(self) -> None:
         """WH-17: the one action carried out; WH-23..25: the passes that count."""
         table = self.table
-        source = table.offer_from
-        drawn = table.offer_kind == "draw"
-        order = _ORDER[drawn][source]
+        answers = table.answers
         taken: Action | None = None
-        no_wins = self._haidi_blocked()
-        for seat in order:
-            answer = table.answers.get(seat)
-            if (answer is not None and answer.kind != "pass" and not (no_wins and answer.kind == "win")
-                    and (taken is None or RANK[answer.kind] > RANK[taken.kind])):
-                taken = answer
+        if len(answers) == 1:  # one seat asked (the "eligible" window's usual offer): its answer alone
+            for only in answers.values():
+                if only.kind != "pass" and not (only.kind == "win" and self._haidi_blocked()):
+                    taken = only
+        else:
+            no_wins = self._haidi_blocked()
+            for seat in _ORDER[table.offer_kind == "draw"][table.offer_from]:
+                answer = answers.get(seat)
+                if (answer is not None and answer.kind != "pass" and not (no_wins and answer.kind == "win")
+                        and (taken is None or RANK[answer.kind] > RANK[taken.kind])):
+                    taken = answer
         self._mark_passes(taken)
         table.pending = {}
         table.answers = {}
@@ -500,7 +591,31 @@ class ZipaiFlow:
 
     def _mark_passes(self, taken: Action | None) -> None:
         """WH-23 (过吃), WH-24 (过碰, 歪 included), counted only as WH-25 says: nobody took the card or a
-        lower-ranked action did."""
+        lower-ranked action did. What each seat was offered is read from the offer's bits (what its options were
+        made from, :func:`_offered`); a window reopened by a restore reads its options (:meth:`_mark_listed`)."""
+        table = self.table
+        pending = table.pending
+        if pending is not self._bits_pending:
+            self._mark_listed(taken)
+            return
+        card = table.offer
+        bit = 1 << card
+        bits = self._offer_bits
+        bar = -1 if taken is None else RANK[taken.kind]
+        answers = table.answers
+        for seat in pending:
+            seat_bits = bits >> 16 * seat & 0xFFFF
+            chosen = answers[seat].kind
+            if seat_bits & _OFFER_CHOWS and bar < 0 and chosen != "chow":  # a 吃 ranks below anything taken
+                table.chi_ban[seat] |= bit
+                table.menzi_ban[seat] |= _CHOW_BANS[card][seat_bits >> 5 & 15]
+            if seat_bits & _OFFER_PENG_RANKS and (3 if seat_bits & 2 else 1) > bar and chosen != "pung" \
+                    and chosen != "wai":
+                table.peng_ban[seat] |= bit
+
+    def _mark_listed(self, taken: Action | None) -> None:
+        """:meth:`_mark_passes` from the options listed in ``table.pending`` (a window a restore reopened; tests
+        hold the two to the same games)."""
         table = self.table
         card = table.offer
         bar = -1 if taken is None else RANK[taken.kind]
@@ -531,6 +646,9 @@ class ZipaiFlow:
     def _unclaimed(self) -> None:
         """Nobody took the offered card: it joins its seat's pile; that seat's 下家 turns up next (WH-14, WH-15)."""
         table = self.table
+        if self._lean:  # the core piles it and runs the next turn-ups
+            self._lean_offer(table.offer, table.offer_from, table.offer_kind == "draw", True)
+            return
         source = table.offer_from
         size = table.pile_sizes[source]  # (below PILE_CAPACITY: the game has 80 cards)
         table.piles[source][size] = table.offer
@@ -587,9 +705,16 @@ class ZipaiFlow:
             table.turn_seat = seat
 
     def _add_group(self, seat: int, group: Group, grouped: bool = True) -> None:
-        self.table.put_group(seat, group)
+        table = self.table
+        table.put_group(seat, group)
         self._core_groups[seat].append(_core_group(seat, group))
-        self._group_made(seat, group, grouped)
+        # _group_made, inline (a group is made at a third of the decisions)
+        table.calls += 1
+        if grouped:
+            table.grouped |= 1 << seat  # WH-38: any group after the 报听 moment voids it
+        events = self.events.records
+        events.append(_GROUPS[group.type][seat][group.taken][group.source])
+        events.extend(group.cards)
 
     def _upgrade(self, seat: int, old: str, card: int, new: str) -> None:
         """A 歪 becoming a 溜, a 碰 becoming a 飘: the group keeps its place and its source."""

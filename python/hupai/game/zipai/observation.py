@@ -184,7 +184,9 @@ class ZipaiObserver(Observer):
             sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         if self._table is not table:
             self._forget(table)
-        public = self._public_facts(table)
+        public = self._public.get((table.dead, table.offer_kind, table.shen, table.shen_shown))  # _public_facts'
+        if public is None:
+            public = self._public_facts(table)
         # The private facts as the table keeps them, the masks (seen() shows them decoded): they grow at most
         # decisions, and the encoder reads masks by table look-ups.
         private = (table.chi_ban[seat], table.peng_ban[seat], table.menzi_ban[seat], table.locked[seat])

@@ -42,6 +42,14 @@ _PARITY = {"odd": "单神 odd (1, 3, 5, 7, 9)", "even": "双神 even (2, 4, 6, 8
 _OFFER = {"draw": "turned up from the stock", "discard": "discarded by a player"}
 
 
+#: Option sets already checked, by their items with each value's type (1, 1.0 and True stay apart), with their logged
+#: form: a match fixes its 神 after its first hand by making new rules (hupai.game.match), so an ``aec_env`` or
+#: ``gym_env`` episode of one hand makes them at every reset, and the checks give the same answer each time. The
+#: options are frozen, so rules share them. At most _CHECKED_SIZE sets (a caller may try many).
+_CHECKED: dict[tuple[tuple[str, type, Any], ...], tuple[WaihuziOptions, dict[str, Any]]] = {}
+_CHECKED_SIZE = 256
+
+
 class WaihuziRules(Rules):
     """Wai Huzi (``rules/waihuzi.md``). Build with ``hupai.rules.get("waihuzi", **options)``."""
 
@@ -62,8 +70,21 @@ class WaihuziRules(Rules):
                                                   "menzi_ban": "tiles", "locked": "tiles"}
 
     def __init__(self, options: Mapping[str, Any] | WaihuziOptions | None = None) -> None:
+        key = None
+        if type(options) is dict:
+            try:
+                key = tuple([(name, type(value), value) for name, value in options.items()])
+                checked = _CHECKED.get(key)
+            except TypeError:  # an unhashable value: checked (and refused) below
+                key = checked = None
+            if checked is not None:
+                self.options, self._options_dict = checked
+                self.house_wins = self.options.dandiao != "table"
+                return
         self.options = WaihuziOptions.from_mapping(options)
         self._options_dict = self.options.to_dict()
+        if key is not None and len(_CHECKED) < _CHECKED_SIZE:
+            _CHECKED[key] = (self.options, self._options_dict)
         #: A house rule decides which hands win (WH-30 ``dandiao="plus5"``): the flow then asks
         #: :meth:`layout_wins` instead of the core's test of the spec's minimum.
         self.house_wins = self.options.dandiao != "table"
