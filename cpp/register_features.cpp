@@ -92,18 +92,18 @@ bool read_outputs(PyObject* ints, PyObject* floats, const FeatureDims& dims, Out
     return true;
 }
 
-// The layout's sizes (Features._dims: 8 ints) into `dims` (InvalidHand set, false, if they are not).
+// The layout's sizes (Features._dims: 9 ints) into `dims` (InvalidHand set, false, if they are not).
 bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
-    if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 8) {
-        set_invalid_hand("dims: 8 ints");
+    if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 9) {
+        set_invalid_hand("dims: 9 ints");
         return false;
     }
-    long long values[8];
-    const char* names[8] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
-                            "discard_stride", "shanten_forms"};
-    const long long highs[8] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms};
-    for (Py_ssize_t i = 0; i < 8; ++i)
-        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i == 7 ? 0 : 1, highs[i], values[i])) return false;
+    long long values[9];
+    const char* names[9] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
+                            "discard_stride", "shanten_forms", "gold_forms"};
+    const long long highs[9] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms, kAllForms};
+    for (Py_ssize_t i = 0; i < 9; ++i)
+        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i >= 7 ? 0 : 1, highs[i], values[i])) return false;
     dims.seats = int(values[0]);
     dims.kinds = int(values[1]);
     dims.max_discards = int(values[2]);
@@ -112,6 +112,7 @@ bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
     dims.max_melds = int(values[5]);
     dims.discard_stride = int(values[6]);
     dims.shanten_forms = unsigned(values[7]);
+    dims.gold_forms = unsigned(values[8]);
     if (dims.table_size < 5 + 7 * dims.seats + 1) {
         set_invalid_hand("table_size is too small for the seats");
         return false;
@@ -224,6 +225,7 @@ struct Batch {
     std::vector<std::uint8_t> legal;
     std::vector<Py_ssize_t> legal_at{0};
     std::vector<float> tails;
+    std::vector<int> golds;
 };
 
 bool refuse(Py_ssize_t row, const std::string& what) {
@@ -279,11 +281,14 @@ bool gather(const FeatureDims& dims, PyObject* const* items, Py_ssize_t row, Py_
     const size_t piled = batch.discards.size();
     batch.discards.resize(piled + size_t(n) * size_t(dims.discard_stride));
     long count = 0;
+    int gold = -1;
     const std::string error =
         table_inputs(dims, table, batch.smalls.data() + batch.smalls.size() - width,
                      batch.hands.data() + batch.hands.size() - size_t(dims.kinds),
-                     batch.melds.data() + batch.melds.size() - meld_block, batch.discards.data() + piled, count);
+                     batch.melds.data() + batch.melds.size() - meld_block, batch.discards.data() + piled, count,
+                     gold);
     if (!error.empty()) return refuse(row, error);
+    batch.golds.push_back(gold);
     batch.discards.resize(piled + size_t(count));
     batch.pile_at.push_back(Py_ssize_t(batch.discards.size()));
     const auto* indices = static_cast<const std::uint8_t*>(legal.view.buf);
@@ -343,6 +348,7 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
     batch.legal.clear();
     batch.legal_at.assign(1, 0);
     batch.tails.clear();
+    batch.golds.clear();
     batch.smalls.reserve(size_t(count * dims.smalls()));
     batch.hands.reserve(size_t(count * dims.kinds));
     batch.melds.reserve(size_t(count * dims.seats * dims.max_melds * FeatureDims::kMeldWidth));
@@ -376,6 +382,7 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
             view.melds = batch.melds.data() + row * meld_block;
             view.discards = batch.discards.data() + batch.pile_at[size_t(row)];
             view.legal = batch.legal.data() + 2 * batch.legal_at[size_t(row)];
+            view.gold = batch.golds[size_t(row)];
             float* out = floats + row * float_width;
             error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
             if (!error.empty())
@@ -415,8 +422,9 @@ PyMethodDef kFeatureMethods[] = {
      "encode_tables($module, ints, floats, dims, at, tables, /)\n--\n\n"
      "One seat's agent features of each table into rows at.. of ints (int8[N, I]) and floats (float32[N, F]),\n"
      "read from the table's own buffers (hupai.env.Encoder.encode_game); the GIL released for more than one table.\n"
-     "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes (features.hpp TableState::kSize), fixed: int32 bytes (the hand\n"
-     "size with no melds, flags, winds, sizes), hand: the seat's counts (its own hand only), piles: per seat its\n"
+     "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes\n"
+     "(features.hpp TableState::kSize), fixed: int32 bytes (the hand size with no melds, flags (bits 8..15: the\n"
+     "gold + 1, for dims' gold_forms), winds, sizes), hand: the seat's counts (its own hand only), piles: per seat its\n"
      "pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
      "records, legal: the legal indices as native uint16 bytes, tail: float32 bytes of the rule facts and scores\n"
      "(None: zeros). Every input is read and checked before anything is written."},
