@@ -424,8 +424,8 @@ PyMethodDef kFeatureMethods[] = {
      "read from the table's own buffers (hupai.env.Encoder.encode_game); the GIL released for more than one table.\n"
      "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes\n"
      "(features.hpp TableState::kSize), fixed: int32 bytes (the hand size with no melds, flags (bits 8..15: the\n"
-     "gold + 1, for dims' gold_forms), winds, sizes), hand: the seat's counts (its own hand only), piles: per seat its\n"
-     "pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
+     "gold + 1, for dims' gold_forms), winds, sizes), hand: the seat's counts (its own hand only), piles: per seat\n"
+     "its pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
      "records, legal: the legal indices as native uint16 bytes, tail: float32 bytes of the rule facts and scores\n"
      "(None: zeros). Every input is read and checked before anything is written."},
     {"encode_table", as_method(encode_table), METH_FASTCALL,

@@ -85,6 +85,10 @@ def lean_turn(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int,
     limit: int, chowers: int, /
 ) -> tuple[int | tuple[Any, ...] | None, int]: ...
+def yunxiao_turn(
+    pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int, limit: int, gold: int,
+    you: list[int], loose: bool, /
+) -> tuple[tuple[Any, ...] | None, int] | None: ...
 def discard_tile(pack: tuple[object, ...], seat: int, tile: int, /) -> None: ...
 def lean_chain(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int, limit: int,
