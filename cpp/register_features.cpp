@@ -22,24 +22,37 @@ namespace {
 // A buffer held for the call, released however it ends.
 struct Held {
     Py_buffer view{};
-    bool held = false;
+    bool held = false;      // view describes the input
+    bool exported = false;  // by the buffer protocol: released at the end
     Held() = default;
     Held(const Held&) = delete;
     Held& operator=(const Held&) = delete;
     ~Held() {
-        if (held) PyBuffer_Release(&view);
+        if (exported) PyBuffer_Release(&view);
     }
 };
 
-// `value` as a C-contiguous buffer, held in `out` (InvalidHand set, false, if it is none).
-bool acquire(PyObject* value, const char* name, Held& out) {
+// `value` as a C-contiguous buffer, held in `out` (InvalidHand set, false, if it is none). Exact bytes are read in
+// place, without the buffer protocol's export and release (immutable, and alive for the call: an argument, or an
+// item of a sequence the call reads while no Python code can run); exact bytearrays too where the caller copies
+// them before any Python code or another thread can run (`copied`: encode_table(s)'s gather), since without an
+// export nothing keeps them from being resized. Most of a decision's twenty inputs are one or the other.
+bool acquire(PyObject* value, const char* name, Held& out, bool copied = false) {
+    const bool bytes = PyBytes_CheckExact(value);
+    if (bytes || (copied && PyByteArray_CheckExact(value))) {
+        out.view.buf = bytes ? PyBytes_AS_STRING(value) : PyByteArray_AS_STRING(value);
+        out.view.len = bytes ? PyBytes_GET_SIZE(value) : PyByteArray_GET_SIZE(value);
+        out.view.itemsize = 1;
+        out.held = true;
+        return true;
+    }
     if (PyObject_GetBuffer(value, &out.view, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();
         set_invalid_hand(std::string(name) + " must be a contiguous buffer (a numpy array or bytes), got " +
                          Py_TYPE(value)->tp_name);
         return false;
     }
-    out.held = true;
+    out.held = out.exported = true;
     return true;
 }
 
@@ -53,15 +66,16 @@ bool sized(const Held& buffer, const char* name, Py_ssize_t items, Py_ssize_t it
     return false;
 }
 
-bool input(PyObject* value, const char* name, Py_ssize_t items, Py_ssize_t itemsize, Held& out) {
-    return acquire(value, name, out) && sized(out, name, items, itemsize);
+bool input(PyObject* value, const char* name, Py_ssize_t items, Py_ssize_t itemsize, Held& out,
+           bool copied = false) {
+    return acquire(value, name, out, copied) && sized(out, name, items, itemsize);
 }
 
 // A writable C-contiguous 2-d buffer of `format` items (numpy's int8 "b", float32 "f"): its rows and width.
 bool output(PyObject* value, const char* name, char format, Held& out, Py_ssize_t& rows, Py_ssize_t& width) {
     const bool ok = PyObject_GetBuffer(value, &out.view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0;
     if (!ok) PyErr_Clear();
-    out.held = ok;
+    out.held = out.exported = ok;
     const char* f = ok && out.view.format != nullptr ? out.view.format : "";
     if (*f == '@' || *f == '=' || *f == '<') ++f;  // native, standard or little-endian: the same on this core
     if (!ok || out.view.ndim != 2 || f[0] != format || f[1] != '\0' ||
@@ -239,7 +253,7 @@ bool seat_buffers(PyObject* value, const char* name, int n, Held* out, Py_ssize_
     if ((!tuple && !PyList_Check(value)) || PySequence_Fast_GET_SIZE(value) != n)
         return refuse(row, std::string(name) + " must be a tuple or list of " + std::to_string(n) + " buffers");
     for (int other = 0; other < n; ++other) {
-        if (!acquire(PySequence_Fast_GET_ITEM(value, other), name, out[other])) return false;
+        if (!acquire(PySequence_Fast_GET_ITEM(value, other), name, out[other], true)) return false;
         if (out[other].view.itemsize != 1) return refuse(row, std::string(name) + " must be buffers of bytes");
     }
     return true;
@@ -248,12 +262,13 @@ bool seat_buffers(PyObject* value, const char* name, int n, Held* out, Py_ssize_
 bool gather(const FeatureDims& dims, PyObject* const* items, Py_ssize_t row, Py_ssize_t tail_width, Batch& batch) {
     const int n = dims.seats;
     Held state, fixed, hand, made, legal, tail, piles[8], records[8];
-    if (!input(items[0], "state (int32 bytes)", TableState::kSize * 4, 1, state) ||
-        !input(items[1], "fixed (int32 bytes)", (2 + 2 * n) * 4, 1, fixed) ||
-        !input(items[2], "hand", dims.kinds, 1, hand) || !input(items[4], "made", n, 1, made) ||
+    // (every input copied into the batch here, before the GIL is released: bytearrays read in place)
+    if (!input(items[0], "state (int32 bytes)", TableState::kSize * 4, 1, state, true) ||
+        !input(items[1], "fixed (int32 bytes)", (2 + 2 * n) * 4, 1, fixed, true) ||
+        !input(items[2], "hand", dims.kinds, 1, hand, true) || !input(items[4], "made", n, 1, made, true) ||
         !seat_buffers(items[3], "piles", n, piles, row) || !seat_buffers(items[5], "records", n, records, row) ||
-        !acquire(items[6], "legal (uint16 bytes)", legal) ||
-        (items[7] != Py_None && !input(items[7], "tail (float32 bytes)", tail_width * 4, 1, tail)))
+        !acquire(items[6], "legal (uint16 bytes)", legal, true) ||
+        (items[7] != Py_None && !input(items[7], "tail (float32 bytes)", tail_width * 4, 1, tail, true)))
         return false;
     std::int32_t values[TableState::kSize];
     std::memcpy(values, state.view.buf, sizeof values);
