@@ -611,8 +611,12 @@ _NAMES = tuple(field.name for field in dataclass_fields(Observation))
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
-                ) -> int:
+#: An encoder's slot (Encoder._new_slot): memoryviews of its int8 and float32 buffers, its dict of views, and the
+#: buffers and views whose reference counts say whether it is free.
+_Slot = tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]
+
+
+def _references(slot: _Slot) -> int:
     """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
     (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
     count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
@@ -669,8 +673,7 @@ class Encoder:
         self._shape = (features.kinds, features.num_players)
         # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
         # reference counts each has when nothing but the encoder holds it.
-        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
-                          | None] = [None] * POOL_ROWS
+        self._slots: list[_Slot | None] = [None] * POOL_ROWS
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
@@ -920,8 +923,7 @@ class Encoder:
                                      views["discard_shanten"])
         return views
 
-    def _take_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...],
-                                  memoryview]:
+    def _take_slot(self) -> _Slot:
         """The next slot in turn, made anew if anything outside the encoder still holds its arrays."""
         at = self._at
         self._at = at + 1 if at + 1 < POOL_ROWS else 0
@@ -931,7 +933,7 @@ class Encoder:
             self._free[at] = _references(slot)
         return slot
 
-    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]:
+    def _new_slot(self) -> _Slot:
         """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
         to the core at every call at the cost of a third of the encoding, working out its format string and
         strides each time, where a memoryview hands on the export it made once), its dict of views (each decision
@@ -939,8 +941,7 @@ class Encoder:
         whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
         when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        # (.data: a new memoryview; the last: the int8 buffer as bytes, whose end is discard_shanten)
-        return ints.data, floats.data, views, (ints, floats, *views.values()), ints.data.cast("B")
+        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],
