@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "analysis.hpp"
+#include "wild_yunxiao.hpp"
 
 namespace hupai {
 
@@ -55,7 +56,8 @@ void discard_shanten(const HandQuery& query, std::int8_t* shanten_after) {
 }  // namespace
 
 std::string table_inputs(const FeatureDims& dims, const TableState& table, std::int32_t* smalls,
-                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count) {
+                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count,
+                         int& gold) {
     const int n = dims.seats, kinds = dims.kinds;
     if (n < 1 || n > 8) return out_of_range("seats", n);
     const std::int32_t* state = table.state;
@@ -66,6 +68,8 @@ std::string table_inputs(const FeatureDims& dims, const TableState& table, std::
     const int base = fixed[0];
     const std::int32_t flags = fixed[1];
     if (base < 0 || base > 127) return out_of_range("hand size", base);
+    gold = (flags >> TableState::kGoldShift) - 1;
+    if (gold < -1 || gold >= kinds) return out_of_range("gold", gold);
     const bool zipai = (flags & TableState::kZipaiRecords) != 0;
     const bool show_kongs = (flags & TableState::kShowKongs) != 0;
     const int width = zipai ? 7 : 6;
@@ -249,6 +253,18 @@ std::string encode_seat(const FeatureDims& dims, const SeatView& view, std::int8
         discard_shanten(query, after.data());
         for (int k = 0; k < kinds; ++k)
             if (own[size_t(k)] > 0) shanten[k] = after[size_t(k)];
+    } else if (dims.gold_forms != 0 && view.gold >= 0 && kinds == kNumKinds && total % 3 == 2 && total <= 14) {
+        // Yunxiao's count (its advice's discard_shanten: golds as jokers, 白板 as the gold's face), by physical kind;
+        // 127 (a kind not held) is kNoDiscard here.
+        std::int8_t after[kNumKinds];
+        try {
+            yunxiao::Hand gold_hand = yunxiao::make_hand(own, view.gold, nullptr, 0, 0);
+            gold_hand.melds = (14 - total) / 3;  // only their number counts here, not their tiles
+            yunxiao::discard_shanten(gold_hand, dims.gold_forms, after);
+        } catch (const InvalidHand& invalid) {
+            return invalid.what();
+        }
+        for (int k = 0; k < kinds; ++k) shanten[k] = after[k] == 127 ? kNoDiscard : after[k];
     }
     return "";
 }

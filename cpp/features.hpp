@@ -20,6 +20,8 @@ struct FeatureDims {
     int max_melds = 8;      // meld records per seat in the input
     int discard_stride = 0; // discard entries per seat in the input (a pile longer than this is refused)
     unsigned shanten_forms = 0;  // win forms for discard_shanten; 0: not counted here (left at kNoDiscard)
+    unsigned gold_forms = 0;     // win forms for a discard_shanten with the golds as jokers (Yunxiao's advice),
+                                 // counted for a table whose gold is given (SeatView::gold); 0: none
 
     // Sizes of one table's buffers: int8 features (hand, drawn, tile, melds, hidden melds, discards, discard
     // counts, hand sizes, action mask, discard shanten) and float32 features (the table block first).
@@ -41,6 +43,7 @@ struct SeatView {
     const std::int8_t* discards = nullptr;    // every seat's discards in order, the seats one after another (as
                                               // many as smalls says, each at most discard_stride)
     const std::uint8_t* legal = nullptr;      // the legal actions' indices, native uint16 (as many as smalls says)
+    int gold = -1;                            // the table's gold (FeatureDims::gold_forms), -1: none given
 };
 
 // One table's state as the table keeps it (hupai.env.Encoder.encode_game): what the seat may see, read from the
@@ -51,6 +54,7 @@ struct TableState {
                                       // more, -2: the sizes given in `fixed`
     static constexpr std::int32_t kShowKongs = 1;     // fixed flags: another seat's concealed kong shows its kind
     static constexpr std::int32_t kZipaiRecords = 2;  // the records are Wai Huzi's groups (7 bytes), not melds (6)
+    static constexpr int kGoldShift = 8;  // fixed flags >> kGoldShift: the hand's gold + 1 (0: none), a public fact
     const std::int32_t* state = nullptr;   // kSize values
     const std::int32_t* fixed = nullptr;   // 2 + 2 * seats: the hand size with no melds, flags, each seat's wind,
                                            // each seat's hand size (read only in mode -2)
@@ -65,9 +69,11 @@ struct TableState {
 
 // The encoder's inputs (SeatView's) of one table's state: `smalls` (FeatureDims::smalls() values), `hand` (kinds),
 // `melds` (seats x max_melds x kMeldWidth) and `discards` (at most seats x discard_stride; `discard_count` says
-// how many). Returns "" or what is wrong. A face-down meld of another seat is written without its tiles.
+// how many), and `gold` (the fixed flags', -1 for none). Returns "" or what is wrong. A face-down meld of another
+// seat is written without its tiles.
 std::string table_inputs(const FeatureDims& dims, const TableState& table, std::int32_t* smalls,
-                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count);
+                         std::uint8_t* hand, std::int8_t* melds, std::int8_t* discards, long& discard_count,
+                         int& gold);
 
 // Writes one table's features (every byte of both buffers: the float buffer's table block is written and the
 // rest of it zeroed, for the caller's rule facts and scores). Returns "" or what is wrong with the input (a

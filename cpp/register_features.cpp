@@ -22,24 +22,37 @@ namespace {
 // A buffer held for the call, released however it ends.
 struct Held {
     Py_buffer view{};
-    bool held = false;
+    bool held = false;      // view describes the input
+    bool exported = false;  // by the buffer protocol: released at the end
     Held() = default;
     Held(const Held&) = delete;
     Held& operator=(const Held&) = delete;
     ~Held() {
-        if (held) PyBuffer_Release(&view);
+        if (exported) PyBuffer_Release(&view);
     }
 };
 
-// `value` as a C-contiguous buffer, held in `out` (InvalidHand set, false, if it is none).
-bool acquire(PyObject* value, const char* name, Held& out) {
+// `value` as a C-contiguous buffer, held in `out` (InvalidHand set, false, if it is none). Exact bytes are read in
+// place, without the buffer protocol's export and release (immutable, and alive for the call: an argument, or an
+// item of a sequence the call reads while no Python code can run); exact bytearrays too where the caller copies
+// them before any Python code or another thread can run (`copied`: encode_table(s)'s gather), since without an
+// export nothing keeps them from being resized. Most of a decision's twenty inputs are one or the other.
+bool acquire(PyObject* value, const char* name, Held& out, bool copied = false) {
+    const bool bytes = PyBytes_CheckExact(value);
+    if (bytes || (copied && PyByteArray_CheckExact(value))) {
+        out.view.buf = bytes ? PyBytes_AS_STRING(value) : PyByteArray_AS_STRING(value);
+        out.view.len = bytes ? PyBytes_GET_SIZE(value) : PyByteArray_GET_SIZE(value);
+        out.view.itemsize = 1;
+        out.held = true;
+        return true;
+    }
     if (PyObject_GetBuffer(value, &out.view, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();
         set_invalid_hand(std::string(name) + " must be a contiguous buffer (a numpy array or bytes), got " +
                          Py_TYPE(value)->tp_name);
         return false;
     }
-    out.held = true;
+    out.held = out.exported = true;
     return true;
 }
 
@@ -53,15 +66,16 @@ bool sized(const Held& buffer, const char* name, Py_ssize_t items, Py_ssize_t it
     return false;
 }
 
-bool input(PyObject* value, const char* name, Py_ssize_t items, Py_ssize_t itemsize, Held& out) {
-    return acquire(value, name, out) && sized(out, name, items, itemsize);
+bool input(PyObject* value, const char* name, Py_ssize_t items, Py_ssize_t itemsize, Held& out,
+           bool copied = false) {
+    return acquire(value, name, out, copied) && sized(out, name, items, itemsize);
 }
 
 // A writable C-contiguous 2-d buffer of `format` items (numpy's int8 "b", float32 "f"): its rows and width.
 bool output(PyObject* value, const char* name, char format, Held& out, Py_ssize_t& rows, Py_ssize_t& width) {
     const bool ok = PyObject_GetBuffer(value, &out.view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0;
     if (!ok) PyErr_Clear();
-    out.held = ok;
+    out.held = out.exported = ok;
     const char* f = ok && out.view.format != nullptr ? out.view.format : "";
     if (*f == '@' || *f == '=' || *f == '<') ++f;  // native, standard or little-endian: the same on this core
     if (!ok || out.view.ndim != 2 || f[0] != format || f[1] != '\0' ||
@@ -92,18 +106,18 @@ bool read_outputs(PyObject* ints, PyObject* floats, const FeatureDims& dims, Out
     return true;
 }
 
-// The layout's sizes (Features._dims: 8 ints) into `dims` (InvalidHand set, false, if they are not).
+// The layout's sizes (Features._dims: 9 ints) into `dims` (InvalidHand set, false, if they are not).
 bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
-    if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 8) {
-        set_invalid_hand("dims: 8 ints");
+    if (!PyTuple_Check(dims_arg) || PyTuple_GET_SIZE(dims_arg) != 9) {
+        set_invalid_hand("dims: 9 ints");
         return false;
     }
-    long long values[8];
-    const char* names[8] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
-                            "discard_stride", "shanten_forms"};
-    const long long highs[8] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms};
-    for (Py_ssize_t i = 0; i < 8; ++i)
-        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i == 7 ? 0 : 1, highs[i], values[i])) return false;
+    long long values[9];
+    const char* names[9] = {"seats", "kinds", "max_discards", "actions", "table_size", "max_melds",
+                            "discard_stride", "shanten_forms", "gold_forms"};
+    const long long highs[9] = {8, kNumKinds, 1000, 100000, 100000, 64, 1000, kAllForms, kAllForms};
+    for (Py_ssize_t i = 0; i < 9; ++i)
+        if (!read_int(PyTuple_GET_ITEM(dims_arg, i), names[i], i >= 7 ? 0 : 1, highs[i], values[i])) return false;
     dims.seats = int(values[0]);
     dims.kinds = int(values[1]);
     dims.max_discards = int(values[2]);
@@ -112,6 +126,7 @@ bool read_dims(PyObject* dims_arg, FeatureDims& dims) {
     dims.max_melds = int(values[5]);
     dims.discard_stride = int(values[6]);
     dims.shanten_forms = unsigned(values[7]);
+    dims.gold_forms = unsigned(values[8]);
     if (dims.table_size < 5 + 7 * dims.seats + 1) {
         set_invalid_hand("table_size is too small for the seats");
         return false;
@@ -224,6 +239,7 @@ struct Batch {
     std::vector<std::uint8_t> legal;
     std::vector<Py_ssize_t> legal_at{0};
     std::vector<float> tails;
+    std::vector<int> golds;
 };
 
 bool refuse(Py_ssize_t row, const std::string& what) {
@@ -237,7 +253,7 @@ bool seat_buffers(PyObject* value, const char* name, int n, Held* out, Py_ssize_
     if ((!tuple && !PyList_Check(value)) || PySequence_Fast_GET_SIZE(value) != n)
         return refuse(row, std::string(name) + " must be a tuple or list of " + std::to_string(n) + " buffers");
     for (int other = 0; other < n; ++other) {
-        if (!acquire(PySequence_Fast_GET_ITEM(value, other), name, out[other])) return false;
+        if (!acquire(PySequence_Fast_GET_ITEM(value, other), name, out[other], true)) return false;
         if (out[other].view.itemsize != 1) return refuse(row, std::string(name) + " must be buffers of bytes");
     }
     return true;
@@ -246,12 +262,13 @@ bool seat_buffers(PyObject* value, const char* name, int n, Held* out, Py_ssize_
 bool gather(const FeatureDims& dims, PyObject* const* items, Py_ssize_t row, Py_ssize_t tail_width, Batch& batch) {
     const int n = dims.seats;
     Held state, fixed, hand, made, legal, tail, piles[8], records[8];
-    if (!input(items[0], "state (int32 bytes)", TableState::kSize * 4, 1, state) ||
-        !input(items[1], "fixed (int32 bytes)", (2 + 2 * n) * 4, 1, fixed) ||
-        !input(items[2], "hand", dims.kinds, 1, hand) || !input(items[4], "made", n, 1, made) ||
+    // (every input copied into the batch here, before the GIL is released: bytearrays read in place)
+    if (!input(items[0], "state (int32 bytes)", TableState::kSize * 4, 1, state, true) ||
+        !input(items[1], "fixed (int32 bytes)", (2 + 2 * n) * 4, 1, fixed, true) ||
+        !input(items[2], "hand", dims.kinds, 1, hand, true) || !input(items[4], "made", n, 1, made, true) ||
         !seat_buffers(items[3], "piles", n, piles, row) || !seat_buffers(items[5], "records", n, records, row) ||
-        !acquire(items[6], "legal (uint16 bytes)", legal) ||
-        (items[7] != Py_None && !input(items[7], "tail (float32 bytes)", tail_width * 4, 1, tail)))
+        !acquire(items[6], "legal (uint16 bytes)", legal, true) ||
+        (items[7] != Py_None && !input(items[7], "tail (float32 bytes)", tail_width * 4, 1, tail, true)))
         return false;
     std::int32_t values[TableState::kSize];
     std::memcpy(values, state.view.buf, sizeof values);
@@ -279,11 +296,14 @@ bool gather(const FeatureDims& dims, PyObject* const* items, Py_ssize_t row, Py_
     const size_t piled = batch.discards.size();
     batch.discards.resize(piled + size_t(n) * size_t(dims.discard_stride));
     long count = 0;
+    int gold = -1;
     const std::string error =
         table_inputs(dims, table, batch.smalls.data() + batch.smalls.size() - width,
                      batch.hands.data() + batch.hands.size() - size_t(dims.kinds),
-                     batch.melds.data() + batch.melds.size() - meld_block, batch.discards.data() + piled, count);
+                     batch.melds.data() + batch.melds.size() - meld_block, batch.discards.data() + piled, count,
+                     gold);
     if (!error.empty()) return refuse(row, error);
+    batch.golds.push_back(gold);
     batch.discards.resize(piled + size_t(count));
     batch.pile_at.push_back(Py_ssize_t(batch.discards.size()));
     const auto* indices = static_cast<const std::uint8_t*>(legal.view.buf);
@@ -343,6 +363,7 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
     batch.legal.clear();
     batch.legal_at.assign(1, 0);
     batch.tails.clear();
+    batch.golds.clear();
     batch.smalls.reserve(size_t(count * dims.smalls()));
     batch.hands.reserve(size_t(count * dims.kinds));
     batch.melds.reserve(size_t(count * dims.seats * dims.max_melds * FeatureDims::kMeldWidth));
@@ -376,6 +397,7 @@ PyObject* encode_rows(PyObject* const* args, Py_ssize_t nargs, bool many) {
             view.melds = batch.melds.data() + row * meld_block;
             view.discards = batch.discards.data() + batch.pile_at[size_t(row)];
             view.legal = batch.legal.data() + 2 * batch.legal_at[size_t(row)];
+            view.gold = batch.golds[size_t(row)];
             float* out = floats + row * float_width;
             error = encode_seat(dims, view, ints + row * int_width, out, int(float_width));
             if (!error.empty())
@@ -415,9 +437,10 @@ PyMethodDef kFeatureMethods[] = {
      "encode_tables($module, ints, floats, dims, at, tables, /)\n--\n\n"
      "One seat's agent features of each table into rows at.. of ints (int8[N, I]) and floats (float32[N, F]),\n"
      "read from the table's own buffers (hupai.env.Encoder.encode_game); the GIL released for more than one table.\n"
-     "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes (features.hpp TableState::kSize), fixed: int32 bytes (the hand\n"
-     "size with no melds, flags, winds, sizes), hand: the seat's counts (its own hand only), piles: per seat its\n"
-     "pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
+     "tables: a tuple or list of (state, fixed, hand, piles, made, records, legal, tail). state: int32 bytes\n"
+     "(features.hpp TableState::kSize), fixed: int32 bytes (the hand size with no melds, flags (bits 8..15: the\n"
+     "gold + 1, for dims' gold_forms), winds, sizes), hand: the seat's counts (its own hand only), piles: per seat\n"
+     "its pile buffer, made: per seat the pile bytes in use, records: per seat its meld (6-byte) or group (7-byte)\n"
      "records, legal: the legal indices as native uint16 bytes, tail: float32 bytes of the rule facts and scores\n"
      "(None: zeros). Every input is read and checked before anything is written."},
     {"encode_table", as_method(encode_table), METH_FASTCALL,

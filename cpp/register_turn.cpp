@@ -19,6 +19,7 @@
 #include "pyargs.hpp"
 #include "register.hpp"
 #include "tiles.hpp"
+#include "wild_yunxiao.hpp"
 
 namespace py = pybind11;
 
@@ -275,6 +276,236 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return turn_result(cache, query.ready, seats, discards, next_tile);
 }
 
+// Yunxiao's ready test of a seat's hand at rest (YunxiaoRules.ready with nothing drawn): a waiting size, and two
+// golds held or some wait (YX-29, YX-32..35). Its waits (bit k: kind k) in `waits` when it was asked for them.
+// False with `ok` false where the core's waits refuse the hand (the flow's own path then raises as before).
+bool yunxiao_ready(const std::uint8_t* counts, int gold, const std::uint8_t* meld_kinds, int meld_count, int melds,
+                   bool loose, std::uint64_t& waits, bool& ok) {
+    waits = 0;
+    int total = 0;
+    for (int kind = 0; kind < kNumKinds; ++kind) total += counts[kind];
+    if (total % 3 != 1) return false;
+    KindCounts physical{};
+    std::memcpy(physical.data(), counts, kNumKinds);
+    try {
+        waits = yunxiao::waits(yunxiao::make_hand(physical, gold, meld_kinds, meld_count, melds), loose);
+    } catch (const InvalidHand&) {
+        ok = false;
+        return false;
+    }
+    return counts[gold] >= 2 || waits != 0;
+}
+
+// yunxiao_turn(pack, ready, seat, tile, drawn, head, limit, gold, you, loose) -> (tuple | None, int) | None.
+PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 9 more arguments");
+        return nullptr;
+    }
+    PyObject* pack[kPackSize];
+    for (Py_ssize_t item = 0; item < kPackSize; ++item) pack[item] = PyTuple_GET_ITEM(args[0], item);
+    PyObject* hands_list = pack[kHands];
+    if (!PyList_CheckExact(hands_list) || PyList_GET_SIZE(hands_list) < 2 || PyList_GET_SIZE(hands_list) > 4) {
+        fail("yunxiao_turn: hands must be a list of 2..4 seats");
+        return nullptr;
+    }
+    const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
+    std::uint8_t* draws = seat_counters(pack[kDraws], seats);
+    std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
+    std::uint8_t* cache = seat_counters(args[1], seats);
+    if (draws == nullptr || discards_made == nullptr || draws == discards_made || cache == nullptr ||
+        cache == draws || cache == discards_made || !seat_list(pack[kPiles], seats) ||
+        !seat_list(pack[kMeldRecords], seats) || !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
+        !seat_tables(pack[kDiscardActions], seats) || !PyBytes_CheckExact(pack[kWallTiles]) ||
+        PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall || !seat_list(args[8], seats)) {
+        fail("yunxiao_turn: a per-seat list, buffer or table of the wrong shape");
+        return nullptr;
+    }
+    const long wall_size = long(PyBytes_GET_SIZE(pack[kWallTiles]));
+    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0;
+    if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
+        !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
+        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(args[7], 0, kNumKinds - 1, gold))
+        return nullptr;
+    if (!PyBool_Check(args[9])) {
+        fail("yunxiao_turn: loose must be a bool");
+        return nullptr;
+    }
+    const bool loose = args[9] == Py_True;
+    const long next = (seat + 1) % long(seats);
+    long level = 0, next_level = 0, pungs = 0;
+    if (!small_int(PyList_GET_ITEM(args[8], seat), 0, 3, level) ||
+        !small_int(PyList_GET_ITEM(args[8], next), 0, 3, next_level) ||
+        !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs))
+        return nullptr;
+
+    // Read and check everything the turn reads, before anything is written.
+    std::uint8_t counts[4][kNumKinds];
+    std::uint8_t* buffers[4] = {};
+    std::uint8_t meld_kinds[4][4 * kMaxMelds];
+    int meld_tiles[4] = {}, melds[4] = {};
+    signed char ready[4] = {};
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        PyObject* hand = PyList_GET_ITEM(hands_list, s);
+        if (!PyByteArray_CheckExact(hand) || PyByteArray_GET_SIZE(hand) != kNumKinds) {
+            fail("yunxiao_turn: a hand must be a bytearray of 34 counts");
+            return nullptr;
+        }
+        buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
+        for (Py_ssize_t other = 0; other < s; ++other)
+            if (buffers[other] == buffers[s]) {
+                fail("yunxiao_turn: two seats share one hand");
+                return nullptr;
+            }
+        std::memcpy(counts[s], buffers[s], kNumKinds);
+        for (int kind = 0; kind < kNumKinds; ++kind)
+            if (counts[s][kind] > kMaxCopies) {
+                fail("yunxiao_turn: a count above 4");
+                return nullptr;
+            }
+        PyObject* records = PyList_GET_ITEM(pack[kMeldRecords], s);
+        if (!PyBytes_CheckExact(records) || PyBytes_GET_SIZE(records) % kMeldWidth != 0 ||
+            PyBytes_GET_SIZE(records) > kMaxMelds * kMeldWidth) {
+            fail("yunxiao_turn: a seat's meld records must be bytes of at most 4 records of 6 bytes");
+            return nullptr;
+        }
+        // The melds' tiles as the rules give them to the core (hupai.hand.Meld.record: type code, first tile).
+        melds[s] = int(PyBytes_GET_SIZE(records) / kMeldWidth);
+        const auto* record = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(records));
+        for (int m = 0; m < melds[s]; ++m, record += kMeldWidth) {
+            const int code = record[0], first = record[1];
+            if (first >= kNumKinds || (code == 12 && (first >= 27 || first % 9 > 6)) ||
+                (code != 12 && code != 25 && code != 20)) {
+                fail("yunxiao_turn: a meld record of no meld");
+                return nullptr;
+            }
+            for (int t = 0; t < (code == 20 ? 4 : 3); ++t)
+                meld_kinds[s][meld_tiles[s]++] = std::uint8_t(code == 12 ? first + t : first);
+        }
+        const std::uint8_t known = cache[s];
+        if (known > 1 && known != kReadyUnknown) {
+            fail("yunxiao_turn: a ready byte must be 0, 1 or 255");
+            return nullptr;
+        }
+        ready[s] = known == kReadyUnknown ? -1 : static_cast<signed char>(known);
+    }
+    if (counts[seat][tile] == 0) {
+        fail("yunxiao_turn: the discarder does not hold the tile");
+        return nullptr;
+    }
+    PyObject* louhu_item = PyList_GET_ITEM(pack[kLouhu], next);
+    int overflow = 0;
+    const long long louhu = PyLong_CheckExact(louhu_item) ? PyLong_AsLongLongAndOverflow(louhu_item, &overflow) : -1;
+    if (overflow != 0 || louhu < 0 || louhu > kLouhuMask) {
+        fail("yunxiao_turn: a 漏胡 mask must be an int in 0..2**35-1");
+        return nullptr;
+    }
+    PyObject* pile_buffer = PyList_GET_ITEM(pack[kPiles], seat);
+    if (!PyByteArray_CheckExact(pile_buffer) || PyByteArray_GET_SIZE(pile_buffer) != kPileCapacity) {
+        fail("yunxiao_turn: a discard pile must be a bytearray of 256 bytes");
+        return nullptr;
+    }
+    --counts[seat][tile];  // (the local copy: the hand the rules' hooks would see after the discard)
+
+    // Anything but the quiet discard leaves by the flow's own path, nothing written: a 漏胡 block the draw ends, the
+    // wall's end (YX-12, YX-23), a declaration the next seat may make before its draw (YX-27, YX-30: a level, or
+    // its first draw), a 游 level that moves (YX-26, YunxiaoRules.on_discard: asked where a gold is held after the
+    // discard or a level is held; in 游 shape the level is 1 after a discard of no gold, else 2, or 3 after 2).
+    if (louhu != 0 || head >= limit || next_level != 0 || draws[next] == 0) Py_RETURN_NONE;
+    if (counts[seat][gold] != 0 || level != 0) {
+        bool shape = false;
+        if (counts[seat][gold] != 0) {
+            KindCounts physical{};
+            std::memcpy(physical.data(), counts[seat], kNumKinds);
+            try {
+                shape = yunxiao::you_shape(
+                    yunxiao::make_hand(physical, int(gold), meld_kinds[seat], meld_tiles[seat], melds[seat]));
+            } catch (const InvalidHand&) {
+                Py_RETURN_NONE;
+            }
+        }
+        const long moved = !shape ? 0 : tile != gold ? 1 : level >= 2 ? 3 : 2;
+        if (moved != level) Py_RETURN_NONE;
+    }
+    const long next_tile = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(pack[kWallTiles]))[head];
+    if (next_tile >= kNumKinds || counts[next][next_tile] >= kMaxCopies) {
+        fail("yunxiao_turn: a wall tile of no kind, or a fifth copy drawn");
+        return nullptr;
+    }
+    if (discards_made[seat] == 0xFF || draws[next] == 0xFF) {
+        fail("yunxiao_turn: a counter at its limit");
+        return nullptr;
+    }
+    // A seat already known ready is asked whether the discard completes it by the rules' own memo of its waits
+    // (YunxiaoRules._wait_bits: a ready hand is asked at every discard until it changes), which this would work out
+    // afresh each time: the flow's path.
+    if (tile != gold)
+        for (Py_ssize_t s = 0; s < seats; ++s)
+            if (s != seat && ready[s] == 1) Py_RETURN_NONE;
+    // The ready cache as the claim window fills it: the discarder's waiting hand (a 摸切 discard leaves a known one
+    // as it was) and every seat not known; then the claims (YunxiaoRules.claim_options): a ready seat's win on a
+    // wait that is no gold (YX-11, YX-14), a pung or kong of two held, the 下家's chow (白板 as the gold's face,
+    // YX-7). Any claim leaves by the flow's path.
+    std::uint64_t waits[4] = {};
+    bool ok = true;
+    for (Py_ssize_t s = 0; s < seats; ++s) {
+        if (ready[s] >= 0 && !(s == seat && tile != drawn)) continue;
+        ready[s] = yunxiao_ready(counts[s], int(gold), meld_kinds[s], meld_tiles[s], melds[s], loose, waits[s], ok)
+                       ? 1 : 0;
+        if (!ok) Py_RETURN_NONE;
+    }
+    if (tile != gold) {
+        const long face = tile == yunxiao::kWhite && gold != yunxiao::kWhite ? gold : tile;
+        for (Py_ssize_t step = 1; step < seats; ++step) {
+            const Py_ssize_t s = (seat + step) % seats;
+            const std::uint8_t* hand = counts[s];
+            if (hand[tile] >= 2) Py_RETURN_NONE;
+            if (ready[s] == 1 && (waits[s] >> tile & 1)) Py_RETURN_NONE;  // (found ready just now: its waits known)
+            if (s == next && face < 27) {
+                const long low = face - face % 9;
+                for (long start = std::max(low, face - 2); start <= std::min(face, low + 6); ++start) {
+                    bool both = true;
+                    for (long kind = start; kind < start + 3; ++kind)
+                        if (kind != face && !hand[kind == gold ? yunxiao::kWhite : kind]) both = false;
+                    if (both) Py_RETURN_NONE;
+                }
+            }
+        }
+    }
+
+    // Nobody may claim: the discard onto the seat's pile, the ready cache, and the next seat's draw.
+    std::uint8_t* pile = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile_buffer));
+    --buffers[seat][tile];
+    pile[discards_made[seat]++] = std::uint8_t(tile);
+    ++buffers[next][next_tile];
+    ++counts[next][next_tile];
+    ++draws[next];
+    // Is that turn only its discards (YunxiaoRules.turn_is_plain: known not ready before the draw)? Not if a kong
+    // may be possible (four held, or a held kind of an exposed pung): the flow asks the rules then.
+    const std::uint8_t* hand = counts[next];
+    bool plain = ready[next] == 0 && std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
+    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
+        plain = hand[__builtin_ctzll(rest)] == 0;
+    if (!plain) {
+        Py_INCREF(Py_None);
+        return turn_result(cache, ready, seats, Py_None, next_tile);
+    }
+    PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
+    Py_ssize_t held = 0;
+    for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
+    PyObject* discards = PyTuple_New(held);
+    if (discards != nullptr) {
+        Py_ssize_t at = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) {
+            if (hand[kind] == 0) continue;
+            PyObject* action = PyTuple_GET_ITEM(actions, kind);
+            Py_INCREF(action);
+            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
+        }
+    }
+    return turn_result(cache, ready, seats, discards, next_tile);
+}
+
 // discard_tile(pack, seat, tile) -> None: the general path's discard (MahjongFlow._discard), the bytes the lean
 // turn's discard writes: one count off the seat's hand, the tile onto its pile at its count of discards made, that
 // count + 1. Three byte writes that cost the interpreter three subscripted stores (a bytearray's, about 150
@@ -393,6 +624,17 @@ PyMethodDef kTurnMethods[] = {
      "some seat may claim, 0 if nobody may but no draw\n"
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
      "its discards, else None; drawn the tile drawn, -1 if none was."},
+    {"yunxiao_turn", as_method(yunxiao_turn), METH_FASTCALL,
+     "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, /)\n--\n\n"
+     "Yunxiao's quiet discard in one crossing (MahjongFlow._gold_discard, claim window \"eligible\"): `seat`\n"
+     "discards `tile` (`drawn`: the tile it drew, -1 if none), nobody may claim it, and the next seat draws the\n"
+     "wall's tile at `head`. `pack` and `ready` as lean_turn's; `limit`: the end of the wall for a normal draw\n"
+     "(YunxiaoRules.can_draw); `gold`: the gold kind; `you`: per seat its 游 level (a list of ints); `loose`: the\n"
+     "buda_loose option. Returns None, nothing written, unless the discard is quiet: no claim, no 游 level that\n"
+     "moves, no 漏胡 block, the wall goes on, and the next seat has no declaration before its draw. Else it\n"
+     "writes the discard (hand, pile, discards_made), the ready cache (every seat's, as the claim window fills it)\n"
+     "and the draw (hand, draws), after every argument is checked, and returns (result, drawn): result the next\n"
+     "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},
     {"discard_tile", as_method(discard_tile), METH_FASTCALL,
      "discard_tile($module, pack, seat, tile, /)\n--\n\n"
      "The general path's discard (MahjongFlow._discard) in the lean turn's pack: one count of `tile` off the\n"

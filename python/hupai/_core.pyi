@@ -44,18 +44,18 @@ def decompositions(
 def encode_features(
     ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview, smalls: Buffer,
     hands: Buffer, melds: Buffer,
-    discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int],
+    discards: Buffer, legal: Buffer, dims: tuple[int, int, int, int, int, int, int, int, int],
     tails: Buffer | None = None, at: int | None = None, /,
 ) -> None: ...
 def encode_tables(
     ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview,
-    dims: tuple[int, int, int, int, int, int, int, int], at: int,
+    dims: tuple[int, int, int, int, int, int, int, int, int], at: int,
     tables: Sequence[tuple[Buffer, Buffer, Buffer, Sequence[Buffer], Buffer, Sequence[Buffer], Buffer, Buffer | None]],
     /,
 ) -> None: ...
 def encode_table(
     ints: npt.NDArray[np.int8] | memoryview, floats: npt.NDArray[np.float32] | memoryview,
-    dims: tuple[int, int, int, int, int, int, int, int], at: int, state: Buffer, fixed: Buffer, hand: Buffer,
+    dims: tuple[int, int, int, int, int, int, int, int, int], at: int, state: Buffer, fixed: Buffer, hand: Buffer,
     piles: Sequence[Buffer], made: Buffer, records: Sequence[Buffer], legal: Buffer, tail: Buffer | None, /,
 ) -> None: ...
 def shanten_batch(
@@ -85,6 +85,10 @@ def lean_turn(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int,
     limit: int, chowers: int, /
 ) -> tuple[int | tuple[Any, ...] | None, int]: ...
+def yunxiao_turn(
+    pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int, limit: int, gold: int,
+    you: list[int], loose: bool, /
+) -> tuple[tuple[Any, ...] | None, int] | None: ...
 def discard_tile(pack: tuple[object, ...], seat: int, tile: int, /) -> None: ...
 def lean_chain(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int, limit: int,

@@ -92,6 +92,42 @@ def _state(values: list[int]) -> bytes:
     return struct.pack("=11i", *values)
 
 
+def _with_gold(fixed: object, gold: int) -> bytes:
+    """``fixed`` (int32 bytes) with its flags' gold (bits 8..15, the gold + 1) set to ``gold``."""
+    assert isinstance(fixed, bytes)
+    values = list(struct.unpack(f"={len(fixed) // 4}i", fixed))
+    values[1] = (values[1] & 0xFF) | (gold + 1) << 8
+    return struct.pack(f"={len(values)}i", *values)
+
+
+def test_the_core_counts_yunxiaos_discard_shanten_with_the_gold_its_fixed_flags_give() -> None:
+    features = Features(hupai.rules.get("yunxiao"))
+    forms = features._dims[8]
+    assert forms and not features._dims[7]  # the gold count, not the plain one
+    turns = 0
+    for seed in range(4):
+        game = Game("yunxiao", seed=seed)
+        observer = Observer(game)
+        bot = RandomBot(seed)
+        gold = game.table.extras["gold"]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            inputs = list(Encoder(features).game_inputs(observer.buffers(game, seat), None))
+            hand = bytes(game.table.hands[seat])
+            if sum(hand) % 3 == 2:
+                turns += 1
+                after = hupai._core.yunxiao_discard_shanten(hand, gold, (14 - sum(hand)) // 3, forms)
+                expected = [99 if value == 127 else value for value in after]
+                ints, floats, views = features.empty(1)
+                hupai._core.encode_table(ints, floats, features._dims, 0, *inputs)
+                assert views["discard_shanten"].tolist() == expected
+                inputs[1] = _with_gold(inputs[1], -1)  # no gold given: not counted here
+                hupai._core.encode_table(ints, floats, features._dims, 0, *inputs)
+                assert (views["discard_shanten"] == 99).all()
+            game.apply(bot.act(game.observation(seat)))
+    assert turns > 40
+
+
 def test_a_face_down_kong_of_another_seat_gives_its_count_and_never_its_kind() -> None:
     features, inputs = _inputs()
     kong = Meld("kong", (5, 5, 5, 5), concealed=True).record
@@ -119,6 +155,8 @@ def test_the_cores_table_encoder_refuses_a_wrong_buffer_before_writing_anything(
         (0, good[0][:-4]),  # type: ignore[index]  # a short state
         (0, _state([0, -1, -1, 50, 0, 0, 0, 0, 1, 0, 7])),  # a hand-size mode of no seat
         (1, b"\0" * 4),  # a short fixed
+        (1, _with_gold(good[1], 34)),  # a gold of no kind
+        (1, _with_gold(good[1], -2)),
         (2, bytes(33)),  # a hand of 33 kinds
         (2, np.zeros(34, np.int32)),  # a hand of int32 items
         (2, None),  # no buffer

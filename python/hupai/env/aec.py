@@ -204,14 +204,15 @@ class HupaiAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         if any(rewards.values()) or len(rewards) != len(self.agents):  # else they are the zeros this step gives
             self.rewards = {name: 0.0 for name in self.agents}
         game.apply(chosen)
-        if game.over:
+        flow = game._flow  # (Game.over and Game.seats_to_act read from it, without the properties' calls)
+        if flow.table.phase == "over":
             self._end_hand()
             self._accumulate_rewards()
         else:
             infos = self.infos
             if any(infos.values()) or len(infos) != len(self.agents):  # else they are the empty ones it gives
                 self.infos = {name: {} for name in self.agents}
-            seats = game.seats_to_act  # _select(), without its call
+            seats = flow.seats_to_act()  # _select(), without its call
             if seats:
                 self.agent_selection = self.possible_agents[seats[0]]
         # Between hands every reward is zero: nothing to accumulate.

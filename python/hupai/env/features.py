@@ -178,6 +178,10 @@ class Features:
         # The plain count (no wild tiles) is the core's, inside its encoder; a count that reads the table (Yunxiao's
         # gold) is the advice's, after it.
         self._core_shanten = self.advice is not None and type(self.advice).shanten is Advice.shanten
+        # Yunxiao's count (the golds as jokers) is the core's too where the encoder reads a table's buffers (the gold
+        # given in the fixed facts' flags: Encoder.game_inputs), and the advice's after the fields' encoder.
+        self._gold_shanten = (self.advice is not None and not self._core_shanten
+                              and type(self.advice).__name__ == "YunxiaoAdvice")
         self._shapes = self.shapes()
         # Every array of one encode is a view of one int8 and one float32 buffer: two allocations, not fourteen.
         self._layout: list[tuple[str, tuple[int, ...], bool, int, int]] = []
@@ -191,7 +195,8 @@ class Features:
         # The core's encoder (cpp/features.hpp): the sizes it checks, and a blank meld-record block per table.
         self._stride = self.wall_size  # a discard pile never holds more tiles than the wall
         self._dims = (n, kinds, self.max_discards, self.actions.n, self.table_size, MAX_MELDS, self._stride,
-                      self.advice._forms if self._core_shanten and self.advice is not None else 0)
+                      self.advice._forms if self._core_shanten and self.advice is not None else 0,
+                      self.advice._forms if self._gold_shanten and self.advice is not None else 0)
         self._blank_melds = bytes([0, 255, 255, 255, 255]) * (n * MAX_MELDS)
         self._phase = {phase: index for index, phase in enumerate(PHASES)}
 
@@ -587,18 +592,11 @@ class Features:
 _pack_smalls = struct.Struct("=10i").pack
 #: A table's state for _core.encode_tables (cpp/features.hpp: TableState::kSize native int32 values).
 _pack_state = struct.Struct("=11i").pack
-#: Where Observer.buffers puts the seat's hand and the public facts.
-_B_HAND, _B_EXTRAS = 11, 15
+#: Where the fixed facts' flags hold the gold + 1 (features.hpp TableState::kGoldShift).
+_GOLD_SHIFT = 8
+#: Where Observer.buffers puts the seat's hand.
+_B_HAND = 11
 
-
-class _HandFacts:
-    """What a shanten count that reads only the seat's counts and the public facts is given (Yunxiao's advice)."""
-
-    __slots__ = ("counts", "extras")
-
-    def __init__(self, counts: bytes, extras: Mapping[str, Any]) -> None:
-        self.counts = counts
-        self.extras = extras
 
 #: An observation's fields in their order (what :meth:`Observer.seen <hupai.game.Observer.seen>` gives), one C call.
 _fields = attrgetter(*(field.name for field in dataclass_fields(Observation)))
@@ -613,8 +611,12 @@ _NAMES = tuple(field.name for field in dataclass_fields(Observation))
 POOL_ROWS = 4
 
 
-def _references(slot: tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
-                ) -> int:
+#: An encoder's slot (Encoder._new_slot): memoryviews of its int8 and float32 buffers, its dict of views, and the
+#: buffers and views whose reference counts say whether it is free.
+_Slot = tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...]]
+
+
+def _references(slot: _Slot) -> int:
     """The sum of the reference counts of a slot's buffers and arrays. Every view of an array shares its buffer
     (numpy makes a view's base the array that owns the memory), so a view a caller keeps shows in its buffer's
     count, and an array it keeps (alone or in a dict) in that array's. No count falls below the one it had when
@@ -641,7 +643,7 @@ class Encoder:
 
     __slots__ = ("features", "_actions", "_melds", "_piles", "_legal", "_facts", "_scores", "_slots", "_free",
                  "_at", "_tail_width", "_seat_part", "_private_facts", "_phases", "_to_act", "_shape", "_n",
-                 "_python_shanten", "_memo_get", "_fixed", "_tail", "_light_shanten")
+                 "_python_shanten", "_memo_get", "_fixed", "_tail")
 
     def __init__(self, features: Features) -> None:
         self.features = features
@@ -671,8 +673,7 @@ class Encoder:
         self._shape = (features.kinds, features.num_players)
         # The slots (each: its int8 and float32 buffers, and the arrays of the keys as views of them) and the
         # reference counts each has when nothing but the encoder holds it.
-        self._slots: list[tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]
-                          | None] = [None] * POOL_ROWS
+        self._slots: list[_Slot | None] = [None] * POOL_ROWS
         self._free: list[int] = [0] * POOL_ROWS
         self._at = 0
         self._tail_width = features._float_size - features.table_size
@@ -680,9 +681,6 @@ class Encoder:
         # (the public facts', private facts' and scores' bytes, and the three joined).
         self._fixed: tuple[Any, bytes] = (None, b"")
         self._tail: tuple[bytes, bytes, bytes, bytes] = (b"", b"", b"", b"")
-        # Whether the rule system's own shanten count reads nothing but the seat's counts and the public facts (then
-        # encode_game gives it those, not a whole observation).
-        self._light_shanten = self._python_shanten and type(features.advice).__name__ == "YunxiaoAdvice"
 
     def inputs(self, observation: Observation, scores: Sequence[int] | None
                ) -> tuple[array[int], bytes, bytes, bytes, bytes, bytes]:
@@ -775,7 +773,7 @@ class Encoder:
                              ) from None
         fixed_entry = self._fixed
         if fixed_entry[0] is not fixed or sizes is not None:
-            fixed_entry = (fixed, array("i", (fixed[0], fixed[1], *fixed[2],
+            fixed_entry = (fixed, array("i", (fixed[0], fixed[1] | self._gold_flags(extras), *fixed[2],
                                                *(sizes if sizes is not None else fixed[2]))).tobytes())
             if sizes is None:  # (the sizes of a hand's end are its own)
                 self._fixed = fixed_entry
@@ -802,6 +800,16 @@ class Encoder:
             tail = self._tail = (public_entry[1], private_entry[1], score_entry[1],
                                  public_entry[1] + private_entry[1] + score_entry[1])
         return state, fixed_entry[1], hand, piles, made, records, cached[1], tail[3]
+
+    def _gold_flags(self, extras: Mapping[str, Any]) -> int:
+        """The fixed flags' gold (+ 1, from bit 8; 0: none) where the core counts ``discard_shanten`` with the golds
+        as jokers (Yunxiao's): the hand's gold, a public fact fixed at its deal (YX-6), kept with the fixed facts."""
+        if not self.features._gold_shanten:
+            return 0
+        gold = extras.get("gold")
+        if type(gold) is not int or not 0 <= gold < self.features.kinds:
+            raise HupaiError(f"hupai.env: the table's gold is no kind, got {gold!r}")
+        return (gold + 1) << _GOLD_SHIFT
 
     def _legal_entry(self, legal: Sequence[Action]) -> tuple[Any, bytes]:
         """``legal`` and its actions' indices as native uint16 bytes (kept as :attr:`_legal`): each action's two
@@ -838,31 +846,19 @@ class Encoder:
         buffers = observer.buffers(game, seat)
         _core.encode_table(slot[0], slot[1], self.features._dims, 0, *self.game_inputs(buffers, scores))
         views = slot[2].copy()
-        if discard_shanten and self._python_shanten:
-            self._game_shanten(observer, game, buffers, views["discard_shanten"], slot[4])
+        if self._python_shanten:
+            if not discard_shanten:  # (the core counted Yunxiao's: left at 99 as asked)
+                views["discard_shanten"][:] = NO_DISCARD
+            elif not self.features._gold_shanten:
+                self._game_shanten(observer, game, buffers, views["discard_shanten"])
         return views
 
-    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray,
-                      flat: memoryview | None = None) -> None:
-        """``discard_shanten`` by the rule system's own count (Yunxiao's gold), where the core left it at 99.
-        ``flat``: the int8 buffer ``out`` is the end of, as bytes (written through it: a numpy assignment costs
-        ten times more)."""
+    def _game_shanten(self, observer: Any, game: Any, buffers: tuple[Any, ...], out: np.ndarray) -> None:
+        """``discard_shanten`` by the rule system's own count where the core left it at 99 (an advice whose count
+        reads the table and that the core does not count: none now, Yunxiao's is the core's)."""
         hand = buffers[_B_HAND]
-        total = (adler32(hand) & 0xFFFF) - 1  # the tiles held (Adler-32's low half: 1 + the byte sum, one C call)
-        if total % 3 != 2:
-            return  # (no discard to count: what _advice_shanten finds too)
-        features = self.features
-        if not self._light_shanten:
-            features._advice_shanten(observer.view(game, buffers[0]), out)
-            return
-        facts = _HandFacts(bytes(hand), buffers[_B_EXTRAS])
-        assert features.advice is not None  # (a light count is the advice's)
-        after = features.advice.discard_shanten(facts, (14 - total) // 3)  # type: ignore[arg-type]
-        if flat is not None and after is not None and len(after) == features.kinds and 0 <= min(after) \
-                and max(after) <= 127:
-            flat[len(flat) - features.kinds:] = bytes(after).translate(_NOT_HELD)
-        else:
-            features._advice_shanten(facts, out)  # type: ignore[arg-type]
+        if ((adler32(hand) & 0xFFFF) - 1) % 3 == 2:  # (the tiles held: Adler-32's low half is 1 + the byte sum)
+            self.features._advice_shanten(observer.view(game, buffers[0]), out)
 
     @staticmethod
     def encode_many_games(encoders: Sequence[Encoder], tables: Sequence[tuple[Any, Any, int]],
@@ -879,7 +875,10 @@ class Encoder:
                              for encoder, table, table_scores in zip(encoders, buffers, scores, strict=True)])
         if count == 1:
             views = {key: value[None] for key, value in views.items()}
-        if discard_shanten and features.advice is not None and not features._core_shanten:
+        if features.advice is not None and not features._core_shanten and features._gold_shanten:
+            if not discard_shanten:  # (the core counted Yunxiao's: left at 99 as asked)
+                views["discard_shanten"][...] = NO_DISCARD
+        elif discard_shanten and features.advice is not None and not features._core_shanten:
             shanten = views["discard_shanten"]
             for row, (encoder, (observer, game, _)) in enumerate(zip(encoders, tables, strict=True)):
                 encoder._game_shanten(observer, game, buffers[row], shanten[row])
@@ -924,8 +923,7 @@ class Encoder:
                                      views["discard_shanten"])
         return views
 
-    def _take_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...],
-                                  memoryview]:
+    def _take_slot(self) -> _Slot:
         """The next slot in turn, made anew if anything outside the encoder still holds its arrays."""
         at = self._at
         self._at = at + 1 if at + 1 < POOL_ROWS else 0
@@ -935,7 +933,7 @@ class Encoder:
             self._free[at] = _references(slot)
         return slot
 
-    def _new_slot(self) -> tuple[memoryview, memoryview, dict[str, np.ndarray], tuple[np.ndarray, ...], memoryview]:
+    def _new_slot(self) -> _Slot:
         """A slot: memoryviews of its buffers (what the core writes through: a numpy array exports its buffer
         to the core at every call at the cost of a third of the encoding, working out its format string and
         strides each time, where a memoryview hands on the export it made once), its dict of views (each decision
@@ -943,8 +941,7 @@ class Encoder:
         whose reference counts say whether it is free (the memoryviews' references to the buffers are counted
         when the slot is made, and stay)."""
         ints, floats, views = self.features.empty(1)
-        # (.data: a new memoryview; the last: the int8 buffer as bytes, whose end is discard_shanten)
-        return ints.data, floats.data, views, (ints, floats, *views.values()), ints.data.cast("B")
+        return ints.data, floats.data, views, (ints, floats, *views.values())  # (.data: a new memoryview)
 
     @staticmethod
     def encode_many(encoders: Sequence[Encoder], observations: Sequence[Observation],

@@ -79,6 +79,7 @@ _DECLARED_BY = {
     "forbidden_discards": "forbidden_discards", "turn_extras": "turn_extras", "kong_options": "kong_options",
     "declares_kong": "declared_kongs", "replacement_ends_hand": "last_kong", "on_discard": "on_discard",
     "on_claim": "on_claim", "on_drawn": "on_drawn", "can_draw": "wall_end", "turn_is_plain": "turn_is_plain",
+    "gold_turn": "gold_turn",
 }
 
 # claim_meld's answers, built once (Melds are frozen): per discarder and kind the claimed pung and kong; per kind
@@ -188,6 +189,14 @@ class Rules(ABC):
         :attr:`dead_wall` live tiles remain."""
         wall = table.wall
         return wall.tail - wall.head > self.dead_wall
+
+    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool] | None:
+        """The facts of the core's quiet discard in Yunxiao's shape (declare ``gold_turn=True``; never asked
+        otherwise), asked at each plain discard with the claim window ``"eligible"``: ``(gold, the seats' 游
+        levels, the wall's head must be below this for a normal draw, the buda_loose option)``, or None when the
+        next normal draw is not allowed at all. The core then plays the discard and the next seat's draw only if
+        its hooks would do nothing else (``_core.yunxiao_turn``), and leaves every other discard to them."""
+        return None
 
     def can_kong(self, table: TableView) -> bool:
         """May a kong be declared now? By default a replacement tile must remain."""

@@ -178,6 +178,8 @@ class Capabilities:
       kong: the engine then answers that turn with one core call, as it does every turn of a system without them.
       Without ``core_wins`` the hook may say so only for a seat the engine's ready cache knows is not ready (its
       byte 0): the core's test of a complete hand is then skipped, not trusted.
+    - ``gold_turn``: the hook of that name gives the facts of the core's quiet discard in Yunxiao's shape
+      (``_core.yunxiao_turn``: golds, 游 levels, a wall end of its own), which the engine then tries first.
     - ``claims_in_shapes``: a custom :meth:`~hupai.rules.base.Rules.claim_options` never offers a claim that the
       core's standard scan (``_core.claim_scan``: wins by the core's test, pungs and kongs by count, chows to
       :meth:`~hupai.rules.base.Rules.chow_seats`) does not find, so when that scan finds nothing the engine skips
@@ -199,6 +201,7 @@ class Capabilities:
     wall_end: bool = False
     turn_is_plain: bool = False
     claims_in_shapes: bool = False
+    gold_turn: bool = False
 
     @property
     def plain_turns(self) -> bool:

@@ -16,7 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._core import claim_scan, count_kinds, discard_tile, held_actions, lean_chain, lean_turn, plain_turn
+from ..._core import (
+    claim_scan,
+    count_kinds,
+    discard_tile,
+    held_actions,
+    lean_chain,
+    lean_turn,
+    plain_turn,
+    yunxiao_turn,
+)
 from ...actions import ACTIONS, Action
 from ...events import EventLog, record, turn_record
 from ...hand import MELD_WIDTH, Meld
@@ -65,7 +74,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack", "chains", "chained")
+                 "_quick_turn", "_turn_pack", "chains", "chained", "_gold_turn")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -104,6 +113,9 @@ class MahjongFlow:
         self._lean = (self._quick_claims and (self._plain_turns or self._quick_turn is not None)
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
+        # The rules' facts for the core's quiet gold discard (Rules.gold_turn: Yunxiao's), with claims by the window
+        # "eligible" only (with "all" every discard opens a window), else None.
+        self._gold_turn = rules.gold_turn if caps.gold_turn and window == "eligible" else None
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
         #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong). Rules with a turn hook could
         #: join by the promise of Rules.plain_turn_mask (Kawuxing makes it), but measured in Kawuxing the hooks'
@@ -284,6 +296,10 @@ class MahjongFlow:
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
                 self._apply_effects(effects)
+            elif self._gold_turn is not None:
+                known = self._gold_discard(seat, tile)
+                if known is not None:
+                    return known
             self._discard(seat, tile, flag)
         elif phase == "turn":
             if kind == "kong":
@@ -444,6 +460,37 @@ class MahjongFlow:
         else:
             self._next_turn(seat)
         return None
+
+    def _gold_discard(self, seat: int, tile: int) -> dict[int, tuple[Action, ...]] | None:
+        """``seat`` discards ``tile`` and, when the discard is quiet, the next seat draws, in one crossing
+        (``_core.yunxiao_turn``, for rules with ``gold_turn``): what :meth:`_discard`, :meth:`_claim_window`,
+        :meth:`_next_turn`, :meth:`_draw` and :meth:`known_legal` do when nobody may claim, no rule hook has an
+        effect (a 游 level stays, no declaration before the draw) and the wall goes on, with the same state and
+        events at the end. Returns None, nothing changed, for any other discard: the general path takes it."""
+        table = self.table
+        facts = self._gold_turn(table)  # type: ignore[misc]  # (set only with the capability)
+        if facts is None:
+            return None
+        gold, levels, limit, loose = facts
+        wall = table.wall
+        done = yunxiao_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head, limit, gold,
+                            levels, loose)
+        if done is None:
+            return None
+        got, drawn = done
+        nxt = self._next_seat[seat]
+        records = self.events.records
+        records.append(_DISCARDS[seat][tile])
+        records.append(_DRAWS["wall"][nxt][drawn])
+        table.last_discard = tile
+        table.discarder = seat
+        table.kong_from = -1
+        table.turn_seat = nxt
+        table.drawn = drawn
+        table.drawn_from = "wall"
+        table.phase = "turn"
+        wall.head += 1
+        return {} if got is None else {nxt: got}
 
     def _draw(self, seat: int, source: str) -> None:
         table = self.table

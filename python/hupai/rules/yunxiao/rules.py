@@ -106,7 +106,8 @@ class YunxiaoRules(Rules):
     name: ClassVar[str] = "yunxiao"
     capabilities: ClassVar[Capabilities] = Capabilities(
         core_wins=False, custom_claims=True, pre_draw=True, forbidden_discards=True, kong_options=True,
-        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True, wall_end=True, turn_is_plain=True)
+        declared_kongs=True, last_kong=True, on_discard=True, on_claim=True, wall_end=True, turn_is_plain=True,
+        gold_turn=True)
     claim_priority: ClassVar[dict[str, int]] = {"win": 4, "kong": 3, "pung": 2, "chow": 1}  # YX-15
     #: YX-29..31 events (``human`` is YX-31's 地胡 too), the gold, 游 level; no winds (YX-46), no 海底.
     context_fields: ClassVar[frozenset[str] | None] = frozenset({
@@ -161,6 +162,16 @@ class YunxiaoRules(Rules):
         kongs: int = table.extras["kongs"]
         wall = table.wall
         return kongs < self.options.max_kongs and wall.tail - wall.head > self._reserves[kongs]
+
+    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool] | None:
+        """The core's quiet discard's facts (``_core.yunxiao_turn``: the same claims, readiness, 游 and wall-end
+        answers as the hooks here): the gold, the 游 levels, the end of the wall for a normal draw (YX-12, after
+        :meth:`can_draw`'s reserve), the buda_loose option; None once the last allowed kong is made (YX-23)."""
+        extras = table.extras
+        kongs: int = extras["kongs"]
+        if kongs >= self.options.max_kongs:
+            return None
+        return extras["gold"], extras["you"], table.wall.tail - self._reserves[kongs], self._loose
 
     def can_kong(self, table: TableView) -> bool:
         """YX-23: at most ``max_kongs`` per hand; YX-13: a replacement is drawn even below the reserve."""
