@@ -222,7 +222,7 @@ def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int]
     dealt += np.arange(count, dtype=np.intp)[:, None] * width  # a tile's index in the flat table of rows
     rows = np.bincount(dealt.ravel(), minlength=count * width).reshape(count, width).astype(np.uint8)
     rows += np.frombuffer(bytes(hand), dtype=np.uint8)
-    hand[:] = rows[weights.pick(obs, other, rows, rng)].tobytes()
+    hand[:] = weights.keep(obs, other, rows, pool, rng).tobytes()
     for kind, held in enumerate(hand):
         pool[kind] -= held
 
