@@ -158,6 +158,10 @@ def _checked_shares(shares: Any) -> dict[str, Any]:
                 or np.any(found.sum(axis=2) <= 0)):
             raise HupaiError(f"world level shares for {name!r} must be {shape[0]} x {shape[1]} x {shape[2]} finite "
                              f"numbers of at least 0, each bucket's summing above 0, got shape {found.shape}")
+        factor = table.get("discarded", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 100:
+            raise HupaiError(f"world level shares for {name!r}: 'discarded' must be a number above 0 and at most "
+                             f"100, got {factor!r}")
     return shares
 
 
@@ -177,8 +181,15 @@ class MatchedWorlds(WorldWeights):
     levels are not a shanten (Wai Huzi) the nearest candidate is kept, with no swap. Every hand kept is a deal of
     the unseen tiles, so a matched world is as consistent as a uniform one.
 
+    A seat's own discards count too: real hands hold copies of the kinds their seat discarded less often than a
+    uniform deal does (in Guangdong about a third as often), so among the hands at the drawn level each is kept in
+    proportion to the system's ``discarded`` ratio (measured with the shares) to the power of the copies it
+    holds of kinds that seat discarded, and the swaps are tilted the same way. That makes a tile next to nothing a
+    seat threw away no safer in the worlds than in real play, and one it threw away itself as safe as it is.
+
     ``candidates``: uniform hands dealt per seat; ``shares``: real level shares by rule system name,
-    ``[turns bucket][melds bucket][level]`` (default: the calibrated :data:`hupai._world_levels.SHARES`)."""
+    ``[turns bucket][melds bucket][level]`` under ``"shares"`` and the ratio under ``"discarded"`` (1 if absent;
+    default: the calibrated :data:`hupai._world_levels.SHARES`)."""
 
     def __init__(self, candidates: int = 64, shares: dict[str, Any] | None = None) -> None:
         super().__init__(candidates)
@@ -198,28 +209,47 @@ class MatchedWorlds(WorldWeights):
                 return level
         return LEVELS - 1
 
+    def tilt(self, observation: Observation, other: int) -> np.ndarray:
+        """Per kind, the factor a held copy weighs a hand of ``other`` by: the system's ``discarded`` ratio for a
+        kind ``other`` discarded, 1 for the rest."""
+        factor = float(self.shares[observation.rules].get("discarded", 1.0))
+        out = np.ones(len(observation.counts))
+        out[list(set(observation.discards[other]))] = factor
+        return out
+
     def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
              rng: random.Random) -> np.ndarray:
         goal = self.target(observation, other, rng)
         found = levels(observation, other, rows)
+        tilt = self.tilt(observation, other)
         at = [index for index, level in enumerate(found) if level == goal]
         if at:
-            kept: np.ndarray = rows[at[rng.randrange(len(at))]]
+            kept: np.ndarray = rows[_weighed(rows, at, tilt, rng)]
             return kept
         above = [level for level in found if level > goal]
         nearest = min(above) if above else max(found)
         near = [index for index, level in enumerate(found) if level == nearest]
-        row: np.ndarray = rows[near[rng.randrange(len(near))]]
+        row: np.ndarray = rows[_weighed(rows, near, tilt, rng)]
         if nearest <= goal or len(observation.counts) != 34:
             return row
-        return _descend(observation, other, row, pool, goal, rng)
+        return _descend(observation, other, row, pool, goal, rng, tilt)
+
+
+def _weighed(rows: np.ndarray, among: list[int], tilt: np.ndarray, rng: random.Random) -> int:
+    """One index of ``among`` (rows of ``rows``), drawn in proportion to the product of ``tilt`` over each row's
+    copies (uniformly where every factor is 1)."""
+    if len(among) == 1:
+        return among[0]
+    odds = np.cumsum(np.prod(tilt[None, :] ** rows[among], axis=1))
+    return among[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")), len(among) - 1)]
 
 
 def _descend(observation: Observation, other: int, row: np.ndarray, pool: Sequence[int], goal: int,
-             rng: random.Random) -> np.ndarray:
+             rng: random.Random, tilt: np.ndarray | None = None) -> np.ndarray:
     """``row`` (a mahjong hand of ``other`` above level ``goal``) moved down to ``goal`` by single swaps of a held
     tile for one of ``pool``'s not in it: at each step one swap among those that lower its shanten by one, drawn
-    in proportion to the copies held times the copies unseen (as a draw would come). Stops where none does."""
+    in proportion to the copies held times the copies unseen (as a draw would come), times the ``tilt`` of the
+    kind taken in over that of the kind given up. Stops where none does."""
     advice = rules_module.advice(observation.rules)
     melds = len(observation.melds[other])
     hand = row.astype(np.int16)
@@ -241,7 +271,10 @@ def _descend(observation: Observation, other: int, row: np.ndarray, pool: Sequen
         lower = np.flatnonzero(after == shanten - 1)
         if not len(lower):
             break
-        odds = np.cumsum(hand[out[lower]].astype(np.float64) * spare[into[lower]])
+        odds = hand[out[lower]].astype(np.float64) * spare[into[lower]]
+        if tilt is not None:
+            odds *= tilt[into[lower]] / tilt[out[lower]]
+        odds = np.cumsum(odds)
         chosen = int(lower[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")), len(lower) - 1)])
         hand[out[chosen]] -= 1
         spare[out[chosen]] += 1

@@ -257,7 +257,29 @@ def test_a_hand_is_moved_down_by_swaps_of_unseen_tiles() -> None:
     {"guangdong": {"shares": [[1.0]]}},
     {"guangdong": {"shares": [[[0.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
     {"guangdong": {"shares": [[[float("nan")] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
+    {"guangdong": {"shares": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS, "discarded": 0}},
+    {"guangdong": {"shares": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS, "discarded": "few"}},
 ])
 def test_malformed_share_tables_are_refused(shares: Any) -> None:
     with pytest.raises(HupaiError, match="world level shares"):
         MatchedWorlds(4, shares)
+
+
+def test_matched_hands_hold_fewer_copies_of_their_seats_discards() -> None:
+    """Real hands hold copies of the kinds their seat discarded less often than uniform deals (``discarded``), and
+    matched worlds deal them so: a ratio of 1 leaves the kept hands as the level alone picks them."""
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    others = _free(observation, "guangdong")
+    assert SHARES["guangdong"]["discarded"] < 0.5
+
+    def held(ratio: float) -> float:
+        table = dict(SHARES["guangdong"], discarded=ratio)
+        matched = MatchedWorlds(32, {"guangdong": table})
+        count = 0
+        for world_seed in range(30):
+            hands = sample(observation, world_seed, weights=matched).table.hands
+            count += sum(hands[o][kind] for o in others for kind in set(observation.discards[o]))
+        return count / 30
+
+    assert held(0.1) < 0.6 * held(1.0)

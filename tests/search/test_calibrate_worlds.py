@@ -75,6 +75,7 @@ def test_the_check_compares_real_uniform_and_weighted_levels(capsys: pytest.Capt
     calibrate.check("guangdong", 1, 50000, 4, from_turn=2)
     out = capsys.readouterr().out
     assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted", "matched"))
+    assert "copies of its own discarded kinds" in out
 
 
 def test_real_level_shares_are_the_real_counts_smoothed_toward_the_bucket_before(
@@ -93,7 +94,9 @@ def test_real_level_shares_are_the_real_counts_smoothed_toward_the_bucket_before
     assert shares[2][0] == shares[1][0]  # no hands: the bucket before's shares
     out = tmp_path / "levels.py"  # type: ignore[operator]
     monkeypatch.setattr(sys, "argv", ["calibrate_worlds.py", "--levels", "--rules", "kawuxing", "--games", "2",
-                                      "--write", str(out)])
+                                      "--seed", "9", "--write", str(out)])
     load_bench("calibrate_worlds.py", "calibrate_worlds_levels_main").main()
-    written = runpy.run_path(str(out))["SHARES"]["kawuxing"]["shares"]
+    table = runpy.run_path(str(out))["SHARES"]["kawuxing"]
+    written = table["shares"]
     assert len(written) == TURN_BUCKETS and all(len(cell) == LEVELS for row in written for cell in row)
+    assert table["discarded"] == calibrate.discarded("kawuxing", 2, 9) and 0 < table["discarded"] < 1
