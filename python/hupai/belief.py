@@ -184,8 +184,8 @@ class MatchedWorlds(WorldWeights):
     A seat's own discards count too: real hands hold copies of the kinds their seat discarded less often than a
     uniform deal does (in Guangdong about a third as often), so among the hands at the drawn level each is kept in
     proportion to the system's ``discarded`` ratio (measured with the shares) to the power of the copies it
-    holds of kinds that seat discarded, and the swaps are tilted the same way. That makes a tile next to nothing a
-    seat threw away no safer in the worlds than in real play, and one it threw away itself as safe as it is.
+    holds of kinds that seat discarded, and the swaps are tilted the same way: the worlds' hands then hold the
+    kinds their seat threw away about as rarely as real hands do.
 
     ``candidates``: uniform hands dealt per seat; ``shares``: real level shares by rule system name,
     ``[turns bucket][melds bucket][level]`` under ``"shares"`` and the ratio under ``"discarded"`` (1 if absent;
