@@ -95,10 +95,11 @@ def test_weighted_worlds_are_what_the_search_plays_on(monkeypatch: pytest.Monkey
         SearchBot(worlds="soft")
 
 
-def test_time_budget_is_kept() -> None:
+@pytest.mark.parametrize("worlds", ["uniform", "matched"])
+def test_time_budget_is_kept(worlds: str) -> None:
     game = Game("guangdong", seed=8, claim_window="eligible")
     observation = game.observation(game.seats_to_act[0])
-    bot = SearchBot(2, rollouts=None, budget_ms=30)
+    bot = SearchBot(2, rollouts=None, budget_ms=30, worlds=worlds)
     began = time.perf_counter()
     bot.act(observation)
     spent = time.perf_counter() - began
