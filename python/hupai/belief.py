@@ -172,9 +172,10 @@ class MatchedWorlds(WorldWeights):
     often as real games do.
 
     Importance resampling (:class:`WorldWeights`) can keep only what its candidates hold, and a ready hand is
-    rare among uniform deals (about 0.4% of them late in a Guangdong hand against 35% of real hands): it dealt
-    8% ready hands. Here a seat's level is drawn first; a candidate at that level is kept if any was dealt
-    (uniformly among them: a uniform deal given its level); otherwise the nearest candidate above it is moved
+    rare among uniform deals (about 0.3% of them late in a Guangdong hand against 40% of real hands): it dealt
+    7% ready hands, matched worlds 37% (``bench/calibrate_worlds.py --check``). Here a seat's level is drawn
+    first; a candidate at that level is kept if any was dealt (uniformly among them: a uniform deal given its
+    level, up to the own-discard weighting below); otherwise the nearest candidate above it is moved
     down one level at a time by swapping one of its tiles for an unseen one (among the swaps that lower its
     level, each in proportion to the copies it moves), as the seat's own draws and discards would have done.
     The swapped hands are near uniform among the hands at their level, not exactly. Where a rule system's
@@ -182,7 +183,7 @@ class MatchedWorlds(WorldWeights):
     the unseen tiles, so a matched world is as consistent as a uniform one.
 
     A seat's own discards count too: real hands hold copies of the kinds their seat discarded less often than a
-    uniform deal does (in Guangdong about a third as often), so among the hands at the drawn level each is kept in
+    uniform deal does (in Guangdong about a quarter as often), so among the hands at the drawn level each is kept in
     proportion to the system's ``discarded`` ratio (measured with the shares) to the power of the copies it
     holds of kinds that seat discarded, and the swaps are tilted the same way: the worlds' hands then hold the
     kinds their seat threw away about as rarely as real hands do.

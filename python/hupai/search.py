@@ -140,8 +140,8 @@ class SearchBot:
         self.decisions: str = fallback["decisions"]
         self.danger: str = fallback["danger"]
         self._candidates_dealt = candidates
-        #: how the other seats' hands are dealt where the bot plays its own settings: uniformly (None) or by how
-        #: well they explain their play
+        #: how the other seats' hands are dealt where the bot plays its own settings: uniformly (None), by how
+        #: well they explain their play, or at levels drawn from real hands' (matched)
         self._weights = None if self.worlds == "uniform" else _DEALERS[self.worlds](candidates)
         #: the settings a search plays in each rule system (by name): what was given, else the system's own
         self._by_system: dict[str, _Playing] = {}

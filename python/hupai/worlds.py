@@ -79,8 +79,9 @@ def sample(observation: Observation, seed: int | random.Random, *, rules: Rules 
            weights: WorldWeights | None = None) -> Game:
     """A game dealt at random among the deals consistent with ``observation`` (module docstring), in its state.
     ``seed``: an int or a ``random.Random`` to draw from. ``weights``: deal each other seat's hidden hand from
-    several candidates in proportion to how well it explains that seat's play (:mod:`hupai.belief`; the deal
-    still agrees with the observation); None (the default) deals uniformly. Raises :class:`~hupai.HupaiError`
+    several candidates in proportion to how well it explains that seat's play, or at a level drawn from real
+    hands' (:class:`hupai.belief.MatchedWorlds`) (:mod:`hupai.belief`; the deal still agrees with the
+    observation); None (the default) deals uniformly. Raises :class:`~hupai.HupaiError`
     for an observation of a finished hand (nothing is left to play)."""
     if observation.phase == "over":
         raise HupaiError("a finished hand has no world to sample: nothing is left to play")
