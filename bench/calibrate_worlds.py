@@ -3,6 +3,7 @@
     python bench/calibrate_worlds.py [--rules guangdong,yunxiao,kawuxing,waihuzi] [--games 1500] [--seed 1]
                                      [--write python/hupai/_world_weights.py]
     python bench/calibrate_worlds.py --check 64 --games 100 --seed 50000
+    python bench/calibrate_worlds.py --levels [--games 1500] [--seed 1] [--write python/hupai/_world_levels.py]
 
 It plays hands with EVBot at every seat (seed ``seed + game``, the dealer rotating). At each decision with more
 than one legal action, for every other seat whose hand a world deals freely (not a shown 亮倒 hand, not a 游
@@ -10,8 +11,10 @@ hand, not the seat whose kong is being robbed) it records, under that seat's pub
 melds shown), the level of its real hand and the level of its hand in one uniformly sampled world of the same
 observation. A level's weight in a bucket is the ratio of the two frequencies, each smoothed with ``ALPHA``
 pseudo-counts a level, clipped to [``LOW``, ``HIGH``]. Deterministic for its arguments; without ``--write`` it
-prints the tables and the counts behind them. ``--check CANDIDATES`` measures instead how near weighted worlds
-come to real hands (:func:`check`).
+prints the tables and the counts behind them. ``--check CANDIDATES`` measures instead how near weighted and
+matched worlds come to real hands (:func:`check`). ``--levels`` measures the real hands' level shares alone, by
+bucket (what :class:`hupai.belief.MatchedWorlds` deals to) and how often real hands hold kinds their seat
+discarded (:func:`discarded`), and writes them with ``--write``.
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ import time
 from typing import Any
 
 import hupai
-from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, TURN_STEP, WorldWeights, bucket, levels
+from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, TURN_STEP, MatchedWorlds, WorldWeights, bucket, levels
 from hupai.ev import EVBot
 from hupai.game import Game
-from hupai.worlds import sample
+from hupai.worlds import sample, unseen_counts
 
 ALPHA = 2.0
 LOW, HIGH = 0.02, 50.0
@@ -85,6 +88,69 @@ def count(rules: str, games: int, seed: int) -> tuple[Counts, Counts, int]:
     return real, uniform, decisions
 
 
+def real_levels(rules: str, games: int, seed: int) -> tuple[Counts, int]:
+    """(real counts, decisions) over ``games`` hands of EVBots: :func:`count` without the worlds (the same hands,
+    decisions and counts of real hands)."""
+    n = hupai.rules.get(rules).num_players
+    real = _empty()
+    decisions = 0
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            if len(observation.legal_actions) > 1:
+                others = _free_seats(observation)
+                if others:
+                    decisions += 1
+                    for other in others:
+                        turns, melds = bucket(observation, other)
+                        real[turns][melds][levels(observation, other, [game.table.hands[other]])[0]] += 1
+            game.apply(bots[seat].act(observation))
+    return real, decisions
+
+
+def discarded(rules: str, games: int, seed: int) -> float:
+    """How often a real hand holds copies of kinds its seat discarded, over how often a uniform deal of the unseen
+    tiles would (its expected count), at the decisions of :func:`real_levels` (the same hands), for the other seats
+    whose hands a world deals freely and that discarded a tile; 4 decimals."""
+    n = hupai.rules.get(rules).num_players
+    real = uniform = 0.0
+    for index in range(games):
+        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
+        bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            observation = game.observation(seat)
+            if len(observation.legal_actions) > 1:
+                pool = unseen_counts(observation)
+                total = sum(pool)
+                for other in _free_seats(observation):
+                    kinds = set(observation.discards[other])
+                    hand = game.table.hands[other]
+                    real += sum(hand[kind] for kind in kinds)
+                    uniform += sum(hand) * sum(pool[kind] for kind in kinds) / total
+            game.apply(bots[seat].act(observation))
+    return round(real / uniform, 4) if uniform else 1.0
+
+
+def shares(real: Counts) -> list[list[list[float]]]:
+    """Per bucket, the real hands' share of each level, 4 decimals, smoothed with ``ALPHA`` pseudo-counts a level
+    spread as the bucket of two fewer turns (same melds) has them (uniformly in the first): a bucket with few
+    hands leans on the one before it, not on a uniform guess."""
+    out: list[list[list[float]]] = []
+    for turns, real_t in enumerate(real):
+        row = []
+        for melds, counts in enumerate(real_t):
+            prior = out[turns - 1][melds] if turns else [1 / LEVELS] * LEVELS
+            total = sum(counts) + ALPHA * LEVELS
+            row.append([round((count + ALPHA * LEVELS * share) / total, 4) for count, share in zip(counts, prior,
+                                                                                                   strict=True)])
+        out.append(row)
+    return out
+
+
 def weights(real: Counts, uniform: Counts) -> list[list[list[float]]]:
     """Per bucket, the smoothed frequency ratio of each level (real over uniform), clipped, 4 decimals."""
     out = []
@@ -99,12 +165,14 @@ def weights(real: Counts, uniform: Counts) -> list[list[list[float]]]:
 
 
 def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6) -> None:
-    """How near weighted worlds come to real hands: the level distribution of the other seats' hands that have
-    played ``from_turn`` turns or more, real, in a uniform world and in a weighted one, over ``games`` hands of
-    EVBots (seed ``seed + game``; use a seed the tables were not calibrated on)."""
+    """How near weighted and matched worlds come to real hands: the level distribution of the other seats' hands
+    that have played ``from_turn`` turns or more, real, in a uniform, a weighted and a matched world, over
+    ``games`` hands of EVBots (seed ``seed + game``; use a seed the tables were not calibrated on)."""
     n = hupai.rules.get(rules).num_players
     weighing = WorldWeights(candidates)
-    found: dict[str, list[int]] = {"real": [0] * LEVELS, "uniform": [0] * LEVELS, "weighted": [0] * LEVELS}
+    matching = MatchedWorlds(candidates)
+    found: dict[str, list[int]] = {name: [0] * LEVELS for name in ("real", "uniform", "weighted", "matched")}
+    held = dict.fromkeys(found, 0)  # copies held of kinds the seat discarded
     rng = random.Random(seed)
     for index in range(games):
         game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
@@ -115,17 +183,21 @@ def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6
             others = [o for o in _free_seats(observation) if bucket(observation, o)[0] * TURN_STEP >= from_turn]
             if len(observation.legal_actions) > 1 and others:
                 worlds = {"real": game, "uniform": sample(observation, rng),
-                          "weighted": sample(observation, rng, weights=weighing)}
+                          "weighted": sample(observation, rng, weights=weighing),
+                          "matched": sample(observation, rng, weights=matching)}
                 for name, world in worlds.items():
                     for other in others:
-                        found[name][levels(observation, other, [world.table.hands[other]])[0]] += 1
+                        hand = world.table.hands[other]
+                        found[name][levels(observation, other, [hand])[0]] += 1
+                        held[name] += sum(hand[kind] for kind in set(observation.discards[other]))
             game.apply(bots[seat].act(observation))
     print(f"{rules}: {games} hands (seed {seed}), other seats after {from_turn}+ turns, {candidates} candidates")
     for name, counts in found.items():
         total = sum(counts) or 1
         shares = " ".join(f"{count / total:.3f}" for count in counts)
         mean = sum(level * count for level, count in enumerate(counts)) / total
-        print(f"  {name:>8}: levels 0..{LEVELS - 1} {shares}  mean {mean:.2f}")
+        print(f"  {name:>8}: levels 0..{LEVELS - 1} {shares}  mean {mean:.2f}  "
+              f"copies of its own discarded kinds {held[name] / total:.2f}")
 
 
 HEADER = '''"""World weights for :mod:`hupai.belief`, by rule system: ``weights[turns bucket][melds bucket][level]``.
@@ -141,6 +213,46 @@ TABLES: dict[str, Any] = {{
 '''
 
 
+LEVELS_HEADER = '''"""Real level shares for :class:`hupai.belief.MatchedWorlds`, by rule system:
+``shares[turns bucket][melds bucket][level]``.
+
+Generated by ``python bench/calibrate_worlds.py {args}``
+(do not edit by hand): how often a real EVBot hand of another seat with those turns and melds was at each level,
+in self-play; ``discarded``: how often it held copies of kinds its seat discarded, over a uniform deal's count.
+"""
+
+from typing import Any
+
+SHARES: dict[str, Any] = {{
+'''
+
+
+def write_levels(systems: list[str], games: int, seed: int, path: str | None) -> None:
+    """Measure the real level shares of ``systems`` and print them; write the module at ``path`` if given."""
+    text = LEVELS_HEADER.format(args=f"--levels --games {games} --seed {seed} --write {path}")
+    for rules in systems:
+        began = time.process_time()
+        real, decisions = real_levels(rules, games, seed)
+        table = shares(real)
+        ratio = discarded(rules, games, seed)
+        print(f"{rules}: {games} hands, {decisions} decisions, held copies of discarded kinds {ratio} of a uniform "
+              f"deal's, {time.process_time() - began:.0f} s CPU")
+        text += f"    {rules!r}: {{\n"
+        text += f"        'games': {games}, 'seed': {seed}, 'decisions': {decisions}, 'discarded': {ratio},\n"
+        text += "        'shares': [\n"
+        for turns, row in enumerate(table):
+            text += f"            [  # turns played {turns * TURN_STEP}+, by melds 0, 1, 2, 3+\n"
+            for melds, cell in enumerate(row):
+                text += f"                {cell!r},\n"
+                if sum(real[turns][melds]):
+                    print(f"  turns {turns * TURN_STEP:>2}+ melds {melds}: real {real[turns][melds]} shares {cell}")
+            text += "            ],\n"
+        text += "        ],\n    },\n"
+    text += "}\n"
+    if path:
+        pathlib.Path(path).write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default=",".join(SYSTEMS))
@@ -148,11 +260,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", default=None, help="the module to write (python/hupai/_world_weights.py)")
     parser.add_argument("--check", type=int, default=None, metavar="CANDIDATES",
-                        help="instead: compare real, uniform and weighted (CANDIDATES a seat) hands' levels")
+                        help="instead: compare real, uniform, weighted and matched (CANDIDATES a seat) hands' levels")
+    parser.add_argument("--levels", action="store_true",
+                        help="instead: the real hands' level shares by bucket (hupai/_world_levels.py)")
     args = parser.parse_args()
     if args.check is not None:
         for rules in args.rules.split(","):
             check(rules, args.games, args.seed, args.check)
+        return
+    if args.levels:
+        write_levels(args.rules.split(","), args.games, args.seed, args.write)
         return
     tables = {}
     for rules in args.rules.split(","):

@@ -1,6 +1,6 @@
 """CPU time a SearchBot spends per searched decision (one with two or more candidates), against EVBots.
 
-    python bench/search_time.py [--rules guangdong] [--hands 6] [--worlds uniform|weighted] [--candidates 64]
+    python bench/search_time.py [--rules guangdong] [--hands 6] [--worlds uniform|weighted|matched] [--candidates 64]
                                 [--rollouts 16] [--spec search:48:worlds=weighted:top_k=2]
 
 It plays ``hands`` hands (seed 300 + hand, the dealer rotating) with a SearchBot at seat 0 and EVBots at the

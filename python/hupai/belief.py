@@ -27,12 +27,13 @@ from typing import Any
 import numpy as np
 
 from . import rules as rules_module
+from ._world_levels import SHARES
 from ._world_weights import TABLES
 from .bots import _own_groups, _zipai_advice
 from .errors import HupaiError
 from .observation import Observation
 
-__all__ = ["WorldWeights", "LEVELS", "TURN_STEP", "TURN_BUCKETS", "MELD_BUCKETS", "bucket", "levels",
+__all__ = ["WorldWeights", "MatchedWorlds", "LEVELS", "TURN_STEP", "TURN_BUCKETS", "MELD_BUCKETS", "bucket", "levels",
            "turns_played"]
 
 LEVELS = 5          #: levels 0 .. 4 (4: four or more from a win)
@@ -120,6 +121,13 @@ class WorldWeights:
         turns, melds = bucket(observation, other)
         return float(self.tables[observation.rules]["weights"][turns][melds][level])
 
+    def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
+             rng: random.Random) -> np.ndarray:
+        """The hand dealt to ``other``: one of ``rows`` (its candidates, a uint8 row each, uniform deals of
+        ``pool``, the tiles still to deal), kept by :meth:`pick`."""
+        kept: np.ndarray = rows[self.pick(observation, other, rows, rng)]
+        return kept
+
     def pick(self, observation: Observation, other: int, hands: Sequence[bytes | bytearray] | np.ndarray,
              rng: random.Random) -> int:
         """The index of the hand kept among ``hands`` (candidates for ``other``, or a uint8 array of them, a row
@@ -133,3 +141,145 @@ class WorldWeights:
             if point < 0:
                 return index
         return len(hands) - 1
+
+
+def _checked_shares(shares: Any) -> dict[str, Any]:
+    """``shares`` as given, once each system's are ``[turns][melds][level]`` of finite non-negative numbers with a
+    positive sum in every bucket (a hupai error otherwise)."""
+    if not isinstance(shares, dict):
+        raise HupaiError(f"world level shares must be a dict of rule system names, got {type(shares).__name__}")
+    shape = (TURN_BUCKETS, MELD_BUCKETS, LEVELS)
+    for name, table in shares.items():
+        try:
+            found = np.asarray(table["shares"], dtype=np.float64)
+        except (TypeError, KeyError, IndexError, ValueError) as error:
+            raise HupaiError(f"world level shares for {name!r} must be a table under 'shares' ({error})") from None
+        if (found.shape != shape or not np.all(np.isfinite(found)) or np.any(found < 0)
+                or np.any(found.sum(axis=2) <= 0)):
+            raise HupaiError(f"world level shares for {name!r} must be {shape[0]} x {shape[1]} x {shape[2]} finite "
+                             f"numbers of at least 0, each bucket's summing above 0, got shape {found.shape}")
+        factor = table.get("discarded", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 100:
+            raise HupaiError(f"world level shares for {name!r}: 'discarded' must be a number above 0 and at most "
+                             f"100, got {factor!r}")
+    return shares
+
+
+class MatchedWorlds(WorldWeights):
+    """Level-matched worlds: each other seat's hand is dealt at a level drawn from how often a real hand of a seat
+    with its public bucket (turns played, melds shown) is at each level (``shares``, measured in self-play by
+    ``bench/calibrate_worlds.py --levels``, :mod:`hupai._world_levels`), so the worlds deal ready hands about as
+    often as real games do.
+
+    Importance resampling (:class:`WorldWeights`) can keep only what its candidates hold, and a ready hand is
+    rare among uniform deals (about 0.3% of them late in a Guangdong hand against 40% of real hands): it dealt
+    7% ready hands, matched worlds 37% (``bench/calibrate_worlds.py --check``). Here a seat's level is drawn
+    first; a candidate at that level is kept if any was dealt (uniformly among them: a uniform deal given its
+    level, up to the own-discard weighting below); otherwise the nearest candidate above it is moved
+    down one level at a time by swapping one of its tiles for an unseen one (among the swaps that lower its
+    level, each in proportion to the copies it moves), as the seat's own draws and discards would have done.
+    The swapped hands are near uniform among the hands at their level, not exactly. Where a rule system's
+    levels are not a shanten (Wai Huzi) the nearest candidate is kept, with no swap. Every hand kept is a deal of
+    the unseen tiles, so a matched world is as consistent as a uniform one.
+
+    A seat's own discards count too: real hands hold copies of the kinds their seat discarded less often than a
+    uniform deal does (in Guangdong about a quarter as often), so among the hands at the drawn level each is kept in
+    proportion to the system's ``discarded`` ratio (measured with the shares) to the power of the copies it
+    holds of kinds that seat discarded, and the swaps are tilted the same way: the worlds' hands then hold the
+    kinds their seat threw away about as rarely as real hands do.
+
+    ``candidates``: uniform hands dealt per seat; ``shares``: real level shares by rule system name,
+    ``[turns bucket][melds bucket][level]`` under ``"shares"`` and the ratio under ``"discarded"`` (1 if absent;
+    default: the calibrated :data:`hupai._world_levels.SHARES`)."""
+
+    def __init__(self, candidates: int = 64, shares: dict[str, Any] | None = None) -> None:
+        super().__init__(candidates)
+        self.shares = SHARES if shares is None else _checked_shares(shares)
+
+    def weighs(self, observation: Observation) -> bool:
+        return observation.rules in self.shares and self.candidates > 1
+
+    def target(self, observation: Observation, other: int, rng: random.Random) -> int:
+        """A level for ``other``'s hand, drawn from the real shares of its bucket."""
+        turns, melds = bucket(observation, other)
+        row = self.shares[observation.rules]["shares"][turns][melds]
+        point = rng.random() * sum(row)
+        for level, share in enumerate(row):
+            point -= share
+            if point < 0:
+                return level
+        return LEVELS - 1
+
+    def tilt(self, observation: Observation, other: int) -> np.ndarray:
+        """Per kind, the factor a held copy weighs a hand of ``other`` by: the system's ``discarded`` ratio for a
+        kind ``other`` discarded, 1 for the rest."""
+        factor = float(self.shares[observation.rules].get("discarded", 1.0))
+        out = np.ones(len(observation.counts))
+        out[list(set(observation.discards[other]))] = factor
+        return out
+
+    def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
+             rng: random.Random) -> np.ndarray:
+        goal = self.target(observation, other, rng)
+        found = levels(observation, other, rows)
+        tilt = self.tilt(observation, other)
+        at = [index for index, level in enumerate(found) if level == goal]
+        if at:
+            kept: np.ndarray = rows[_weighed(rows, at, tilt, rng)]
+            return kept
+        above = [level for level in found if level > goal]
+        nearest = min(above) if above else max(found)
+        near = [index for index, level in enumerate(found) if level == nearest]
+        row: np.ndarray = rows[_weighed(rows, near, tilt, rng)]
+        if nearest <= goal or len(observation.counts) != 34:
+            return row
+        return _descend(observation, other, row, pool, goal, rng, tilt)
+
+
+def _weighed(rows: np.ndarray, among: list[int], tilt: np.ndarray, rng: random.Random) -> int:
+    """One index of ``among`` (rows of ``rows``), drawn in proportion to the product of ``tilt`` over each row's
+    copies (uniformly where every factor is 1)."""
+    if len(among) == 1:
+        return among[0]
+    odds = np.cumsum(np.prod(tilt[None, :] ** rows[among], axis=1))
+    return among[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")), len(among) - 1)]
+
+
+def _descend(observation: Observation, other: int, row: np.ndarray, pool: Sequence[int], goal: int,
+             rng: random.Random, tilt: np.ndarray | None = None) -> np.ndarray:
+    """``row`` (a mahjong hand of ``other`` above level ``goal``) moved down to ``goal`` by single swaps of a held
+    tile for one of ``pool``'s not in it: at each step one swap among those that lower its shanten by one, drawn
+    in proportion to the copies held times the copies unseen (as a draw would come), times the ``tilt`` of the
+    kind taken in over that of the kind given up. Stops where none does."""
+    advice = rules_module.advice(observation.rules)
+    melds = len(observation.melds[other])
+    hand = row.astype(np.int16)
+    spare = np.asarray(pool, dtype=np.int16) - hand
+    shanten = int(advice.shanten(observation, row[None, :], melds)[0])
+    while shanten > goal:
+        held = np.flatnonzero(hand)
+        free = np.flatnonzero(spare > 0)
+        out, into = np.meshgrid(held, free, indexing="ij")
+        differ = out != into
+        out, into = out[differ], into[differ]
+        if not len(out):
+            break
+        swaps = np.repeat(hand[None, :], len(out), axis=0)
+        lines = np.arange(len(out))
+        swaps[lines, out] -= 1
+        swaps[lines, into] += 1
+        after = advice.shanten(observation, swaps.astype(np.uint8), melds)
+        lower = np.flatnonzero(after == shanten - 1)
+        if not len(lower):
+            break
+        odds = hand[out[lower]].astype(np.float64) * spare[into[lower]]
+        if tilt is not None:
+            odds *= tilt[into[lower]] / tilt[out[lower]]
+        odds = np.cumsum(odds)
+        chosen = int(lower[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")), len(lower) - 1)])
+        hand[out[chosen]] -= 1
+        spare[out[chosen]] += 1
+        hand[into[chosen]] += 1
+        spare[into[chosen]] -= 1
+        shanten -= 1
+    return hand.astype(np.uint8)

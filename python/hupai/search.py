@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from . import rules as rules_module
 from .actions import Action
-from .belief import WorldWeights
+from .belief import MatchedWorlds, WorldWeights
 from .bots import GreedyBot, _core_bot, _own_groups, _table_turn, _zipai_advice
 from .errors import HupaiError
 from .ev import KNOWN_WAIT, EVBot, _passed, _readiness, _seen, _shape_danger
@@ -42,9 +42,12 @@ __all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS", "DANGERS"]
 
 #: Rollout players by name: every seat of a rollout plays one of these.
 ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot}
-#: How a search deals its worlds: ``"uniform"`` (:func:`hupai.worlds.sample`'s uniform deal) or ``"weighted"``
-#: (each other seat's hand resampled by :class:`hupai.belief.WorldWeights`).
-WORLDS = ("uniform", "weighted")
+#: How a search deals its worlds: ``"uniform"`` (:func:`hupai.worlds.sample`'s uniform deal), ``"weighted"``
+#: (each other seat's hand resampled by :class:`hupai.belief.WorldWeights`) or ``"matched"`` (each other seat's
+#: hand dealt at a level drawn from real hands' shares, :class:`hupai.belief.MatchedWorlds`).
+WORLDS = ("uniform", "weighted", "matched")
+#: The dealers of the worlds that are not uniform, by name.
+_DEALERS: dict[str, type[WorldWeights]] = {"weighted": WorldWeights, "matched": MatchedWorlds}
 #: Which decisions a search plays out: ``"all"`` (every one with a choice) or ``"claims"`` (only a claim window's
 #: or a robbing kong's: win or pass, pung, chow, kong on another seat's tile; at a turn the prior plays).
 DECISIONS = ("all", "claims")
@@ -98,8 +101,10 @@ class SearchBot:
     for mahjong, ev for Wai Huzi);
     ``margin``: how many standard errors a candidate must beat the prior's choice by (3: with five worlds a
     candidate and skewed payments, a smaller margin follows lucky worlds and loses to the prior); ``worlds``: how
-    the other seats' hidden hands are dealt, ``"uniform"`` or ``"weighted"`` (each seat's hand kept from
-    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`);
+    the other seats' hidden hands are dealt, ``"uniform"``, ``"weighted"`` (each seat's hand kept from
+    ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`) or
+    ``"matched"`` (each seat's hand dealt at a level drawn from how near a win real hands with its turns and melds
+    are, :class:`hupai.belief.MatchedWorlds`);
     ``decisions``: which decisions are searched, ``"all"`` or ``"claims"`` (:data:`DECISIONS`: in the audits a
     turn's departures from the prior were worth about nothing, a claim window's were where the gains were, and a
     claims-only search spends its budget there); ``danger``: ``"any"`` or ``"guard"`` (:data:`DANGERS`: a turn's
@@ -135,9 +140,9 @@ class SearchBot:
         self.decisions: str = fallback["decisions"]
         self.danger: str = fallback["danger"]
         self._candidates_dealt = candidates
-        #: how the other seats' hands are dealt where the bot plays its own settings: uniformly (None) or by how
-        #: well they explain their play
-        self._weights = WorldWeights(candidates) if self.worlds == "weighted" else None
+        #: how the other seats' hands are dealt where the bot plays its own settings: uniformly (None), by how
+        #: well they explain their play, or at levels drawn from real hands' (matched)
+        self._weights = None if self.worlds == "uniform" else _DEALERS[self.worlds](candidates)
         #: the settings a search plays in each rule system (by name): what was given, else the system's own
         self._by_system: dict[str, _Playing] = {}
         self._prior = EVBot(seed)
@@ -155,8 +160,8 @@ class SearchBot:
         if found is None:
             declared = _settings(dict(rules_module.advice(rules_name).search), f"{rules_name}'s advice")
             chosen = {**DEFAULTS, **declared, **self._given}
-            weights = (None if chosen["worlds"] == "uniform" else self._weights if self.worlds == "weighted"
-                       else WorldWeights(self._candidates_dealt))
+            weights = (None if chosen["worlds"] == "uniform" else self._weights if self.worlds == chosen["worlds"]
+                       else _DEALERS[chosen["worlds"]](self._candidates_dealt))
             found = self._by_system[rules_name] = _Playing(chosen["margin"], chosen["decisions"], chosen["danger"],
                                                            weights)
         return found

@@ -79,8 +79,9 @@ def sample(observation: Observation, seed: int | random.Random, *, rules: Rules 
            weights: WorldWeights | None = None) -> Game:
     """A game dealt at random among the deals consistent with ``observation`` (module docstring), in its state.
     ``seed``: an int or a ``random.Random`` to draw from. ``weights``: deal each other seat's hidden hand from
-    several candidates in proportion to how well it explains that seat's play (:mod:`hupai.belief`; the deal
-    still agrees with the observation); None (the default) deals uniformly. Raises :class:`~hupai.HupaiError`
+    several candidates in proportion to how well it explains that seat's play, or at a level drawn from real
+    hands' (:class:`hupai.belief.MatchedWorlds`) (:mod:`hupai.belief`; the deal still agrees with the
+    observation); None (the default) deals uniformly. Raises :class:`~hupai.HupaiError`
     for an observation of a finished hand (nothing is left to play)."""
     if observation.phase == "over":
         raise HupaiError("a finished hand has no world to sample: nothing is left to play")
@@ -222,7 +223,7 @@ def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int]
     dealt += np.arange(count, dtype=np.intp)[:, None] * width  # a tile's index in the flat table of rows
     rows = np.bincount(dealt.ravel(), minlength=count * width).reshape(count, width).astype(np.uint8)
     rows += np.frombuffer(bytes(hand), dtype=np.uint8)
-    hand[:] = rows[weights.pick(obs, other, rows, rng)].tobytes()
+    hand[:] = weights.keep(obs, other, rows, pool, rng).tobytes()
     for kind, held in enumerate(hand):
         pool[kind] -= held
 

@@ -1,5 +1,6 @@
-"""Weighted worlds (hupai.belief): the weighting is deterministic for a seed, keeps hands in proportion to their
-weights, and deals the other seats hands nearer a win than uniform worlds do, as real hands are late in a hand."""
+"""Weighted and matched worlds (hupai.belief): the weighting is deterministic for a seed, keeps hands in proportion
+to their weights, and deals the other seats hands nearer a win than uniform worlds do, as real hands are late in a
+hand; matched worlds deal each seat's hand at a level drawn from real hands' shares."""
 
 from __future__ import annotations
 
@@ -8,8 +9,19 @@ from statistics import mean
 from typing import Any
 
 import pytest
+from hupai._world_levels import SHARES
 from hupai._world_weights import TABLES
-from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, WorldWeights, bucket, levels, turns_played
+from hupai.belief import (
+    LEVELS,
+    MELD_BUCKETS,
+    TURN_BUCKETS,
+    MatchedWorlds,
+    WorldWeights,
+    _descend,
+    bucket,
+    levels,
+    turns_played,
+)
 from hupai.errors import HupaiError
 from hupai.ev import EVBot
 from hupai.game import Game
@@ -150,3 +162,124 @@ def test_candidates_are_uniform_deals_of_the_unseen_tiles() -> None:
     for kind in range(34):
         expected = worlds * need * pool[kind] / total
         assert abs(held[kind] - expected) < 5 * expected ** 0.5 + 2, (kind, held[kind], expected)
+
+
+def _shares(rules: str, cell: list[float], at: tuple[int, int] | None = None) -> dict[str, Any]:
+    """A share table for ``rules`` with ``cell`` in every bucket (or only at ``at``, 1.0 for level 4 elsewhere)."""
+    other = cell if at is None else [0.0] * (LEVELS - 1) + [1.0]
+    table = [[list(other) for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]
+    if at is not None:
+        table[at[0]][at[1]] = list(cell)
+    return {rules: {"shares": table}}
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_every_system_has_real_level_shares(rules: str) -> None:
+    shares = SHARES[rules]["shares"]
+    assert len(shares) == TURN_BUCKETS and all(len(row) == MELD_BUCKETS for row in shares)
+    assert all(len(cell) == LEVELS and abs(sum(cell) - 1) < 0.01 for row in shares for cell in row)
+    # real hands come nearer a win as a seat plays and melds: after 8 turns with 2 melds most are ready or one step
+    # away (Kawuxing: a ready hand is mostly shown by 亮倒, so one step away)
+    assert sum(shares[4][2][:2]) > 0.6 > sum(shares[0][0][:2])
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_matched_worlds_are_deterministic_and_read_only_the_observation(rules: str) -> None:
+    from tests.hidden import blind_twin
+
+    game = _late(rules, steps=20)
+    seat = game.seats_to_act[0]
+    twins = [(other, blind_twin(game, other)) for other in range(game.rules.num_players) if other != seat]
+    other, twin = next((o, t) for o, t in twins if t.table.hands[o] != game.table.hands[o])  # the true games differ
+    observation, same = game.observation(seat), twin.observation(seat)
+    assert observation == same
+    first = sample(observation, 11, weights=MatchedWorlds(8)).table.to_json()
+    assert sample(same, 11, weights=MatchedWorlds(8)).table.to_json() == first
+    assert sample(observation, random.Random(11), weights=MatchedWorlds(8)).table.to_json() == first
+    assert sample(observation, 12, weights=MatchedWorlds(8)).table.to_json() != first
+
+
+@pytest.mark.parametrize("rules", ["guangdong", "yunxiao", "kawuxing"])
+@pytest.mark.parametrize("goal", [0, 1])
+def test_matched_worlds_deal_the_level_drawn(rules: str, goal: int) -> None:
+    """With every share on one level, each other seat's hand is dealt at that level, also where no uniform
+    candidate was (a ready hand is rare among eight uniform deals): the swaps move one there."""
+    game = _late(rules, steps=20)
+    observation = game.observation(game.seats_to_act[0])
+    others = _free(observation, rules)
+    assert others
+    cell = [0.0] * LEVELS
+    cell[goal] = 1.0
+    matched = MatchedWorlds(8, _shares(rules, cell))
+    found = []
+    for world_seed in range(12):
+        world = sample(observation, world_seed, weights=matched)
+        found += [levels(observation, o, [world.table.hands[o]])[0] for o in others]
+    assert found.count(goal) >= 0.9 * len(found)
+    uniform = []
+    for world_seed in range(12):
+        world = sample(observation, world_seed)
+        uniform += [levels(observation, o, [world.table.hands[o]])[0] for o in others]
+    assert uniform.count(goal) < 0.5 * len(uniform)  # what the shares changed
+
+
+def test_matched_levels_follow_the_shares_of_the_bucket() -> None:
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    other = _free(observation, "guangdong")[0]
+    matched = MatchedWorlds(16, _shares("guangdong", [0.5, 0.0, 0.5, 0.0, 0.0], bucket(observation, other)))
+    rng = random.Random(2)
+    goals = [matched.target(observation, other, rng) for _ in range(2000)]
+    assert set(goals) == {0, 2} and abs(goals.count(0) / len(goals) - 0.5) < 0.04
+
+
+def test_a_hand_is_moved_down_by_swaps_of_unseen_tiles() -> None:
+    import numpy as np
+    from hupai.worlds import unseen_counts
+
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    other = _free(observation, "guangdong")[0]
+    pool = unseen_counts(observation)
+    world = sample(observation, 3)
+    row = np.frombuffer(bytes(world.table.hands[other]), dtype=np.uint8)
+    start = levels(observation, other, row[None, :])[0]
+    assert start >= 2
+    moved = _descend(observation, other, row, pool, 0, random.Random(5))
+    assert levels(observation, other, moved[None, :])[0] == 0
+    assert moved.sum() == row.sum() and all(int(m) <= p for m, p in zip(moved, pool, strict=True))
+    assert int(np.abs(moved.astype(int) - row.astype(int)).sum()) == 2 * start  # one swap a level
+
+
+@pytest.mark.parametrize("shares", [
+    [],
+    {"guangdong": {}},
+    {"guangdong": {"shares": [[1.0]]}},
+    {"guangdong": {"shares": [[[0.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
+    {"guangdong": {"shares": [[[float("nan")] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS}},
+    {"guangdong": {"shares": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS, "discarded": 0}},
+    {"guangdong": {"shares": [[[1.0] * LEVELS] * MELD_BUCKETS] * TURN_BUCKETS, "discarded": "few"}},
+])
+def test_malformed_share_tables_are_refused(shares: Any) -> None:
+    with pytest.raises(HupaiError, match="world level shares"):
+        MatchedWorlds(4, shares)
+
+
+def test_matched_hands_hold_fewer_copies_of_their_seats_discards() -> None:
+    """Real hands hold copies of the kinds their seat discarded less often than uniform deals (``discarded``), and
+    matched worlds deal them so: a ratio of 1 leaves the kept hands as the level alone picks them."""
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    others = _free(observation, "guangdong")
+    assert SHARES["guangdong"]["discarded"] < 0.5
+
+    def held(ratio: float) -> float:
+        table = dict(SHARES["guangdong"], discarded=ratio)
+        matched = MatchedWorlds(32, {"guangdong": table})
+        count = 0
+        for world_seed in range(30):
+            hands = sample(observation, world_seed, weights=matched).table.hands
+            count += sum(hands[o][kind] for o in others for kind in set(observation.discards[o]))
+        return count / 30
+
+    assert held(0.1) < 0.6 * held(1.0)

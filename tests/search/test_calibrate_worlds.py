@@ -74,4 +74,29 @@ def test_the_check_compares_real_uniform_and_weighted_levels(capsys: pytest.Capt
     calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_check")
     calibrate.check("guangdong", 1, 50000, 4, from_turn=2)
     out = capsys.readouterr().out
-    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted"))
+    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted", "matched"))
+    assert "copies of its own discarded kinds" in out
+
+
+def test_real_level_shares_are_the_real_counts_smoothed_toward_the_bucket_before(
+        tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_levels")
+    real, decisions = calibrate.real_levels("kawuxing", 2, 9)
+    assert decisions > 0 and real == calibrate.count("kawuxing", 2, 9)[0]  # the same hands as the weights'
+    counts = [[[0] * LEVELS for _ in range(MELD_BUCKETS)] for _ in range(TURN_BUCKETS)]
+    counts[0][0] = [0, 0, 0, 0, 10]
+    counts[1][0] = [10, 0, 0, 0, 0]
+    shares = calibrate.shares(counts)
+    pseudo = calibrate.ALPHA * LEVELS
+    first = [(pseudo / LEVELS) / (10 + pseudo)] * (LEVELS - 1) + [(10 + pseudo / LEVELS) / (10 + pseudo)]
+    assert shares[0][0] == [round(x, 4) for x in first]
+    assert shares[1][0][0] == round((10 + pseudo * shares[0][0][0]) / (10 + pseudo), 4)
+    assert shares[2][0] == shares[1][0]  # no hands: the bucket before's shares
+    out = tmp_path / "levels.py"  # type: ignore[operator]
+    monkeypatch.setattr(sys, "argv", ["calibrate_worlds.py", "--levels", "--rules", "kawuxing", "--games", "2",
+                                      "--seed", "9", "--write", str(out)])
+    load_bench("calibrate_worlds.py", "calibrate_worlds_levels_main").main()
+    table = runpy.run_path(str(out))["SHARES"]["kawuxing"]
+    written = table["shares"]
+    assert len(written) == TURN_BUCKETS and all(len(cell) == LEVELS for row in written for cell in row)
+    assert table["discarded"] == calibrate.discarded("kawuxing", 2, 9) and 0 < table["discarded"] < 1

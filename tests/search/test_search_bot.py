@@ -8,6 +8,7 @@ import time
 
 import pytest
 from hupai.actions import Action
+from hupai.belief import MatchedWorlds, WorldWeights
 from hupai.bots import GreedyBot
 from hupai.errors import HupaiError
 from hupai.game import Game, play
@@ -58,7 +59,7 @@ def test_one_legal_action_returns_at_once() -> None:
     assert bot.choose(legal) is legal[0] and bot.choose(observation.legal_actions) is None
 
 
-@pytest.mark.parametrize("worlds", ["uniform", "weighted"])
+@pytest.mark.parametrize("worlds", ["uniform", "weighted", "matched"])
 @pytest.mark.parametrize("rules", ["guangdong", "waihuzi"])
 def test_same_seed_same_choices(rules: str, worlds: str) -> None:
     logs = []
@@ -82,22 +83,23 @@ def test_weighted_worlds_are_what_the_search_plays_on(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(search, "sample", sample)
     game = Game("guangdong", seed=4, claim_window="eligible")
-    for worlds in ("uniform", "weighted"):
+    for worlds, kind in (("uniform", type(None)), ("weighted", WorldWeights), ("matched", MatchedWorlds)):
         bot = SearchBot(7, rollouts=6, worlds=worlds, candidates=5)
         given.clear()
         while not given:
             seat = game.seats_to_act[0]
             game.apply(bot.act(game.observation(seat)))
         weights = given[0]
-        assert weights is None if worlds == "uniform" else getattr(weights, "candidates", None) == 5
+        assert type(weights) is kind and (weights is None or getattr(weights, "candidates", None) == 5)
     with pytest.raises(HupaiError, match="unknown worlds"):
         SearchBot(worlds="soft")
 
 
-def test_time_budget_is_kept() -> None:
+@pytest.mark.parametrize("worlds", ["uniform", "matched"])
+def test_time_budget_is_kept(worlds: str) -> None:
     game = Game("guangdong", seed=8, claim_window="eligible")
     observation = game.observation(game.seats_to_act[0])
-    bot = SearchBot(2, rollouts=None, budget_ms=30)
+    bot = SearchBot(2, rollouts=None, budget_ms=30, worlds=worlds)
     began = time.perf_counter()
     bot.act(observation)
     spent = time.perf_counter() - began
