@@ -154,11 +154,12 @@ class HupaiGym(gymnasium.Env):
             self._bots[agent] = bot
         self._players = [self._bots.get(agent) for agent in self.aec.possible_agents]
 
-    def _advance(self) -> float:
+    def _advance(self, first: Any = None) -> float:
         """Let the opponents act until the learner must decide or the match ends; the learner's reward. The
         opponents play through :func:`hupai.game.match.play_until` (the engine's own loop: a bot that decides
         from the legal actions alone, such as RandomBot, is never given an observation); the AEC's bookkeeping
-        is brought up to date where a hand ends and where the learner is asked."""
+        is brought up to date where a hand ends and where the learner is asked. ``first``: the learner's own
+        action, legal and its to take now, which that loop applies first (see :meth:`_act`)."""
         aec = self.aec
         reward = 0.0
         while True:
@@ -168,7 +169,8 @@ class HupaiGym(gymnasium.Env):
             assert game is not None
             if not game.over:
                 try:
-                    over = play_until(game, self._players, self.seat, aec.observer(game))
+                    over = play_until(game, self._players, self.seat, aec.observer(game), first)
+                    first = None
                 except HupaiError as error:  # the game is as it was before that answer: name who gave it
                     seats = game.seats_to_act
                     agent = aec.possible_agents[seats[0]] if seats else "?"
@@ -207,9 +209,21 @@ class HupaiGym(gymnasium.Env):
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
             return float(self.illegal_penalty), False, {"illegal_action": True}
         checkpoint = self._checkpoint()
-        aec.step(index)
+        if aec.render_mode == "human":  # the AEC's step prints its line
+            aec.step(index)
+            first = None
+        else:
+            # AECEnv.step's bookkeeping before the action; the action itself is play_until's first, so that a plain
+            # discard starts the core's run of the opponents' plain turns in the same crossing (the engine's own
+            # object, found in the legal actions: IllegalAction here, before anything changed, for an index of none).
+            game = aec.game
+            first = aec.encoder.action(index, game.legal_actions(self.seat))
+            aec._cumulative_rewards[self.agent] = 0.0
+            rewards = aec.rewards
+            if any(rewards.values()) or len(rewards) != len(aec.agents):
+                aec.rewards = {name: 0.0 for name in aec.agents}
         try:
-            reward = aec.rewards.get(self.agent, 0.0) + self._advance()
+            reward = aec.rewards.get(self.agent, 0.0) + self._advance(first)
         except HupaiError:
             # An opponent's answer was no legal action: the table goes back to before the learner's action, so
             # that the refused step changed nothing (the opponents' own random state excepted).

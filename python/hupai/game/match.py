@@ -119,12 +119,25 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     return result
 
 
+def _first_then_stop(action: Action, choosers: list[Any], seat: int) -> Callable[[Sequence[Action]], Action]:
+    """The chooser of the stop seat of :func:`play_until` given ``first``: ``action`` once, then the stop."""
+    def choose(legal_actions: Sequence[Action]) -> Action:
+        choosers[seat] = _stop
+        return action
+    return choose
+
+
 def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
-               observe: Callable[[int], Observation] | None = None) -> bool:
+               observe: Callable[[int], Observation] | None = None, first: Action | None = None) -> bool:
     """:func:`play`, stopping when ``seat`` must act (its player is never asked, and may be None): True when the
     hand is over, False when it stopped at ``seat``. ``observe`` gives a seat's observation (default: an
     :class:`Observer` of the game, made when a player first needs one). An answer that is no legal action
-    raises :class:`~hupai.IllegalAction` from :meth:`Game.apply`, the game as it was before that answer."""
+    raises :class:`~hupai.IllegalAction` from :meth:`Game.apply`, the game as it was before that answer.
+
+    ``first``: the action ``seat`` takes at its first decision here, ``seat`` being the one to act (one of its
+    legal actions, which the caller checked: a learner's step in ``gym_env``). Applied by the same loop as the
+    others' answers, so that a plain discard of it starts the core's run of the bots' plain turns
+    (:meth:`MahjongFlow._lean_chain`) instead of a turn of its own."""
     until = seat
     flow = game._flow  # a game keeps its table object and its flow from start to end
     table = flow.table
@@ -143,7 +156,9 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
     if 0 <= until < len(choosers):
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
-        choosers[until] = _stop
+        choosers[until] = _stop if first is None else _first_then_stop(first, choosers, until)
+    elif first is not None:
+        raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
     if lean_flow is not None and lean_flow.chains:
         chained = _chained(game, lean_flow, players, until)
         if chained[1] is not None:
