@@ -90,20 +90,25 @@ def test_turns_are_played_in_runs(counting: _Counting, rules: str) -> None:
 
 def test_flows_that_chain() -> None:
     assert not Game("yunxiao", seed=1, claim_window="eligible")._flow.chains
-    assert not Game("kawuxing", seed=1, claim_window="eligible")._flow.chains  # (its hooks cost more than saved)
+    assert Game("kawuxing", seed=1, claim_window="eligible")._flow.chains  # by the promise of plain_turn_mask
+    assert not Game("kawuxing", seed=1, claim_window="all")._flow.chains
     assert not Game("guangdong", seed=1, claim_window="all")._flow.chains
     assert Game("guangdong", seed=1, claim_window="eligible")._flow.chains
 
 
-def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch, counting: _Counting) -> None:
     """Kawuxing's promise (Rules.plain_turn_mask: a seat that declared 亮倒 discards what it draws, KW-17, never a
-    plain turn) played through the core's run, switched on here: the same games as the Python path."""
-    init = flow_module.MahjongFlow.__init__
+    plain turn) played through the core's run: the same games as the Python path. The rules are asked for it once
+    until an action other than a plain discard (a 亮倒 among them), not at every run."""
+    asked = [0]
+    rules_type = type(Game("kawuxing", seed=0)._flow.rules)
+    mask = rules_type.plain_turn_mask
 
-    def chaining(self: Any, *args: Any) -> None:
-        init(self, *args)
-        self.chains = self._lean
-    monkeypatch.setattr(flow_module.MahjongFlow, "__init__", chaining)
+    def counted(self: Any, table: Any) -> Any:
+        asked[0] += 1
+        return mask(self, table)
+    monkeypatch.setattr(rules_type, "plain_turn_mask", counted)
+    declared = 0
     for seed in range(40):
         game = Game("kawuxing", seed=seed, claim_window="eligible")
         other = Game("kawuxing", seed=seed, claim_window="eligible")
@@ -112,6 +117,40 @@ def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch) -> None
         play(game, bots)
         play(other, python)
         assert _record(game, bots) == _record(other, python)
+        declared += any(action.kind == "discard" and action.flag for action in game._actions)
+        randoms = [RandomBot(seed + i) for i in range(3)]
+        python_randoms = [PyRandom(seed + i) for i in range(3)]
+        assert (_played("kawuxing", seed, randoms) == _played("kawuxing", seed, python_randoms))
+    assert declared > 0  # (the runs met 亮倒 hands, whose turns are never plain)
+    assert counting.calls > 0 and asked[0] < counting.calls
+
+
+def test_kawuxing_facts_are_asked_again_after_any_other_action() -> None:
+    """The kept (plain_turn_mask, chow masks) outlive plain discards only: any other action, the deal and a restore
+    drop them."""
+    sentinel = (0, (0, 0, 0))
+    plain = other = 0
+    for seed in range(6):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        flow = game._flow
+        bots = [GreedyBot(seed + i) for i in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            action = bots[seat].act(game.observation(seat))
+            flow._chain_facts = sentinel
+            game.apply(action)
+            if action.kind == "discard" and not action.flag:
+                plain += 1
+                assert flow._chain_facts is sentinel
+            else:
+                other += 1
+                assert flow._chain_facts is None, action
+        flow._chain_facts = sentinel
+        restored = Game.from_snapshot(game.snapshot())
+        assert restored._flow._chain_facts is None
+    assert plain > 0 and other > 0
+    game = Game("kawuxing", seed=1, claim_window="eligible")
+    assert game._flow._chain_facts is None
 
 
 def test_greedy_turns_build_no_observation(monkeypatch: pytest.MonkeyPatch) -> None:

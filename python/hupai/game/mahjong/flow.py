@@ -65,7 +65,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack", "chains", "chained")
+                 "_quick_turn", "_turn_pack", "chains", "chained", "_chain_facts")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -105,12 +105,17 @@ class MahjongFlow:
                       and self._pre_draw is None and self._dead_wall >= 0)
         self._next_seat = _NEXT[n]
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
-        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong). Rules with a turn hook could
-        #: join by the promise of Rules.plain_turn_mask (Kawuxing makes it), but measured in Kawuxing the hooks'
-        #: Python (the chow masks, the mask) cost gym_env's random opponents more than the run saved: off.
-        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
+        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong), or whose rules make the
+        #: promise of Rules.plain_turn_mask (Kawuxing: its facts are asked once until an action other than a plain
+        #: discard, see _chain_facts).
+        self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
+                                      or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
         #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
         self.chained: tuple[Any, ...] | None = None
+        #: For rules with a turn hook or chow_seats: (Rules.plain_turn_mask, the per-seat chow masks) as _lean_chain
+        #: last asked them, kept while only plain discards are applied (the promise: neither changes over turns that
+        #: nobody claims from); None to ask again (every other action, the deal, a restore).
+        self._chain_facts: tuple[int | None, tuple[int, ...]] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -120,6 +125,7 @@ class MahjongFlow:
         wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else bytes(stacked))
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
+        self._chain_facts = None
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(rules, table)
         self._pungs = [0] * n  # per seat, the kinds of its exposed pungs (turn_scan: a 补杠 to offer)
@@ -146,6 +152,7 @@ class MahjongFlow:
 
     def restore(self, table: Table) -> None:
         self.table = table
+        self._chain_facts = None
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(self.rules, table)
         self._pungs = [_pung_kinds(melds) if melds else 0 for melds in table.melds]
@@ -280,7 +287,8 @@ class MahjongFlow:
             if known is not None:
                 return known
             return self.known_legal()
-        elif phase == "turn" and kind == "discard":
+        self._chain_facts = None  # any other action may change what the rules promised (Rules.plain_turn_mask)
+        if phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
                 self._apply_effects(effects)
@@ -397,13 +405,16 @@ class MahjongFlow:
         chowers = self._chowers
         hook = None
         if self._quick_turn is not None or type(chowers) is not tuple:  # the rules' promise (plain_turn_mask)
-            seats = self.rules.plain_turn_mask(table)
+            facts = self._chain_facts
+            if facts is None:
+                facts = self._chain_facts = (self.rules.plain_turn_mask(table),
+                                             chowers if type(chowers) is tuple else
+                                             tuple([chowers[other] for other in self._seats]))
+            seats, chowers = facts
             if seats is None:
                 return self._lean_turn(action, seat, tile)
             if self._quick_turn is not None:
                 hook = (seats, wall.tail)
-            if type(chowers) is not tuple:
-                chowers = tuple(chowers[other] for other in self._seats)
         moves, last, got = lean_chain(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
                                       wall.tail - self._dead_wall, chowers, bots, hook)
         if moves:  # the turns whose discard nobody could claim and whose next seat drew
