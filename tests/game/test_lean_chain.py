@@ -313,3 +313,30 @@ def test_hands_played_in_runs_leave_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_play_until_reads_the_players_once_a_hand() -> None:
+    """play_until keeps the seats' choosers and acts on the flow for the same players and stop seat (it runs once
+    a learner step in gym_env); other players or another stop seat are read anew."""
+    reads: list[int] = []
+
+    class Watched(RandomBot):
+        def __getattribute__(self, name: str) -> Any:
+            if name in ("choose", "act"):
+                reads.append(1)
+            return super().__getattribute__(name)
+
+    game = Game("yunxiao", seed=2, claim_window="eligible")  # (a flow without runs: every seat's own chooser)
+    players: list[Any] = [Watched(i) for i in range(4)]
+    play_until(game, [None, *players[1:]], 0)
+    first = len(reads)
+    assert first > 0
+    while not game.over:
+        seat = game.seats_to_act[0]
+        if seat != 0:
+            break
+        game.apply(RandomBot(7).choose(game.legal_actions(0)))
+        play_until(game, [None, *players[1:]], 0)
+    assert len(reads) == first
+    play_until(game, players, 1)  # another stop seat: read again
+    assert len(reads) > first

@@ -67,27 +67,36 @@ def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
     return act
 
 
-def _chained(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
-    """For a flow that :attr:`~MahjongFlow.chains`: (key, the bots for MahjongFlow._lean_chain, which goes on with
-    their plain turns in the same crossing, or None, the (seat, chooser) pairs of GreedyBot seats), worked out once
-    a hand for the same players and stop seat (``play_until`` runs once a learner step in ``gym_env``: asking every
-    bot at every call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the
-    core may play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the
-    deal) read the table as well (``_table_chooser``): no observation is built for them."""
+def _prepared(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
+    """For a mahjong flow: (key, the bots for MahjongFlow._lean_chain, which goes on with their plain turns in the
+    same crossing, or None, the seats' choosers, the seats' acts), worked out once a hand for the same players and
+    stop seat (``play_until`` runs once a learner step in ``gym_env``: reading every player's methods and asking
+    every bot at every call cost about what the core saved). The choosers hold the stop (the stop seat's chooser
+    raises). Where the flow :attr:`~MahjongFlow.chains`, the bots (``_core_turns``: :mod:`hupai.bots`) say whether
+    the core may play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim,
+    the deal) read the table as well (``_table_chooser``): no observation is built for them. Nothing kept refers to
+    the flow (the flow would be a reference cycle)."""
     key = (until, *players)
     cached: tuple[Any, ...] | None = flow.chained
     if cached is not None and cached[0] == key:
         return cached
-    name = game.rules.name
-    asks = [None if seat == until else getattr(player, "_core_turns", None) for seat, player in enumerate(players)]
-    bots = tuple([None if ask is None else ask(name) for ask in asks])
+    choosers = [getattr(player, "choose", _no_choice) for player in players]
+    acts = tuple([getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)])
+    if 0 <= until < len(choosers):
+        # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
+        choosers[until] = _stop
     chain = None
-    greedy: tuple[tuple[int, Any], ...] = ()
-    if any(bots):  # (nothing that refers to the flow is kept on it: the flow would be a reference cycle)
-        chain = bots
-        greedy = tuple((seat, players[seat]._table_chooser(flow.table, bot[1]))  # type: ignore[union-attr]
-                       for seat, bot in enumerate(bots) if bot is not None and bot[0] == 2)
-    flow.chained = (key, chain, greedy)
+    if flow._lean and flow.chains:
+        name = game.rules.name
+        asks = [None if seat == until else getattr(player, "_core_turns", None)
+                for seat, player in enumerate(players)]
+        bots = tuple([None if ask is None else ask(name) for ask in asks])
+        if any(bots):
+            chain = bots
+            for seat, bot in enumerate(bots):
+                if bot is not None and bot[0] == 2:
+                    choosers[seat] = players[seat]._table_chooser(flow.table, bot[1])  # type: ignore[union-attr]
+    flow.chained = (key, chain, tuple(choosers), acts)
     return flow.chained
 
 
@@ -152,19 +161,24 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     actions = game._actions  # the game's action list (the same object for the game's life)
     # Observer(game)'s view unless given, made at the first observation asked for (it freezes the hand's fixed
     # facts once; a player that decides from the legal actions alone never needs one)
-    choosers = [getattr(player, "choose", _no_choice) for player in players]
-    acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
-    if 0 <= until < len(choosers):
-        # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
-        choosers[until] = _stop if first is None else _first_then_stop(first, choosers, until)
-    elif first is not None:
-        raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
-    if lean_flow is not None and lean_flow.chains:
-        chained = _chained(game, lean_flow, players, until)
-        if chained[1] is not None:
-            lean = partial(lean_flow._lean_chain, chained[1], actions)
-            for s, chooser in chained[2]:
-                choosers[s] = chooser
+    if isinstance(flow, MahjongFlow):
+        prepared = _prepared(game, flow, players, until)
+        choosers: Sequence[Any] = prepared[2]
+        acts: Sequence[Any] = prepared[3]
+        if prepared[1] is not None:
+            lean = partial(flow._lean_chain, prepared[1], actions)
+    else:
+        listed = [getattr(player, "choose", _no_choice) for player in players]
+        if 0 <= until < len(listed):
+            listed[until] = _stop  # (the stop: see _prepared)
+        choosers = listed
+        acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
+    if first is not None:
+        if not 0 <= until < len(choosers):
+            raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
+        own = list(choosers)  # (the kept choosers stay as they are)
+        own[until] = _first_then_stop(first, own, until)
+        choosers = own
     try:
         while True:
             phase = table.phase

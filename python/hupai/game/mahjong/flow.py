@@ -110,7 +110,7 @@ class MahjongFlow:
         #: discard, see _chain_facts).
         self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
                                       or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
-        #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
+        #: hupai.game.match.play_until's players and bots for this hand, worked out at its first call (its _prepared)
         self.chained: tuple[Any, ...] | None = None
         #: For rules with a turn hook or chow_seats: (Rules.plain_turn_mask, the per-seat chow masks) as _lean_chain
         #: last asked them, kept while only plain discards are applied (the promise: neither changes over turns that
