@@ -213,3 +213,31 @@ def test_an_opponents_refusal_after_the_learners_run_restores_the_table(runs: _R
     assert env.aec.agent_selection == selection
     made[-1].sulking = False
     env.step(legal)  # and the table plays on from where it was
+
+
+def test_vector_env_takes_an_index_array_as_a_list_of_indices() -> None:
+    """An integer array of one index per table is checked for the action space in two calls, not table by table:
+    the same steps as a list of ints; anything out of range or not integers is still refused before any table
+    moves."""
+    def trace(as_array: bool) -> list[Any]:
+        tables = vector_env("guangdong", 4, opponents="random")
+        rng = np.random.default_rng(9)
+        observation, _ = tables.reset(seed=2)
+        out = []
+        for _ in range(40):
+            actions = [int(rng.choice(np.flatnonzero(row))) for row in observation["action_mask"]]
+            chosen: Any = np.array(actions, dtype=np.int64) if as_array else actions
+            observation, rewards, terminated, _, _ = tables.step(chosen)
+            out.append(({key: observation[key].tobytes() for key in observation}, rewards.tolist(),
+                        terminated.tolist()))
+        return out
+    assert trace(True) == trace(False)
+    tables = vector_env("guangdong", 3, opponents="random")
+    observation, _ = tables.reset(seed=1)
+    before = [env.aec.game.snapshot() for env in tables.envs]
+    n = observation["action_mask"].shape[1]
+    for bad in (np.array([0, 0, n]), np.array([-1, 0, 0]), np.array([True, False, True]), np.array([0.0, 1.0, 2.0]),
+                np.array([0, 0])):
+        with pytest.raises(IllegalAction):
+            tables.step(bad)
+        assert [env.aec.game.snapshot() for env in tables.envs] == before
