@@ -223,6 +223,7 @@ class HupaiGym(gymnasium.Env):
             # discard starts the core's run of the opponents' plain turns in the same crossing (the engine's own
             # object, found in the legal actions: IllegalAction here, before anything changed, for an index of none).
             game = aec.game
+            assert game is not None
             first = aec.encoder.action(index, game.legal_actions(self.seat))
             aec._cumulative_rewards[self.agent] = 0.0
             rewards = aec.rewards
