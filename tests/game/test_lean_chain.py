@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from hupai import _core
-from hupai.actions import Action
+from hupai.actions import ACTIONS, Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, play
 from hupai.game.mahjong import flow as flow_module
@@ -251,7 +251,7 @@ def _chain_args(game: Game) -> list[Any]:
     bots = tuple(RandomBot(i)._core_turns("guangdong") for i in range(4))
     tile = game.legal_actions(seat)[0].tile
     return [flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, table.wall.head,
-            table.wall.tail - flow._dead_wall, flow._chowers, bots, None]
+            table.wall.tail - flow._dead_wall, flow._chowers, bots, None, flow_module._TURN_RECORDS]
 
 
 def _buffers(args: list[Any]) -> list[bytes]:
@@ -285,6 +285,7 @@ def test_malformed_arguments_write_nothing() -> None:
         4: [34, -2],
         5: [10**6, -1],
         9: [(0,), (16, 10), (0, -1), (0, 10**6), [0, 10]],
+        10: [flow_module._TURN_RECORDS[:-1], list(flow_module._TURN_RECORDS), None],
     }
     for index, values in cases.items():
         for value in values:
@@ -296,7 +297,29 @@ def test_malformed_arguments_write_nothing() -> None:
             assert _buffers(bad) + [bytes(bad_stream)] == before, (index, value)
     with pytest.raises(TypeError):
         _core.lean_chain(*args[:-1])
-    assert len(_core.lean_chain(*args)) == 3  # the good call plays
+    assert len(_core.lean_chain(*args)) == 5  # the good call plays
+
+
+def test_a_runs_records_and_discards_are_the_flows_own() -> None:
+    """lean_chain returns each move's record from the table it is given and the discard actions after the first
+    (the last one included where a move came before it), from the pack's actions: the objects themselves."""
+    for seed in range(30):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        args = _chain_args(game)
+        seat = args[2]
+        first = args[3]
+        moves, last, _, records, discards = _core.lean_chain(*args)
+        turns = len(moves) // 2
+        assert len(records) == turns
+        expected_records = [flow_module._TURNS[(seat + at) % 4][moves[2 * at]][moves[2 * at + 1]]
+                            for at in range(turns)]
+        assert list(records) == expected_records
+        assert all(a is b for a, b in zip(records, expected_records, strict=True))
+        tiles = [moves[2 * at] for at in range(1, turns)] + ([last] if turns and last >= 0 else [])
+        seats = [(seat + at) % 4 for at in range(1, len(tiles) + 1)]
+        expected = [ACTIONS.discard[s][t] for s, t in zip(seats, tiles, strict=True)]
+        assert len(discards) == len(expected) and all(a is b for a, b in zip(discards, expected, strict=True))
+        assert turns == 0 or moves[0] == first
 
 
 def test_hands_played_in_runs_leave_no_cyclic_garbage() -> None:

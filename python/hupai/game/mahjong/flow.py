@@ -49,6 +49,8 @@ _DRAWN = record("drawn")
 # A plain turn's one record, per discarder, tile and drawn tile (hupai.events.turn_record): the lean turn's.
 _TURNS = tuple(tuple(tuple(turn_record(seat, kind, drawn) for drawn in range(34)) for kind in range(34))
                for seat in range(4))
+# The same, flat (index (seat * 34 + tile) * 34 + drawn): what _core.lean_chain takes its runs' records from.
+_TURN_RECORDS = tuple(by_drawn for by_tile in _TURNS for by_kind in by_tile for by_drawn in by_kind)
 
 # A meld's header (its tiles follow), per type, seat, claimed tile and the seat claimed from; index -1 (the last
 # entry) stands for None: no claimed tile, no seat claimed from.
@@ -415,32 +417,26 @@ class MahjongFlow:
                 return self._lean_turn(action, seat, tile)
             if self._quick_turn is not None:
                 hook = (seats, wall.tail)
-        moves, last, got = lean_chain(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
-                                      wall.tail - self._dead_wall, chowers, bots, hook)
+        moves, last, got, records, discards = lean_chain(
+            self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
+            chowers, bots, hook, _TURN_RECORDS)
         if moves:  # the turns whose discard nobody could claim and whose next seat drew
-            discards = ACTIONS.discard
-            records = self.events.records
-            next_seat = self._next_seat
-            turns = len(moves) >> 1
-            discarder = drawn = 0
-            for at in range(0, len(moves), 2):
-                tile = moves[at]
-                drawn = moves[at + 1]
-                if at:  # (the first discard is ``action``, on the list already)
-                    actions.append(discards[seat][tile])
-                records.append(_TURNS[seat][tile][drawn])
-                discarder = seat
-                seat = next_seat[seat]
-            table.last_discard = tile
-            table.discarder = discarder
+            # Their records, and their discards after the first (``action``, on the list already) with the last
+            # discard if one followed: made by the core from the flow's own tables.
+            self.events.records.extend(records)
+            actions += discards
+            turns = len(records)
+            n = len(self._next_seat)
+            table.last_discard = moves[-2]
+            table.discarder = (seat + turns - 1) % n
+            seat = (seat + turns) % n
             table.kong_from = -1
             table.turn_seat = seat
-            table.drawn = drawn
+            table.drawn = moves[-1]
             table.drawn_from = "wall"
             wall.head += turns
             if last < 0:
                 return {} if got is None else {seat: got}
-            actions.append(discards[seat][last])
         # The last discard, which no draw followed (the core wrote the hand, the pile and the ready cache): a claim
         # window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's end, or a
         # 漏胡 block that the next seat's own draw ends), as _lean_turn.
