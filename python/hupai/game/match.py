@@ -128,14 +128,6 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
     return result
 
 
-def _first_then_stop(action: Action, choosers: list[Any], seat: int) -> Callable[[Sequence[Action]], Action]:
-    """The chooser of the stop seat of :func:`play_until` given ``first``: ``action`` once, then the stop."""
-    def choose(legal_actions: Sequence[Action]) -> Action:
-        choosers[seat] = _stop
-        return action
-    return choose
-
-
 def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
                observe: Callable[[int], Observation] | None = None, first: Action | None = None) -> bool:
     """:func:`play`, stopping when ``seat`` must act (its player is never asked, and may be None): True when the
@@ -173,36 +165,39 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             listed[until] = _stop  # (the stop: see _prepared)
         choosers = listed
         acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
-    if first is not None:
-        if not 0 <= until < len(choosers):
-            raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
-        own = list(choosers)  # (the kept choosers stay as they are)
-        own[until] = _first_then_stop(first, own, until)
-        choosers = own
+    action = first
+    if first is not None and not 0 <= until < len(choosers):
+        raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
     try:
         while True:
-            phase = table.phase
-            if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
-                seat = table.turn_seat
-            else:  # a claim window: its seats answer one by one, in the order asked
-                seats = seats_to_act()
-                if not seats:
-                    return True
-                seat = seats[0]
-            # The game's legal-action cache, read here without a call: after an action it usually holds the
-            # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
-            cache = game._legal
-            offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
-            action = choosers[seat](offered)
             if action is None:
-                if observe is None:  # the observer's own view, without Observer.observe's frame around it
-                    observe = partial(Observer(game).view, game)
-                action = acts[seat](observe(seat))
+                phase = table.phase
+                if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
+                    seat = table.turn_seat
+                else:  # a claim window: its seats answer one by one, in the order asked
+                    seats = seats_to_act()
+                    if not seats:
+                        return True
+                    seat = seats[0]
+                # The game's legal-action cache, read here without a call: after an action it usually holds the
+                # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
+                cache = game._legal
+                offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
+                action = choosers[seat](offered)
+                if action is None:
+                    if observe is None:  # the observer's own view, without Observer.observe's frame around it
+                        observe = partial(Observer(game).view, game)
+                    action = acts[seat](observe(seat))
+            else:  # ``first``: the stop seat's action, applied as its chooser's answer would be
+                seat = until
+                cache = game._legal
+                offered = cache.get(seat) or legal(seat)
             # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
             # the cache still the one read above (every apply makes a new one: a player that changed the game
             # meanwhile takes the general path).
             if game._legal is not cache or identity_index(offered, action) < 0:
                 apply(action)  # the general path: equal copies, dicts, illegal actions (which change nothing)
+                action = None
                 continue
             game._legal = _APPLYING
             actions.append(action)
@@ -216,6 +211,7 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             except BaseException as error:
                 game._failed(action, error)
             game._legal = known
+            action = None
     except _Stop:
         return False
 
