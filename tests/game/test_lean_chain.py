@@ -125,32 +125,35 @@ def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch, countin
     assert counting.calls > 0 and asked[0] < counting.calls
 
 
-def test_kawuxing_facts_are_asked_again_after_any_other_action() -> None:
-    """The kept (plain_turn_mask, chow masks) outlive plain discards only: any other action, the deal and a restore
-    drop them."""
+def test_kawuxing_facts_are_asked_again_after_a_meld_or_a_declaration() -> None:
+    """The kept (plain_turn_mask, chow masks) outlive plain discards and passes: a meld (a claim, a kong) or a rules
+    effect (亮倒, a flagged discard) drops them, as do the deal and a restore."""
     sentinel = (0, (0, 0, 0))
-    plain = other = 0
-    for seed in range(6):
+    plain = changed = declared = 0
+    for seed in range(12):
         game = Game("kawuxing", seed=seed, claim_window="eligible")
         flow = game._flow
+        assert flow._chain_facts is None
         bots = [GreedyBot(seed + i) for i in range(3)]
         while not game.over:
             seat = game.seats_to_act[0]
             action = bots[seat].act(game.observation(seat))
             flow._chain_facts = sentinel
+            melds = sum(len(m) for m in game.table.melds)
             game.apply(action)
-            if action.kind == "discard" and not action.flag:
+            if game.over:
+                break
+            if action.kind in ("discard", "pass") and not action.flag:
                 plain += 1
-                assert flow._chain_facts is sentinel
-            else:
-                other += 1
+                assert flow._chain_facts is sentinel, action
+            elif action.flag or sum(len(m) for m in game.table.melds) != melds:
+                changed += 1
+                declared += bool(action.flag)
                 assert flow._chain_facts is None, action
         flow._chain_facts = sentinel
         restored = Game.from_snapshot(game.snapshot())
         assert restored._flow._chain_facts is None
-    assert plain > 0 and other > 0
-    game = Game("kawuxing", seed=1, claim_window="eligible")
-    assert game._flow._chain_facts is None
+    assert plain > 0 and changed > 0 and declared > 0
 
 
 def test_greedy_turns_build_no_observation(monkeypatch: pytest.MonkeyPatch) -> None:

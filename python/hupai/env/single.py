@@ -181,7 +181,7 @@ class HupaiGym(gymnasium.Env):
                     infos = aec.infos
                     if any(infos.values()) or len(infos) != len(aec.agents):  # else already the empty ones
                         aec.infos = {name: {} for name in aec.agents}
-                    aec._select()
+                    aec.agent_selection = self.agent  # (play_until stopped at the learner's seat: _select's answer)
                     return reward
             aec.rewards = {name: 0.0 for name in aec.agents}
             aec._end_hand()

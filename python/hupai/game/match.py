@@ -81,7 +81,7 @@ def _prepared(game: Game, flow: MahjongFlow, players: Sequence[Player | None], u
     if cached is not None and cached[0] == key:
         return cached
     choosers = [getattr(player, "choose", _no_choice) for player in players]
-    acts = tuple([getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)])
+    acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
     if 0 <= until < len(choosers):
         # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
         choosers[until] = _stop
@@ -96,7 +96,7 @@ def _prepared(game: Game, flow: MahjongFlow, players: Sequence[Player | None], u
             for seat, bot in enumerate(bots):
                 if bot is not None and bot[0] == 2:
                     choosers[seat] = players[seat]._table_chooser(flow.table, bot[1])  # type: ignore[union-attr]
-    flow.chained = (key, chain, tuple(choosers), acts)
+    flow.chained = (key, chain, choosers, acts)  # (the lists are never changed: play_until only reads them)
     return flow.chained
 
 
@@ -153,7 +153,7 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     actions = game._actions  # the game's action list (the same object for the game's life)
     # Observer(game)'s view unless given, made at the first observation asked for (it freezes the hand's fixed
     # facts once; a player that decides from the legal actions alone never needs one)
-    if isinstance(flow, MahjongFlow):
+    if isinstance(flow, MahjongFlow) and (until >= 0 or flow.chains):  # (play(): once a hand, nothing to keep)
         prepared = _prepared(game, flow, players, until)
         choosers: Sequence[Any] = prepared[2]
         acts: Sequence[Any] = prepared[3]
@@ -165,39 +165,49 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             listed[until] = _stop  # (the stop: see _prepared)
         choosers = listed
         acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
-    action = first
     if first is not None and not 0 <= until < len(choosers):
         raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
     try:
+        if first is not None:  # the stop seat's action, applied as the loop below applies a chosen one
+            cache = game._legal
+            if identity_index(cache.get(until) or legal(until), first) < 0:
+                apply(first)
+            else:
+                game._legal = _APPLYING
+                actions.append(first)
+                try:
+                    if lean is not None and first[0] == "discard" and not first[4]:
+                        known = lean(first, until, first[2])
+                        if known is None:
+                            known = known_legal()
+                    else:
+                        known = flow_apply(first)
+                except BaseException as error:
+                    game._failed(first, error)
+                game._legal = known
         while True:
+            phase = table.phase
+            if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
+                seat = table.turn_seat
+            else:  # a claim window: its seats answer one by one, in the order asked
+                seats = seats_to_act()
+                if not seats:
+                    return True
+                seat = seats[0]
+            # The game's legal-action cache, read here without a call: after an action it usually holds the
+            # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
+            cache = game._legal
+            offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
+            action = choosers[seat](offered)
             if action is None:
-                phase = table.phase
-                if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly
-                    seat = table.turn_seat
-                else:  # a claim window: its seats answer one by one, in the order asked
-                    seats = seats_to_act()
-                    if not seats:
-                        return True
-                    seat = seats[0]
-                # The game's legal-action cache, read here without a call: after an action it usually holds the
-                # next turn's discards already (see Game.apply). A busy or broken game's cache refuses (raises).
-                cache = game._legal
-                offered = cache.get(seat) or legal(seat)  # legal() caches its answer in the same dict
-                action = choosers[seat](offered)
-                if action is None:
-                    if observe is None:  # the observer's own view, without Observer.observe's frame around it
-                        observe = partial(Observer(game).view, game)
-                    action = acts[seat](observe(seat))
-            else:  # ``first``: the stop seat's action, applied as its chooser's answer would be
-                seat = until
-                cache = game._legal
-                offered = cache.get(seat) or legal(seat)
+                if observe is None:  # the observer's own view, without Observer.observe's frame around it
+                    observe = partial(Observer(game).view, game)
+                action = acts[seat](observe(seat))
             # Game.apply's fast path, inlined: the chosen action must be one of the cached legal actions itself, and
             # the cache still the one read above (every apply makes a new one: a player that changed the game
             # meanwhile takes the general path).
             if game._legal is not cache or identity_index(offered, action) < 0:
                 apply(action)  # the general path: equal copies, dicts, illegal actions (which change nothing)
-                action = None
                 continue
             game._legal = _APPLYING
             actions.append(action)
@@ -211,7 +221,6 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
             except BaseException as error:
                 game._failed(action, error)
             game._legal = known
-            action = None
     except _Stop:
         return False
 

@@ -115,8 +115,8 @@ class MahjongFlow:
         #: hupai.game.match.play_until's players and bots for this hand, worked out at its first call (its _prepared)
         self.chained: tuple[Any, ...] | None = None
         #: For rules with a turn hook or chow_seats: (Rules.plain_turn_mask, the per-seat chow masks) as _lean_chain
-        #: last asked them, kept while only plain discards are applied (the promise: neither changes over turns that
-        #: nobody claims from); None to ask again (every other action, the deal, a restore).
+        #: last asked them, kept until a meld or a rules effect (a declaration's among them), the deal or a restore:
+        #: the promise is that neither changes over turns that nobody claims from. None: ask again.
         self._chain_facts: tuple[int | None, tuple[int, ...]] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
@@ -176,6 +176,7 @@ class MahjongFlow:
         """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
         table = self.table
         for effect in effects:
+            self._chain_facts = None  # (a rule's effect may change what it promised: Rules.plain_turn_mask)
             if isinstance(effect, SetState):
                 table.extras[effect.key] = copy_json(effect.value)
             elif isinstance(effect, Pay):
@@ -289,8 +290,7 @@ class MahjongFlow:
             if known is not None:
                 return known
             return self.known_legal()
-        self._chain_facts = None  # any other action may change what the rules promised (Rules.plain_turn_mask)
-        if phase == "turn" and kind == "discard":
+        elif phase == "turn" and kind == "discard":
             if flag:
                 effects, _ = self.rules.on_declare(table, action)
                 self._apply_effects(effects)
@@ -556,6 +556,7 @@ class MahjongFlow:
         self._draw(seat, "wall")
 
     def _add_meld(self, seat: int, meld: Meld, replace: int = -1) -> None:
+        self._chain_facts = None  # (a meld may change what the rules promised: Rules.plain_turn_mask)
         table = self.table
         melds = table.melds[seat]
         records = table.meld_records
