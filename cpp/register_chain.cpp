@@ -193,12 +193,20 @@ long choose(const Bot& bot, const std::uint8_t* hand, int melds) {
     return -1;
 }
 
-// lean_chain(pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook) -> (moves, tile, result).
+// A turn's record in the flat table of them (`turns`: per discarder, tile and drawn tile).
+constexpr Py_ssize_t kMaxSeats = 4;
+constexpr Py_ssize_t kTurnRecords = kMaxSeats * kNumKinds * kNumKinds;
+
+// lean_chain(pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook, turns)
+//     -> (moves, tile, result, records, discards).
 PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "lean_chain expects the flow's turn pack and 9 more arguments");
+    if (nargs != 11 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "lean_chain expects the flow's turn pack and 10 more arguments");
         return nullptr;
     }
+    PyObject* turns = args[10];
+    if (!PyTuple_CheckExact(turns) || PyTuple_GET_SIZE(turns) != kTurnRecords)
+        return fail("lean_chain: the turns' records must be a tuple of 4 * 34 * 34");
     PyObject* pack[kPackSize];
     for (Py_ssize_t item = 0; item < kPackSize; ++item) pack[item] = PyTuple_GET_ITEM(args[0], item);
     PyObject* hands_list = pack[kHands];
@@ -308,6 +316,7 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 
     std::uint8_t moves[2 * kMaxWall];
     Py_ssize_t made = 0;
+    const long start = seat;
     long tail_tile = -1;
     PyObject* result = nullptr;
     while (true) {
@@ -388,10 +397,40 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         }
     }
     if (result == nullptr) return nullptr;
-    PyObject* moved = PyBytes_FromStringAndSize(reinterpret_cast<const char*>(moves), made);
+    // The turns' records and the discards after the first (the caller's log and action list take them as they
+    // are): one record per move, one discard action per later move and for the last discard after a move.
+    const Py_ssize_t played = made / 2;
+    const Py_ssize_t later = played == 0 ? 0 : played - 1 + (tail_tile >= 0 ? 1 : 0);
+    PyObject* records = PyTuple_New(played);
+    PyObject* discards = records == nullptr ? nullptr : PyTuple_New(later);
+    if (discards != nullptr) {
+        long at_seat = start;
+        for (Py_ssize_t at = 0; at < played; ++at) {
+            const long tile = moves[2 * at];
+            const Py_ssize_t index = (Py_ssize_t(at_seat) * kNumKinds + tile) * kNumKinds + moves[2 * at + 1];
+            PyObject* record = PyTuple_GET_ITEM(turns, index);
+            Py_INCREF(record);
+            PyTuple_SET_ITEM(records, at, record);
+            if (at > 0) {
+                PyObject* action = PyTuple_GET_ITEM(actions[at_seat], tile);
+                Py_INCREF(action);
+                PyTuple_SET_ITEM(discards, at - 1, action);
+            }
+            at_seat = (at_seat + 1) % long(seats);
+        }
+        if (played > 0 && tail_tile >= 0) {  // (at_seat: the last discarder, whose discard no draw followed)
+            PyObject* action = PyTuple_GET_ITEM(actions[at_seat], tail_tile);
+            Py_INCREF(action);
+            PyTuple_SET_ITEM(discards, later - 1, action);
+        }
+    }
+    PyObject* moved =
+        discards == nullptr ? nullptr : PyBytes_FromStringAndSize(reinterpret_cast<const char*>(moves), made);
     PyObject* tile = moved == nullptr ? nullptr : PyLong_FromLong(tail_tile);
-    PyObject* out = tile == nullptr ? nullptr : PyTuple_New(3);
+    PyObject* out = tile == nullptr ? nullptr : PyTuple_New(5);
     if (out == nullptr) {
+        Py_XDECREF(records);
+        Py_XDECREF(discards);
         Py_XDECREF(moved);
         Py_XDECREF(tile);
         Py_DECREF(result);
@@ -400,6 +439,8 @@ PyObject* lean_chain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     PyTuple_SET_ITEM(out, 0, moved);
     PyTuple_SET_ITEM(out, 1, tile);
     PyTuple_SET_ITEM(out, 2, result);
+    PyTuple_SET_ITEM(out, 3, records);
+    PyTuple_SET_ITEM(out, 4, discards);
     return out;
 }
 
@@ -416,7 +457,7 @@ PyMethodDef kChainMethods[] = {
      "stream_pick($module, state, n, /)\n--\n\n"
      "int(random() * n) on a random stream's buffer (n in 0..2**31): the index of the bots' uniform pick."},
     {"lean_chain", as_method(lean_chain), METH_FASTCALL,
-     "lean_chain($module, pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook, /)\n--\n\n"
+     "lean_chain($module, pack, ready, seat, tile, drawn, head, limit, chowers, bots, hook, turns, /)\n--\n\n"
      "Lean turns (see lean_turn) in one crossing: `seat` discards `tile` (its legal discard, as lean_turn's), then\n"
      "each next seat with a bot discards what its Python side would choose. `chowers`: per seat the chow mask of\n"
      "its discards; `bots`: per seat None (not played here) or (kind, forms, stream): kind 1 RandomBot (its\n"
@@ -429,7 +470,11 @@ PyMethodDef kChainMethods[] = {
      "`hook`: None (a turn is plain by the core's test alone), or (seats, tail) for rules with a turn hook: a turn\n"
      "is plain only if its seat's bit is not in `seats`, the wall's head after its draw is not `tail` and its hand\n"
      "is not ready (shanten above 0). Writes only the hands, counters, piles, ready cache and streams, after every\n"
-     "argument is checked."},
+     "argument is checked.\n"
+     "`turns`: the records of plain turns, a flat tuple indexed (seat * 34 + tile) * 34 + drawn. Also returned:\n"
+     "records, the moves' records from `turns`, and discards, the discard actions (from the pack) of every discard\n"
+     "after the first (the last one included, if a move came before it): what the caller's log and action list\n"
+     "take."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from hupai import _core
-from hupai.actions import Action
+from hupai.actions import ACTIONS, Action
 from hupai.bots import GreedyBot, RandomBot
 from hupai.game import Game, play
 from hupai.game.mahjong import flow as flow_module
@@ -90,20 +90,25 @@ def test_turns_are_played_in_runs(counting: _Counting, rules: str) -> None:
 
 def test_flows_that_chain() -> None:
     assert not Game("yunxiao", seed=1, claim_window="eligible")._flow.chains
-    assert not Game("kawuxing", seed=1, claim_window="eligible")._flow.chains  # (its hooks cost more than saved)
+    assert Game("kawuxing", seed=1, claim_window="eligible")._flow.chains  # by the promise of plain_turn_mask
+    assert not Game("kawuxing", seed=1, claim_window="all")._flow.chains
     assert not Game("guangdong", seed=1, claim_window="all")._flow.chains
     assert Game("guangdong", seed=1, claim_window="eligible")._flow.chains
 
 
-def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch, counting: _Counting) -> None:
     """Kawuxing's promise (Rules.plain_turn_mask: a seat that declared 亮倒 discards what it draws, KW-17, never a
-    plain turn) played through the core's run, switched on here: the same games as the Python path."""
-    init = flow_module.MahjongFlow.__init__
+    plain turn) played through the core's run: the same games as the Python path. The rules are asked for it once
+    until an action other than a plain discard (a 亮倒 among them), not at every run."""
+    asked = [0]
+    rules_type = type(Game("kawuxing", seed=0)._flow.rules)
+    mask = rules_type.plain_turn_mask
 
-    def chaining(self: Any, *args: Any) -> None:
-        init(self, *args)
-        self.chains = self._lean
-    monkeypatch.setattr(flow_module.MahjongFlow, "__init__", chaining)
+    def counted(self: Any, table: Any) -> Any:
+        asked[0] += 1
+        return mask(self, table)
+    monkeypatch.setattr(rules_type, "plain_turn_mask", counted)
+    declared = 0
     for seed in range(40):
         game = Game("kawuxing", seed=seed, claim_window="eligible")
         other = Game("kawuxing", seed=seed, claim_window="eligible")
@@ -112,6 +117,43 @@ def test_kawuxing_plain_turn_mask_holds(monkeypatch: pytest.MonkeyPatch) -> None
         play(game, bots)
         play(other, python)
         assert _record(game, bots) == _record(other, python)
+        declared += any(action.kind == "discard" and action.flag for action in game._actions)
+        randoms = [RandomBot(seed + i) for i in range(3)]
+        python_randoms = [PyRandom(seed + i) for i in range(3)]
+        assert (_played("kawuxing", seed, randoms) == _played("kawuxing", seed, python_randoms))
+    assert declared > 0  # (the runs met 亮倒 hands, whose turns are never plain)
+    assert counting.calls > 0 and asked[0] < counting.calls
+
+
+def test_kawuxing_facts_are_asked_again_after_a_meld_or_a_declaration() -> None:
+    """The kept (plain_turn_mask, chow masks) outlive plain discards and passes: a meld (a claim, a kong) or a rules
+    effect (亮倒, a flagged discard) drops them, as do the deal and a restore."""
+    sentinel = (0, (0, 0, 0))
+    plain = changed = declared = 0
+    for seed in range(12):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        flow = game._flow
+        assert flow._chain_facts is None
+        bots = [GreedyBot(seed + i) for i in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            action = bots[seat].act(game.observation(seat))
+            flow._chain_facts = sentinel
+            melds = sum(len(m) for m in game.table.melds)
+            game.apply(action)
+            if game.over:
+                break
+            if action.kind in ("discard", "pass") and not action.flag:
+                plain += 1
+                assert flow._chain_facts is sentinel, action
+            elif action.flag or sum(len(m) for m in game.table.melds) != melds:
+                changed += 1
+                declared += bool(action.flag)
+                assert flow._chain_facts is None, action
+        flow._chain_facts = sentinel
+        restored = Game.from_snapshot(game.snapshot())
+        assert restored._flow._chain_facts is None
+    assert plain > 0 and changed > 0 and declared > 0
 
 
 def test_greedy_turns_build_no_observation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,7 +254,7 @@ def _chain_args(game: Game) -> list[Any]:
     bots = tuple(RandomBot(i)._core_turns("guangdong") for i in range(4))
     tile = game.legal_actions(seat)[0].tile
     return [flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, table.wall.head,
-            table.wall.tail - flow._dead_wall, flow._chowers, bots, None]
+            table.wall.tail - flow._dead_wall, flow._chowers, bots, None, flow_module._TURN_RECORDS]
 
 
 def _buffers(args: list[Any]) -> list[bytes]:
@@ -246,6 +288,7 @@ def test_malformed_arguments_write_nothing() -> None:
         4: [34, -2],
         5: [10**6, -1],
         9: [(0,), (16, 10), (0, -1), (0, 10**6), [0, 10]],
+        10: [flow_module._TURN_RECORDS[:-1], list(flow_module._TURN_RECORDS), None],
     }
     for index, values in cases.items():
         for value in values:
@@ -257,7 +300,29 @@ def test_malformed_arguments_write_nothing() -> None:
             assert _buffers(bad) + [bytes(bad_stream)] == before, (index, value)
     with pytest.raises(TypeError):
         _core.lean_chain(*args[:-1])
-    assert len(_core.lean_chain(*args)) == 3  # the good call plays
+    assert len(_core.lean_chain(*args)) == 5  # the good call plays
+
+
+def test_a_runs_records_and_discards_are_the_flows_own() -> None:
+    """lean_chain returns each move's record from the table it is given and the discard actions after the first
+    (the last one included where a move came before it), from the pack's actions: the objects themselves."""
+    for seed in range(30):
+        game = Game("guangdong", seed=seed, claim_window="eligible")
+        args = _chain_args(game)
+        seat = args[2]
+        first = args[3]
+        moves, last, _, records, discards = _core.lean_chain(*args)
+        turns = len(moves) // 2
+        assert len(records) == turns
+        expected_records = [flow_module._TURNS[(seat + at) % 4][moves[2 * at]][moves[2 * at + 1]]
+                            for at in range(turns)]
+        assert list(records) == expected_records
+        assert all(a is b for a, b in zip(records, expected_records, strict=True))
+        tiles = [moves[2 * at] for at in range(1, turns)] + ([last] if turns and last >= 0 else [])
+        seats = [(seat + at) % 4 for at in range(1, len(tiles) + 1)]
+        expected = [ACTIONS.discard[s][t] for s, t in zip(seats, tiles, strict=True)]
+        assert len(discards) == len(expected) and all(a is b for a, b in zip(discards, expected, strict=True))
+        assert turns == 0 or moves[0] == first
 
 
 def test_hands_played_in_runs_leave_no_cyclic_garbage() -> None:
@@ -274,3 +339,30 @@ def test_hands_played_in_runs_leave_no_cyclic_garbage() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_play_until_reads_the_players_once_a_hand() -> None:
+    """play_until keeps the seats' choosers and acts on the flow for the same players and stop seat (it runs once
+    a learner step in gym_env); other players or another stop seat are read anew."""
+    reads: list[int] = []
+
+    class Watched(RandomBot):
+        def __getattribute__(self, name: str) -> Any:
+            if name in ("choose", "act"):
+                reads.append(1)
+            return super().__getattribute__(name)
+
+    game = Game("yunxiao", seed=2, claim_window="eligible")  # (a flow without runs: every seat's own chooser)
+    players: list[Any] = [Watched(i) for i in range(4)]
+    play_until(game, [None, *players[1:]], 0)
+    first = len(reads)
+    assert first > 0
+    while not game.over:
+        seat = game.seats_to_act[0]
+        if seat != 0:
+            break
+        game.apply(RandomBot(7).choose(game.legal_actions(0)))
+        play_until(game, [None, *players[1:]], 0)
+    assert len(reads) == first
+    play_until(game, players, 1)  # another stop seat: read again
+    assert len(reads) > first

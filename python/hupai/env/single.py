@@ -154,11 +154,12 @@ class HupaiGym(gymnasium.Env):
             self._bots[agent] = bot
         self._players = [self._bots.get(agent) for agent in self.aec.possible_agents]
 
-    def _advance(self) -> float:
+    def _advance(self, first: Any = None) -> float:
         """Let the opponents act until the learner must decide or the match ends; the learner's reward. The
         opponents play through :func:`hupai.game.match.play_until` (the engine's own loop: a bot that decides
         from the legal actions alone, such as RandomBot, is never given an observation); the AEC's bookkeeping
-        is brought up to date where a hand ends and where the learner is asked."""
+        is brought up to date where a hand ends and where the learner is asked. ``first``: the learner's own
+        action, legal and its to take now, which that loop applies first (see :meth:`_act`)."""
         aec = self.aec
         reward = 0.0
         while True:
@@ -168,7 +169,8 @@ class HupaiGym(gymnasium.Env):
             assert game is not None
             if not game.over:
                 try:
-                    over = play_until(game, self._players, self.seat, aec.observer(game))
+                    over = play_until(game, self._players, self.seat, aec.observer(game), first)
+                    first = None
                 except HupaiError as error:  # the game is as it was before that answer: name who gave it
                     seats = game.seats_to_act
                     agent = aec.possible_agents[seats[0]] if seats else "?"
@@ -179,7 +181,7 @@ class HupaiGym(gymnasium.Env):
                     infos = aec.infos
                     if any(infos.values()) or len(infos) != len(aec.agents):  # else already the empty ones
                         aec.infos = {name: {} for name in aec.agents}
-                    aec._select()
+                    aec.agent_selection = self.agent  # (play_until stopped at the learner's seat: _select's answer)
                     return reward
             aec.rewards = {name: 0.0 for name in aec.agents}
             aec._end_hand()
@@ -202,14 +204,33 @@ class HupaiGym(gymnasium.Env):
         index = aec.action_layout.as_index(action)  # IllegalAction for what is not in the action space
         if legal is None:
             legal = bool(self._mask[index]) if self._mask is not None else self.is_legal(index)
+        return self._play(index, legal)
+
+    def _play(self, index: int, legal: bool) -> tuple[float, bool, dict[str, Any]]:
+        """:meth:`_act` once its checks are made (the vector form makes them for all its tables at once): ``index``
+        an int of the action space, the episode live at the learner's decision, ``legal`` whether the index is."""
+        aec = self.aec
         if self.illegal_penalty is not None and not legal:
             # Gymnasium's contract: any element of the action space is a valid argument. An index the mask rules
             # out changes nothing and costs the penalty (None: raise IllegalAction, as the AEC form does).
             return float(self.illegal_penalty), False, {"illegal_action": True}
         checkpoint = self._checkpoint()
-        aec.step(index)
+        if aec.render_mode == "human":  # the AEC's step prints its line
+            aec.step(index)
+            first = None
+        else:
+            # AECEnv.step's bookkeeping before the action; the action itself is play_until's first, so that a plain
+            # discard starts the core's run of the opponents' plain turns in the same crossing (the engine's own
+            # object, found in the legal actions: IllegalAction here, before anything changed, for an index of none).
+            game = aec.game
+            assert game is not None
+            first = aec.encoder.action(index, game.legal_actions(self.seat))
+            aec._cumulative_rewards[self.agent] = 0.0
+            rewards = aec.rewards
+            if any(rewards.values()) or len(rewards) != len(aec.agents):
+                aec.rewards = {name: 0.0 for name in aec.agents}
         try:
-            reward = aec.rewards.get(self.agent, 0.0) + self._advance()
+            reward = aec.rewards.get(self.agent, 0.0) + self._advance(first)
         except HupaiError:
             # An opponent's answer was no legal action: the table goes back to before the learner's action, so
             # that the refused step changed nothing (the opponents' own random state excepted).
@@ -335,30 +356,41 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         no index of the action space, or, with ``illegal_penalty=None``, one the mask rules out), so a refused
         step leaves every table as it was. A table that ends is reset at once, and its last observation and
         info are in ``infos["final_obs"]`` / ``infos["final_info"]`` (Gymnasium's same-step autoreset)."""
-        try:
-            chosen = list(actions)
-        except TypeError:
-            raise IllegalAction(f"actions: one per table ({self.num_envs}), got {actions!r}") from None
-        if len(chosen) != self.num_envs:
-            raise IllegalAction(f"actions: one per table ({self.num_envs}), got {len(chosen)}")
         masks = self._masks
-        indices = []
-        for table, (env, action) in enumerate(zip(self.envs, chosen, strict=True)):
-            if masks is None or env.aec.game is None or env.aec.terminations.get(env.agent, True):
-                raise HupaiError("reset() the vector environment first")
+        n = self.num_envs
+        indices: list[int]
+        if (type(actions) is np.ndarray and actions.shape == (n,) and actions.dtype.kind in "iu" and masks is not None
+                and 0 <= actions.min() and actions.max() < masks.shape[1]):
+            indices = actions.tolist()  # (every one an index of the space: as_index's checks in two calls)
+        else:
             try:
-                index = env.aec.action_layout.as_index(action)
-            except IllegalAction as error:
-                raise IllegalAction(f"table {table}: {error}") from None
-            if env.illegal_penalty is None and not masks[table, index]:
-                raise IllegalAction(f"table {table}: action index {index} is not legal now (see its action_mask)")
-            indices.append(index)
+                chosen = list(actions)
+            except TypeError:
+                raise IllegalAction(f"actions: one per table ({n}), got {actions!r}") from None
+            if len(chosen) != n:
+                raise IllegalAction(f"actions: one per table ({n}), got {len(chosen)}")
+            indices = []
+            for table, (env, action) in enumerate(zip(self.envs, chosen, strict=True)):
+                try:
+                    indices.append(env.aec.action_layout.as_index(action))
+                except IllegalAction as error:
+                    if masks is None:
+                        break  # (the error below first)
+                    raise IllegalAction(f"table {table}: {error}") from None
+        for env in self.envs:
+            aec = env.aec
+            if masks is None or aec.game is None or aec.terminations.get(env.agent, True):
+                raise HupaiError("reset() the vector environment first")
         assert masks is not None
-        legal = masks[np.arange(self.num_envs), indices].tolist()  # every table's at once
+        legal = masks[np.arange(n), indices].tolist()  # every table's at once
+        for table, env in enumerate(self.envs):
+            if env.illegal_penalty is None and not legal[table]:
+                raise IllegalAction(f"table {table}: action index {indices[table]} is not legal now (see its "
+                                    "action_mask)")
         infos: dict[str, Any] = {}
-        rewards, terminated = [0.0] * self.num_envs, [False] * self.num_envs
+        rewards, terminated = [0.0] * n, [False] * n
         for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
-            reward, done, info = env._act(index, bool(legal[table]))
+            reward, done, info = env._play(index, legal[table])
             rewards[table], terminated[table] = reward, done
             if done:
                 infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)

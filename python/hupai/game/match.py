@@ -67,27 +67,36 @@ def _not_a_player(seat: int, player: object) -> Callable[[Observation], Action]:
     return act
 
 
-def _chained(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
-    """For a flow that :attr:`~MahjongFlow.chains`: (key, the bots for MahjongFlow._lean_chain, which goes on with
-    their plain turns in the same crossing, or None, the (seat, chooser) pairs of GreedyBot seats), worked out once
-    a hand for the same players and stop seat (``play_until`` runs once a learner step in ``gym_env``: asking every
-    bot at every call cost about what the core saved). The bots (``_core_turns``: :mod:`hupai.bots`) say whether the
-    core may play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim, the
-    deal) read the table as well (``_table_chooser``): no observation is built for them."""
+def _prepared(game: Game, flow: MahjongFlow, players: Sequence[Player | None], until: int) -> tuple[Any, ...]:
+    """For a mahjong flow: (key, the bots for MahjongFlow._lean_chain, which goes on with their plain turns in the
+    same crossing, or None, the seats' choosers, the seats' acts), worked out once a hand for the same players and
+    stop seat (``play_until`` runs once a learner step in ``gym_env``: reading every player's methods and asking
+    every bot at every call cost about what the core saved). The choosers hold the stop (the stop seat's chooser
+    raises). Where the flow :attr:`~MahjongFlow.chains`, the bots (``_core_turns``: :mod:`hupai.bots`) say whether
+    the core may play them, never the stop seat's; a GreedyBot's turns that the core did not reach (after a claim,
+    the deal) read the table as well (``_table_chooser``): no observation is built for them. Nothing kept refers to
+    the flow (the flow would be a reference cycle)."""
     key = (until, *players)
     cached: tuple[Any, ...] | None = flow.chained
     if cached is not None and cached[0] == key:
         return cached
-    name = game.rules.name
-    asks = [None if seat == until else getattr(player, "_core_turns", None) for seat, player in enumerate(players)]
-    bots = tuple([None if ask is None else ask(name) for ask in asks])
+    choosers = [getattr(player, "choose", _no_choice) for player in players]
+    acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
+    if 0 <= until < len(choosers):
+        # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
+        choosers[until] = _stop
     chain = None
-    greedy: tuple[tuple[int, Any], ...] = ()
-    if any(bots):  # (nothing that refers to the flow is kept on it: the flow would be a reference cycle)
-        chain = bots
-        greedy = tuple((seat, players[seat]._table_chooser(flow.table, bot[1]))  # type: ignore[union-attr]
-                       for seat, bot in enumerate(bots) if bot is not None and bot[0] == 2)
-    flow.chained = (key, chain, greedy)
+    if flow._lean and flow.chains:
+        name = game.rules.name
+        asks = [None if seat == until else getattr(player, "_core_turns", None)
+                for seat, player in enumerate(players)]
+        bots = tuple([None if ask is None else ask(name) for ask in asks])
+        if any(bots):
+            chain = bots
+            for seat, bot in enumerate(bots):
+                if bot is not None and bot[0] == 2:
+                    choosers[seat] = players[seat]._table_chooser(flow.table, bot[1])  # type: ignore[union-attr]
+    flow.chained = (key, chain, choosers, acts)  # (the lists are never changed: play_until only reads them)
     return flow.chained
 
 
@@ -120,11 +129,16 @@ def play(game: Game, players: Sequence[Player]) -> HandResult:
 
 
 def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
-               observe: Callable[[int], Observation] | None = None) -> bool:
+               observe: Callable[[int], Observation] | None = None, first: Action | None = None) -> bool:
     """:func:`play`, stopping when ``seat`` must act (its player is never asked, and may be None): True when the
     hand is over, False when it stopped at ``seat``. ``observe`` gives a seat's observation (default: an
     :class:`Observer` of the game, made when a player first needs one). An answer that is no legal action
-    raises :class:`~hupai.IllegalAction` from :meth:`Game.apply`, the game as it was before that answer."""
+    raises :class:`~hupai.IllegalAction` from :meth:`Game.apply`, the game as it was before that answer.
+
+    ``first``: the action ``seat`` takes at its first decision here, ``seat`` being the one to act (one of its
+    legal actions, which the caller checked: a learner's step in ``gym_env``). Applied by the same loop as the
+    others' answers, so that a plain discard of it starts the core's run of the bots' plain turns
+    (:meth:`MahjongFlow._lean_chain`) instead of a turn of its own."""
     until = seat
     flow = game._flow  # a game keeps its table object and its flow from start to end
     table = flow.table
@@ -139,18 +153,38 @@ def play_until(game: Game, players: Sequence[Player | None], seat: int = -1,
     actions = game._actions  # the game's action list (the same object for the game's life)
     # Observer(game)'s view unless given, made at the first observation asked for (it freezes the hand's fixed
     # facts once; a player that decides from the legal actions alone never needs one)
-    choosers = [getattr(player, "choose", _no_choice) for player in players]
-    acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
-    if 0 <= until < len(choosers):
-        # The stop is ``until``'s chooser raising when first asked: the loop itself checks nothing per decision.
-        choosers[until] = _stop
-    if lean_flow is not None and lean_flow.chains:
-        chained = _chained(game, lean_flow, players, until)
-        if chained[1] is not None:
-            lean = partial(lean_flow._lean_chain, chained[1], actions)
-            for s, chooser in chained[2]:
-                choosers[s] = chooser
+    if isinstance(flow, MahjongFlow) and (until >= 0 or flow.chains):  # (play(): once a hand, nothing to keep)
+        prepared = _prepared(game, flow, players, until)
+        choosers: Sequence[Any] = prepared[2]
+        acts: Sequence[Any] = prepared[3]
+        if prepared[1] is not None:
+            lean = partial(flow._lean_chain, prepared[1], actions)
+    else:
+        listed = [getattr(player, "choose", _no_choice) for player in players]
+        if 0 <= until < len(listed):
+            listed[until] = _stop  # (the stop: see _prepared)
+        choosers = listed
+        acts = [getattr(player, "act", None) or _not_a_player(s, player) for s, player in enumerate(players)]
+    if first is not None and not 0 <= until < len(choosers):
+        raise HupaiError(f"play_until: first is the action of the stop seat, and {until} is no seat")
     try:
+        if first is not None:  # the stop seat's action, applied as the loop below applies a chosen one
+            cache = game._legal
+            if identity_index(cache.get(until) or legal(until), first) < 0:
+                apply(first)
+            else:
+                game._legal = _APPLYING
+                actions.append(first)
+                try:
+                    if lean is not None and first[0] == "discard" and not first[4]:
+                        known = lean(first, until, first[2])
+                        if known is None:
+                            known = known_legal()
+                    else:
+                        known = flow_apply(first)
+                except BaseException as error:
+                    game._failed(first, error)
+                game._legal = known
         while True:
             phase = table.phase
             if phase == "turn" or phase == "predraw":  # one seat decides: the common case, read directly

@@ -58,6 +58,8 @@ _DRAWN = record("drawn")
 # A plain turn's one record, per discarder, tile and drawn tile (hupai.events.turn_record): the lean turn's.
 _TURNS = tuple(tuple(tuple(turn_record(seat, kind, drawn) for drawn in range(34)) for kind in range(34))
                for seat in range(4))
+# The same, flat (index (seat * 34 + tile) * 34 + drawn): what _core.lean_chain takes its runs' records from.
+_TURN_RECORDS = tuple(by_drawn for by_tile in _TURNS for by_kind in by_tile for by_drawn in by_kind)
 
 # A meld's header (its tiles follow), per type, seat, claimed tile and the seat claimed from; index -1 (the last
 # entry) stands for None: no claimed tile, no seat claimed from.
@@ -74,7 +76,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack", "chains", "chained", "_gold_turn")
+                 "_quick_turn", "_turn_pack", "chains", "chained", "_gold_turn", "_chain_facts")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -117,12 +119,17 @@ class MahjongFlow:
         # "eligible" only (with "all" every discard opens a window), else None.
         self._gold_turn = rules.gold_turn if caps.gold_turn and window == "eligible" else None
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
-        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong). Rules with a turn hook could
-        #: join by the promise of Rules.plain_turn_mask (Kawuxing makes it), but measured in Kawuxing the hooks'
-        #: Python (the chow masks, the mask) cost gym_env's random opponents more than the run saved: off.
-        self.chains = self._lean and self._quick_turn is None and not caps.chow_seats
-        #: hupai.game.match.play_until's bots for this hand, worked out at its first call (see its _chained)
+        #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong), or whose rules make the
+        #: promise of Rules.plain_turn_mask (Kawuxing: its facts are asked once until an action other than a plain
+        #: discard, see _chain_facts).
+        self.chains = self._lean and ((self._quick_turn is None and not caps.chow_seats)
+                                      or type(rules).plain_turn_mask is not Rules.plain_turn_mask)
+        #: hupai.game.match.play_until's players and bots for this hand, worked out at its first call (its _prepared)
         self.chained: tuple[Any, ...] | None = None
+        #: For rules with a turn hook or chow_seats: (Rules.plain_turn_mask, the per-seat chow masks) as _lean_chain
+        #: last asked them, kept until a meld or a rules effect (a declaration's among them), the deal or a restore:
+        #: the promise is that neither changes over turns that nobody claims from. None: ask again.
+        self._chain_facts: tuple[int | None, tuple[int, ...]] | None = None
 
     # -- setup ------------------------------------------------------------------------------------------
     def deal(self, seed: int, dealer: int, round_wind: int, first_dealer: int,
@@ -132,6 +139,7 @@ class MahjongFlow:
         wall = Wall(shuffle(rules.tiles(), seed) if stacked is None else bytes(stacked))
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
+        self._chain_facts = None
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(rules, table)
         self._pungs = [0] * n  # per seat, the kinds of its exposed pungs (turn_scan: a 补杠 to offer)
@@ -158,6 +166,7 @@ class MahjongFlow:
 
     def restore(self, table: Table) -> None:
         self.table = table
+        self._chain_facts = None
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(self.rules, table)
         self._pungs = [_pung_kinds(melds) if melds else 0 for melds in table.melds]
@@ -179,6 +188,7 @@ class MahjongFlow:
         """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
         table = self.table
         for effect in effects:
+            self._chain_facts = None  # (a rule's effect may change what it promised: Rules.plain_turn_mask)
             if isinstance(effect, SetState):
                 table.extras[effect.key] = copy_json(effect.value)
             elif isinstance(effect, Pay):
@@ -413,39 +423,36 @@ class MahjongFlow:
         chowers = self._chowers
         hook = None
         if self._quick_turn is not None or type(chowers) is not tuple:  # the rules' promise (plain_turn_mask)
-            seats = self.rules.plain_turn_mask(table)
+            facts = self._chain_facts
+            if facts is None:
+                facts = self._chain_facts = (self.rules.plain_turn_mask(table),
+                                             chowers if type(chowers) is tuple else
+                                             tuple([chowers[other] for other in self._seats]))
+            seats, chowers = facts
             if seats is None:
                 return self._lean_turn(action, seat, tile)
             if self._quick_turn is not None:
                 hook = (seats, wall.tail)
-            if type(chowers) is not tuple:
-                chowers = tuple(chowers[other] for other in self._seats)
-        moves, last, got = lean_chain(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
-                                      wall.tail - self._dead_wall, chowers, bots, hook)
+        moves, last, got, records, discards = lean_chain(
+            self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head, wall.tail - self._dead_wall,
+            chowers, bots, hook, _TURN_RECORDS)
         if moves:  # the turns whose discard nobody could claim and whose next seat drew
-            discards = ACTIONS.discard
-            records = self.events.records
-            next_seat = self._next_seat
-            turns = len(moves) >> 1
-            discarder = drawn = 0
-            for at in range(0, len(moves), 2):
-                tile = moves[at]
-                drawn = moves[at + 1]
-                if at:  # (the first discard is ``action``, on the list already)
-                    actions.append(discards[seat][tile])
-                records.append(_TURNS[seat][tile][drawn])
-                discarder = seat
-                seat = next_seat[seat]
-            table.last_discard = tile
-            table.discarder = discarder
+            # Their records, and their discards after the first (``action``, on the list already) with the last
+            # discard if one followed: made by the core from the flow's own tables.
+            self.events.records.extend(records)
+            actions += discards
+            turns = len(records)
+            n = len(self._next_seat)
+            table.last_discard = moves[-2]
+            table.discarder = (seat + turns - 1) % n
+            seat = (seat + turns) % n
             table.kong_from = -1
             table.turn_seat = seat
-            table.drawn = drawn
+            table.drawn = moves[-1]
             table.drawn_from = "wall"
             wall.head += turns
             if last < 0:
                 return {} if got is None else {seat: got}
-            actions.append(discards[seat][last])
         # The last discard, which no draw followed (the core wrote the hand, the pile and the ready cache): a claim
         # window (the scan's shapes), or nobody may claim but the turn goes on by _next_turn (the wall's end, or a
         # 漏胡 block that the next seat's own draw ends), as _lean_turn.
@@ -596,6 +603,7 @@ class MahjongFlow:
         self._draw(seat, "wall")
 
     def _add_meld(self, seat: int, meld: Meld, replace: int = -1) -> None:
+        self._chain_facts = None  # (a meld may change what the rules promised: Rules.plain_turn_mask)
         table = self.table
         melds = table.melds[seat]
         records = table.meld_records
