@@ -333,9 +333,8 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const bool loose = args[9] == Py_True;
     const long next = (seat + 1) % long(seats);
-    long level = 0, next_level = 0, pungs = 0;
+    long level = 0, pungs = 0;
     if (!small_int(PyList_GET_ITEM(args[8], seat), 0, 3, level) ||
-        !small_int(PyList_GET_ITEM(args[8], next), 0, 3, next_level) ||
         !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs))
         return nullptr;
 
@@ -408,10 +407,11 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     --counts[seat][tile];  // (the local copy: the hand the rules' hooks would see after the discard)
 
     // Anything but the quiet discard leaves by the flow's own path, nothing written: a 漏胡 block the draw ends, the
-    // wall's end (YX-12, YX-23), a declaration the next seat may make before its draw (YX-27, YX-30: a level, or
-    // its first draw), a 游 level that moves (YX-26, YunxiaoRules.on_discard: asked where a gold is held after the
-    // discard or a level is held; in 游 shape the level is 1 after a discard of no gold, else 2, or 3 after 2).
-    if (louhu != 0 || head >= limit || next_level != 0 || draws[next] == 0) Py_RETURN_NONE;
+    // wall's end (YX-12, YX-23), a 游 level that moves (YX-26, YunxiaoRules.on_discard: asked where a gold is held
+    // after the discard or a level is held; in 游 shape the level is 1 after a discard of no gold, else 2, or 3
+    // after 2). A declaration the next seat may make before its draw (YX-27, YX-30) is the rules' to rule out
+    // (Rules.gold_turn answers None then): 抢金 needs the seat's waits, which only a first draw asks for.
+    if (louhu != 0 || head >= limit) Py_RETURN_NONE;
     if (counts[seat][gold] != 0 || level != 0) {
         bool shape = false;
         if (counts[seat][gold] != 0) {

@@ -157,18 +157,55 @@ def test_yunxiao_turn_rejects_malformed_input_and_changes_nothing(change):
 
 
 def test_a_discard_the_core_does_not_play_quietly_changes_nothing():
-    """Each way out (a claim, the wall's end, a 漏胡 block, a declaration before the draw, a 游 level that moves)
-    returns None with every buffer as it was."""
+    """Each way out (a claim, the wall's end, a 漏胡 block, a 游 level that moves) returns None with every buffer
+    as it was (a declaration before the draw is the rules' hook's way out: see the next test)."""
     game, args = _ready_game()
     seat, tile = args[2], args[3]
     outs = [
         _hands_with(args, (seat + 2) % 4, tile, 2),        # a pung
         _with(args, 6, args[5]),                           # the wall's end
         _pack_with(args, LOUHU, [1] * 4),                  # a 漏胡 block the draw would end
-        _with(args, 8, [0, 1, 0, 0] if seat == 0 else [1, 0, 0, 0]),  # the next seat may declare 游金
         _with(args, 8, [2 if s == seat else 0 for s in range(4)]),      # the discarder's level falls
     ]
     for changed in outs:
         before = _state(game, changed)
         assert yunxiao_turn(*changed) is None
         assert _state(game, changed) == before
+
+
+def test_the_hook_leaves_a_declaration_before_the_draw_to_the_general_path():
+    """YX-27: the 下家 at a 游 level may declare 游金 before its draw, so Rules.gold_turn answers None (the core
+    does not ask pre_draw_actions); without a declaration it gives the facts."""
+    game, args = _ready_game()
+    table = game.table
+    seat = args[2]
+    assert table.turn_seat == seat and game.rules.gold_turn(table) is not None
+    levels = table.extras["you"]
+    levels[(seat + 1) % 4] = 1
+    assert game.rules.pre_draw_actions(table, (seat + 1) % 4)
+    assert game.rules.gold_turn(table) is None
+    levels[(seat + 1) % 4] = 0
+
+
+def test_a_first_draw_without_a_declaration_is_played_by_the_core(monkeypatch):
+    """YX-30: a non-dealer's first draw offers 抢金 only to a seat waiting on the gold while nobody has claimed;
+    any other first draw follows a quiet discard in the core's one crossing (it left them all to the general path
+    before), with the state the general path leaves (the test above)."""
+    quiet_first: Counter[bool] = Counter()
+
+    def counted(*args: object) -> object:
+        pack, seat = args[0], args[2]
+        first = pack[DRAWS][(seat + 1) % 4] == 0  # (read before the call: a quiet one counts the draw)
+        done = yunxiao_turn(*args)
+        if first:
+            quiet_first[done is not None] += 1
+        return done
+
+    monkeypatch.setattr(flow_module, "yunxiao_turn", counted)
+    for seed in range(6):
+        game = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window="eligible")
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        while not game.over:
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+    assert quiet_first[True] >= 6

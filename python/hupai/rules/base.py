@@ -194,7 +194,9 @@ class Rules(ABC):
         """The facts of the core's quiet discard in Yunxiao's shape (declare ``gold_turn=True``; never asked
         otherwise), asked at each plain discard with the claim window ``"eligible"``: ``(gold, the seats' 游
         levels, the wall's head must be below this for a normal draw, the buda_loose option)``, or None when the
-        next normal draw is not allowed at all. The core then plays the discard and the next seat's draw only if
+        next normal draw is not allowed at all or the discarder's 下家 has a declaration before that draw (the
+        core does not ask :meth:`pre_draw_actions`: the hook rules those out, for the seat's facts a quiet discard
+        does not change). The core then plays the discard and the next seat's draw only if
         its hooks would do nothing else (``_core.yunxiao_turn``), and leaves every other discard to them."""
         return None
 
