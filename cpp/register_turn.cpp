@@ -111,33 +111,101 @@ std::uint8_t* seat_counters(PyObject* value, Py_ssize_t seats) {
     return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(value));
 }
 
+// A ValueError "<entry>: <what>": the turn entry points name themselves in their errors.
+bool fail_in(const char* entry, const char* what) {
+    PyErr_Format(PyExc_ValueError, "%s: %s", entry, what);
+    return false;
+}
+
+// What every turn entry point reads of the turn pack (an exact tuple of kPackSize items, checked by the caller)
+// and the ready cache, checked before anything is written: 2..4 seats, the two per-seat counters and the cache
+// (distinct bytearrays of a byte a seat), the per-seat lists and discard tables, the wall.
+struct TurnPack {
+    PyObject* item[kPackSize] = {};
+    Py_ssize_t seats = 0;
+    std::uint8_t* draws = nullptr;
+    std::uint8_t* discards_made = nullptr;
+    std::uint8_t* cache = nullptr;
+    long wall_size = 0;
+};
+
+bool read_pack(const char* entry, PyObject* tuple, PyObject* ready, TurnPack& out) {
+    for (Py_ssize_t item = 0; item < kPackSize; ++item) out.item[item] = PyTuple_GET_ITEM(tuple, item);
+    PyObject* const* pack = out.item;
+    PyObject* hands = pack[kHands];
+    if (!PyList_CheckExact(hands) || PyList_GET_SIZE(hands) < 2 || PyList_GET_SIZE(hands) > 4)
+        return fail_in(entry, "hands must be a list of 2..4 seats");
+    const Py_ssize_t seats = out.seats = PyList_GET_SIZE(hands);
+    std::uint8_t* draws = out.draws = seat_counters(pack[kDraws], seats);
+    std::uint8_t* made = out.discards_made = seat_counters(pack[kDiscardsMade], seats);
+    std::uint8_t* cache = out.cache = seat_counters(ready, seats);  // the ready cache: one byte a seat
+    if (draws == nullptr || made == nullptr || draws == made || cache == nullptr || cache == draws ||
+        cache == made || !seat_list(pack[kPiles], seats) || !seat_list(pack[kMeldRecords], seats) ||
+        !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
+        !seat_tables(pack[kDiscardActions], seats) || !PyBytes_CheckExact(pack[kWallTiles]) ||
+        PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall)
+        return fail_in(entry, "a per-seat list, buffer or table of the wrong shape");
+    out.wall_size = long(PyBytes_GET_SIZE(pack[kWallTiles]));
+    return true;
+}
+
+// Seat s's hand (a bytearray of 34 counts of at most 4, no other seat's buffer) copied into counts[s], its buffer
+// kept in buffers[s]; its meld records (bytes of whole 6-byte records, at most 4); its ready byte (0, 1, or 255:
+// -1, not known).
+bool read_seat(const char* entry, const TurnPack& pack, Py_ssize_t s, std::uint8_t* (&buffers)[4],
+               std::uint8_t (&counts)[4][kNumKinds], PyObject*& records, signed char& ready) {
+    PyObject* hand = PyList_GET_ITEM(pack.item[kHands], s);
+    if (!PyByteArray_CheckExact(hand) || PyByteArray_GET_SIZE(hand) != kNumKinds)
+        return fail_in(entry, "a hand must be a bytearray of 34 counts");
+    buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
+    for (Py_ssize_t other = 0; other < s; ++other)
+        if (buffers[other] == buffers[s]) return fail_in(entry, "two seats share one hand");
+    std::memcpy(counts[s], buffers[s], kNumKinds);
+    for (int kind = 0; kind < kNumKinds; ++kind)
+        if (counts[s][kind] > kMaxCopies) return fail_in(entry, "a count above 4");
+    records = PyList_GET_ITEM(pack.item[kMeldRecords], s);
+    if (!PyBytes_CheckExact(records) || PyBytes_GET_SIZE(records) % kMeldWidth != 0 ||
+        PyBytes_GET_SIZE(records) > kMaxMelds * kMeldWidth)
+        return fail_in(entry, "a seat's meld records must be bytes of at most 4 records of 6 bytes");
+    const std::uint8_t known = pack.cache[s];
+    if (known > 1 && known != kReadyUnknown) return fail_in(entry, "a ready byte must be 0, 1 or 255");
+    ready = known == kReadyUnknown ? -1 : static_cast<signed char>(known);
+    return true;
+}
+
+// The 漏胡 mask of `seat`, an exact int (a bool or a mask with bits past the every-tile bit is refused).
+bool louhu_mask(const char* entry, const TurnPack& pack, long seat, long long& out) {
+    PyObject* item = PyList_GET_ITEM(pack.item[kLouhu], seat);
+    int overflow = 0;
+    out = PyLong_CheckExact(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+    if (overflow != 0 || out < 0 || out > kLouhuMask) return fail_in(entry, "a 漏胡 mask must be an int in 0..2**35-1");
+    return true;
+}
+
+// The discard pile buffer of `seat` (a bytearray of kPileCapacity bytes), or nullptr with the error set.
+std::uint8_t* pile_of(const char* entry, const TurnPack& pack, long seat) {
+    PyObject* pile = PyList_GET_ITEM(pack.item[kPiles], seat);
+    if (!PyByteArray_CheckExact(pile) || PyByteArray_GET_SIZE(pile) != kPileCapacity) {
+        fail_in(entry, "a discard pile must be a bytearray of 256 bytes");
+        return nullptr;
+    }
+    return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile));
+}
+
 // lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (int | tuple | None, int).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
         PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
         return nullptr;
     }
-    PyObject* pack[kPackSize];
-    for (Py_ssize_t item = 0; item < kPackSize; ++item) pack[item] = PyTuple_GET_ITEM(args[0], item);
-    PyObject* hands_list = pack[kHands];
-    if (!PyList_CheckExact(hands_list) || PyList_GET_SIZE(hands_list) < 2 || PyList_GET_SIZE(hands_list) > 4) {
-        fail("lean_turn: hands must be a list of 2..4 seats");
-        return nullptr;
-    }
-    const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
-    std::uint8_t* draws = seat_counters(pack[kDraws], seats);
-    std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
-    std::uint8_t* cache = seat_counters(args[1], seats);  // the ready cache: one byte a seat
-    if (draws == nullptr || discards_made == nullptr || draws == discards_made || cache == nullptr ||
-        cache == draws || cache == discards_made || !seat_list(pack[kPiles], seats) ||
-        !seat_list(pack[kMeldRecords], seats) ||
-        !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
-        !seat_tables(pack[kDiscardActions], seats) ||
-        !PyBytes_CheckExact(pack[kWallTiles]) || PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall) {
-        fail("lean_turn: a per-seat list, buffer or table of the wrong shape");
-        return nullptr;
-    }
-    const long wall_size = long(PyBytes_GET_SIZE(pack[kWallTiles]));
+    TurnPack turn;
+    if (!read_pack("lean_turn", args[0], args[1], turn)) return nullptr;
+    PyObject* const* pack = turn.item;
+    const Py_ssize_t seats = turn.seats;
+    std::uint8_t* draws = turn.draws;
+    std::uint8_t* discards_made = turn.discards_made;
+    std::uint8_t* cache = turn.cache;
+    const long wall_size = turn.wall_size;
     long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, forms = 0, chowers = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
         !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
@@ -161,38 +229,10 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     ClaimQuery query;
     query.num_players = int(seats);
     for (Py_ssize_t s = 0; s < seats; ++s) {
-        PyObject* hand = PyList_GET_ITEM(hands_list, s);
-        if (!PyByteArray_CheckExact(hand) || PyByteArray_GET_SIZE(hand) != kNumKinds) {
-            fail("lean_turn: a hand must be a bytearray of 34 counts");
-            return nullptr;
-        }
-        buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
-        for (Py_ssize_t other = 0; other < s; ++other)
-            if (buffers[other] == buffers[s]) {
-                fail("lean_turn: two seats share one hand");
-                return nullptr;
-            }
-        std::memcpy(counts[s], buffers[s], kNumKinds);
-        std::uint8_t most = 0;
-        for (int kind = 0; kind < kNumKinds; ++kind) most = std::max(most, counts[s][kind]);
-        if (most > kMaxCopies) {
-            fail("lean_turn: a count above 4");
-            return nullptr;
-        }
+        PyObject* records = nullptr;
+        if (!read_seat("lean_turn", turn, s, buffers, counts, records, query.ready[s])) return nullptr;
         query.hands[s] = counts[s];
-        PyObject* records = PyList_GET_ITEM(pack[kMeldRecords], s);
-        if (!PyBytes_CheckExact(records) || PyBytes_GET_SIZE(records) % kMeldWidth != 0 ||
-            PyBytes_GET_SIZE(records) > kMaxMelds * kMeldWidth) {
-            fail("lean_turn: a seat's meld records must be bytes of at most 4 records of 6 bytes");
-            return nullptr;
-        }
         query.melds[s] = int(PyBytes_GET_SIZE(records) / kMeldWidth);
-        const std::uint8_t ready = cache[s];
-        if (ready > 1 && ready != kReadyUnknown) {
-            fail("lean_turn: a ready byte must be 0, 1 or 255");
-            return nullptr;
-        }
-        query.ready[s] = ready == kReadyUnknown ? -1 : static_cast<signed char>(ready);
     }
     if (counts[seat][tile] == 0) {
         fail("lean_turn: the discarder does not hold the tile");
@@ -201,13 +241,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     long pungs = 0;
     if (!small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs)) return nullptr;
     // The next seat's 漏胡 mask, an exact int (a bool or a mask with bits past the every-tile bit is refused).
-    PyObject* louhu_item = PyList_GET_ITEM(pack[kLouhu], next);
-    int overflow = 0;
-    const long long louhu = PyLong_CheckExact(louhu_item) ? PyLong_AsLongLongAndOverflow(louhu_item, &overflow) : -1;
-    if (overflow != 0 || louhu < 0 || louhu > kLouhuMask) {
-        fail("lean_turn: a 漏胡 mask must be an int in 0..2**35-1");
-        return nullptr;
-    }
+    long long louhu = 0;
+    if (!louhu_mask("lean_turn", turn, next, louhu)) return nullptr;
     // A 漏胡 block ends with its seat's draw (GD-11): the flow's own draw clears it, so this turn stops before.
     if (louhu != 0) next_tile = -1;
     if (next_tile >= 0 && counts[next][next_tile] >= kMaxCopies) {  // the draw that may follow, checked now
@@ -218,12 +253,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("lean_turn: a counter at its limit");
         return nullptr;
     }
-    PyObject* pile_buffer = PyList_GET_ITEM(pack[kPiles], seat);
-    if (!PyByteArray_CheckExact(pile_buffer) || PyByteArray_GET_SIZE(pile_buffer) != kPileCapacity) {
-        fail("lean_turn: a discard pile must be a bytearray of 256 bytes");
-        return nullptr;
-    }
-    std::uint8_t* pile = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile_buffer));
+    std::uint8_t* pile = pile_of("lean_turn", turn, seat);
+    if (pile == nullptr) return nullptr;
 
     // The discard, onto the seat's pile.
     --buffers[seat][tile];
@@ -302,26 +333,18 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 9 more arguments");
         return nullptr;
     }
-    PyObject* pack[kPackSize];
-    for (Py_ssize_t item = 0; item < kPackSize; ++item) pack[item] = PyTuple_GET_ITEM(args[0], item);
-    PyObject* hands_list = pack[kHands];
-    if (!PyList_CheckExact(hands_list) || PyList_GET_SIZE(hands_list) < 2 || PyList_GET_SIZE(hands_list) > 4) {
-        fail("yunxiao_turn: hands must be a list of 2..4 seats");
-        return nullptr;
-    }
-    const Py_ssize_t seats = PyList_GET_SIZE(hands_list);
-    std::uint8_t* draws = seat_counters(pack[kDraws], seats);
-    std::uint8_t* discards_made = seat_counters(pack[kDiscardsMade], seats);
-    std::uint8_t* cache = seat_counters(args[1], seats);
-    if (draws == nullptr || discards_made == nullptr || draws == discards_made || cache == nullptr ||
-        cache == draws || cache == discards_made || !seat_list(pack[kPiles], seats) ||
-        !seat_list(pack[kMeldRecords], seats) || !seat_list(pack[kPungs], seats) || !seat_list(pack[kLouhu], seats) ||
-        !seat_tables(pack[kDiscardActions], seats) || !PyBytes_CheckExact(pack[kWallTiles]) ||
-        PyBytes_GET_SIZE(pack[kWallTiles]) > kMaxWall || !seat_list(args[8], seats)) {
+    TurnPack turn;
+    if (!read_pack("yunxiao_turn", args[0], args[1], turn)) return nullptr;
+    if (!seat_list(args[8], turn.seats)) {
         fail("yunxiao_turn: a per-seat list, buffer or table of the wrong shape");
         return nullptr;
     }
-    const long wall_size = long(PyBytes_GET_SIZE(pack[kWallTiles]));
+    PyObject* const* pack = turn.item;
+    const Py_ssize_t seats = turn.seats;
+    std::uint8_t* draws = turn.draws;
+    std::uint8_t* discards_made = turn.discards_made;
+    std::uint8_t* cache = turn.cache;
+    const long wall_size = turn.wall_size;
     long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
         !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
@@ -345,29 +368,8 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     int meld_tiles[4] = {}, melds[4] = {};
     signed char ready[4] = {};
     for (Py_ssize_t s = 0; s < seats; ++s) {
-        PyObject* hand = PyList_GET_ITEM(hands_list, s);
-        if (!PyByteArray_CheckExact(hand) || PyByteArray_GET_SIZE(hand) != kNumKinds) {
-            fail("yunxiao_turn: a hand must be a bytearray of 34 counts");
-            return nullptr;
-        }
-        buffers[s] = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(hand));
-        for (Py_ssize_t other = 0; other < s; ++other)
-            if (buffers[other] == buffers[s]) {
-                fail("yunxiao_turn: two seats share one hand");
-                return nullptr;
-            }
-        std::memcpy(counts[s], buffers[s], kNumKinds);
-        for (int kind = 0; kind < kNumKinds; ++kind)
-            if (counts[s][kind] > kMaxCopies) {
-                fail("yunxiao_turn: a count above 4");
-                return nullptr;
-            }
-        PyObject* records = PyList_GET_ITEM(pack[kMeldRecords], s);
-        if (!PyBytes_CheckExact(records) || PyBytes_GET_SIZE(records) % kMeldWidth != 0 ||
-            PyBytes_GET_SIZE(records) > kMaxMelds * kMeldWidth) {
-            fail("yunxiao_turn: a seat's meld records must be bytes of at most 4 records of 6 bytes");
-            return nullptr;
-        }
+        PyObject* records = nullptr;
+        if (!read_seat("yunxiao_turn", turn, s, buffers, counts, records, ready[s])) return nullptr;
         // The melds' tiles as the rules give them to the core (hupai.hand.Meld.record: type code, first tile).
         melds[s] = int(PyBytes_GET_SIZE(records) / kMeldWidth);
         const auto* record = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(records));
@@ -381,29 +383,15 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             for (int t = 0; t < (code == 20 ? 4 : 3); ++t)
                 meld_kinds[s][meld_tiles[s]++] = std::uint8_t(code == 12 ? first + t : first);
         }
-        const std::uint8_t known = cache[s];
-        if (known > 1 && known != kReadyUnknown) {
-            fail("yunxiao_turn: a ready byte must be 0, 1 or 255");
-            return nullptr;
-        }
-        ready[s] = known == kReadyUnknown ? -1 : static_cast<signed char>(known);
     }
     if (counts[seat][tile] == 0) {
         fail("yunxiao_turn: the discarder does not hold the tile");
         return nullptr;
     }
-    PyObject* louhu_item = PyList_GET_ITEM(pack[kLouhu], next);
-    int overflow = 0;
-    const long long louhu = PyLong_CheckExact(louhu_item) ? PyLong_AsLongLongAndOverflow(louhu_item, &overflow) : -1;
-    if (overflow != 0 || louhu < 0 || louhu > kLouhuMask) {
-        fail("yunxiao_turn: a 漏胡 mask must be an int in 0..2**35-1");
-        return nullptr;
-    }
-    PyObject* pile_buffer = PyList_GET_ITEM(pack[kPiles], seat);
-    if (!PyByteArray_CheckExact(pile_buffer) || PyByteArray_GET_SIZE(pile_buffer) != kPileCapacity) {
-        fail("yunxiao_turn: a discard pile must be a bytearray of 256 bytes");
-        return nullptr;
-    }
+    long long louhu = 0;
+    if (!louhu_mask("yunxiao_turn", turn, next, louhu)) return nullptr;
+    std::uint8_t* pile = pile_of("yunxiao_turn", turn, seat);
+    if (pile == nullptr) return nullptr;
     --counts[seat][tile];  // (the local copy: the hand the rules' hooks would see after the discard)
 
     // Anything but the quiet discard leaves by the flow's own path, nothing written: a 漏胡 block the draw ends, the
@@ -474,7 +462,6 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
 
     // Nobody may claim: the discard onto the seat's pile, the ready cache, and the next seat's draw.
-    std::uint8_t* pile = reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile_buffer));
     --buffers[seat][tile];
     pile[discards_made[seat]++] = std::uint8_t(tile);
     ++buffers[next][next_tile];
