@@ -23,6 +23,7 @@ import argparse
 import pathlib
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import hupai
@@ -61,12 +62,10 @@ def _free_seats(observation: Any) -> list[int]:
     return out
 
 
-def count(rules: str, games: int, seed: int) -> tuple[Counts, Counts, int]:
-    """(real counts, uniform counts, decisions) over ``games`` hands of EVBots."""
+def _decisions(rules: str, games: int, seed: int) -> Iterator[tuple[Game, Any, list[int]]]:
+    """(game, observation, the other seats to count) at every decision with a choice where another seat's hand is
+    free, over ``games`` hands of EVBots (the hands :func:`count` and :func:`real_levels` both read)."""
     n = hupai.rules.get(rules).num_players
-    real, uniform = _empty(), _empty()
-    rng = random.Random(seed)
-    decisions = 0
     for index in range(games):
         game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
         bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
@@ -76,38 +75,37 @@ def count(rules: str, games: int, seed: int) -> tuple[Counts, Counts, int]:
             if len(observation.legal_actions) > 1:
                 others = _free_seats(observation)
                 if others:
-                    decisions += 1
-                    world = sample(observation, rng)
-                    for other in others:
-                        turns, melds = bucket(observation, other)
-                        truth = levels(observation, other, [game.table.hands[other]])[0]
-                        dealt = levels(observation, other, [world.table.hands[other]])[0]
-                        real[turns][melds][truth] += 1
-                        uniform[turns][melds][dealt] += 1
+                    yield game, observation, others
             game.apply(bots[seat].act(observation))
+
+
+def count(rules: str, games: int, seed: int) -> tuple[Counts, Counts, int]:
+    """(real counts, uniform counts, decisions) over ``games`` hands of EVBots."""
+    real, uniform = _empty(), _empty()
+    rng = random.Random(seed)
+    decisions = 0
+    for game, observation, others in _decisions(rules, games, seed):
+        decisions += 1
+        world = sample(observation, rng)
+        for other in others:
+            turns, melds = bucket(observation, other)
+            truth = levels(observation, other, [game.table.hands[other]])[0]
+            dealt = levels(observation, other, [world.table.hands[other]])[0]
+            real[turns][melds][truth] += 1
+            uniform[turns][melds][dealt] += 1
     return real, uniform, decisions
 
 
 def real_levels(rules: str, games: int, seed: int) -> tuple[Counts, int]:
     """(real counts, decisions) over ``games`` hands of EVBots: :func:`count` without the worlds (the same hands,
     decisions and counts of real hands)."""
-    n = hupai.rules.get(rules).num_players
     real = _empty()
     decisions = 0
-    for index in range(games):
-        game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
-        bots = [EVBot(seed * 1000 + index * 10 + s) for s in range(n)]
-        while not game.over:
-            seat = game.seats_to_act[0]
-            observation = game.observation(seat)
-            if len(observation.legal_actions) > 1:
-                others = _free_seats(observation)
-                if others:
-                    decisions += 1
-                    for other in others:
-                        turns, melds = bucket(observation, other)
-                        real[turns][melds][levels(observation, other, [game.table.hands[other]])[0]] += 1
-            game.apply(bots[seat].act(observation))
+    for game, observation, others in _decisions(rules, games, seed):
+        decisions += 1
+        for other in others:
+            turns, melds = bucket(observation, other)
+            real[turns][melds][levels(observation, other, [game.table.hands[other]])[0]] += 1
     return real, decisions
 
 

@@ -192,6 +192,35 @@ std::uint8_t* pile_of(const char* entry, const TurnPack& pack, long seat) {
     return reinterpret_cast<std::uint8_t*>(PyByteArray_AS_STRING(pile));
 }
 
+// The turn entry points' result once the next seat has drawn (turn_result, the ready flags written): its discard
+// actions (one per held kind, from the flow's table), or None when its turn may be more than discards: not
+// `plain` by the rules' own test, four of a kind held, or a held kind of its exposed pungs (`pungs`, a kind mask):
+// a kong possible is the rules' to list.
+PyObject* next_turn(const TurnPack& turn, long next, const std::uint8_t* hand, bool plain, long pungs,
+                    const signed char* ready, long next_tile) {
+    plain = plain && std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
+    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
+        plain = hand[__builtin_ctzll(rest)] == 0;
+    if (!plain) {
+        Py_INCREF(Py_None);
+        return turn_result(turn.cache, ready, turn.seats, Py_None, next_tile);
+    }
+    PyObject* actions = PyTuple_GET_ITEM(turn.item[kDiscardActions], next);
+    Py_ssize_t held = 0;
+    for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
+    PyObject* discards = PyTuple_New(held);
+    if (discards != nullptr) {
+        Py_ssize_t at = 0;
+        for (int kind = 0; kind < kNumKinds; ++kind) {
+            if (hand[kind] == 0) continue;
+            PyObject* action = PyTuple_GET_ITEM(actions, kind);
+            Py_INCREF(action);
+            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
+        }
+    }
+    return turn_result(turn.cache, ready, turn.seats, discards, next_tile);
+}
+
 // lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (int | tuple | None, int).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
@@ -283,28 +312,8 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // Is that turn only its discards? Not if the hand is complete (asked unless known not ready before the draw)
     // or a kong may be possible (four held, or a held kind of an exposed pung).
     const std::uint8_t* hand = counts[next];
-    bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms))) &&
-                 std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
-    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
-        plain = hand[__builtin_ctzll(rest)] == 0;
-    if (!plain) {
-        Py_INCREF(Py_None);
-        return turn_result(cache, query.ready, seats, Py_None, next_tile);
-    }
-    PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
-    Py_ssize_t held = 0;
-    for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
-    PyObject* discards = PyTuple_New(held);
-    if (discards != nullptr) {
-        Py_ssize_t at = 0;
-        for (int kind = 0; kind < kNumKinds; ++kind) {
-            if (hand[kind] == 0) continue;
-            PyObject* action = PyTuple_GET_ITEM(actions, kind);
-            Py_INCREF(action);
-            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
-        }
-    }
-    return turn_result(cache, query.ready, seats, discards, next_tile);
+    const bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms)));
+    return next_turn(turn, next, hand, plain, pungs, query.ready, next_tile);
 }
 
 // Yunxiao's ready test of a seat's hand at rest (YunxiaoRules.ready with nothing drawn): a waiting size, and two
@@ -343,7 +352,6 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     const Py_ssize_t seats = turn.seats;
     std::uint8_t* draws = turn.draws;
     std::uint8_t* discards_made = turn.discards_made;
-    std::uint8_t* cache = turn.cache;
     const long wall_size = turn.wall_size;
     long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
@@ -470,27 +478,7 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // Is that turn only its discards (YunxiaoRules.turn_is_plain: known not ready before the draw)? Not if a kong
     // may be possible (four held, or a held kind of an exposed pung): the flow asks the rules then.
     const std::uint8_t* hand = counts[next];
-    bool plain = ready[next] == 0 && std::memchr(hand, kMaxCopies, kNumKinds) == nullptr;
-    for (auto rest = static_cast<std::uint64_t>(pungs); plain && rest != 0; rest &= rest - 1)
-        plain = hand[__builtin_ctzll(rest)] == 0;
-    if (!plain) {
-        Py_INCREF(Py_None);
-        return turn_result(cache, ready, seats, Py_None, next_tile);
-    }
-    PyObject* actions = PyTuple_GET_ITEM(pack[kDiscardActions], next);
-    Py_ssize_t held = 0;
-    for (int kind = 0; kind < kNumKinds; ++kind) held += hand[kind] != 0;
-    PyObject* discards = PyTuple_New(held);
-    if (discards != nullptr) {
-        Py_ssize_t at = 0;
-        for (int kind = 0; kind < kNumKinds; ++kind) {
-            if (hand[kind] == 0) continue;
-            PyObject* action = PyTuple_GET_ITEM(actions, kind);
-            Py_INCREF(action);
-            PyTuple_SET_ITEM(discards, at++, action);  // filling the new tuple returned
-        }
-    }
-    return turn_result(cache, ready, seats, discards, next_tile);
+    return next_turn(turn, next, hand, ready[next] == 0, pungs, ready, next_tile);
 }
 
 // discard_tile(pack, seat, tile) -> None: the general path's discard (MahjongFlow._discard), the bytes the lean
