@@ -313,17 +313,23 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe_all(self) -> dict[str, np.ndarray]:
         """Every table's learner features, stacked: one core call for all of them."""
+        out = self._encode(self.envs, self._encoders)
+        self._masks = out["action_mask"]
+        return out
+
+    @staticmethod
+    def _encode(envs: Sequence[HupaiGym], encoders: Sequence[Encoder] | None = None) -> dict[str, np.ndarray]:
+        """The learner features of ``envs``, stacked (one core call), each table's :attr:`HupaiGym.last_observation`
+        made of them when read."""
         tables = []
         scores = []
-        for env in self.envs:
+        for env in envs:
             aec = env.aec
             assert aec.match is not None
             env._mask = None  # this table's row of the stacked masks is what it is asked by (no view a table)
             tables.append(env._table())
             scores.append(aec.match.scores)
-        out = Encoder.encode_many_games(self._encoders, tables, scores)
-        self._masks = out["action_mask"]
-        return out
+        return Encoder.encode_many_games(encoders or [env.aec.encoder for env in envs], tables, scores)
 
     def action_masks(self) -> np.ndarray:
         """``bool[N, n]``: each table's legal actions now (what sb3-contrib's MaskablePPO asks for)."""
@@ -387,16 +393,37 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
             if env.illegal_penalty is None and not legal[table]:
                 raise IllegalAction(f"table {table}: action index {indices[table]} is not legal now (see its "
                                     "action_mask)")
-        infos: dict[str, Any] = {}
         rewards, terminated = [0.0] * n, [False] * n
+        played: list[dict[str, Any]] = [{}] * n  # (the empty dict shared: never written)
+        ended: list[int] = []
         for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
             reward, done, info = env._play(index, legal[table])
-            rewards[table], terminated[table] = reward, done
+            rewards[table] = reward
+            if info:
+                played[table] = info
             if done:
-                infos = self._add_info(infos, {"final_obs": env._observe(), "final_info": info}, table)
-                info = env._reset(None)
-            if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
-                infos = self._add_info(infos, info, table)
+                terminated[table] = True
+                ended.append(table)
+        infos: dict[str, Any] = {}
+        if ended:
+            # The ended tables' last observations in one core call, before any of them is reset (each table's
+            # own state: the order of the resets changes nothing); then their infos in table order, as
+            # SyncVectorEnv adds them.
+            finals = self._encode([self.envs[table] for table in ended])
+            final_of = dict(zip(ended, range(len(ended)), strict=True))
+            for table in range(n):
+                info = played[table]
+                row = final_of.get(table)
+                if row is not None:
+                    infos = self._add_info(infos, {"final_obs": {key: value[row] for key, value in finals.items()},
+                                                   "final_info": info}, table)
+                    info = self.envs[table]._reset(None)
+                if info:  # Gymnasium's _add_info costs as much as a table's step: only for what there is to add
+                    infos = self._add_info(infos, info, table)
+        else:
+            for table, info in enumerate(played):
+                if info:
+                    infos = self._add_info(infos, info, table)
         return (self._observe_all(), np.array(rewards, dtype=np.float64), np.array(terminated, dtype=bool),
                 np.zeros(self.num_envs, dtype=bool), infos)
 

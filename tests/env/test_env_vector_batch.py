@@ -1,0 +1,67 @@
+"""The vector form over many tables: a step refused for one table's action among 64 moves no table, and the
+steps that follow are those of a vector environment that was never refused anything (its observations, rewards,
+terminations and the final observations of the tables that ended)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason="hupai.env needs the env extra (make install)")
+
+from hupai import IllegalAction  # noqa: E402
+from hupai.env import vector_env  # noqa: E402
+
+SYSTEMS = ["guangdong", "yunxiao", "kawuxing", "waihuzi"]
+TABLES = 64
+
+
+def _state(env: Any) -> tuple[Any, ...]:
+    """What a step may change at a table: the game, the match's carried fields, the AEC's bookkeeping."""
+    aec = env.aec
+    return (aec.game.snapshot(), list(aec.match.scores), len(aec.match.results), aec.match.hand_index,
+            aec.agent_selection, dict(aec.rewards), dict(aec._cumulative_rewards), dict(aec.terminations))
+
+
+def _same(mine: tuple[Any, ...], theirs: tuple[Any, ...], step: int) -> None:
+    observations, rewards, terminated, truncated, infos = mine
+    for key, value in theirs[0].items():
+        np.testing.assert_array_equal(observations[key], value, err_msg=f"{key} at step {step}")
+    np.testing.assert_array_equal(rewards, theirs[1])
+    np.testing.assert_array_equal(terminated, theirs[2])
+    assert not truncated.any() and sorted(infos) == sorted(theirs[4])
+    for table in np.flatnonzero(terminated):
+        for key, value in theirs[4]["final_obs"][table].items():
+            np.testing.assert_array_equal(infos["final_obs"][table][key], value, err_msg=f"final {key}")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_one_refused_action_among_64_tables_moves_no_table(system: str) -> None:
+    kwargs: dict[str, Any] = {"opponents": "random", "illegal_penalty": None}
+    ours = vector_env(system, TABLES, **kwargs)
+    twin = vector_env(system, TABLES, **kwargs)
+    ours.reset(seed=5)
+    twin.reset(seed=5)
+    rng = np.random.default_rng(3)
+    refused = ended = 0
+    for step in range(18):
+        masks = ours.action_masks()
+        np.testing.assert_array_equal(masks, twin.action_masks())
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        if step % 3 == 1:
+            table = int(rng.integers(TABLES))
+            before = [_state(env) for env in ours.envs]
+            for bad_index in (int(np.flatnonzero(~masks[table])[0]), masks.shape[1], -1):
+                bad = actions.copy()
+                bad[table] = bad_index
+                with pytest.raises(IllegalAction, match=f"table {table}"):
+                    ours.step(bad if bad_index >= 0 else bad.tolist())
+                refused += 1
+            assert [_state(env) for env in ours.envs] == before
+            np.testing.assert_array_equal(ours.action_masks(), masks)
+        mine = ours.step(actions)
+        _same(mine, twin.step(actions), step)
+        ended += int(mine[2].sum())
+    assert refused and ended
