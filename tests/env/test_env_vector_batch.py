@@ -65,3 +65,30 @@ def test_one_refused_action_among_64_tables_moves_no_table(system: str) -> None:
         _same(mine, twin.step(actions), step)
         ended += int(mine[2].sum())
     assert refused and ended
+
+
+def test_the_infos_of_every_table_are_those_gymnasiums_add_info_makes() -> None:
+    """Reset's infos (a column per key at once) and any other rows (Gymnasium's own ``_add_info``, table by
+    table): the same keys in the same order, the same dtypes and values."""
+    tables = vector_env("guangdong", 4, opponents="random")
+    _, infos = tables.reset(seed=7)
+    assert list(infos) == ["reward_before_first_decision", "_reward_before_first_decision", "skipped_matches",
+                           "_skipped_matches"]
+    for rows in ([{"a": 1, "b": 0.5}, {"a": 2, "b": 1.5}, {"a": 3, "b": 2.5}, {"a": 4, "b": -1.0}],
+                 [{"a": True}, {"a": False}, {"a": True}, {"a": True}],
+                 [{"a": 1}, {"a": 2.5}, {"a": 3}, {"a": 4}],  # (one type per column only: the table by table path)
+                 [{"a": 1}, {"b": 2}, {}, {"a": 4, "b": 1}],
+                 [{}, {}, {}, {}],
+                 [{"a": np.int8(1)}, {"a": np.int8(2)}, {"a": np.int8(3)}, {"a": np.int8(4)}],
+                 [{"a": {"c": 1}}, {"a": {"c": 2}}, {"a": {}}, {"a": "x"}]):
+        expected: dict[str, Any] = {}
+        for table, row in enumerate(rows):
+            expected = tables._add_info(expected, row, table)
+        got = tables._every_info(rows)
+        assert list(got) == list(expected)
+        for key, value in expected.items():
+            if isinstance(value, dict):
+                assert got[key].keys() == value.keys()
+                continue
+            assert got[key].dtype == value.dtype
+            np.testing.assert_array_equal(got[key], value)

@@ -351,11 +351,32 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         else:
             raise HupaiError(f"seed must be an int, a list of one per table or None, got {seed!r}")
         seeds = [check_seed(table_seed) for table_seed in seeds]  # every one before any table is dealt
-        infos: dict[str, Any] = {}
-        for index, (env, table_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+        dealt = []
+        for env, table_seed in zip(self.envs, seeds, strict=True):
             gymnasium.Env.reset(env, seed=table_seed)
-            infos = self._add_info(infos, env._reset(table_seed), index)
-        return self._observe_all(), infos
+            dealt.append(env._reset(table_seed))
+        return self._observe_all(), self._every_info(dealt)
+
+    def _every_info(self, rows: list[dict[str, Any]]) -> dict[str, Any]:
+        """The infos of every table, as Gymnasium's ``_add_info`` of each table's in turn makes them: a column
+        and an all-true mask per key. When every table has the same keys and each key's values one type among
+        int, float and bool (reset's infos), a column is one array made at once (``_add_info`` makes two arrays
+        and a mask per table and key: most of a 64-table reset's bookkeeping)."""
+        keys = list(rows[0])
+        columns = [[row[key] for row in rows] for key in keys] if all(list(row) == keys for row in rows) else []
+        plain = len(columns) == len(keys) and all(
+            type(column[0]) in (int, float, bool) and all(type(value) is type(column[0]) for value in column)
+            for column in columns)
+        if not plain:
+            infos: dict[str, Any] = {}
+            for table, row in enumerate(rows):
+                infos = self._add_info(infos, row, table)
+            return infos
+        out: dict[str, Any] = {}
+        for key, column in zip(keys, columns, strict=True):
+            out[key] = np.array(column, dtype=type(column[0]))
+            out["_" + key] = np.ones(len(rows), dtype=np.bool_)
+        return out
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per table. Every action is checked before any table moves (IllegalAction for one that is
