@@ -92,3 +92,25 @@ def test_the_infos_of_every_table_are_those_gymnasiums_add_info_makes() -> None:
                 continue
             assert got[key].dtype == value.dtype
             np.testing.assert_array_equal(got[key], value)
+
+
+def test_a_table_that_ended_before_a_refusal_in_the_same_step_is_dealt_anew() -> None:
+    """An opponent's refused answer at one table stops the step there; a table that ended before it in that step
+    is dealt anew (each table at a decision of its learner, as after any step), the refusing table as it was."""
+    from hupai import HupaiError
+
+    tables = vector_env("guangdong", 3, opponents="random")
+    tables.reset(seed=4)
+    first, second = tables.envs[0], tables.envs[1]
+    match = first.aec.match
+    before = _state(second)
+
+    def refuse(index: int, legal: bool) -> tuple[float, bool, dict[str, Any]]:
+        raise HupaiError("the opponent answered with no legal action")
+
+    first._play = lambda index, legal: (0.0, True, {})  # (reports the end of its match)
+    second._play = refuse
+    with pytest.raises(HupaiError, match="no legal action"):
+        tables.step(np.argmax(tables.action_masks(), axis=1))
+    assert first.aec.match is not match and not first.aec.terminations[first.agent]
+    assert _state(second) == before

@@ -417,14 +417,21 @@ class HupaiVectorEnv(gymnasium.vector.VectorEnv):
         rewards, terminated = [0.0] * n, [False] * n
         played: list[dict[str, Any]] = [{}] * n  # (the empty dict shared: never written)
         ended: list[int] = []
-        for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
-            reward, done, info = env._play(index, legal[table])
-            rewards[table] = reward
-            if info:
-                played[table] = info
-            if done:
-                terminated[table] = True
-                ended.append(table)
+        try:
+            for table, (env, index) in enumerate(zip(self.envs, indices, strict=True)):
+                reward, done, info = env._play(index, legal[table])
+                rewards[table] = reward
+                if info:
+                    played[table] = info
+                if done:
+                    terminated[table] = True
+                    ended.append(table)
+        except BaseException:
+            # A table refused an opponent's answer (that table as it was): the tables that ended before it are
+            # dealt anew all the same, so that every table is at a decision of its learner, as before the step.
+            for table in ended:
+                self.envs[table]._reset(None)
+            raise
         infos: dict[str, Any] = {}
         if ended:
             # The ended tables' last observations in one core call, before any of them is reset (each table's
