@@ -118,3 +118,27 @@ def test_ev_advice_gives_up_the_last_red_cards_toward_yidianhong_and_heihuzi() -
     greedy = advice.discard(hand)
     assert greedy not in zipai.RED_KINDS and ranked[card("d2")].closeness == ranked[greedy].closeness
     assert advice.for_ev().discard(hand) == card("d2")
+
+
+@pytest.mark.rule("WH-9", "WH-34")
+def test_ev_advice_takes_a_wai_over_a_liu_where_the_hand_left_is_better() -> None:
+    """A self-drawn fourth copy of a 坎 is offered as a 溜 (all four, no discard) and as a 歪 (two held and the
+    drawn one, then a discard), both 4 息 (WH-9). The advice takes the 溜 always; EVBot's advice takes the 歪 where
+    the hand it leaves after the best discard is ready and worth more, or, neither ready, closer to a win."""
+    advice = WaihuziAdvice()
+    d3 = card("d3")
+    offers = [("liu", d3, None), ("wai", d3, None)]
+    # 溜 of d3 leaves a hand two cards from a win; the 歪 lets it give up d5 and be ready
+    hand = zipai.to_counts("x4 x5 x6 x6 x6 x9 x9 d3 d3 d3 d4 d5 d5 d7 d8 d9")
+    groups = (zipai.Declared.wai(card("x8")),)
+    assert advice.claims(offers, hand, groups) == [True, True]  # the flow's order: the 溜 comes first
+    assert advice.for_ev().claims(offers, hand, groups) == [False, True]
+    # not offered the 歪 (a 臭 card, WH-24), the 溜 stands
+    assert advice.for_ev().claims(offers[:1], hand, groups) == [True]
+    # neither ready: the 歪 leaves a shape a card closer to a win
+    d2 = card("d2")
+    far = zipai.to_counts("x3 x5 x6 x7 x7 x8 x8 x10 d1 d1 d2 d2 d2 d4 d6 d7 d9 d9 d10")
+    assert advice.for_ev().claims([("liu", d2, None), ("wai", d2, None)], far) == [False, True]
+    # a ready hand whose waits are worth as much either way keeps the 溜 (内元 on any win, WH-34)
+    x5 = card("x5")
+    assert advice.for_ev().claims([("liu", x5, None), ("wai", x5, None)], E3_HAND) == [True, True]

@@ -356,7 +356,32 @@ class RedKeeping:
                                                      [(_CLAIM_CODES["piao"], card, -1, -1)])
                 row = judged[0].tolist()  # verdict, before (waits, closeness, 息), judged after, after (the same)
                 answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2] and row[7] >= self._advice.min_huxi)
+            elif action == "liu" and ("wai", card, None) in offers and self._wai_over_liu(counts, card, groups,
+                                                                                          forbidden, unseen):
+                answers[i] = False  # the 歪 of the same card, offered after it, is taken instead
         return answers
+
+    def _wai_over_liu(self, counts: Any, card: int, groups: Sequence[Any], forbidden: Iterable[int],
+                      unseen: Any) -> bool:
+        """Whether a 歪 of a self-drawn ``card`` onto two of the three held, then the best discard, leaves a better
+        hand at rest than the 溜 of all four: a ready hand worth more (its waits' worth counts the 溜's 内元 on the
+        one side and, on the other, the fourth card kept in hand where a win's layout uses it, WH-34), or, neither
+        ready, a shape closer to a win. Both groups are 4 息 (WH-9); the 溜 takes three cards from the hand and
+        needs no discard, the 歪 takes two and lets the hand give up its worst card instead of the third copy."""
+        held = bytes(_counts(counts))
+        if held[card] < 3:
+            return False
+        liu, wai = bytearray(held), bytearray(held)
+        liu[card] -= 3
+        wai[card] -= 2
+        after_liu = self._advice.judge(bytes(liu), (*groups, Declared.liu(card)), unseen)
+        ranked = self._advice.rank_discards(bytes(wai), (*groups, Declared.wai(card)), forbidden, unseen)
+        if not ranked:
+            return False
+        after_wai = max(ranked.values())
+        if after_wai.wait_value or after_liu.wait_value:
+            return bool(after_wai.wait_value > after_liu.wait_value)
+        return bool(after_wai.closeness > after_liu.closeness)
 
     def claim(self, action: str, counts: Any, card: int, groups: Sequence[Any] = (),
               menzi: tuple[int, int] | None = None, forbidden: Iterable[int] = (), unseen: Any = None) -> bool:
