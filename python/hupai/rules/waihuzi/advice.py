@@ -248,8 +248,8 @@ class WaihuziAdvice(Advice):
 
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
-        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), and a 飘 of three held cards taken
-        for its 外元 (WH-34): :class:`RedKeeping`."""
+        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), a 飘 of three held cards taken
+        for its 外元 (WH-34), and a 歪 or a discard where a 溜 would leave a worse hand: :class:`RedKeeping`."""
         return RedKeeping(self)
 
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
@@ -316,7 +316,14 @@ class RedKeeping:
     (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win and the
     hand keeps the 息 a win needs (``min_huxi``, WH-32: its best grouping's 息 with the 飘's 1): then the 2 息 cost
     no way to win, and the win is worth twice as much. A hand that would fall short keeps its 坎 (taking the 飘
-    there, in screens, won less)."""
+    there, in screens, won less).
+
+    A 溜 takes three or four cards from the hand and makes no discard (WH-9, WH-12). Offered the 溜 of a 坎 and its
+    self-drawn fourth together with the 歪 of the same card (two held and the drawn one, then a discard), it takes
+    the 歪 where the hand left after the best discard is ready and worth more (the waits' worth counts the 溜's
+    内元, and the fourth card's where a win's layout uses it, WH-34) or, neither ready, closer to a win
+    (:meth:`claims`). In a discard state holding four of a card, it keeps them and discards where that leaves a
+    ready hand worth more (:meth:`keeps_four`)."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -347,8 +354,8 @@ class RedKeeping:
     def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
-        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息 (see the class
-        docstring)."""
+        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息, and a 溜
+        declined where the 歪 of the same card, offered with it, leaves a better hand (see the class docstring)."""
         answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
         for i, (action, card, _) in enumerate(offers):
             if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
@@ -360,6 +367,25 @@ class RedKeeping:
                                                                                           forbidden, unseen):
                 answers[i] = False  # the 歪 of the same card, offered after it, is taken instead
         return answers
+
+    def keeps_four(self, counts: Any, card: int, groups: Sequence[Any] = (), forbidden: Iterable[int] = (),
+                   unseen: Any = None) -> bool:
+        """Whether a hand in a discard state (3m+2 cards) that holds four of ``card`` had better discard a card and
+        keep them than declare their 溜 in place of the discard (WH-12): the hand left after the best discard is
+        ready and its waits are worth more (their worth counts the 内元 of four held cards a win's layout uses,
+        WH-34). The 溜 is 4 息 and 内元 on any win, but it takes four cards from the hand where a discard takes
+        one. A hand that is not ready either way declares it (kept for a shape closer to a win, the four won less
+        in screens: the 溜's 内元 is sure, the four held cards' is not)."""
+        held = bytes(_counts(counts))
+        if held[card] != 4:
+            return False
+        liu = bytearray(held)
+        liu[card] = 0
+        after_liu = self._advice.judge(bytes(liu), (*groups, Declared.liu(card)), unseen)
+        ranked = self._advice.rank_discards(held, groups, forbidden, unseen)
+        if not ranked:
+            return False
+        return bool(max(ranked.values()).wait_value > after_liu.wait_value)
 
     def _wai_over_liu(self, counts: Any, card: int, groups: Sequence[Any], forbidden: Iterable[int],
                       unseen: Any) -> bool:
