@@ -28,18 +28,20 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 - **Danger ties** also read which kinds each other seat has let pass since it last moved: a seat offered a win takes
   it, so the last discards after its own are not among its waits.
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
-  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for four things: while its hand has made no group
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for five things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
   and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); in a hand
   within two red cards of 火火翻's ten (eight or more), it keeps its red cards where the shape does not mind, for the
   ×2 per red card past nine (WH-35, the advice's ``for_ev``); further from ten it gives them up as GreedyBot does,
   and with one or two it gives them up where the shape does not mind, toward 一点红 (×4) and 黑胡子 (×8); in a
   hand that is not ready it takes a 飘 of three held cards on another seat's card, always 外元 (×2 on its win,
-  WH-34), which GreedyBot declines for the 2 息 it costs; and where GreedyBot takes a 溜 at once (of a 坎 and its
+  WH-34), which GreedyBot declines for the 2 息 it costs; where GreedyBot takes a 溜 at once (of a 坎 and its
   self-drawn fourth, or of four held cards in place of a discard), it takes the 歪 of the same card instead where
   the hand that leaves is ready and worth more or, neither ready, closer to a win, and keeps the four and
   discards where that leaves a ready hand worth more (the advice's ``claims`` and ``keeps_four``: the 溜 takes
-  three or four cards from the hand, where the 歪 and a discard let it give up its worst card).
+  three or four cards from the hand, where the 歪 and a discard let it give up its worst card); and offered
+  several 碰 and 吃 of one card that the advice would take, it takes the one that leaves the best hand, where
+  GreedyBot takes the first in the flow's order.
 """
 
 from __future__ import annotations

@@ -186,3 +186,17 @@ def test_ev_bot_keeps_four_held_cards_at_a_turn_where_its_advice_says_so() -> No
             assert EVBot(0).act(observation).kind == "discard"
             return
     pytest.fail(f"no dealer's first turn in {SEEDS} deals keeps four held cards")
+
+
+@pytest.mark.rule("WH-7", "WH-14", "WH-17")
+def test_ev_advice_takes_the_best_of_the_chows_and_pungs_it_would_take() -> None:
+    """A player takes the first claim its advice accepts, in the flow's order (WH-17): offered x2 as x1x2x3 and as
+    二七十, the advice takes both and GreedyBot chows x1x2x3; EVBot's advice takes the one whose hand after its
+    discard judges better, here the 二七十 (1 息)."""
+    advice = WaihuziAdvice()
+    hand = zipai.to_counts("x1 x1 x1 x2 x3 x5 x6 x6 x7 x8 x9 x9 x10 d6 d6 d7 d8 d9 d10")
+    x2 = card("x2")
+    offers = [("chi", x2, (card("x1"), card("x3"))), ("chi", x2, (card("x7"), card("x10")))]
+    assert advice.claims(offers, hand) == [True, True]
+    assert advice.for_ev().claims(offers, hand) == [False, True]
+    assert advice.for_ev().claims(offers[:1], hand) == [True]  # one taken: the advice's answer stands

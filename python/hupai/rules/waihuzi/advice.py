@@ -44,6 +44,7 @@ CLAIMS = ("win", "liu", "wai", "piao", "peng", "chi")
 _ALWAYS = frozenset(("win", "liu", "wai"))  # a win ends the hand; 溜 and 歪 are 4 息 each and never break a group
 _CLAIM_CODES = {"piao": 0, "peng": 1, "chi": 2}  # the core's claim kinds
 _CHI = _CLAIM_CODES["chi"]
+_GROUP_CLAIMS = frozenset(("peng", "chi"))  # the claims that take an offered card into a group and then discard
 _GROUPS_IN_A_WIN = 6  # WH-28: six groups (declared or in the hand) and one 2-card unit
 _AT_REST = 20         # the core's row of the hand at rest
 _NOT_AT_REST = "discards are ranked for a hand in a discard state (3m+2 cards), not one at rest"
@@ -323,7 +324,11 @@ class RedKeeping:
     the 歪 where the hand left after the best discard is ready and worth more (the waits' worth counts the 溜's
     内元, and the fourth card's where a win's layout uses it, WH-34) or, neither ready, closer to a win
     (:meth:`claims`). In a discard state holding four of a card, it keeps them and discards where that leaves a
-    ready hand worth more (:meth:`keeps_four`)."""
+    ready hand worth more (:meth:`keeps_four`).
+
+    A player takes the first claim the advice accepts, in the flow's order (溜, 飘, 歪, then 碰, then 吃, WH-17).
+    Where the advice accepts several 碰 and 吃 of one card (a 碰 and a 吃, or 吃 with different 门子), it takes the
+    one whose hand at rest after its discard judges best instead."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -354,8 +359,9 @@ class RedKeeping:
     def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
-        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息, and a 溜
-        declined where the 歪 of the same card, offered with it, leaves a better hand (see the class docstring)."""
+        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息, a 溜
+        declined where the 歪 of the same card, offered with it, leaves a better hand, and of several 碰 and 吃 it
+        accepts only the one that leaves the best hand (see the class docstring)."""
         answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
         for i, (action, card, _) in enumerate(offers):
             if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
@@ -366,7 +372,23 @@ class RedKeeping:
             elif action == "liu" and ("wai", card, None) in offers and self._wai_over_liu(counts, card, groups,
                                                                                           forbidden, unseen):
                 answers[i] = False  # the 歪 of the same card, offered after it, is taken instead
+        taken = [i for i, (action, _, _) in enumerate(offers) if answers[i] and action in _GROUP_CLAIMS]
+        if len(taken) > 1 and answers.index(True) == taken[0]:
+            # A player takes the first claim its advice accepts: of several 碰 and 吃, the one leaving the best hand.
+            best = self._best_claim([offers[i] for i in taken], counts, groups, forbidden, unseen)
+            for rank, i in enumerate(taken):
+                answers[i] = rank == best
         return answers
+
+    def _best_claim(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
+                    groups: Sequence[Any], forbidden: Iterable[int], unseen: Any) -> int:
+        """Which of these 碰 and 吃 offers leaves the best hand at rest after its discard (waits' worth, closeness,
+        息; the first of the best)."""
+        codes = [(_CLAIM_CODES[action], card, -1, -1) if menzi is None or action != "chi"
+                 else (_CHI, card, menzi[0], menzi[1]) for action, card, menzi in offers]
+        _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden), codes)
+        after = [tuple(row[5:8]) for row in judged[:len(codes)].tolist()]  # verdict, before (3), judged, after (3)
+        return after.index(max(after))
 
     def keeps_four(self, counts: Any, card: int, groups: Sequence[Any] = (), forbidden: Iterable[int] = (),
                    unseen: Any = None) -> bool:
