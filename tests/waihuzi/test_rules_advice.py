@@ -200,3 +200,7 @@ def test_ev_advice_takes_the_best_of_the_chows_and_pungs_it_would_take() -> None
     assert advice.claims(offers, hand) == [True, True]
     assert advice.for_ev().claims(offers, hand) == [False, True]
     assert advice.for_ev().claims(offers[:1], hand) == [True]  # one taken: the advice's answer stands
+    # the judgements it compares come with the advice's answers, from the same call to the core
+    answers, after = advice.judged_claims([("win", x2, None), *offers], hand)
+    assert answers == [True, True, True] and after[0] is None
+    assert after[1] is not None and after[2] is not None and after[2] > after[1]

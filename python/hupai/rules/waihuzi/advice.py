@@ -219,33 +219,29 @@ class WaihuziAdvice(Advice):
                groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """:meth:`claim` for several offers ``(action, card, menzi)`` to one hand at rest, judged in one call to
         the core (the hand as it is once per offered card)."""
-        codes: list[tuple[int, int, int, int]] = []
-        for action, card, menzi in offers:
-            code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
-            if code is None:
-                if action not in CLAIMS:
-                    raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
-                continue  # one of _ALWAYS
-            if not (type(card) is int and 0 <= card < zipai.NUM_KINDS):  # noqa: E721 (the common case passes)
-                card = _card(card, "the offered card")
-            if menzi is None or code != _CHI:
-                codes.append((code, card, -1, -1))
-            else:
-                low, high = menzi
-                if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
-                    low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
-                codes.append((code, card, low, high))
+        codes = _claim_codes(offers)
         if not codes:
             return [True] * len(offers)
-        answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
-                                                 self._core_options, codes))
-        out = []
-        for action, card, menzi in offers:
-            verdict = 1 if action in _ALWAYS else next(answers)
-            if verdict < 0:
-                raise _refusal(verdict, action, card, menzi)
-            out.append(verdict == 1)
-        return out
+        verdicts = _core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                             self._core_options, codes)
+        return _answers(offers, verdicts)
+
+    def judged_claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
+                      groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None
+                      ) -> tuple[list[bool], list[Judgement | None]]:
+        """:meth:`claims`, with the judgement of the hand at rest after each 碰, 吃 or 飘 and its best discard (None
+        for a win, 溜 or 歪, which the advice always takes), from the same call to the core."""
+        codes = _claim_codes(offers)
+        if not codes:
+            return [True] * len(offers), [None] * len(offers)
+        _, judged, _ = self._advise(counts, groups, unseen, _mask_of(forbidden), codes)
+        rows = iter(judged.tolist())  # verdict, before (waits, closeness, 息), judged after, after (the same)
+        verdicts, after = [], []
+        for action, _, _ in offers:
+            row = None if action in _ALWAYS else next(rows)
+            verdicts.append(1 if row is None else row[0])
+            after.append(None if row is None else Judgement(*row[5:8]))
+        return _answers(offers, iter(verdicts)), after
 
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
@@ -260,6 +256,41 @@ class WaihuziAdvice(Advice):
         forfeit the ×4 (WH-38), which a player weighs before taking one."""
         hand = _counts(counts)
         return not groups and int(sum(hand)) % 3 == 1 and self.judge(hand, (), unseen).wait_value > 0
+
+
+def _claim_codes(offers: Sequence[tuple[str, int, tuple[int, int] | None]]) -> list[tuple[int, int, int, int]]:
+    """The core's (kind, card, low, high) for each offer it judges (a 碰, 吃 or 飘; a win, 溜 or 歪 is always
+    taken), each checked."""
+    codes: list[tuple[int, int, int, int]] = []
+    for action, card, menzi in offers:
+        code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
+        if code is None:
+            if action not in CLAIMS:
+                raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
+            continue  # one of _ALWAYS
+        if not (type(card) is int and 0 <= card < zipai.NUM_KINDS):  # noqa: E721 (the common case passes)
+            card = _card(card, "the offered card")
+        if menzi is None or code != _CHI:
+            codes.append((code, card, -1, -1))
+        else:
+            low, high = menzi
+            if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
+                low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
+            codes.append((code, card, low, high))
+    return codes
+
+
+def _answers(offers: Sequence[tuple[str, int, tuple[int, int] | None]], verdicts: Iterable[int]) -> list[bool]:
+    """The core's verdicts on the judged offers as answers to every offer (a win, 溜 or 歪 taken), or the refusal
+    of an offer the hand cannot make."""
+    answers = iter(verdicts)
+    out = []
+    for action, card, menzi in offers:
+        verdict = 1 if action in _ALWAYS else next(answers)
+        if verdict < 0:
+            raise _refusal(verdict, action, card, menzi)
+        out.append(verdict == 1)
+    return out
 
 
 def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None) -> HupaiError:
@@ -362,7 +393,12 @@ class RedKeeping:
         hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息, a 溜
         declined where the 歪 of the same card, offered with it, leaves a better hand, and of several 碰 and 吃 it
         accepts only the one that leaves the best hand (see the class docstring)."""
-        answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
+        answers: list[bool]
+        after: list[Any] = []
+        if sum(action in _GROUP_CLAIMS for action, _, _ in offers) > 1:  # maybe several to take: their judgements too
+            answers, after = self._advice.judged_claims(offers, counts, groups, forbidden, unseen)
+        else:
+            answers = self._advice.claims(offers, counts, groups, forbidden, unseen)
         for i, (action, card, _) in enumerate(offers):
             if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
                 _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden),
@@ -372,23 +408,15 @@ class RedKeeping:
             elif action == "liu" and ("wai", card, None) in offers and self._wai_over_liu(counts, card, groups,
                                                                                           forbidden, unseen):
                 answers[i] = False  # the 歪 of the same card, offered after it, is taken instead
-        taken = [i for i, (action, _, _) in enumerate(offers) if answers[i] and action in _GROUP_CLAIMS]
-        if len(taken) > 1 and answers.index(True) == taken[0]:
-            # A player takes the first claim its advice accepts: of several 碰 and 吃, the one leaving the best hand.
-            best = self._best_claim([offers[i] for i in taken], counts, groups, forbidden, unseen)
-            for rank, i in enumerate(taken):
-                answers[i] = rank == best
+        if after:
+            taken = [i for i, (action, _, _) in enumerate(offers) if answers[i] and action in _GROUP_CLAIMS]
+            if len(taken) > 1 and answers.index(True) == taken[0]:
+                # A player takes the first claim its advice accepts: of several 碰 and 吃, the one leaving the best
+                # hand (the first of the best).
+                best = max(taken, key=lambda i: (after[i], -i))
+                for i in taken:
+                    answers[i] = i == best
         return answers
-
-    def _best_claim(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
-                    groups: Sequence[Any], forbidden: Iterable[int], unseen: Any) -> int:
-        """Which of these 碰 and 吃 offers leaves the best hand at rest after its discard (waits' worth, closeness,
-        息; the first of the best)."""
-        codes = [(_CLAIM_CODES[action], card, -1, -1) if menzi is None or action != "chi"
-                 else (_CHI, card, menzi[0], menzi[1]) for action, card, menzi in offers]
-        _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden), codes)
-        after = [tuple(row[5:8]) for row in judged[:len(codes)].tolist()]  # verdict, before (3), judged, after (3)
-        return after.index(max(after))
 
     def keeps_four(self, counts: Any, card: int, groups: Sequence[Any] = (), forbidden: Iterable[int] = (),
                    unseen: Any = None) -> bool:
