@@ -395,7 +395,8 @@ class RedKeeping:
         accepts only the one that leaves the best hand (see the class docstring)."""
         answers: list[bool]
         after: list[Any] = []
-        if sum(action in _GROUP_CLAIMS for action, _, _ in offers) > 1:  # maybe several to take: their judgements too
+        if len(offers) > 1 and len([1 for action, _, _ in offers if action in _GROUP_CLAIMS]) > 1:
+            # maybe several to take: their judgements too, from the same call to the core
             answers, after = self._advice.judged_claims(offers, counts, groups, forbidden, unseen)
         else:
             answers = self._advice.claims(offers, counts, groups, forbidden, unseen)
