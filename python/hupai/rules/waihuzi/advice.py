@@ -219,12 +219,35 @@ class WaihuziAdvice(Advice):
                groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """:meth:`claim` for several offers ``(action, card, menzi)`` to one hand at rest, judged in one call to
         the core (the hand as it is once per offered card)."""
-        codes = _claim_codes(offers)
+        # The loops of _claim_codes and _answers, written out: this is GreedyBot's every claim, and the two calls
+        # would cost it instructions.
+        codes: list[tuple[int, int, int, int]] = []
+        for action, card, menzi in offers:
+            code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
+            if code is None:
+                if action not in CLAIMS:
+                    raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
+                continue  # one of _ALWAYS
+            if not (type(card) is int and 0 <= card < zipai.NUM_KINDS):  # noqa: E721 (the common case passes)
+                card = _card(card, "the offered card")
+            if menzi is None or code != _CHI:
+                codes.append((code, card, -1, -1))
+            else:
+                low, high = menzi
+                if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
+                    low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
+                codes.append((code, card, low, high))
         if not codes:
             return [True] * len(offers)
-        verdicts = _core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
-                                             self._core_options, codes)
-        return _answers(offers, verdicts)
+        answers = iter(_core.zipai_advise_claims(*self._arguments(counts, groups, unseen), _mask_of(forbidden),
+                                                 self._core_options, codes))
+        out = []
+        for action, card, menzi in offers:
+            verdict = 1 if action in _ALWAYS else next(answers)
+            if verdict < 0:
+                raise _refusal(verdict, action, card, menzi)
+            out.append(verdict == 1)
+        return out
 
     def judged_claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                       groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None
@@ -260,7 +283,7 @@ class WaihuziAdvice(Advice):
 
 def _claim_codes(offers: Sequence[tuple[str, int, tuple[int, int] | None]]) -> list[tuple[int, int, int, int]]:
     """The core's (kind, card, low, high) for each offer it judges (a 碰, 吃 or 飘; a win, 溜 or 歪 is always
-    taken), each checked."""
+    taken), each checked (:meth:`WaihuziAdvice.claims` writes the same loop out)."""
     codes: list[tuple[int, int, int, int]] = []
     for action, card, menzi in offers:
         code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
@@ -282,7 +305,7 @@ def _claim_codes(offers: Sequence[tuple[str, int, tuple[int, int] | None]]) -> l
 
 def _answers(offers: Sequence[tuple[str, int, tuple[int, int] | None]], verdicts: Iterable[int]) -> list[bool]:
     """The core's verdicts on the judged offers as answers to every offer (a win, 溜 or 歪 taken), or the refusal
-    of an offer the hand cannot make."""
+    of an offer the hand cannot make (:meth:`WaihuziAdvice.claims` writes the same loop out)."""
     answers = iter(verdicts)
     out = []
     for action, card, menzi in offers:
