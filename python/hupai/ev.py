@@ -28,25 +28,32 @@ It sees only its seat's :class:`~hupai.observation.Observation`; what a rule sys
 - **Danger ties** also read which kinds each other seat has let pass since it last moved: a seat offered a win takes
   it, so the last discards after its own are not among its waits.
 - Claims and declarations (亮倒 with the discard it chose, 游金) are GreedyBot's. In Wai Huzi (each loser pays the
-  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for three things: while its hand has made no group
+  same whoever discarded, WH-42, WH-44) it plays as GreedyBot but for five things: while its hand has made no group
   and is ready, it holds the cards it was ready with at the deal, so a win would be paid 报听's ×4 (WH-35, WH-38),
   and it declines every 吃, 碰, 歪, 溜 and 飘 that would forfeit it (the advice's ``holds_ready_bonus``); in a hand
   within two red cards of 火火翻's ten (eight or more), it keeps its red cards where the shape does not mind, for the
   ×2 per red card past nine (WH-35, the advice's ``for_ev``); further from ten it gives them up as GreedyBot does,
-  and with one or two it gives them up where the shape does not mind, toward 一点红 (×4) and 黑胡子 (×8); and in a
+  and with one or two it gives them up where the shape does not mind, toward 一点红 (×4) and 黑胡子 (×8); in a
   hand that is not ready it takes a 飘 of three held cards on another seat's card, always 外元 (×2 on its win,
-  WH-34), which GreedyBot declines for the 2 息 it costs.
+  WH-34), which GreedyBot declines for the 2 息 it costs; where GreedyBot takes a 溜 at once (of a 坎 and its
+  self-drawn fourth, or of four held cards in place of a discard), it takes the 歪 of the same card instead where
+  the hand that leaves is ready and worth more or, neither ready, closer to a win, and keeps the four and
+  discards where that leaves a ready hand worth more (the advice's ``claims`` and ``keeps_four``: the 溜 takes
+  three or four cards from the hand, where the 歪 and a discard let it give up its worst card); and offered
+  several 碰 and 吃 of one card that the advice would take, it takes the one that leaves the best hand, where
+  GreedyBot takes the first in the flow's order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from operator import attrgetter, itemgetter
 from typing import Any
 
 from . import _core
 from .actions import Action
-from .bots import GreedyBot, _zipai_act, _zipai_advice
+from .bots import _UNSEEN, GreedyBot, _own_groups, _public_seen, _zipai_act, _zipai_advice
 from .observation import Observation
 from .rules.base_advice import ANY_KIND, Advice
 
@@ -283,7 +290,9 @@ class EVBot(GreedyBot):
 
     def _zipai_play(self, observation: Observation) -> Action:
         """GreedyBot's zipai play, but a claim is declined while the hand keeps a ×4 bonus that any group would
-        forfeit (Wai Huzi's 报听: the advice's ``holds_ready_bonus``)."""
+        forfeit (Wai Huzi's 报听: the advice's ``holds_ready_bonus``), and the rule package's advice for expected
+        value (``for_ev``) answers claims and discards, and may keep four held cards that GreedyBot declares as a
+        溜 at a turn (its ``keeps_four``)."""
         advice = _zipai_advice(self._zipai, observation)
         legal = observation.legal_actions
         kinds = [a.kind for a in legal]
@@ -293,7 +302,30 @@ class EVBot(GreedyBot):
                 return legal[kinds.index("pass")]
         # The rule package's own choice of discard for expected value, where it has one (Wai Huzi's red cards).
         for_ev = getattr(advice, "for_ev", None)
-        return _zipai_act(observation, for_ev() if for_ev is not None else advice)
+        playing = for_ev() if for_ev is not None else advice
+        if observation.phase == "turn" and "liu" in kinds and "discard" in kinds:
+            # GreedyBot declares the first 溜 or 飘 on offer at once; of a 溜 of four held cards, the advice may rather
+            # keep them and discard.
+            liu = next(a for a in legal if a.kind != "discard")
+            keeps_four = getattr(playing, "keeps_four", None)
+            if liu.kind == "liu" and keeps_four is not None and self._keeps_four(observation, liu, keeps_four):
+                observation = replace(observation, legal_actions=tuple(a for a in legal if a.kind == "discard"))
+        return _zipai_act(observation, playing)
+
+    @staticmethod
+    def _keeps_four(observation: Observation, liu: Action, keeps_four: Any) -> bool:
+        """The advice's ``keeps_four`` asked of this seat's hand, its groups, the cards it may not discard (locked:
+        the held kinds no discard is offered for) and the copies it has not seen."""
+        seat = observation.seat
+        counts = bytes(observation.counts)
+        allowed = {a.tile for a in observation.legal_actions if a.kind == "discard"}
+        forbidden = [card for card, held in enumerate(counts) if held and card not in allowed]
+        seen = bytearray(counts)
+        for card, shown in enumerate(_public_seen(observation.melds, observation.discards)):
+            seen[card] += shown
+        unseen = bytes(seen).translate(_UNSEEN)
+        groups = _own_groups(seat, observation.melds[seat])
+        return bool(keeps_four(counts, liu.tile, groups, forbidden, unseen))
 
     def _advice_of(self, observation: Observation) -> Advice:
         return self._advice.get(observation.rules) or self._advice_for(observation.rules)

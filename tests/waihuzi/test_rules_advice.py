@@ -118,3 +118,89 @@ def test_ev_advice_gives_up_the_last_red_cards_toward_yidianhong_and_heihuzi() -
     greedy = advice.discard(hand)
     assert greedy not in zipai.RED_KINDS and ranked[card("d2")].closeness == ranked[greedy].closeness
     assert advice.for_ev().discard(hand) == card("d2")
+
+
+@pytest.mark.rule("WH-9", "WH-34")
+def test_ev_advice_takes_a_wai_over_a_liu_where_the_hand_left_is_better() -> None:
+    """A self-drawn fourth copy of a 坎 is offered as a 溜 (all four, no discard) and as a 歪 (two held and the
+    drawn one, then a discard), both 4 息 (WH-9). The advice takes the 溜 always; EVBot's advice takes the 歪 where
+    the hand it leaves after the best discard is ready and worth more, or, neither ready, closer to a win."""
+    advice = WaihuziAdvice()
+    d3 = card("d3")
+    offers = [("liu", d3, None), ("wai", d3, None)]
+    # 溜 of d3 leaves a hand two cards from a win; the 歪 lets it give up d5 and be ready
+    hand = zipai.to_counts("x4 x5 x6 x6 x6 x9 x9 d3 d3 d3 d4 d5 d5 d7 d8 d9")
+    groups = (zipai.Declared.wai(card("x8")),)
+    assert advice.claims(offers, hand, groups) == [True, True]  # the flow's order: the 溜 comes first
+    assert advice.for_ev().claims(offers, hand, groups) == [False, True]
+    # not offered the 歪 (a 臭 card, WH-24), the 溜 stands
+    assert advice.for_ev().claims(offers[:1], hand, groups) == [True]
+    # neither ready: the 歪 leaves a shape a card closer to a win
+    d2 = card("d2")
+    far = zipai.to_counts("x3 x5 x6 x7 x7 x8 x8 x10 d1 d1 d2 d2 d2 d4 d6 d7 d9 d9 d10")
+    assert advice.for_ev().claims([("liu", d2, None), ("wai", d2, None)], far) == [False, True]
+    # a ready hand whose waits are worth as much either way keeps the 溜 (内元 on any win, WH-34)
+    x5 = card("x5")
+    assert advice.for_ev().claims([("liu", x5, None), ("wai", x5, None)], E3_HAND) == [True, True]
+
+
+@pytest.mark.rule("WH-9", "WH-12", "WH-34")
+def test_ev_advice_keeps_four_held_cards_where_a_discard_leaves_a_better_hand() -> None:
+    """A hand in a discard state may declare a 溜 of four held cards in place of its discard (WH-12): 4 息 and 内元
+    on any win (WH-34), and GreedyBot always does. It takes four cards from the hand where a discard takes one:
+    EVBot's advice keeps them where the hand left after the best discard is ready and its waits worth more."""
+    advice = WaihuziAdvice()
+    x7, d1 = card("x7"), card("d1")
+    ready = zipai.to_counts("x2 x2 x3 x4 x4 x5 x6 x7 x7 x7 x7 x10 d2 d3 d4 d4 d4 d6 d8 d9")
+    assert advice.rank_discards(ready)[card("d6")].wait_value > 0  # keeping the four, d6 leaves a ready hand
+    assert advice.for_ev().keeps_four(ready, x7) is True
+    # neither ready: the 溜's 内元 is sure, so it is declared although keeping the four leaves a closer shape
+    closer = zipai.to_counts("x2 x2 x3 x3 x4 x5 x5 x7 x8 x9 x10 d1 d1 d1 d1 d5 d5 d8 d8 d8")
+    assert max(advice.rank_discards(closer).values()).closeness > advice.judge(
+        np.frombuffer(bytes(closer[:10]) + bytes([0]) + bytes(closer[11:]), dtype=np.uint8),
+        (zipai.Declared.liu(d1),)).closeness
+    assert advice.for_ev().keeps_four(closer, d1) is False
+    # four x5 beside a ready shape: the 溜 leaves it as ready, its waits worth as much or more: declared
+    declared = zipai.to_counts("x1 x1 x2 x5 x5 x5 x5 x6 x7 x7 x8 x10 d1 d2 d4 d5 d6 d7 d8 d9")
+    assert advice.for_ev().keeps_four(declared, card("x5")) is False
+    assert advice.for_ev().keeps_four(ready, card("x2")) is False  # not four held
+
+
+def test_ev_bot_keeps_four_held_cards_at_a_turn_where_its_advice_says_so() -> None:
+    """EVBot asks the advice's ``keeps_four`` at a turn that offers a 溜 of four held cards; GreedyBot declares
+    it."""
+    from hupai.bots import GreedyBot
+    from hupai.ev import EVBot
+    from hupai.game import Game
+
+    SEEDS = 100  # seed 79 is the first whose dealer keeps four held cards
+    for seed in range(SEEDS):
+        game = Game("waihuzi", seed=seed, dealer=0)
+        observation = game.observation(0)
+        liu = [a for a in observation.legal_actions if a.kind == "liu"]
+        if observation.phase != "turn" or not liu:
+            continue
+        keeps = hupai.rules.advice("waihuzi").for_ev().keeps_four(bytes(observation.counts), liu[0].tile)
+        if keeps:
+            assert GreedyBot(0).act(observation).kind == "liu"
+            assert EVBot(0).act(observation).kind == "discard"
+            return
+    pytest.fail(f"no dealer's first turn in {SEEDS} deals keeps four held cards")
+
+
+@pytest.mark.rule("WH-7", "WH-14", "WH-17")
+def test_ev_advice_takes_the_best_of_the_chows_and_pungs_it_would_take() -> None:
+    """A player takes the first claim its advice accepts, in the flow's order (WH-17): offered x2 as x1x2x3 and as
+    二七十, the advice takes both and GreedyBot chows x1x2x3; EVBot's advice takes the one whose hand after its
+    discard judges better, here the 二七十 (1 息)."""
+    advice = WaihuziAdvice()
+    hand = zipai.to_counts("x1 x1 x1 x2 x3 x5 x6 x6 x7 x8 x9 x9 x10 d6 d6 d7 d8 d9 d10")
+    x2 = card("x2")
+    offers = [("chi", x2, (card("x1"), card("x3"))), ("chi", x2, (card("x7"), card("x10")))]
+    assert advice.claims(offers, hand) == [True, True]
+    assert advice.for_ev().claims(offers, hand) == [False, True]
+    assert advice.for_ev().claims(offers[:1], hand) == [True]  # one taken: the advice's answer stands
+    # the judgements it compares come with the advice's answers, from the same call to the core
+    answers, after = advice.judged_claims([("win", x2, None), *offers], hand)
+    assert answers == [True, True, True] and after[0] is None
+    assert after[1] is not None and after[2] is not None and after[2] > after[1]

@@ -44,6 +44,7 @@ CLAIMS = ("win", "liu", "wai", "piao", "peng", "chi")
 _ALWAYS = frozenset(("win", "liu", "wai"))  # a win ends the hand; 溜 and 歪 are 4 息 each and never break a group
 _CLAIM_CODES = {"piao": 0, "peng": 1, "chi": 2}  # the core's claim kinds
 _CHI = _CLAIM_CODES["chi"]
+_GROUP_CLAIMS = frozenset(("peng", "chi"))  # the claims that take an offered card into a group and then discard
 _GROUPS_IN_A_WIN = 6  # WH-28: six groups (declared or in the hand) and one 2-card unit
 _AT_REST = 20         # the core's row of the hand at rest
 _NOT_AT_REST = "discards are ranked for a hand in a discard state (3m+2 cards), not one at rest"
@@ -218,6 +219,8 @@ class WaihuziAdvice(Advice):
                groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """:meth:`claim` for several offers ``(action, card, menzi)`` to one hand at rest, judged in one call to
         the core (the hand as it is once per offered card)."""
+        # The loops of _claim_codes and _answers, written out: this is GreedyBot's every claim, and the two calls
+        # would cost it instructions.
         codes: list[tuple[int, int, int, int]] = []
         for action, card, menzi in offers:
             code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
@@ -246,10 +249,27 @@ class WaihuziAdvice(Advice):
             out.append(verdict == 1)
         return out
 
+    def judged_claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
+                      groups: Sequence[Declared] = (), forbidden: Iterable[int] = (), unseen: Any = None
+                      ) -> tuple[list[bool], list[Judgement | None]]:
+        """:meth:`claims`, with the judgement of the hand at rest after each 碰, 吃 or 飘 and its best discard (None
+        for a win, 溜 or 歪, which the advice always takes), from the same call to the core."""
+        codes = _claim_codes(offers)
+        if not codes:
+            return [True] * len(offers), [None] * len(offers)
+        _, judged, _ = self._advise(counts, groups, unseen, _mask_of(forbidden), codes)
+        rows = iter(judged.tolist())  # verdict, before (waits, closeness, 息), judged after, after (the same)
+        verdicts, after = [], []
+        for action, _, _ in offers:
+            row = None if action in _ALWAYS else next(rows)
+            verdicts.append(1 if row is None else row[0])
+            after.append(None if row is None else Judgement(*row[5:8]))
+        return _answers(offers, iter(verdicts)), after
+
     def for_ev(self) -> RedKeeping:
         """This advice as EVBot plays it: the same, but a discard that keeps red cards where the shape does not
-        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), and a 飘 of three held cards taken
-        for its 外元 (WH-34): :class:`RedKeeping`."""
+        mind (WH-35's 火火翻) or gives up the last one or two (一点红, 黑胡子), a 飘 of three held cards taken
+        for its 外元 (WH-34), and a 歪 or a discard where a 溜 would leave a worse hand: :class:`RedKeeping`."""
         return RedKeeping(self)
 
     def holds_ready_bonus(self, counts: Any, groups: Sequence[Declared] = (), unseen: Any = None) -> bool:
@@ -259,6 +279,41 @@ class WaihuziAdvice(Advice):
         forfeit the ×4 (WH-38), which a player weighs before taking one."""
         hand = _counts(counts)
         return not groups and int(sum(hand)) % 3 == 1 and self.judge(hand, (), unseen).wait_value > 0
+
+
+def _claim_codes(offers: Sequence[tuple[str, int, tuple[int, int] | None]]) -> list[tuple[int, int, int, int]]:
+    """The core's (kind, card, low, high) for each offer it judges (a 碰, 吃 or 飘; a win, 溜 or 歪 is always
+    taken), each checked (:meth:`WaihuziAdvice.claims` writes the same loop out)."""
+    codes: list[tuple[int, int, int, int]] = []
+    for action, card, menzi in offers:
+        code = _CLAIM_CODES.get(action) if type(action) is str else None  # noqa: E721
+        if code is None:
+            if action not in CLAIMS:
+                raise HupaiError(f"unknown Wai Huzi claim {action!r} (one of {', '.join(CLAIMS)})")
+            continue  # one of _ALWAYS
+        if not (type(card) is int and 0 <= card < zipai.NUM_KINDS):  # noqa: E721 (the common case passes)
+            card = _card(card, "the offered card")
+        if menzi is None or code != _CHI:
+            codes.append((code, card, -1, -1))
+        else:
+            low, high = menzi
+            if not (type(low) is int and type(high) is int and 0 <= low < 20 and 0 <= high < 20):  # noqa: E721
+                low, high = _held(low), _held(high)  # checked one by one (-1 stays: the core refuses it)
+            codes.append((code, card, low, high))
+    return codes
+
+
+def _answers(offers: Sequence[tuple[str, int, tuple[int, int] | None]], verdicts: Iterable[int]) -> list[bool]:
+    """The core's verdicts on the judged offers as answers to every offer (a win, 溜 or 歪 taken), or the refusal
+    of an offer the hand cannot make (:meth:`WaihuziAdvice.claims` writes the same loop out)."""
+    answers = iter(verdicts)
+    out = []
+    for action, card, menzi in offers:
+        verdict = 1 if action in _ALWAYS else next(answers)
+        if verdict < 0:
+            raise _refusal(verdict, action, card, menzi)
+        out.append(verdict == 1)
+    return out
 
 
 def _refusal(verdict: int, action: str, card: int, menzi: tuple[int, int] | None) -> HupaiError:
@@ -316,7 +371,18 @@ class RedKeeping:
     (a ready hand's waits already count the 外元) it takes the 飘 when the shape stays as close to a win and the
     hand keeps the 息 a win needs (``min_huxi``, WH-32: its best grouping's 息 with the 飘's 1): then the 2 息 cost
     no way to win, and the win is worth twice as much. A hand that would fall short keeps its 坎 (taking the 飘
-    there, in screens, won less)."""
+    there, in screens, won less).
+
+    A 溜 takes three or four cards from the hand and makes no discard (WH-9, WH-12). Offered the 溜 of a 坎 and its
+    self-drawn fourth together with the 歪 of the same card (two held and the drawn one, then a discard), it takes
+    the 歪 where the hand left after the best discard is ready and worth more (the waits' worth counts the 溜's
+    内元, and the fourth card's where a win's layout uses it, WH-34) or, neither ready, closer to a win
+    (:meth:`claims`). In a discard state holding four of a card, it keeps them and discards where that leaves a
+    ready hand worth more (:meth:`keeps_four`).
+
+    A player takes the first claim the advice accepts, in the flow's order (溜, 飘, 歪, then 碰, then 吃, WH-17).
+    Where the advice accepts several 碰 and 吃 of one card (a 碰 and a 吃, or 吃 with different 门子), it takes the
+    one whose hand at rest after its discard judges best instead."""
 
     def __init__(self, advice: Any) -> None:
         self._advice = advice
@@ -347,16 +413,75 @@ class RedKeeping:
     def claims(self, offers: Sequence[tuple[str, int, tuple[int, int] | None]], counts: Any,
                groups: Sequence[Any] = (), forbidden: Iterable[int] = (), unseen: Any = None) -> list[bool]:
         """The advice's :meth:`~WaihuziAdvice.claims`, with a 飘 of three held cards taken for its 外元 while the
-        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息 (see the class
-        docstring)."""
-        answers: list[bool] = self._advice.claims(offers, counts, groups, forbidden, unseen)
+        hand has no live wait, the shape stays as close to a win and the hand keeps ``min_huxi`` 息, a 溜
+        declined where the 歪 of the same card, offered with it, leaves a better hand, and of several 碰 and 吃 it
+        accepts only the one that leaves the best hand (see the class docstring)."""
+        answers: list[bool]
+        after: list[Any] = []
+        if len(offers) > 1 and len([1 for action, _, _ in offers if action in _GROUP_CLAIMS]) > 1:
+            # maybe several to take: their judgements too, from the same call to the core
+            answers, after = self._advice.judged_claims(offers, counts, groups, forbidden, unseen)
+        else:
+            answers = self._advice.claims(offers, counts, groups, forbidden, unseen)
         for i, (action, card, _) in enumerate(offers):
             if action == "piao" and not answers[i] and bytes(_counts(counts))[card] >= 3:
                 _, judged, _ = self._advice._advise(counts, groups, unseen, _mask_of(forbidden),
                                                      [(_CLAIM_CODES["piao"], card, -1, -1)])
                 row = judged[0].tolist()  # verdict, before (waits, closeness, 息), judged after, after (the same)
                 answers[i] = bool(row[1] == 0 and row[4] and row[6] >= row[2] and row[7] >= self._advice.min_huxi)
+            elif action == "liu" and ("wai", card, None) in offers and self._wai_over_liu(counts, card, groups,
+                                                                                          forbidden, unseen):
+                answers[i] = False  # the 歪 of the same card, offered after it, is taken instead
+        if after:
+            taken = [i for i, (action, _, _) in enumerate(offers) if answers[i] and action in _GROUP_CLAIMS]
+            if len(taken) > 1 and answers.index(True) == taken[0]:
+                # A player takes the first claim its advice accepts: of several 碰 and 吃, the one leaving the best
+                # hand (the first of the best).
+                best = max(taken, key=lambda i: (after[i], -i))
+                for i in taken:
+                    answers[i] = i == best
         return answers
+
+    def keeps_four(self, counts: Any, card: int, groups: Sequence[Any] = (), forbidden: Iterable[int] = (),
+                   unseen: Any = None) -> bool:
+        """Whether a hand in a discard state (3m+2 cards) that holds four of ``card`` had better discard a card and
+        keep them than declare their 溜 in place of the discard (WH-12): the hand left after the best discard is
+        ready and its waits are worth more (their worth counts the 内元 of four held cards a win's layout uses,
+        WH-34). The 溜 is 4 息 and 内元 on any win, but it takes four cards from the hand where a discard takes
+        one. A hand that is not ready either way declares it (kept for a shape closer to a win, the four won less
+        in screens: the 溜's 内元 is sure, the four held cards' is not)."""
+        held = bytes(_counts(counts))
+        if held[card] != 4:
+            return False
+        liu = bytearray(held)
+        liu[card] = 0
+        after_liu = self._advice.judge(bytes(liu), (*groups, Declared.liu(card)), unseen)
+        ranked = self._advice.rank_discards(held, groups, forbidden, unseen)
+        if not ranked:
+            return False
+        return bool(max(ranked.values()).wait_value > after_liu.wait_value)
+
+    def _wai_over_liu(self, counts: Any, card: int, groups: Sequence[Any], forbidden: Iterable[int],
+                      unseen: Any) -> bool:
+        """Whether a 歪 of a self-drawn ``card`` onto two of the three held, then the best discard, leaves a better
+        hand at rest than the 溜 of all four: a ready hand worth more (its waits' worth counts the 溜's 内元 on the
+        one side and, on the other, the fourth card kept in hand where a win's layout uses it, WH-34), or, neither
+        ready, a shape closer to a win. Both groups are 4 息 (WH-9); the 溜 takes three cards from the hand and
+        needs no discard, the 歪 takes two and lets the hand give up its worst card instead of the third copy."""
+        held = bytes(_counts(counts))
+        if held[card] < 3:
+            return False
+        liu, wai = bytearray(held), bytearray(held)
+        liu[card] -= 3
+        wai[card] -= 2
+        after_liu = self._advice.judge(bytes(liu), (*groups, Declared.liu(card)), unseen)
+        ranked = self._advice.rank_discards(bytes(wai), (*groups, Declared.wai(card)), forbidden, unseen)
+        if not ranked:
+            return False
+        after_wai = max(ranked.values())
+        if after_wai.wait_value or after_liu.wait_value:
+            return bool(after_wai.wait_value > after_liu.wait_value)
+        return bool(after_wai.closeness > after_liu.closeness)
 
     def claim(self, action: str, counts: Any, card: int, groups: Sequence[Any] = (),
               menzi: tuple[int, int] | None = None, forbidden: Iterable[int] = (), unseen: Any = None) -> bool:
