@@ -432,19 +432,20 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("yunxiao_turn: a counter at its limit");
         return nullptr;
     }
-    // A seat already known ready is asked whether the discard completes it by the rules' own memo of its waits
-    // (YunxiaoRules._wait_bits: a ready hand is asked at every discard until it changes), which this would work out
-    // afresh each time: the flow's path.
-    if (tile != gold)
-        for (Py_ssize_t s = 0; s < seats; ++s)
-            if (s != seat && ready[s] == 1) Py_RETURN_NONE;
     // The ready cache as the claim window fills it: the discarder's waiting hand (a 摸切 discard leaves a known one
     // as it was) and every seat not known; then the claims (YunxiaoRules.claim_options): a ready seat's win on a
     // wait that is no gold (YX-11, YX-14), a pung or kong of two held, the 下家's chow (白板 as the gold's face,
-    // YX-7). Any claim leaves by the flow's path.
+    // YX-7). Any claim leaves by the flow's path. Another seat known ready has its waits worked out here too (the
+    // rules' memo of them, YunxiaoRules._wait_bits, is the flow's path's): a ready hand that the discard does not
+    // complete lets the turn go on (a gold discard completes nobody's, YX-11).
     std::uint64_t waits[4] = {};
     bool ok = true;
     for (Py_ssize_t s = 0; s < seats; ++s) {
+        if (ready[s] == 1 && s != seat && tile != gold) {
+            yunxiao_ready(counts[s], int(gold), meld_kinds[s], meld_tiles[s], melds[s], loose, waits[s], ok);
+            if (!ok) Py_RETURN_NONE;
+            continue;
+        }
         if (ready[s] >= 0 && !(s == seat && tile != drawn)) continue;
         ready[s] = yunxiao_ready(counts[s], int(gold), meld_kinds[s], meld_tiles[s], melds[s], loose, waits[s], ok)
                        ? 1 : 0;
@@ -456,7 +457,7 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
             const Py_ssize_t s = (seat + step) % seats;
             const std::uint8_t* hand = counts[s];
             if (hand[tile] >= 2) Py_RETURN_NONE;
-            if (ready[s] == 1 && (waits[s] >> tile & 1)) Py_RETURN_NONE;  // (found ready just now: its waits known)
+            if (ready[s] == 1 && (waits[s] >> tile & 1)) Py_RETURN_NONE;  // (every ready seat's waits are known)
             if (s == next && face < 27) {
                 const long low = face - face % 9;
                 for (long start = std::max(low, face - 2); start <= std::min(face, low + 6); ++start) {

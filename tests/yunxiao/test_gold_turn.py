@@ -209,3 +209,41 @@ def test_a_first_draw_without_a_declaration_is_played_by_the_core(monkeypatch):
             seat = game.current.seats[0]
             game.apply(bots[seat].act(game.observation(seat)))
     assert quiet_first[True] >= 6
+
+
+def test_a_discard_past_a_ready_seat_is_played_by_the_core(monkeypatch):
+    """YX-14: a seat known ready (its cache byte 1) claims a discard only when it is one of its waits; the core works
+    its waits out and plays any other discard quietly (it left every discard past a ready seat to the general path
+    before), with the state the general path leaves (the first test). A wait of a ready seat still leaves."""
+    past_ready: Counter[bool] = Counter()
+
+    def counted(*args: object) -> object:
+        ready, seat, tile, gold = args[1], args[2], args[3], args[7]
+        others = [s for s in range(4) if s != seat and ready[s] == 1]  # (read before: the call fills the cache)
+        done = yunxiao_turn(*args)
+        if others and tile != gold:
+            past_ready[done is not None] += 1
+        return done
+
+    monkeypatch.setattr(flow_module, "yunxiao_turn", counted)
+    for seed in range(8):
+        game = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window="eligible")
+        bots = [GreedyBot(seed * 4 + i) for i in range(4)]
+        while not game.over:
+            seat = game.current.seats[0]
+            game.apply(bots[seat].act(game.observation(seat)))
+    assert past_ready[True] >= 20
+
+    game, args = _ready_game()
+    seat, tile, gold = args[2], args[3], args[7]
+    other = next(s for s in range(4) if s != seat and not game.table.melds[s])
+    runs = [start for start in (0, 3, 9, 12, 18, 21) if not {start, start + 1, start + 2} & {tile, gold}][:4]
+    hand = bytearray(34)
+    for kind in [start + step for start in runs for step in range(3)] + [tile]:  # four runs and the discard alone
+        hand[kind] += 1
+    changed = _hands_with(args, other, 0, 0)
+    changed[0][HANDS][other][:] = hand
+    changed = _with(changed, 1, bytearray(1 if s == other else 0 for s in range(4)))
+    before = _state(game, changed)
+    assert yunxiao_turn(*changed) is None  # the discard is the ready seat's wait (a pair): the flow's path
+    assert _state(game, changed) == before
