@@ -247,3 +247,27 @@ def test_a_discard_past_a_ready_seat_is_played_by_the_core(monkeypatch):
     before = _state(game, changed)
     assert yunxiao_turn(*changed) is None  # the discard is the ready seat's wait (a pair): the flow's path
     assert _state(game, changed) == before
+
+
+def test_a_fact_that_changes_gives_the_table_a_new_mapping():
+    """The flow replaces ``table.extras`` when a rule hook sets a fact (YX-16's chow turn, YX-26's levels, YX-23's
+    kongs), the old mapping as it was: an environment's observer tells by one identity test whether the facts it
+    froze are still the table's, and shows the new ones."""
+    from hupai.game import Observer
+    from hupai.observation import thaw
+
+    changes = 0
+    for seed in range(4):
+        game = Game("yunxiao", seed=seed, dealer=seed % 4, claim_window="eligible")
+        observer = Observer(game)
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        while not game.over:
+            seat = game.current.seats[0]
+            before, kept = game.table.extras, copy.deepcopy(game.table.extras)
+            assert thaw(observer.buffers(game, seat)[15]) == before  # (the facts it shows: the table's now)
+            game.apply(bots[seat].act(game.observation(seat)))
+            assert before == kept  # (never changed in place)
+            if game.table.extras != kept:
+                changes += 1
+                assert game.table.extras is not before
+    assert changes >= 8

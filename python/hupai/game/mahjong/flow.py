@@ -190,7 +190,9 @@ class MahjongFlow:
         for effect in effects:
             self._chain_facts = None  # (a rule's effect may change what it promised: Rules.plain_turn_mask)
             if isinstance(effect, SetState):
-                table.extras[effect.key] = copy_json(effect.value)
+                # A new mapping, the old one left as it was: an observer keeps the one it froze, and one identity
+                # test tells it whether the facts changed (Observer.buffers, at every decision of an environment).
+                table.extras = {**table.extras, effect.key: copy_json(effect.value)}
             elif isinstance(effect, Pay):
                 amounts = effect.amounts
                 if len(amounts) != table.num_players or sum(amounts) != 0:
