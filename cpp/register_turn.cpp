@@ -336,10 +336,10 @@ bool yunxiao_ready(const std::uint8_t* counts, int gold, const std::uint8_t* mel
     return counts[gold] >= 2 || waits != 0;
 }
 
-// yunxiao_turn(pack, ready, seat, tile, drawn, head, limit, gold, you, loose) -> (tuple | None, int) | None.
+// yunxiao_turn(pack, ready, seat, tile, drawn, head, limit, gold, you, loose, rob) -> (tuple | None, int) | None.
 PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 9 more arguments");
+    if (nargs != 11 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 10 more arguments");
         return nullptr;
     }
     TurnPack turn;
@@ -353,10 +353,11 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* draws = turn.draws;
     std::uint8_t* discards_made = turn.discards_made;
     const long wall_size = turn.wall_size;
-    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0;
+    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0, rob = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
         !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
-        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(args[7], 0, kNumKinds - 1, gold))
+        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(args[7], 0, kNumKinds - 1, gold) ||
+        !small_int(args[10], -1, long(seats) - 1, rob))
         return nullptr;
     if (!PyBool_Check(args[9])) {
         fail("yunxiao_turn: loose must be a bool");
@@ -364,8 +365,9 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const bool loose = args[9] == Py_True;
     const long next = (seat + 1) % long(seats);
-    long level = 0, pungs = 0;
+    long level = 0, next_level = 0, pungs = 0;
     if (!small_int(PyList_GET_ITEM(args[8], seat), 0, 3, level) ||
+        !small_int(PyList_GET_ITEM(args[8], next), 0, 3, next_level) ||
         !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs))
         return nullptr;
 
@@ -405,9 +407,9 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // Anything but the quiet discard leaves by the flow's own path, nothing written: a 漏胡 block the draw ends, the
     // wall's end (YX-12, YX-23), a 游 level that moves (YX-26, YunxiaoRules.on_discard: asked where a gold is held
     // after the discard or a level is held; in 游 shape the level is 1 after a discard of no gold, else 2, or 3
-    // after 2). A declaration the next seat may make before its draw (YX-27, YX-30) is the rules' to rule out
-    // (Rules.gold_turn answers None then): 抢金 needs the seat's waits, which only a first draw asks for.
-    if (louhu != 0 || head >= limit) Py_RETURN_NONE;
+    // after 2), a declaration the next seat may make before its draw (YunxiaoRules.pre_draw_actions: 游金 at a
+    // level, YX-27; below, 抢金 at a first draw, YX-30). Leaving is always safe: the flow's path asks the hooks.
+    if (louhu != 0 || head >= limit || next_level != 0) Py_RETURN_NONE;
     if (counts[seat][gold] != 0 || level != 0) {
         bool shape = false;
         if (counts[seat][gold] != 0) {
@@ -422,6 +424,15 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         }
         const long moved = !shape ? 0 : tile != gold ? 1 : level >= 2 ? 3 : 2;
         if (moved != level) Py_RETURN_NONE;
+    }
+    // 抢金 (YX-30): the next seat's first draw while the gold may be robbed (`rob`: the dealer, who never may; -1
+    // once a call is made or the indicator taken), if the gold is a wait of its hand before that draw. (Whether its
+    // 游 state allows it, YX-28, is the hook's to say: leaving costs only time.)
+    if (draws[next] == 0 && rob >= 0 && next != rob && ready[next] != 0) {
+        std::uint64_t before = 0;
+        bool fine = true;
+        yunxiao_ready(counts[next], int(gold), meld_kinds[next], meld_tiles[next], melds[next], loose, before, fine);
+        if (!fine || (before >> gold & 1)) Py_RETURN_NONE;
     }
     const long next_tile = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(pack[kWallTiles]))[head];
     if (next_tile >= kNumKinds || counts[next][next_tile] >= kMaxCopies) {
@@ -601,13 +612,15 @@ PyMethodDef kTurnMethods[] = {
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
      "its discards, else None; drawn the tile drawn, -1 if none was."},
     {"yunxiao_turn", as_method(yunxiao_turn), METH_FASTCALL,
-     "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, /)\n--\n\n"
+     "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, rob, /)\n--\n\n"
      "Yunxiao's quiet discard in one crossing (MahjongFlow._gold_discard, claim window \"eligible\"): `seat`\n"
      "discards `tile` (`drawn`: the tile it drew, -1 if none), nobody may claim it, and the next seat draws the\n"
      "wall's tile at `head`. `pack` and `ready` as lean_turn's; `limit`: the end of the wall for a normal draw\n"
      "(YunxiaoRules.can_draw); `gold`: the gold kind; `you`: per seat its 游 level (a list of ints); `loose`: the\n"
-     "buda_loose option. Returns None, nothing written, unless the discard is quiet: no claim, no 游 level that\n"
-     "moves, no 漏胡 block, the wall goes on, and the next seat has no declaration before its draw. Else it\n"
+     "buda_loose option; `rob`: the dealer, or -1 when nobody may rob the gold (a call made, the indicator taken).\n"
+     "Returns None, nothing written, unless the discard is quiet: no claim, no 游 level that moves, no 漏胡\n"
+     "block, the wall goes on, and the next seat may make no declaration before its draw (no 游 level, no 抢金 on\n"
+     "a first draw with the gold among its waits). Else it\n"
      "writes the discard (hand, pile, discards_made), the ready cache (every seat's, as the claim window fills it)\n"
      "and the draw (hand, draws), after every argument is checked, and returns (result, drawn): result the next\n"
      "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},

@@ -71,11 +71,11 @@ def _ready_game(seed: int = 3) -> tuple[Game, list]:
         table = game.table
         seat = game.current.seats[0]
         if table.phase == "turn" and table.discards_made[seat] >= 2:
-            gold, levels, limit, loose = game.rules.gold_turn(table)
+            gold, levels, reserve, loose, rob = game.rules.gold_turn(table)
             for tile in range(34):
                 if table.hands[seat][tile] and tile != gold:
                     args = [game._flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, table.wall.head,
-                            limit, gold, levels, loose]
+                            table.wall.tail - reserve, gold, levels, loose, -1 if table.calls else rob]
                     if yunxiao_turn(*copy.deepcopy(args)) is not None:  # (on copies: nothing of the game moves)
                         return game, args
         game.apply(bot.act(game.observation(seat)))
@@ -118,7 +118,7 @@ def _hands_with(args: list, seat: int, kind: int, count: int) -> list:
 
 
 @pytest.mark.parametrize("change", [
-    lambda a: a[:9],                                          # an argument missing
+    lambda a: a[:10],                                         # an argument missing
     lambda a: _with(a, 0, a[0][:5]),                          # a short pack
     lambda a: _with(a, 1, bytearray([255]) * 3),              # a ready cache of another table size
     lambda a: _with(a, 1, bytearray([2]) * 4),                # a ready byte that is no flag
@@ -135,6 +135,8 @@ def _hands_with(args: list, seat: int, kind: int, count: int) -> list:
     lambda a: _with(a, 8, [4 if s == a[2] else 0 for s in range(4)]),  # a 游 level beyond 三游
     lambda a: _with(a, 8, (0,) * 4),                          # 游 levels that are no list
     lambda a: _with(a, 9, 1),                                 # buda_loose that is no bool
+    lambda a: _with(a, 10, 4),                                # a dealer who is no seat
+    lambda a: _with(a, 10, None),                             # no int for the dealer
     lambda a: _pack_with(a, WALL, bytes([34] * 136)),         # a wall tile of no kind
     lambda a: _pack_with(a, HANDS, [bytearray(33)] * 4),      # hands of another size
     lambda a: _hands_with(a, 2, 5, 5),                        # a fifth copy held
@@ -173,18 +175,42 @@ def test_a_discard_the_core_does_not_play_quietly_changes_nothing():
         assert _state(game, changed) == before
 
 
-def test_the_hook_leaves_a_declaration_before_the_draw_to_the_general_path():
-    """YX-27: the 下家 at a 游 level may declare 游金 before its draw, so Rules.gold_turn answers None (the core
-    does not ask pre_draw_actions); without a declaration it gives the facts."""
+def test_a_declaration_before_the_draw_leaves_the_discard_to_the_general_path():
+    """YX-27: the 下家 at a 游 level may declare 游金 before its draw; YX-30: at its first draw, a non-dealer waiting
+    on the gold may rob it while nobody has called. The core leaves such a discard to the hooks (nothing written),
+    and plays it when no call or level allows a declaration."""
     game, args = _ready_game()
-    table = game.table
-    seat = args[2]
-    assert table.turn_seat == seat and game.rules.gold_turn(table) is not None
-    levels = table.extras["you"]
-    levels[(seat + 1) % 4] = 1
-    assert game.rules.pre_draw_actions(table, (seat + 1) % 4)
-    assert game.rules.gold_turn(table) is None
-    levels[(seat + 1) % 4] = 0
+    seat, gold = args[2], args[7]
+    after = (seat + 1) % 4
+    assert yunxiao_turn(*copy.deepcopy(args)) is not None
+    leveled = _with(args, 8, [1 if s == after else 0 for s in range(4)])
+    before = _state(game, leveled)
+    assert yunxiao_turn(*leveled) is None
+    assert _state(game, leveled) == before
+    # The 下家's first draw, its hand four runs and an honour alone (its pair made by that honour or a drawn gold,
+    # YX-8, not by the discard): 抢金 while the gold lies.
+    hand = bytearray(34)
+    near = {args[3] + step for step in range(-2, 3)} | {gold}  # (no chow of the discard, no gold in a run)
+    runs = [start for start in range(0, 27, 3) if not {start, start + 1, start + 2} & near][:4]
+    held = [sum(h[kind] for s, h in enumerate(args[0][HANDS]) if s != after) for kind in range(34)]
+    single = next(kind for kind in range(27, 33) if kind not in near and held[kind] < 4)
+    for kind in [start + step for start in runs for step in range(3)] + [single]:
+        hand[kind] += 1
+    first = _hands_with(args, after, 0, 0)
+    first[0][HANDS][after][:] = hand
+    draws = bytearray(first[0][DRAWS])
+    draws[after] = 0
+    first = _pack_with(first, DRAWS, draws)
+    first = _pack_with(first, MELDS, [b"" if s == after else records for s, records in enumerate(args[0][MELDS])])
+    ready = bytearray(args[1])
+    ready[after] = 255
+    first = _with(first, 1, ready)
+    for dealer, out in ((after, False), ((after + 2) % 4, True), (-1, False)):
+        robbing = _with(first, 10, dealer)
+        before = _state(game, robbing)
+        done = yunxiao_turn(*copy.deepcopy(robbing))
+        assert (done is None) == out, dealer
+        assert _state(game, robbing) == before
 
 
 def test_a_first_draw_without_a_declaration_is_played_by_the_core(monkeypatch):
