@@ -339,7 +339,8 @@ class YunxiaoRules(Rules):
         """YX-7: a chow takes its physical tiles from the hand (a 白板 among them) and is recorded in effective
         kinds (``4m 5z 6m`` under G=5m is the meld ``456m``); the claimed tile stays physical (YX-16, the chow's
         turn: :meth:`on_claim`). Pungs and kongs are of one physical kind."""
-        if action.kind != "chow":
+        if action.kind != "chow" or WHITE not in action.tiles:
+            # Every tile plays as itself (most chows): the engine's shared melds, built once (Rules.claim_meld).
             return super().claim_meld(table, action)
         gold = table.extras["gold"]
         tile = action.tile
