@@ -462,28 +462,35 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
                        ? 1 : 0;
         if (!ok) Py_RETURN_NONE;
     }
+    bool claim = false;
     if (tile != gold) {
         const long face = tile == yunxiao::kWhite && gold != yunxiao::kWhite ? gold : tile;
-        for (Py_ssize_t step = 1; step < seats; ++step) {
+        for (Py_ssize_t step = 1; step < seats && !claim; ++step) {
             const Py_ssize_t s = (seat + step) % seats;
             const std::uint8_t* hand = counts[s];
-            if (hand[tile] >= 2) Py_RETURN_NONE;
-            if (ready[s] == 1 && (waits[s] >> tile & 1)) Py_RETURN_NONE;  // (every ready seat's waits are known)
+            claim = hand[tile] >= 2 || (ready[s] == 1 && (waits[s] >> tile & 1));  // (every ready seat's waits known)
             if (s == next && face < 27) {
                 const long low = face - face % 9;
                 for (long start = std::max(low, face - 2); start <= std::min(face, low + 6); ++start) {
                     bool both = true;
                     for (long kind = start; kind < start + 3; ++kind)
                         if (kind != face && !hand[kind == gold ? yunxiao::kWhite : kind]) both = false;
-                    if (both) Py_RETURN_NONE;
+                    claim = claim || both;
                 }
             }
         }
     }
 
-    // Nobody may claim: the discard onto the seat's pile, the ready cache, and the next seat's draw.
+    // The discard onto the seat's pile and the ready cache (every seat's now known).
     --buffers[seat][tile];
     pile[discards_made[seat]++] = std::uint8_t(tile);
+    if (claim) {
+        // Someone may claim: the window is the flow's (YunxiaoRules.claim_options), which reads the cache written
+        // here; the discard moved no 游 level (left above otherwise), so on_discard has nothing to do.
+        turn_result(turn.cache, ready, seats, nullptr, 0);
+        return PyLong_FromLong(0);
+    }
+    // Nobody may claim: the next seat's draw.
     ++buffers[next][next_tile];
     ++counts[next][next_tile];
     ++draws[next];
@@ -618,9 +625,10 @@ PyMethodDef kTurnMethods[] = {
      "wall's tile at `head`. `pack` and `ready` as lean_turn's; `limit`: the end of the wall for a normal draw\n"
      "(YunxiaoRules.can_draw); `gold`: the gold kind; `you`: per seat its 游 level (a list of ints); `loose`: the\n"
      "buda_loose option; `rob`: the dealer, or -1 when nobody may rob the gold (a call made, the indicator taken).\n"
-     "Returns None, nothing written, unless the discard is quiet: no claim, no 游 level that moves, no 漏胡\n"
-     "block, the wall goes on, and the next seat may make no declaration before its draw (no 游 level, no 抢金 on\n"
-     "a first draw with the gold among its waits). Else it\n"
+     "Returns None, nothing written, where the flow's hooks have more to do than claims: a 游 level that moves,\n"
+     "a 漏胡 block, the wall's end, a declaration the next seat may make before its draw (a 游 level, 抢金 on a\n"
+     "first draw with the gold among its waits). Where some seat may claim it writes the discard (hand, pile,\n"
+     "discards_made) and every seat's ready byte and returns 0: the claim window is the flow's. Else it\n"
      "writes the discard (hand, pile, discards_made), the ready cache (every seat's, as the claim window fills it)\n"
      "and the draw (hand, draws), after every argument is checked, and returns (result, drawn): result the next\n"
      "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},

@@ -38,7 +38,7 @@ def test_the_quiet_gold_discard_leaves_the_state_the_general_path_leaves(bot, mo
 
     def counted(*args: object) -> object:
         done = yunxiao_turn(*args)
-        calls["quiet" if done is not None else "general"] += 1
+        calls["quiet" if type(done) is tuple else "claim" if done == 0 else "general"] += 1
         return done
 
     monkeypatch.setattr(flow_module, "yunxiao_turn", counted)
@@ -59,7 +59,7 @@ def test_the_quiet_gold_discard_leaves_the_state_the_general_path_leaves(bot, mo
             for other in quick.current.seats:
                 assert quick.legal_actions(other) == plain.legal_actions(other)
         assert quick.to_json() == plain.to_json()
-    assert calls["quiet"] > hands * 5 and calls["general"] > hands * 3
+    assert calls["quiet"] > hands * 5 and calls["claim"] > hands * 2 and calls["general"] > hands
 
 
 def _ready_game(seed: int = 3) -> tuple[Game, list]:
@@ -76,7 +76,7 @@ def _ready_game(seed: int = 3) -> tuple[Game, list]:
                 if table.hands[seat][tile] and tile != gold:
                     args = [game._flow._turn_pack, table.ready_bytes, seat, tile, table.drawn, table.wall.head,
                             table.wall.tail - reserve, gold, levels, loose, -1 if table.calls else rob]
-                    if yunxiao_turn(*copy.deepcopy(args)) is not None:  # (on copies: nothing of the game moves)
+                    if type(yunxiao_turn(*copy.deepcopy(args))) is tuple:  # (on copies: nothing of the game moves)
                         return game, args
         game.apply(bot.act(game.observation(seat)))
 
@@ -159,12 +159,11 @@ def test_yunxiao_turn_rejects_malformed_input_and_changes_nothing(change):
 
 
 def test_a_discard_the_core_does_not_play_quietly_changes_nothing():
-    """Each way out (a claim, the wall's end, a 漏胡 block, a 游 level that moves) returns None with every buffer
-    as it was (a declaration before the draw is the rules' hook's way out: see the next test)."""
+    """Each way out (the wall's end, a 漏胡 block, a 游 level that moves) returns None with every buffer as it was
+    (a declaration before the draw: see below; a claim: the next test)."""
     game, args = _ready_game()
     seat, tile = args[2], args[3]
     outs = [
-        _hands_with(args, (seat + 2) % 4, tile, 2),        # a pung
         _with(args, 6, args[5]),                           # the wall's end
         _pack_with(args, LOUHU, [1] * 4),                  # a 漏胡 block the draw would end
         _with(args, 8, [2 if s == seat else 0 for s in range(4)]),      # the discarder's level falls
@@ -175,6 +174,22 @@ def test_a_discard_the_core_does_not_play_quietly_changes_nothing():
         assert _state(game, changed) == before
 
 
+def test_a_discard_someone_may_claim_is_made_by_the_core_and_the_window_left_to_the_flow():
+    """YX-14: where a seat may claim (a pung here), the core makes the discard (hand, pile, discards made) and fills
+    every seat's ready byte, draws nothing and returns 0; the flow opens the window (the first test: the state the
+    general path leaves)."""
+    game, args = _ready_game()
+    seat, tile = args[2], args[3]
+    changed = _hands_with(args, (seat + 2) % 4, tile, 2)
+    changed = _with(changed, 1, bytearray([255]) * 4)
+    pack = changed[0]
+    hand, made, draws = bytes(pack[HANDS][seat]), pack[MADE][seat], bytes(pack[DRAWS])
+    assert yunxiao_turn(*changed) == 0
+    assert pack[HANDS][seat][tile] == hand[tile] - 1 and pack[MADE][seat] == made + 1
+    assert pack[PILES][seat][made] == tile and bytes(pack[DRAWS]) == draws
+    assert 255 not in changed[1]
+
+
 def test_a_declaration_before_the_draw_leaves_the_discard_to_the_general_path():
     """YX-27: the 下家 at a 游 level may declare 游金 before its draw; YX-30: at its first draw, a non-dealer waiting
     on the gold may rob it while nobody has called. The core leaves such a discard to the hooks (nothing written),
@@ -182,7 +197,7 @@ def test_a_declaration_before_the_draw_leaves_the_discard_to_the_general_path():
     game, args = _ready_game()
     seat, gold = args[2], args[7]
     after = (seat + 1) % 4
-    assert yunxiao_turn(*copy.deepcopy(args)) is not None
+    assert type(yunxiao_turn(*copy.deepcopy(args))) is tuple
     leveled = _with(args, 8, [1 if s == after else 0 for s in range(4)])
     before = _state(game, leveled)
     assert yunxiao_turn(*leveled) is None
@@ -224,7 +239,7 @@ def test_a_first_draw_without_a_declaration_is_played_by_the_core(monkeypatch):
         first = pack[DRAWS][(seat + 1) % 4] == 0  # (read before the call: a quiet one counts the draw)
         done = yunxiao_turn(*args)
         if first:
-            quiet_first[done is not None] += 1
+            quiet_first[type(done) is tuple] += 1
         return done
 
     monkeypatch.setattr(flow_module, "yunxiao_turn", counted)
@@ -248,7 +263,7 @@ def test_a_discard_past_a_ready_seat_is_played_by_the_core(monkeypatch):
         others = [s for s in range(4) if s != seat and ready[s] == 1]  # (read before: the call fills the cache)
         done = yunxiao_turn(*args)
         if others and tile != gold:
-            past_ready[done is not None] += 1
+            past_ready[type(done) is tuple] += 1
         return done
 
     monkeypatch.setattr(flow_module, "yunxiao_turn", counted)
@@ -270,9 +285,7 @@ def test_a_discard_past_a_ready_seat_is_played_by_the_core(monkeypatch):
     changed = _hands_with(args, other, 0, 0)
     changed[0][HANDS][other][:] = hand
     changed = _with(changed, 1, bytearray(1 if s == other else 0 for s in range(4)))
-    before = _state(game, changed)
-    assert yunxiao_turn(*changed) is None  # the discard is the ready seat's wait (a pair): the flow's path
-    assert _state(game, changed) == before
+    assert yunxiao_turn(*changed) == 0  # the discard is the ready seat's wait (a pair): the flow's window
 
 
 def test_a_fact_that_changes_gives_the_table_a_new_mapping():

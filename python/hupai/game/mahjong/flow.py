@@ -480,7 +480,9 @@ class MahjongFlow:
         (``_core.yunxiao_turn``, for rules with ``gold_turn``): what :meth:`_discard`, :meth:`_claim_window`,
         :meth:`_next_turn`, :meth:`_draw` and :meth:`known_legal` do when nobody may claim, no rule hook has an
         effect (a 游 level stays, no declaration before the draw) and the wall goes on, with the same state and
-        events at the end. Returns None, nothing changed, for any other discard: the general path takes it."""
+        events at the end. Where only a claim stops the draw, the core makes the discard and fills the ready cache
+        and the claim window opens here (what _discard does after them: the rules' on_discard has no effect). Returns
+        None, nothing changed, for any other discard: the general path takes it."""
         table = self.table
         kept = self._gold_facts
         if kept[0] is not table.extras:
@@ -494,7 +496,16 @@ class MahjongFlow:
                             wall.tail - reserve, gold, levels, loose, -1 if table.calls else rob)
         if done is None:
             return None
-        got, drawn = done
+        if done == 0:  # the discard made and the ready cache filled by the core: some seat may claim it (as _discard)
+            table.last_discard = tile
+            table.discarder = seat
+            table.drawn = -1
+            table.drawn_from = ""
+            self.events.records.append(_DISCARDS[seat][tile])
+            table.phase = "claim"
+            self._claim_window(seat, tile, None)
+            return self.known_legal()
+        got, drawn = done  # type: ignore[misc]  # (a pair: 0 returned above)
         nxt = self._next_seat[seat]
         records = self.events.records
         records.append(_DISCARDS[seat][tile])
