@@ -192,12 +192,15 @@ class MahjongFlow:
     def _apply_effects(self, effects: Effects) -> None:
         """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
         table = self.table
+        facts = None  # the new mapping of this call's facts, made at its first SetState
         for effect in effects:
             self._chain_facts = None  # (a rule's effect may change what it promised: Rules.plain_turn_mask)
             if isinstance(effect, SetState):
                 # A new mapping, the old one left as it was: an observer keeps the one it froze, and one identity
                 # test tells it whether the facts changed (Observer.buffers, at every decision of an environment).
-                table.extras = {**table.extras, effect.key: copy_json(effect.value)}
+                if facts is None:
+                    facts = table.extras = dict(table.extras)
+                facts[effect.key] = copy_json(effect.value)
             elif isinstance(effect, Pay):
                 amounts = effect.amounts
                 if len(amounts) != table.num_players or sum(amounts) != 0:
@@ -507,17 +510,14 @@ class MahjongFlow:
             return self.known_legal()
         got, drawn = done  # type: ignore[misc]  # (a pair: 0 returned above)
         nxt = self._next_seat[seat]
-        records = self.events.records
-        records.append(_DISCARDS[seat][tile])
-        records.append(_DRAWS["wall"][nxt][drawn])
+        self.events.records.append(_TURNS[seat][tile][drawn])  # the discard and the next seat's draw, as a lean turn's
         table.last_discard = tile
         table.discarder = seat
         table.kong_from = -1
         table.turn_seat = nxt
         table.drawn = drawn
         table.drawn_from = "wall"
-        table.phase = "turn"
-        wall.head += 1
+        wall.head += 1  # (the phase stays "turn")
         return {} if got is None else {nxt: got}
 
     def _draw(self, seat: int, source: str) -> None:
