@@ -162,7 +162,7 @@ def test_a_discard_the_core_does_not_play_quietly_changes_nothing():
     """Each way out (the wall's end, a 漏胡 block, a 游 level that moves) returns None with every buffer as it was
     (a declaration before the draw: see below; a claim: the next test)."""
     game, args = _ready_game()
-    seat, tile = args[2], args[3]
+    seat = args[2]
     outs = [
         _with(args, 6, args[5]),                           # the wall's end
         _pack_with(args, LOUHU, [1] * 4),                  # a 漏胡 block the draw would end
