@@ -336,10 +336,10 @@ bool yunxiao_ready(const std::uint8_t* counts, int gold, const std::uint8_t* mel
     return counts[gold] >= 2 || waits != 0;
 }
 
-// yunxiao_turn(pack, ready, seat, tile, drawn, head, limit, gold, you, loose) -> (tuple | None, int) | None.
+// yunxiao_turn(pack, ready, seat, tile, drawn, head, limit, gold, you, loose, rob) -> (tuple | None, int) | None.
 PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 10 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 9 more arguments");
+    if (nargs != 11 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "yunxiao_turn expects the flow's turn pack and 10 more arguments");
         return nullptr;
     }
     TurnPack turn;
@@ -353,10 +353,11 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     std::uint8_t* draws = turn.draws;
     std::uint8_t* discards_made = turn.discards_made;
     const long wall_size = turn.wall_size;
-    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0;
+    long seat = 0, tile = 0, drawn = 0, head = 0, limit = 0, gold = 0, rob = 0;
     if (!small_int(args[2], 0, long(seats) - 1, seat) || !small_int(args[3], 0, kNumKinds - 1, tile) ||
         !small_int(args[4], -1, kNumKinds - 1, drawn) || !small_int(args[5], 0, wall_size, head) ||
-        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(args[7], 0, kNumKinds - 1, gold))
+        !small_int(args[6], -wall_size, wall_size, limit) || !small_int(args[7], 0, kNumKinds - 1, gold) ||
+        !small_int(args[10], -1, long(seats) - 1, rob))
         return nullptr;
     if (!PyBool_Check(args[9])) {
         fail("yunxiao_turn: loose must be a bool");
@@ -364,8 +365,9 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     }
     const bool loose = args[9] == Py_True;
     const long next = (seat + 1) % long(seats);
-    long level = 0, pungs = 0;
+    long level = 0, next_level = 0, pungs = 0;
     if (!small_int(PyList_GET_ITEM(args[8], seat), 0, 3, level) ||
+        !small_int(PyList_GET_ITEM(args[8], next), 0, 3, next_level) ||
         !small_int(PyList_GET_ITEM(pack[kPungs], next), 0, (1L << kNumKinds) - 1, pungs))
         return nullptr;
 
@@ -405,9 +407,9 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // Anything but the quiet discard leaves by the flow's own path, nothing written: a 漏胡 block the draw ends, the
     // wall's end (YX-12, YX-23), a 游 level that moves (YX-26, YunxiaoRules.on_discard: asked where a gold is held
     // after the discard or a level is held; in 游 shape the level is 1 after a discard of no gold, else 2, or 3
-    // after 2). A declaration the next seat may make before its draw (YX-27, YX-30) is the rules' to rule out
-    // (Rules.gold_turn answers None then): 抢金 needs the seat's waits, which only a first draw asks for.
-    if (louhu != 0 || head >= limit) Py_RETURN_NONE;
+    // after 2), a declaration the next seat may make before its draw (YunxiaoRules.pre_draw_actions: 游金 at a
+    // level, YX-27; below, 抢金 at a first draw, YX-30). Leaving is always safe: the flow's path asks the hooks.
+    if (louhu != 0 || head >= limit || next_level != 0) Py_RETURN_NONE;
     if (counts[seat][gold] != 0 || level != 0) {
         bool shape = false;
         if (counts[seat][gold] != 0) {
@@ -423,6 +425,15 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         const long moved = !shape ? 0 : tile != gold ? 1 : level >= 2 ? 3 : 2;
         if (moved != level) Py_RETURN_NONE;
     }
+    // 抢金 (YX-30): the next seat's first draw while the gold may be robbed (`rob`: the dealer, who never may; -1
+    // once a call is made or the indicator taken), if the gold is a wait of its hand before that draw. (Whether its
+    // 游 state allows it, YX-28, is the hook's to say: leaving costs only time.)
+    if (draws[next] == 0 && rob >= 0 && next != rob && ready[next] != 0) {
+        std::uint64_t before = 0;
+        bool fine = true;
+        yunxiao_ready(counts[next], int(gold), meld_kinds[next], meld_tiles[next], melds[next], loose, before, fine);
+        if (!fine || (before >> gold & 1)) Py_RETURN_NONE;
+    }
     const long next_tile = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(pack[kWallTiles]))[head];
     if (next_tile >= kNumKinds || counts[next][next_tile] >= kMaxCopies) {
         fail("yunxiao_turn: a wall tile of no kind, or a fifth copy drawn");
@@ -432,46 +443,54 @@ PyObject* yunxiao_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         fail("yunxiao_turn: a counter at its limit");
         return nullptr;
     }
-    // A seat already known ready is asked whether the discard completes it by the rules' own memo of its waits
-    // (YunxiaoRules._wait_bits: a ready hand is asked at every discard until it changes), which this would work out
-    // afresh each time: the flow's path.
-    if (tile != gold)
-        for (Py_ssize_t s = 0; s < seats; ++s)
-            if (s != seat && ready[s] == 1) Py_RETURN_NONE;
     // The ready cache as the claim window fills it: the discarder's waiting hand (a 摸切 discard leaves a known one
     // as it was) and every seat not known; then the claims (YunxiaoRules.claim_options): a ready seat's win on a
     // wait that is no gold (YX-11, YX-14), a pung or kong of two held, the 下家's chow (白板 as the gold's face,
-    // YX-7). Any claim leaves by the flow's path.
+    // YX-7). Any claim leaves by the flow's path. Another seat known ready has its waits worked out here too (the
+    // rules' memo of them, YunxiaoRules._wait_bits, is the flow's path's): a ready hand that the discard does not
+    // complete lets the turn go on (a gold discard completes nobody's, YX-11).
     std::uint64_t waits[4] = {};
     bool ok = true;
     for (Py_ssize_t s = 0; s < seats; ++s) {
+        if (ready[s] == 1 && s != seat && tile != gold) {
+            yunxiao_ready(counts[s], int(gold), meld_kinds[s], meld_tiles[s], melds[s], loose, waits[s], ok);
+            if (!ok) Py_RETURN_NONE;
+            continue;
+        }
         if (ready[s] >= 0 && !(s == seat && tile != drawn)) continue;
         ready[s] = yunxiao_ready(counts[s], int(gold), meld_kinds[s], meld_tiles[s], melds[s], loose, waits[s], ok)
                        ? 1 : 0;
         if (!ok) Py_RETURN_NONE;
     }
+    bool claim = false;
     if (tile != gold) {
         const long face = tile == yunxiao::kWhite && gold != yunxiao::kWhite ? gold : tile;
-        for (Py_ssize_t step = 1; step < seats; ++step) {
+        for (Py_ssize_t step = 1; step < seats && !claim; ++step) {
             const Py_ssize_t s = (seat + step) % seats;
             const std::uint8_t* hand = counts[s];
-            if (hand[tile] >= 2) Py_RETURN_NONE;
-            if (ready[s] == 1 && (waits[s] >> tile & 1)) Py_RETURN_NONE;  // (found ready just now: its waits known)
+            claim = hand[tile] >= 2 || (ready[s] == 1 && (waits[s] >> tile & 1));  // (every ready seat's waits known)
             if (s == next && face < 27) {
                 const long low = face - face % 9;
                 for (long start = std::max(low, face - 2); start <= std::min(face, low + 6); ++start) {
                     bool both = true;
                     for (long kind = start; kind < start + 3; ++kind)
                         if (kind != face && !hand[kind == gold ? yunxiao::kWhite : kind]) both = false;
-                    if (both) Py_RETURN_NONE;
+                    claim = claim || both;
                 }
             }
         }
     }
 
-    // Nobody may claim: the discard onto the seat's pile, the ready cache, and the next seat's draw.
+    // The discard onto the seat's pile and the ready cache (every seat's now known).
     --buffers[seat][tile];
     pile[discards_made[seat]++] = std::uint8_t(tile);
+    if (claim) {
+        // Someone may claim: the window is the flow's (YunxiaoRules.claim_options), which reads the cache written
+        // here; the discard moved no 游 level (left above otherwise), so on_discard has nothing to do.
+        turn_result(turn.cache, ready, seats, nullptr, 0);
+        return PyLong_FromLong(0);
+    }
+    // Nobody may claim: the next seat's draw.
     ++buffers[next][next_tile];
     ++counts[next][next_tile];
     ++draws[next];
@@ -600,13 +619,16 @@ PyMethodDef kTurnMethods[] = {
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
      "its discards, else None; drawn the tile drawn, -1 if none was."},
     {"yunxiao_turn", as_method(yunxiao_turn), METH_FASTCALL,
-     "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, /)\n--\n\n"
+     "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, rob, /)\n--\n\n"
      "Yunxiao's quiet discard in one crossing (MahjongFlow._gold_discard, claim window \"eligible\"): `seat`\n"
      "discards `tile` (`drawn`: the tile it drew, -1 if none), nobody may claim it, and the next seat draws the\n"
      "wall's tile at `head`. `pack` and `ready` as lean_turn's; `limit`: the end of the wall for a normal draw\n"
      "(YunxiaoRules.can_draw); `gold`: the gold kind; `you`: per seat its 游 level (a list of ints); `loose`: the\n"
-     "buda_loose option. Returns None, nothing written, unless the discard is quiet: no claim, no 游 level that\n"
-     "moves, no 漏胡 block, the wall goes on, and the next seat has no declaration before its draw. Else it\n"
+     "buda_loose option; `rob`: the dealer, or -1 when nobody may rob the gold (a call made, the indicator taken).\n"
+     "Returns None, nothing written, where the flow's hooks have more to do than claims: a 游 level that moves,\n"
+     "a 漏胡 block, the wall's end, a declaration the next seat may make before its draw (a 游 level, 抢金 on a\n"
+     "first draw with the gold among its waits). Where some seat may claim it writes the discard (hand, pile,\n"
+     "discards_made) and every seat's ready byte and returns 0: the claim window is the flow's. Else it\n"
      "writes the discard (hand, pile, discards_made), the ready cache (every seat's, as the claim window fills it)\n"
      "and the draw (hand, draws), after every argument is checked, and returns (result, drawn): result the next\n"
      "turn's discards (a tuple of its discard actions) if that turn is only its discards, else None."},

@@ -365,3 +365,18 @@ def test_yx_40_e9_san_pu_liability_in_play():
     pass_all(game)
     assert game.result.payments == (-1, 28, -1, -26)
     assert game.result.wins[0].score.details["row"] == 3
+
+
+def test_yx_14_a_chow_of_tiles_playing_as_themselves_is_the_engine_s_shared_meld():
+    """YX-7 only changes a chow with a 白板 in it: any other chow is the meld Rules.claim_meld shares (built once,
+    not made and checked at every claim), equal to the one Yunxiao would make, taking the same tiles."""
+    from hupai.rules.base import Rules
+
+    game = yx_game(["", "", "12m1z2z3z4z5z6z7z1p9p1s9s", "45m"], "9p", draws="3m")
+    discard_drawn(game)
+    _discard_no_pass(game, "3m")
+    chow = Action("chow", 2, T("3m"), (T("1m"), T("2m"), T("3m")))
+    used, meld = game.rules.claim_meld(game.table, chow)
+    shared = Rules.claim_meld(game.rules, game.table, chow)
+    assert used == shared[0] == (T("1m"), T("2m")) and meld is shared[1]
+    assert (meld.tiles, meld.claimed_from, meld.claimed_tile) == ((T("1m"), T("2m"), T("3m")), 1, T("3m"))

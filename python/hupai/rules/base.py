@@ -190,14 +190,15 @@ class Rules(ABC):
         wall = table.wall
         return wall.tail - wall.head > self.dead_wall
 
-    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool] | None:
+    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool, int] | None:
         """The facts of the core's quiet discard in Yunxiao's shape (declare ``gold_turn=True``; never asked
-        otherwise), asked at each plain discard with the claim window ``"eligible"``: ``(gold, the seats' 游
-        levels, the wall's head must be below this for a normal draw, the buda_loose option)``, or None when the
-        next normal draw is not allowed at all or the discarder's 下家 has a declaration before that draw (the
-        core does not ask :meth:`pre_draw_actions`: the hook rules those out, for the seat's facts a quiet discard
-        does not change). The core then plays the discard and the next seat's draw only if
-        its hooks would do nothing else (``_core.yunxiao_turn``), and leaves every other discard to them."""
+        otherwise), for plain discards with the claim window ``"eligible"``: ``(gold, the seats' 游 levels, the
+        reserve a normal draw must leave on the wall, the buda_loose option, the dealer while the gold may be
+        robbed or -1)``, or None when no normal draw is allowed at all. They must follow from ``table.extras``
+        alone (and the hand's fixed facts): the engine asks again only when the table holds another mapping (it
+        replaces the mapping when a rule sets a fact). The core then plays the discard and the next seat's draw
+        only if the hooks would do nothing else (``_core.yunxiao_turn``: no claim, no 游 level that moves, no
+        declaration the next seat may make before its draw), and leaves every other discard to them."""
         return None
 
     def can_kong(self, table: TableView) -> bool:

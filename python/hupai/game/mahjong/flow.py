@@ -76,7 +76,7 @@ class MahjongFlow:
 
     __slots__ = ("rules", "table", "events", "result", "window", "_plain_turns", "_forms", "_caps", "_quick_claims",
                  "_pre_draw", "_seats", "_ready_first", "_pungs", "_chowers", "_dead_wall", "_lean", "_next_seat",
-                 "_quick_turn", "_turn_pack", "chains", "chained", "_gold_turn", "_chain_facts")
+                 "_quick_turn", "_turn_pack", "chains", "chained", "_gold_turn", "_chain_facts", "_gold_facts")
 
     observer = Observer  # what a seat sees of this flow's table
     rules: Rules
@@ -118,6 +118,9 @@ class MahjongFlow:
         # The rules' facts for the core's quiet gold discard (Rules.gold_turn: Yunxiao's), with claims by the window
         # "eligible" only (with "all" every discard opens a window), else None.
         self._gold_turn = rules.gold_turn if caps.gold_turn and window == "eligible" else None
+        # Rules.gold_turn's answer and the table's facts mapping it was asked for (it follows from them alone, and the
+        # flow replaces the mapping when a fact changes: _apply_effects), asked again for another mapping.
+        self._gold_facts: tuple[Any, tuple[int, list[int], int, bool, int] | None] = (None, None)
         #: Whether the core may play a run of the built-in bots' plain turns (:meth:`_lean_chain`): a lean flow whose
         #: turns are plain without a rules hook and whose 下家 alone chows (Guangdong), or whose rules make the
         #: promise of Rules.plain_turn_mask (Kawuxing: its facts are asked once until an action other than a plain
@@ -140,6 +143,7 @@ class MahjongFlow:
         winds = rules.seat_winds(dealer, first_dealer)
         table = self.table = Table(n, dealer, first_dealer, round_wind, winds, wall)
         self._chain_facts = None
+        self._gold_facts = (None, None)
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(rules, table)
         self._pungs = [0] * n  # per seat, the kinds of its exposed pungs (turn_scan: a 补杠 to offer)
@@ -167,6 +171,7 @@ class MahjongFlow:
     def restore(self, table: Table) -> None:
         self.table = table
         self._chain_facts = None
+        self._gold_facts = (None, None)
         if self._caps.chow_seats:
             self._chowers = claims.ChowMasks(self.rules, table)
         self._pungs = [_pung_kinds(melds) if melds else 0 for melds in table.melds]
@@ -187,10 +192,15 @@ class MahjongFlow:
     def _apply_effects(self, effects: Effects) -> None:
         """Carry out what a rule hook asked for (:mod:`hupai.rules.contract`)."""
         table = self.table
+        facts = None  # the new mapping of this call's facts, made at its first SetState
         for effect in effects:
             self._chain_facts = None  # (a rule's effect may change what it promised: Rules.plain_turn_mask)
             if isinstance(effect, SetState):
-                table.extras[effect.key] = copy_json(effect.value)
+                # A new mapping, the old one left as it was: an observer keeps the one it froze, and one identity
+                # test tells it whether the facts changed (Observer.buffers, at every decision of an environment).
+                if facts is None:
+                    facts = table.extras = dict(table.extras)
+                facts[effect.key] = copy_json(effect.value)
             elif isinstance(effect, Pay):
                 amounts = effect.amounts
                 if len(amounts) != table.num_players or sum(amounts) != 0:
@@ -473,30 +483,41 @@ class MahjongFlow:
         (``_core.yunxiao_turn``, for rules with ``gold_turn``): what :meth:`_discard`, :meth:`_claim_window`,
         :meth:`_next_turn`, :meth:`_draw` and :meth:`known_legal` do when nobody may claim, no rule hook has an
         effect (a 游 level stays, no declaration before the draw) and the wall goes on, with the same state and
-        events at the end. Returns None, nothing changed, for any other discard: the general path takes it."""
+        events at the end. Where only a claim stops the draw, the core makes the discard and fills the ready cache
+        and the claim window opens here (what _discard does after them: the rules' on_discard has no effect). Returns
+        None, nothing changed, for any other discard: the general path takes it."""
         table = self.table
-        facts = self._gold_turn(table)  # type: ignore[misc]  # (set only with the capability)
+        kept = self._gold_facts
+        if kept[0] is not table.extras:
+            kept = self._gold_facts = (table.extras, self._gold_turn(table))  # type: ignore[misc]  # (capability)
+        facts = kept[1]
         if facts is None:
             return None
-        gold, levels, limit, loose = facts
+        gold, levels, reserve, loose, rob = facts
         wall = table.wall
-        done = yunxiao_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head, limit, gold,
-                            levels, loose)
+        done = yunxiao_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, wall.head,
+                            wall.tail - reserve, gold, levels, loose, -1 if table.calls else rob)
         if done is None:
             return None
-        got, drawn = done
+        if done == 0:  # the discard made and the ready cache filled by the core: some seat may claim it (as _discard)
+            table.last_discard = tile
+            table.discarder = seat
+            table.drawn = -1
+            table.drawn_from = ""
+            self.events.records.append(_DISCARDS[seat][tile])
+            table.phase = "claim"
+            self._claim_window(seat, tile, None)
+            return self.known_legal()
+        got, drawn = done  # type: ignore[misc]  # (a pair: 0 returned above)
         nxt = self._next_seat[seat]
-        records = self.events.records
-        records.append(_DISCARDS[seat][tile])
-        records.append(_DRAWS["wall"][nxt][drawn])
+        self.events.records.append(_TURNS[seat][tile][drawn])  # the discard and the next seat's draw, as a lean turn's
         table.last_discard = tile
         table.discarder = seat
         table.kong_from = -1
         table.turn_seat = nxt
         table.drawn = drawn
         table.drawn_from = "wall"
-        table.phase = "turn"
-        wall.head += 1
+        wall.head += 1  # (the phase stays "turn")
         return {} if got is None else {nxt: got}
 
     def _draw(self, seat: int, source: str) -> None:

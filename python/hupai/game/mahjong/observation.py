@@ -111,7 +111,10 @@ class Observer:
         self._piles: tuple[tuple[int, ...], ...] = ()
         self._piles_at = -1
         # The rule system's public facts: (a copy of the source, its frozen form), rebuilt when they change.
-        self._extras: tuple[Any, Mapping[str, Any]] = ({}, _NO_EXTRAS)
+        # The table's mapping itself is kept with them: the flow replaces it rather than change it
+        # (MahjongFlow._apply_effects), so one identity test a decision says whether they changed, where comparing
+        # Yunxiao's six facts with the copy cost more.
+        self._extras: tuple[Any, Any, Mapping[str, Any]] = (None, {}, _NO_EXTRAS)
         self._result: ResultView | None = None
         self._fixed: tuple[Any, ...] | None = None  # buffers()' fixed facts of the hand, made when first asked
 
@@ -189,17 +192,24 @@ class Observer:
             self._piles_at = piles_at
         piles = self._piles
         extras = self._extras
-        if extras[0] != table.extras:
-            frozen = freeze(table.extras)
-            extras = self._extras = (thaw(frozen), frozen)
+        if extras[0] is not table.extras:  # (the flow replaces the mapping when a fact changes: MahjongFlow)
+            extras = self._facts(table.extras)
         wall = table.wall
         # The live wall (Wall.live without its call); the game's legal-action cache read directly, as play() does
         # (a busy game's cache refuses, as legal_actions does).
         legal = game._legal.get(seat) or game.legal_actions(seat)
         return (seat, self._rules, self._options, phase, to_act, tile, source, self._dealer, self._round_wind,
                 self._seat_winds, bytes(table.hands[seat]), drawn, table.drawn_from if drawn >= 0 else "", sizes,
-                melds, piles, wall.tail - wall.head, extras[1], legal,
+                melds, piles, wall.tail - wall.head, extras[2], legal,
                 None if phase != "over" else self._result or self._result_view(game.result), _NO_EXTRAS)
+
+    def _facts(self, source: Mapping[str, Any]) -> tuple[Any, Any, Mapping[str, Any]]:
+        """The kept facts for the table's mapping ``source``, frozen again only if they differ from the copy kept
+        (a restored table holds a new mapping of the same facts)."""
+        extras = self._extras
+        extras = self._extras = ((source, extras[1], extras[2]) if extras[1] == source
+                                 else (source, thaw(frozen := freeze(source)), frozen))
+        return extras
 
     def buffers(self, game: GameView, seat: int) -> tuple[Any, ...]:
         """What :meth:`seen` shows, as the table's own buffers and the few facts no buffer holds: what an agent
@@ -247,16 +257,15 @@ class Observer:
                 mode = SIZES_GIVEN
                 sizes = tuple([(adler32(hand) & 0xFFFF) - 1 for hand in table.hands])
         extras = self._extras
-        if extras[0] != table.extras:
-            frozen = freeze(table.extras)
-            extras = self._extras = (thaw(frozen), frozen)
+        if extras[0] is not table.extras:  # (the flow replaces the mapping when a fact changes: MahjongFlow)
+            extras = self._facts(table.extras)
         wall = table.wall
         fixed = self._fixed
         if fixed is None:
             fixed = self._fixed = (self._hand_size, SHOW_KONGS if self._show_kongs else 0, self._seat_winds)
         return (seat, table.drawn if own else -1, tile, wall.tail - wall.head, self._round_wind, self._dealer,
                 source, _PHASE_INDEX[phase], to_act, mode, fixed, table.hands[seat], table.piles,
-                table.discards_made, table.meld_records, extras[1], _NO_EXTRAS,
+                table.discards_made, table.meld_records, extras[2], _NO_EXTRAS,
                 game._legal.get(seat) or game.legal_actions(seat), sizes)
 
     def _table_melds(self, melds: list[list[Meld]], calls: int) -> None:

@@ -163,22 +163,21 @@ class YunxiaoRules(Rules):
         wall = table.wall
         return kongs < self.options.max_kongs and wall.tail - wall.head > self._reserves[kongs]
 
-    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool] | None:
-        """The core's quiet discard's facts (``_core.yunxiao_turn``: the same claims, readiness, 游 and wall-end
-        answers as the hooks here): the gold, the 游 levels, the end of the wall for a normal draw (YX-12, after
-        :meth:`can_draw`'s reserve), the buda_loose option; None once the last allowed kong is made (YX-23), or
-        when the next seat would have a declaration before its draw (YX-27, YX-30: :meth:`pre_draw_actions`, asked
-        now only where a level or a first draw allows one). A quiet discard changes none of that seat's facts
-        (its hand, the levels, the calls, the indicator), so a first draw without 抢金 is the core's too."""
+    def gold_turn(self, table: TableView) -> tuple[int, list[int], int, bool, int] | None:
+        """The core's quiet discard's facts (``_core.yunxiao_turn``: the same claims, readiness, 游, declaration and
+        wall-end answers as the hooks here): the gold, the 游 levels, the reserve a normal draw leaves (YX-12, as
+        :meth:`can_draw`), the buda_loose option, and the dealer while the gold may still be robbed (YX-30: the
+        indicator lies; -1 once taken); None once the last allowed kong is made (YX-23). Facts of ``table.extras``
+        alone (and the hand's dealer and options): the engine keeps them while the table holds the same mapping
+        (it replaces it when a fact changes). The core leaves a discard to the hooks where the next seat may
+        declare before its draw (:meth:`pre_draw_actions`: a 游 level, or a first draw of a seat waiting on the gold
+        while nobody has called)."""
         extras = table.extras
         kongs: int = extras["kongs"]
         if kongs >= self.options.max_kongs:
             return None
-        levels: list[int] = extras["you"]
-        after = _AFTER[table.num_players][table.turn_seat][0]  # (the discarder's 下家: its turn is the discard's)
-        if (levels[after] or not table.draws[after]) and self.pre_draw_actions(table, after):
-            return None
-        return extras["gold"], levels, table.wall.tail - self._reserves[kongs], self._loose
+        return (extras["gold"], extras["you"], self._reserves[kongs], self._loose,
+                table.dealer if extras["indicator"] >= 0 else -1)
 
     def can_kong(self, table: TableView) -> bool:
         """YX-23: at most ``max_kongs`` per hand; YX-13: a replacement is drawn even below the reserve."""
@@ -340,7 +339,8 @@ class YunxiaoRules(Rules):
         """YX-7: a chow takes its physical tiles from the hand (a 白板 among them) and is recorded in effective
         kinds (``4m 5z 6m`` under G=5m is the meld ``456m``); the claimed tile stays physical (YX-16, the chow's
         turn: :meth:`on_claim`). Pungs and kongs are of one physical kind."""
-        if action.kind != "chow":
+        if action.kind != "chow" or WHITE not in action.tiles:
+            # Every tile plays as itself (most chows): the engine's shared melds, built once (Rules.claim_meld).
             return super().claim_meld(table, action)
         gold = table.extras["gold"]
         tile = action.tile
