@@ -221,6 +221,7 @@ def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6
                 for name, dealer in dealers.items():
                     worlds[name] = sample(observation, rng, weights=dealer)
                 discards = {a.tile: a for a in observation.legal_actions if a.kind == "discard"}
+                unseen = unseen_counts(observation)
                 counted = observation.phase == "turn" and action.kind == "discard"
                 turns += counted
                 for name, world in worlds.items():
@@ -231,7 +232,7 @@ def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6
                         held[name] += sum(hand[kind] for kind in set(observation.discards[other]))
                         if level == 0 and len(observation.counts) == 34:
                             row = np.frombuffer(bytes(hand), dtype=np.uint8)[None, :]
-                            ready[name][int(wait_classes(observation, other, row)[0])] += 1
+                            ready[name][int(wait_classes(observation, other, row, unseen)[0])] += 1
                     if counted:
                         chosen[name] += wins_on(world, action)
                         any_tile[name] += sum(wins_on(world, a) for a in discards.values()) / len(discards)
@@ -262,12 +263,13 @@ def wait_counts(rules: str, games: int, seed: int, candidates: int = 64) -> tupl
     for game, observation, others in _decisions(rules, games, seed):
         decisions += 1
         world = sample(observation, rng, weights=dealer)
+        unseen = unseen_counts(observation)
         for counts, hands in ((real, game.table.hands), (matched, world.table.hands)):
             rows = np.frombuffer(b"".join(bytes(hands[other]) for other in others), dtype=np.uint8).reshape(
                 len(others), -1)
             for i, other in enumerate(others):
                 if levels(observation, other, rows[i:i + 1])[0] == 0:
-                    counts[int(wait_classes(observation, other, rows[i:i + 1])[0])] += 1
+                    counts[int(wait_classes(observation, other, rows[i:i + 1], unseen)[0])] += 1
     return real, matched, decisions
 
 

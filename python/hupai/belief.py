@@ -123,9 +123,10 @@ class WorldWeights:
         return float(self.tables[observation.rules]["weights"][turns][melds][level])
 
     def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
-             rng: random.Random) -> np.ndarray:
+             rng: random.Random, unseen: Sequence[int] | None = None) -> np.ndarray:
         """The hand dealt to ``other``: one of ``rows`` (its candidates, a uint8 row each, uniform deals of
-        ``pool``, the tiles still to deal), kept by :meth:`pick`."""
+        ``pool``, the tiles still to deal), kept by :meth:`pick`. ``unseen``: the copies of each kind the
+        observing seat cannot see (:func:`hupai.worlds.unseen_counts`), for dealers that read it."""
         kept: np.ndarray = rows[self.pick(observation, other, rows, rng)]
         return kept
 
@@ -220,12 +221,12 @@ class MatchedWorlds(WorldWeights):
         return out
 
     def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
-             rng: random.Random) -> np.ndarray:
+             rng: random.Random, unseen: Sequence[int] | None = None) -> np.ndarray:
         goal = self.target(observation, other, rng)
         found = levels(observation, other, rows)
         tilt = self.tilt(observation, other)
         at = [index for index, level in enumerate(found) if level == goal]
-        ready = self.ready_odds(observation, other) if goal == 0 else None
+        ready = self.ready_odds(observation, other, unseen) if goal == 0 and unseen is not None else None
         if at:
             if ready is not None and len(at) > 1:
                 drawn = [_weighed(rows, at, tilt, rng) for _ in range(self.draws)]
@@ -244,7 +245,8 @@ class MatchedWorlds(WorldWeights):
     #: ready hands drawn to choose one from by their waits (:class:`WaitingWorlds`)
     draws = 1
 
-    def ready_odds(self, observation: Observation, other: int) -> Callable[[np.ndarray], np.ndarray] | None:
+    def ready_odds(self, observation: Observation, other: int,
+                   unseen: Sequence[int]) -> Callable[[np.ndarray], np.ndarray] | None:
         """How to weigh ready hands of ``other`` against each other (rows in, one odds each), or None: as the
         level and the own-discard tilt alone pick them (matched worlds)."""
         return None
@@ -255,13 +257,13 @@ class MatchedWorlds(WorldWeights):
 WAIT_CLASSES = 10
 
 
-def wait_classes(observation: Observation, other: int, rows: np.ndarray) -> np.ndarray:
+def wait_classes(observation: Observation, other: int, rows: np.ndarray, unseen: Sequence[int]) -> np.ndarray:
     """The class of each of ``rows`` (ready mahjong hands of ``other``, concealed counts, a uint8 row each) by
     its waits, as ``other`` itself would see them: ``2 * band + discarded``, where band counts the copies of the
     kinds that complete the hand that ``other`` cannot see (the observer's own tiles among them: the observer
     sees them, ``other`` does not) in bands of two from 3, and discarded is 1 if ``other`` discarded a kind it
-    waits on. Reads the observation and the rows alone."""
-    from .worlds import unseen_counts  # worlds deals with this module's classes: import it when first used
+    waits on. ``unseen``: the copies of each kind the observer cannot see (:func:`hupai.worlds.unseen_counts` of
+    the observation). Reads the observation, the rows and ``unseen`` alone."""
     advice = rules_module.advice(observation.rules)
     melds = len(observation.melds[other])
     count = len(rows)
@@ -269,7 +271,7 @@ def wait_classes(observation: Observation, other: int, rows: np.ndarray) -> np.n
     # a fifth copy is no wait: such a row is left as the hand (one short of complete), and masked out below
     grown = np.minimum(rows[:, None, :] + np.eye(width, dtype=np.uint8)[None, :, :], 4).reshape(-1, width)
     complete = (advice.shanten(observation, grown, melds) < 0).reshape(count, width) & (rows < 4)
-    hidden = np.asarray(unseen_counts(observation), dtype=np.int16) + np.frombuffer(
+    hidden = np.asarray(unseen, dtype=np.int16) + np.frombuffer(
         bytes(observation.counts), dtype=np.uint8)
     live = np.clip(hidden[None, :] - rows, 0, None)
     copies = (complete * live).sum(axis=1)
@@ -317,14 +319,15 @@ class WaitingWorlds(MatchedWorlds):
         self.waits = WAITS if waits is None else _checked_waits(waits)
         self.draws = draws
 
-    def ready_odds(self, observation: Observation, other: int) -> Callable[[np.ndarray], np.ndarray] | None:
+    def ready_odds(self, observation: Observation, other: int,
+                   unseen: Sequence[int]) -> Callable[[np.ndarray], np.ndarray] | None:
         table = self.waits.get(observation.rules)
         if table is None or len(observation.counts) != 34 or self.draws < 2:
             return None
         weights = np.asarray(table["weights"], dtype=np.float64)
 
         def odds(rows: np.ndarray) -> np.ndarray:
-            found: np.ndarray = weights[wait_classes(observation, other, rows)]
+            found: np.ndarray = weights[wait_classes(observation, other, rows, unseen)]
             return found
         return odds
 

@@ -29,7 +29,7 @@ from hupai.belief import (
 from hupai.errors import HupaiError
 from hupai.ev import EVBot
 from hupai.game import Game
-from hupai.worlds import sample
+from hupai.worlds import sample, unseen_counts
 
 SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")
 
@@ -147,8 +147,6 @@ def test_a_well_formed_weight_table_is_taken() -> None:
 def test_candidates_are_uniform_deals_of_the_unseen_tiles() -> None:
     """With every level weighing the same, a weighted world deals another seat's hand as a uniform world does:
     each unseen kind in proportion to its unseen copies (the candidates are dealt as one numpy array)."""
-    from hupai.worlds import unseen_counts
-
     game = _late("guangdong")
     observation = game.observation(game.seats_to_act[0])
     other = _free(observation, "guangdong")[0]
@@ -239,7 +237,6 @@ def test_matched_levels_follow_the_shares_of_the_bucket() -> None:
 
 def test_a_hand_is_moved_down_by_swaps_of_unseen_tiles() -> None:
     import numpy as np
-    from hupai.worlds import unseen_counts
 
     game = _late("guangdong")
     observation = game.observation(game.seats_to_act[0])
@@ -300,15 +297,15 @@ def test_wait_classes_count_the_unseen_copies_of_the_waits_and_a_discarded_wait(
     hand = np.zeros(34, dtype=np.uint8)
     for kind in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 11):
         hand[kind] += 1
-    assert wait_classes(observation, other, hand[None, :]).tolist() == [2 * 2]
+    assert wait_classes(observation, other, hand[None, :], unseen_counts(observation)).tolist() == [2 * 2]
     discarded = observation.discards[other] + (9,)
     thrown = dataclasses.replace(observation, discards=tuple(discarded if s == other else p
                                                              for s, p in enumerate(observation.discards)))
-    assert wait_classes(thrown, other, hand[None, :]).tolist() == [2 * 2 + 1]
+    assert wait_classes(thrown, other, hand[None, :], unseen_counts(thrown)).tolist() == [2 * 2 + 1]
     four = np.zeros(34, dtype=np.uint8)  # 1111m 234m 567m 8m 99m: four copies of 1m, no fifth to wait on
     for kind, copies in ((0, 4), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 2)):
         four[kind] = copies
-    classes = wait_classes(observation, other, np.stack([hand, four]))
+    classes = wait_classes(observation, other, np.stack([hand, four]), unseen_counts(observation))
     assert classes[0] == 4 and classes[1] < WAIT_CLASSES
 
 
@@ -337,7 +334,7 @@ def _ready_classes(observation: Any, others: list[int], dealer: MatchedWorlds, w
         for other in others:
             row = np.frombuffer(bytes(hands[other]), dtype=np.uint8)[None, :]
             if levels(observation, other, row)[0] == 0:
-                found.append(int(wait_classes(observation, other, row)[0]))
+                found.append(int(wait_classes(observation, other, row, unseen_counts(observation))[0]))
     return found
 
 
