@@ -4,6 +4,8 @@
                                      [--write python/hupai/_world_weights.py]
     python bench/calibrate_worlds.py --check 64 --games 100 --seed 50000
     python bench/calibrate_worlds.py --levels [--games 1500] [--seed 1] [--write python/hupai/_world_levels.py]
+    python bench/calibrate_worlds.py --waits --rules guangdong [--games 300] [--seed 1]
+                                     [--write python/hupai/_world_waits.py]
 
 It plays hands with EVBot at every seat (seed ``seed + game``, the dealer rotating). At each decision with more
 than one legal action, for every other seat whose hand a world deals freely (not a shown 亮倒 hand, not a 游
@@ -14,7 +16,9 @@ pseudo-counts a level, clipped to [``LOW``, ``HIGH``]. Deterministic for its arg
 prints the tables and the counts behind them. ``--check CANDIDATES`` measures instead how near weighted and
 matched worlds come to real hands (:func:`check`). ``--levels`` measures the real hands' level shares alone, by
 bucket (what :class:`hupai.belief.MatchedWorlds` deals to) and how often real hands hold kinds their seat
-discarded (:func:`discarded`), and writes them with ``--write``.
+discarded (:func:`discarded`), and writes them with ``--write``. ``--waits`` measures how the other seats'
+ready hands wait (:func:`hupai.belief.wait_classes`), real and in matched worlds, and writes the ratio of the two
+(the weights of :class:`hupai.belief.WaitingWorlds`) with ``--write``.
 """
 
 from __future__ import annotations
@@ -27,10 +31,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import hupai
-from hupai.belief import LEVELS, MELD_BUCKETS, TURN_BUCKETS, TURN_STEP, MatchedWorlds, WorldWeights, bucket, levels
+import numpy as np
+from hupai.actions import Action
+from hupai.belief import (
+    LEVELS,
+    MELD_BUCKETS,
+    TURN_BUCKETS,
+    TURN_STEP,
+    WAIT_CLASSES,
+    MatchedWorlds,
+    WaitingWorlds,
+    WorldWeights,
+    bucket,
+    levels,
+    wait_classes,
+)
 from hupai.ev import EVBot
 from hupai.game import Game
-from hupai.worlds import sample, unseen_counts
+from hupai.worlds import fork, sample, unseen_counts
 
 ALPHA = 2.0
 LOW, HIGH = 0.02, 50.0
@@ -162,15 +180,33 @@ def weights(real: Counts, uniform: Counts) -> list[list[list[float]]]:
     return out
 
 
+def wins_on(game: Game, action: Action) -> bool:
+    """Whether another seat could win on ``action``'s discarded tile at once in ``game`` (a copy is played)."""
+    copy = fork(game)
+    copy.apply(action)
+    if copy.over:
+        return bool(copy.result is not None and copy.result.wins)
+    return any(a.kind == "win" for other in copy.seats_to_act for a in copy.legal_actions(other))
+
+
 def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6) -> None:
-    """How near weighted and matched worlds come to real hands: the level distribution of the other seats' hands
-    that have played ``from_turn`` turns or more, real, in a uniform, a weighted and a matched world, over
-    ``games`` hands of EVBots (seed ``seed + game``; use a seed the tables were not calibrated on)."""
+    """How near weighted, matched and waiting worlds come to real hands: the level distribution of the other
+    seats' hands that have played ``from_turn`` turns or more, real, in a uniform, a weighted, a matched and a
+    waiting world, over ``games`` hands of EVBots (seed ``seed + game``; use a seed the tables were not calibrated
+    on). At every turn with a discard to choose: how often another seat could win at once on the tile EVBot
+    discards, and on a tile the seat could discard (each kind it may discard counted once), in each world and on
+    the true deal."""
     n = hupai.rules.get(rules).num_players
-    weighing = WorldWeights(candidates)
-    matching = MatchedWorlds(candidates)
-    found: dict[str, list[int]] = {name: [0] * LEVELS for name in ("real", "uniform", "weighted", "matched")}
+    dealers: dict[str, WorldWeights | None] = {"uniform": None, "weighted": WorldWeights(candidates),
+                                               "matched": MatchedWorlds(candidates),
+                                               "waiting": WaitingWorlds(candidates)}
+    names = ("real", *dealers)
+    found: dict[str, list[int]] = {name: [0] * LEVELS for name in names}
     held = dict.fromkeys(found, 0)  # copies held of kinds the seat discarded
+    ready = {name: [0] * WAIT_CLASSES for name in names}  # ready hands by wait class (mahjong)
+    chosen = dict.fromkeys(found, 0)  # turns whose chosen discard another seat could win on
+    any_tile = dict.fromkeys(found, 0.0)  # the same, averaged over the discardable kinds
+    turns = 0
     rng = random.Random(seed)
     for index in range(games):
         game = Game(rules, seed=seed + index, dealer=index % n, claim_window="eligible")
@@ -178,24 +214,98 @@ def check(rules: str, games: int, seed: int, candidates: int, from_turn: int = 6
         while not game.over:
             seat = game.seats_to_act[0]
             observation = game.observation(seat)
+            action = bots[seat].act(observation)
             others = [o for o in _free_seats(observation) if bucket(observation, o)[0] * TURN_STEP >= from_turn]
             if len(observation.legal_actions) > 1 and others:
-                worlds = {"real": game, "uniform": sample(observation, rng),
-                          "weighted": sample(observation, rng, weights=weighing),
-                          "matched": sample(observation, rng, weights=matching)}
+                worlds = {"real": game}
+                for name, dealer in dealers.items():
+                    worlds[name] = sample(observation, rng, weights=dealer)
+                discards = {a.tile: a for a in observation.legal_actions if a.kind == "discard"}
+                unseen = unseen_counts(observation)
+                counted = observation.phase == "turn" and action.kind == "discard"
+                turns += counted
                 for name, world in worlds.items():
                     for other in others:
                         hand = world.table.hands[other]
-                        found[name][levels(observation, other, [hand])[0]] += 1
+                        level = levels(observation, other, [hand])[0]
+                        found[name][level] += 1
                         held[name] += sum(hand[kind] for kind in set(observation.discards[other]))
-            game.apply(bots[seat].act(observation))
-    print(f"{rules}: {games} hands (seed {seed}), other seats after {from_turn}+ turns, {candidates} candidates")
+                        if level == 0 and len(observation.counts) == 34:
+                            row = np.frombuffer(bytes(hand), dtype=np.uint8)[None, :]
+                            ready[name][int(wait_classes(observation, other, row, unseen)[0])] += 1
+                    if counted:
+                        chosen[name] += wins_on(world, action)
+                        any_tile[name] += sum(wins_on(world, a) for a in discards.values()) / len(discards)
+            game.apply(action)
+    print(f"{rules}: {games} hands (seed {seed}), other seats after {from_turn}+ turns, {candidates} candidates, "
+          f"{turns} turns with a discard")
     for name, counts in found.items():
         total = sum(counts) or 1
         shares = " ".join(f"{count / total:.3f}" for count in counts)
         mean = sum(level * count for level, count in enumerate(counts)) / total
+        waits = ready[name]
+        bands = " ".join(f"{(waits[2 * b] + waits[2 * b + 1]) / (sum(waits) or 1):.2f}"
+                         for b in range(WAIT_CLASSES // 2))
         print(f"  {name:>8}: levels 0..{LEVELS - 1} {shares}  mean {mean:.2f}  "
-              f"copies of its own discarded kinds {held[name] / total:.2f}")
+              f"copies of its own discarded kinds {held[name] / total:.2f}; ready hands' unseen waits by band "
+              f"{bands}, waiting on a kind it discarded {sum(waits[1::2]) / (sum(waits) or 1):.3f}; "
+              f"win at once on EVBot's discard {chosen[name] / (turns or 1):.4f}, "
+              f"on a discardable kind {any_tile[name] / (turns or 1):.4f}")
+
+
+def wait_counts(rules: str, games: int, seed: int, candidates: int = 64) -> tuple[list[int], list[int], int]:
+    """(real, matched, decisions): the other seats' ready hands by wait class (:func:`hupai.belief.wait_classes`),
+    real and in one matched world of the same observation, at the decisions of :func:`real_levels`."""
+    real, matched = [0] * WAIT_CLASSES, [0] * WAIT_CLASSES
+    dealer = MatchedWorlds(candidates)
+    rng = random.Random(seed)
+    decisions = 0
+    for game, observation, others in _decisions(rules, games, seed):
+        decisions += 1
+        world = sample(observation, rng, weights=dealer)
+        unseen = unseen_counts(observation)
+        for counts, hands in ((real, game.table.hands), (matched, world.table.hands)):
+            rows = np.frombuffer(b"".join(bytes(hands[other]) for other in others), dtype=np.uint8).reshape(
+                len(others), -1)
+            for i, other in enumerate(others):
+                if levels(observation, other, rows[i:i + 1])[0] == 0:
+                    counts[int(wait_classes(observation, other, rows[i:i + 1], unseen)[0])] += 1
+    return real, matched, decisions
+
+
+WAITS_HEADER = '''"""Wait weights for :class:`hupai.belief.WaitingWorlds`, by rule system: ``weights[wait class]``.
+
+Generated by ``python bench/calibrate_worlds.py {args}``
+with ``--write {path}`` (do not edit by hand): per class of a ready hand's waits
+(:func:`hupai.belief.wait_classes`: copies of its waited kinds its seat cannot see, 0-2, 3-4, 5-6, 7-8, 9+, each
+without and with a waited kind its seat discarded), how often a real EVBot hand of another seat was of that class,
+over how often a matched world's was, in self-play.
+"""
+
+from typing import Any
+
+WAITS: dict[str, Any] = {{
+'''
+
+
+def write_waits(systems: list[str], games: int, seed: int, path: str | None) -> None:
+    """Measure the wait weights of ``systems`` and print them; write the module at ``path`` if given."""
+    text = WAITS_HEADER.format(args=f"--waits --rules {','.join(systems)} --games {games} --seed {seed}", path=path)
+    for rules in systems:
+        began = time.process_time()
+        real, matched, decisions = wait_counts(rules, games, seed)
+        r_total, m_total = sum(real) + ALPHA * WAIT_CLASSES, sum(matched) + ALPHA * WAIT_CLASSES
+        ratio = [round(min(HIGH, max(LOW, ((r + ALPHA) / r_total) / ((m + ALPHA) / m_total))), 4)
+                 for r, m in zip(real, matched, strict=True)]
+        print(f"{rules}: {games} hands, {decisions} decisions, {time.process_time() - began:.0f} s CPU\n"
+              f"  ready hands by wait class, real {real}\n  matched worlds {matched}\n  weights {ratio}")
+        text += f"    {rules!r}: {{\n"
+        text += f"        'games': {games}, 'seed': {seed}, 'decisions': {decisions},\n"
+        text += f"        'real': {real},\n        'matched': {matched},\n"
+        text += f"        'weights': {ratio!r},\n    }},\n"
+    text += "}\n"
+    if path:
+        pathlib.Path(path).write_text(text, encoding="utf-8")
 
 
 HEADER = '''"""World weights for :mod:`hupai.belief`, by rule system: ``weights[turns bucket][melds bucket][level]``.
@@ -261,10 +371,15 @@ def main() -> None:
                         help="instead: compare real, uniform, weighted and matched (CANDIDATES a seat) hands' levels")
     parser.add_argument("--levels", action="store_true",
                         help="instead: the real hands' level shares by bucket (hupai/_world_levels.py)")
+    parser.add_argument("--waits", action="store_true",
+                        help="instead: the ready hands' wait weights, real over matched (hupai/_world_waits.py)")
     args = parser.parse_args()
     if args.check is not None:
         for rules in args.rules.split(","):
             check(rules, args.games, args.seed, args.check)
+        return
+    if args.waits:
+        write_waits(args.rules.split(","), args.games, args.seed, args.write)
         return
     if args.levels:
         write_levels(args.rules.split(","), args.games, args.seed, args.write)

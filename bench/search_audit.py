@@ -1,7 +1,7 @@
 """What SearchBot's departures from EVBot are worth, measured on the true deal.
 
     python bench/search_audit.py [--rules guangdong] [--games 40] [--rollouts 16] [--top-k 3]
-                                 [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted|matched]
+                                 [--rollout greedy|ev] [--seed 1000] [--worlds uniform|weighted|matched|waiting]
                                  [--candidates 64] [--compare [--true-seeds 2]]
     python bench/search_audit.py --specs SPEC [SPEC ...] [--rules R] [--games 40] [--seed 1000]
                                  [--true-seeds 2] [--kind-margin 1.5] [--danger 16]
@@ -329,7 +329,7 @@ def main() -> None:
     parser.add_argument("--top-k", type=int, default=3)
     parser.add_argument("--rollout", choices=("greedy", "ev"), default=None)
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--worlds", choices=("uniform", "weighted", "matched"), default="uniform",
+    parser.add_argument("--worlds", choices=WORLDS, default="uniform",
                         help="deal the other seats' hands uniformly or by how well they explain their play")
     parser.add_argument("--candidates", type=int, default=64, help="hands dealt a seat to keep one from (weighted)")
     parser.add_argument("--compare", action="store_true",

@@ -1,7 +1,7 @@
 """CPU time a SearchBot spends per searched decision (one with two or more candidates), against EVBots.
 
-    python bench/search_time.py [--rules guangdong] [--hands 6] [--worlds uniform|weighted|matched] [--candidates 64]
-                                [--rollouts 16] [--spec search:48:worlds=weighted:top_k=2]
+    python bench/search_time.py [--rules guangdong] [--hands 6] [--worlds uniform|weighted|matched|waiting]
+                                [--candidates 64] [--rollouts 16] [--spec search:48:worlds=weighted:top_k=2]
 
 It plays ``hands`` hands (seed 300 + hand, the dealer rotating) with a SearchBot at seat 0 and EVBots at the
 others, and times every decision the search played out (EVBot's prior included) with ``time.process_time``:

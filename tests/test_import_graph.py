@@ -15,7 +15,7 @@ LAYERS = [
      "jsonform", "notation"},
     {"rules"},
     {"game"},
-    {"bots", "ev", "belief", "_world_weights", "_world_levels", "worlds", "search"},
+    {"bots", "ev", "belief", "_world_weights", "_world_levels", "_world_waits", "worlds", "search"},
     {"cli", "cli_score", "simulate", "serve", "env", "viewer", "__main__", ""},
 ]
 

@@ -21,20 +21,21 @@ the observation allows, so a weighted world is as consistent as a uniform one; o
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import rules as rules_module
 from ._world_levels import SHARES
+from ._world_waits import WAITS
 from ._world_weights import TABLES
 from .bots import _own_groups, _zipai_advice
 from .errors import HupaiError
 from .observation import Observation
 
-__all__ = ["WorldWeights", "MatchedWorlds", "LEVELS", "TURN_STEP", "TURN_BUCKETS", "MELD_BUCKETS", "bucket", "levels",
-           "turns_played"]
+__all__ = ["WorldWeights", "MatchedWorlds", "WaitingWorlds", "LEVELS", "WAIT_CLASSES", "TURN_STEP", "TURN_BUCKETS",
+           "MELD_BUCKETS", "bucket", "levels", "turns_played", "wait_classes"]
 
 LEVELS = 5          #: levels 0 .. 4 (4: four or more from a win)
 TURN_STEP = 2       #: turns played are bucketed two at a time
@@ -122,9 +123,10 @@ class WorldWeights:
         return float(self.tables[observation.rules]["weights"][turns][melds][level])
 
     def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
-             rng: random.Random) -> np.ndarray:
+             rng: random.Random, unseen: Sequence[int] | None = None) -> np.ndarray:
         """The hand dealt to ``other``: one of ``rows`` (its candidates, a uint8 row each, uniform deals of
-        ``pool``, the tiles still to deal), kept by :meth:`pick`."""
+        ``pool``, the tiles still to deal), kept by :meth:`pick`. ``unseen``: the copies of each kind the
+        observing seat cannot see (:func:`hupai.worlds.unseen_counts`), for dealers that read it."""
         kept: np.ndarray = rows[self.pick(observation, other, rows, rng)]
         return kept
 
@@ -219,12 +221,17 @@ class MatchedWorlds(WorldWeights):
         return out
 
     def keep(self, observation: Observation, other: int, rows: np.ndarray, pool: Sequence[int],
-             rng: random.Random) -> np.ndarray:
+             rng: random.Random, unseen: Sequence[int] | None = None) -> np.ndarray:
         goal = self.target(observation, other, rng)
         found = levels(observation, other, rows)
         tilt = self.tilt(observation, other)
         at = [index for index, level in enumerate(found) if level == goal]
+        ready = self.ready_odds(observation, other, unseen) if goal == 0 and unseen is not None else None
         if at:
+            if ready is not None and len(at) > 1:
+                drawn = [_weighed(rows, at, tilt, rng) for _ in range(self.draws)]
+                picked: np.ndarray = rows[drawn[_odds_pick(ready(rows[drawn]), rng)]]
+                return picked
             kept: np.ndarray = rows[_weighed(rows, at, tilt, rng)]
             return kept
         above = [level for level in found if level > goal]
@@ -233,7 +240,104 @@ class MatchedWorlds(WorldWeights):
         row: np.ndarray = rows[_weighed(rows, near, tilt, rng)]
         if nearest <= goal or len(observation.counts) != 34:
             return row
-        return _descend(observation, other, row, pool, goal, rng, tilt)
+        return _descend(observation, other, row, pool, goal, rng, tilt, ready, self.draws)
+
+    #: ready hands drawn to choose one from by their waits (:class:`WaitingWorlds`)
+    draws = 1
+
+    def ready_odds(self, observation: Observation, other: int,
+                   unseen: Sequence[int]) -> Callable[[np.ndarray], np.ndarray] | None:
+        """How to weigh ready hands of ``other`` against each other (rows in, one odds each), or None: as the
+        level and the own-discard tilt alone pick them (matched worlds)."""
+        return None
+
+
+#: Classes of a ready hand's waits (:func:`wait_classes`): five bands of the copies of its waited kinds its seat
+#: cannot see (0-2, 3-4, 5-6, 7-8, 9 or more), each split by whether the seat discarded a kind it waits on.
+WAIT_CLASSES = 10
+
+
+def wait_classes(observation: Observation, other: int, rows: np.ndarray, unseen: Sequence[int]) -> np.ndarray:
+    """The class of each of ``rows`` (ready mahjong hands of ``other``, concealed counts, a uint8 row each) by
+    its waits, as ``other`` itself would see them: ``2 * band + discarded``, where band counts the copies of the
+    kinds that complete the hand that ``other`` cannot see (the observer's own tiles among them: the observer
+    sees them, ``other`` does not) in bands of two from 3, and discarded is 1 if ``other`` discarded a kind it
+    waits on. ``unseen``: the copies of each kind the observer cannot see (:func:`hupai.worlds.unseen_counts` of
+    the observation). Reads the observation, the rows and ``unseen`` alone."""
+    advice = rules_module.advice(observation.rules)
+    melds = len(observation.melds[other])
+    count = len(rows)
+    width = rows.shape[1]
+    # a fifth copy is no wait: such a row is left as the hand (one short of complete), and masked out below
+    grown = np.minimum(rows[:, None, :] + np.eye(width, dtype=np.uint8)[None, :, :], 4).reshape(-1, width)
+    complete = (advice.shanten(observation, grown, melds) < 0).reshape(count, width) & (rows < 4)
+    hidden = np.asarray(unseen, dtype=np.int16) + np.frombuffer(
+        bytes(observation.counts), dtype=np.uint8)
+    live = np.clip(hidden[None, :] - rows, 0, None)
+    copies = (complete * live).sum(axis=1)
+    thrown = np.zeros(width, dtype=bool)
+    thrown[list(set(observation.discards[other]))] = True
+    discarded = (complete & thrown[None, :]).any(axis=1)
+    band = np.clip((copies - 1) // 2, 0, WAIT_CLASSES // 2 - 1)
+    out: np.ndarray = 2 * band + discarded
+    return out
+
+
+def _checked_waits(waits: Any) -> dict[str, Any]:
+    """``waits`` as given, once each system's are :data:`WAIT_CLASSES` finite non-negative numbers with a positive
+    sum under ``"weights"`` (a hupai error otherwise)."""
+    if not isinstance(waits, dict):
+        raise HupaiError(f"world wait weights must be a dict of rule system names, got {type(waits).__name__}")
+    for name, table in waits.items():
+        try:
+            found = np.asarray(table["weights"], dtype=np.float64)
+        except (TypeError, KeyError, IndexError, ValueError) as error:
+            raise HupaiError(f"world wait weights for {name!r} must be a list under 'weights' ({error})") from None
+        if found.shape != (WAIT_CLASSES,) or not np.all(np.isfinite(found)) or np.any(found < 0) or found.sum() <= 0:
+            raise HupaiError(f"world wait weights for {name!r} must be {WAIT_CLASSES} finite numbers of at least 0 "
+                             f"summing above 0, got shape {found.shape}")
+    return waits
+
+
+class WaitingWorlds(MatchedWorlds):
+    """Matched worlds whose ready hands wait where real ones do.
+
+    A matched world deals another seat a ready hand as often as real play has one, but it waits on tiles drawn at
+    random, while a real player has kept the shape whose winning tiles it has not seen (it counts unseen
+    improving tiles), and has not thrown a kind it now waits on. So where a rule system has a table (``waits``,
+    measured by ``bench/calibrate_worlds.py --waits``, :mod:`hupai._world_waits`), each ready hand is chosen
+    among ``draws`` ready hands a matched world would deal (the candidates at level 0, or the last swaps of the
+    descent), in proportion to the weight of its class (:func:`wait_classes`): how often a real ready hand of
+    another seat is of that class, over how often a matched world's is (importance resampling again). Every hand
+    kept is one a matched world could deal, so a waiting world is as consistent as a matched one."""
+
+    def __init__(self, candidates: int = 64, shares: dict[str, Any] | None = None,
+                 waits: dict[str, Any] | None = None, draws: int = 12) -> None:
+        super().__init__(candidates, shares)
+        if type(draws) is not int or not 1 <= draws <= 64:
+            raise HupaiError(f"draws must be an int from 1 to 64, got {draws!r}")
+        self.waits = WAITS if waits is None else _checked_waits(waits)
+        self.draws = draws
+
+    def ready_odds(self, observation: Observation, other: int,
+                   unseen: Sequence[int]) -> Callable[[np.ndarray], np.ndarray] | None:
+        table = self.waits.get(observation.rules)
+        if table is None or len(observation.counts) != 34 or self.draws < 2:
+            return None
+        weights = np.asarray(table["weights"], dtype=np.float64)
+
+        def odds(rows: np.ndarray) -> np.ndarray:
+            found: np.ndarray = weights[wait_classes(observation, other, rows, unseen)]
+            return found
+        return odds
+
+
+def _odds_pick(odds: np.ndarray, rng: random.Random) -> int:
+    """An index drawn in proportion to ``odds`` (uniformly if they are all 0)."""
+    total = np.cumsum(odds)
+    if total[-1] <= 0:
+        return min(int(rng.random() * len(odds)), len(odds) - 1)
+    return min(int(np.searchsorted(total, rng.random() * total[-1], side="right")), len(odds) - 1)
 
 
 def _weighed(rows: np.ndarray, among: list[int], tilt: np.ndarray, rng: random.Random) -> int:
@@ -246,7 +350,8 @@ def _weighed(rows: np.ndarray, among: list[int], tilt: np.ndarray, rng: random.R
 
 
 def _descend(observation: Observation, other: int, row: np.ndarray, pool: Sequence[int], goal: int,
-             rng: random.Random, tilt: np.ndarray | None = None) -> np.ndarray:
+             rng: random.Random, tilt: np.ndarray | None = None,
+             ready: Callable[[np.ndarray], np.ndarray] | None = None, draws: int = 1) -> np.ndarray:
     """``row`` (a mahjong hand of ``other`` above level ``goal``) moved down to ``goal`` by single swaps of a held
     tile for one of ``pool``'s not in it: at each step one swap among those that lower its shanten by one, drawn
     in proportion to the copies held times the copies unseen (as a draw would come), times the ``tilt`` of the
@@ -276,7 +381,13 @@ def _descend(observation: Observation, other: int, row: np.ndarray, pool: Sequen
         if tilt is not None:
             odds *= tilt[into[lower]] / tilt[out[lower]]
         odds = np.cumsum(odds)
-        chosen = int(lower[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")), len(lower) - 1)])
+        if ready is not None and shanten == 1:  # the last step: ``draws`` ready hands, one kept by its waits
+            drawn = [int(lower[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")),
+                                   len(lower) - 1)]) for _ in range(draws)]
+            chosen = drawn[_odds_pick(ready(swaps[drawn].astype(np.uint8)), rng)]
+        else:
+            chosen = int(lower[min(int(np.searchsorted(odds, rng.random() * odds[-1], side="right")),
+                                   len(lower) - 1)])
         hand[out[chosen]] -= 1
         spare[out[chosen]] += 1
         hand[into[chosen]] += 1

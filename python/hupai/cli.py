@@ -228,7 +228,8 @@ def _build_parser() -> argparse.ArgumentParser:
                      help="one bot for every seat or one per seat, comma-separated: random, greedy, ev, search "
                           "(search:N: N rollouts a decision, search:N:margin=M with a margin of M standard "
                           "errors, :worlds=weighted for worlds weighted by the other seats' play, :worlds=matched for "
-                          "worlds whose other hands are as near a win as real ones, :top_k=K candidates, "
+                          "worlds whose other hands are as near a win as real ones, :worlds=waiting for matched "
+                          "worlds whose ready hands wait where real ones do, :top_k=K candidates, "
                           ":rollout=greedy|ev rollout players, :decisions=claims to search claim windows only; "
                           "default greedy), "
                           "e.g. greedy,random,random,random")

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from . import rules as rules_module
 from .actions import Action
-from .belief import MatchedWorlds, WorldWeights
+from .belief import MatchedWorlds, WaitingWorlds, WorldWeights
 from .bots import GreedyBot, _core_bot, _own_groups, _table_turn, _zipai_advice
 from .errors import HupaiError
 from .ev import KNOWN_WAIT, EVBot, _passed, _readiness, _seen, _shape_danger
@@ -44,10 +44,12 @@ __all__ = ["SearchBot", "ROLLOUT_POLICIES", "WORLDS", "DECISIONS", "DANGERS"]
 ROLLOUT_POLICIES: dict[str, type[GreedyBot]] = {"greedy": GreedyBot, "ev": EVBot}
 #: How a search deals its worlds: ``"uniform"`` (:func:`hupai.worlds.sample`'s uniform deal), ``"weighted"``
 #: (each other seat's hand resampled by :class:`hupai.belief.WorldWeights`) or ``"matched"`` (each other seat's
-#: hand dealt at a level drawn from real hands' shares, :class:`hupai.belief.MatchedWorlds`).
-WORLDS = ("uniform", "weighted", "matched")
+#: hand dealt at a level drawn from real hands' shares, :class:`hupai.belief.MatchedWorlds`) or ``"waiting"``
+#: (matched, with ready hands chosen by where they wait, :class:`hupai.belief.WaitingWorlds`).
+WORLDS = ("uniform", "weighted", "matched", "waiting")
 #: The dealers of the worlds that are not uniform, by name.
-_DEALERS: dict[str, type[WorldWeights]] = {"weighted": WorldWeights, "matched": MatchedWorlds}
+_DEALERS: dict[str, type[WorldWeights]] = {"weighted": WorldWeights, "matched": MatchedWorlds,
+                                           "waiting": WaitingWorlds}
 #: Which decisions a search plays out: ``"all"`` (every one with a choice) or ``"claims"`` (only a claim window's
 #: or a robbing kong's: win or pass, pung, chow, kong on another seat's tile; at a turn the prior plays).
 DECISIONS = ("all", "claims")
@@ -104,7 +106,8 @@ class SearchBot:
     the other seats' hidden hands are dealt, ``"uniform"``, ``"weighted"`` (each seat's hand kept from
     ``candidates`` uniform deals in proportion to how well it explains that seat's play, :mod:`hupai.belief`) or
     ``"matched"`` (each seat's hand dealt at a level drawn from how near a win real hands with its turns and melds
-    are, :class:`hupai.belief.MatchedWorlds`);
+    are, :class:`hupai.belief.MatchedWorlds`) or ``"waiting"`` (matched, a ready hand kept by where it waits,
+    :class:`hupai.belief.WaitingWorlds`);
     ``decisions``: which decisions are searched, ``"all"`` or ``"claims"`` (:data:`DECISIONS`: in the audits a
     turn's departures from the prior were worth about nothing, a claim window's were where the gains were, and a
     claims-only search spends its budget there); ``danger``: ``"any"`` or ``"guard"`` (:data:`DANGERS`: a turn's

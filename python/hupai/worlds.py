@@ -205,7 +205,7 @@ def _deal(pool: list[int], rng: random.Random) -> list[int]:
 
 
 def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int], need: int,
-                  rng: random.Random, weights: WorldWeights) -> None:
+                  rng: random.Random, weights: WorldWeights, unseen: Sequence[int]) -> None:
     """Deal ``need`` of the pool's tiles into ``hand`` (seat ``other``'s, empty so far): ``weights.candidates``
     uniform deals, one kept in proportion to its weight (importance resampling, :mod:`hupai.belief`).
 
@@ -223,7 +223,7 @@ def _weighed_hand(obs: Observation, other: int, hand: bytearray, pool: list[int]
     dealt += np.arange(count, dtype=np.intp)[:, None] * width  # a tile's index in the flat table of rows
     rows = np.bincount(dealt.ravel(), minlength=count * width).reshape(count, width).astype(np.uint8)
     rows += np.frombuffer(bytes(hand), dtype=np.uint8)
-    hand[:] = weights.keep(obs, other, rows, pool, rng).tobytes()
+    hand[:] = weights.keep(obs, other, rows, pool, rng, unseen).tobytes()
     for kind, held in enumerate(hand):
         pool[kind] -= held
 
@@ -235,6 +235,7 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
     seat = obs.seat
     extras = thaw(obs.extras)
     base_pool = unseen_counts(obs, rules)
+    unseen = tuple(base_pool)  # what the seat cannot see, before the worlds' own choices
     # Another seat's face-down kong: a kind with four unseen copies, chosen first.
     melds: list[list[Meld]] = []
     for other, seat_melds in enumerate(obs.melds):
@@ -276,7 +277,7 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
                 _you_shape(hand, pool, need, gold, rng)
                 need = 0
             elif weights is not None and not known and need > 0:
-                _weighed_hand(obs, other, hand, pool, need, rng, weights)
+                _weighed_hand(obs, other, hand, pool, need, rng, weights, unseen)
                 need = 0
             for tile in _deal(pool, rng)[:need]:
                 hand[tile] += 1
@@ -455,6 +456,7 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random, weights: Wo
     seat = obs.seat
     extras = obs.extras
     base_pool = unseen_counts(obs, rules)
+    unseen = tuple(base_pool)  # what the seat cannot see, before the worlds' own choices
     groups = [[_group(other, view) for view in seat_melds] for other, seat_melds in enumerate(obs.melds)]
     tiles = list(rules.tiles())
     game = None
@@ -464,7 +466,7 @@ def _zipai_world(obs: Observation, rules: Rules, rng: random.Random, weights: Wo
         hands[seat][:] = obs.counts
         for other in range(3):
             if other != seat and weights is not None and obs.hand_sizes[other] > 0:
-                _weighed_hand(obs, other, hands[other], pool, obs.hand_sizes[other], rng, weights)
+                _weighed_hand(obs, other, hands[other], pool, obs.hand_sizes[other], rng, weights, unseen)
             elif other != seat:
                 for card in _deal(pool, rng)[:obs.hand_sizes[other]]:
                     hands[other][card] += 1

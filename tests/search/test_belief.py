@@ -4,6 +4,7 @@ hand; matched worlds deal each seat's hand at a level drawn from real hands' sha
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from statistics import mean
 from typing import Any
@@ -15,17 +16,20 @@ from hupai.belief import (
     LEVELS,
     MELD_BUCKETS,
     TURN_BUCKETS,
+    WAIT_CLASSES,
     MatchedWorlds,
+    WaitingWorlds,
     WorldWeights,
     _descend,
     bucket,
     levels,
     turns_played,
+    wait_classes,
 )
 from hupai.errors import HupaiError
 from hupai.ev import EVBot
 from hupai.game import Game
-from hupai.worlds import sample
+from hupai.worlds import sample, unseen_counts
 
 SYSTEMS = ("guangdong", "yunxiao", "kawuxing", "waihuzi")
 
@@ -143,8 +147,6 @@ def test_a_well_formed_weight_table_is_taken() -> None:
 def test_candidates_are_uniform_deals_of_the_unseen_tiles() -> None:
     """With every level weighing the same, a weighted world deals another seat's hand as a uniform world does:
     each unseen kind in proportion to its unseen copies (the candidates are dealt as one numpy array)."""
-    from hupai.worlds import unseen_counts
-
     game = _late("guangdong")
     observation = game.observation(game.seats_to_act[0])
     other = _free(observation, "guangdong")[0]
@@ -235,7 +237,6 @@ def test_matched_levels_follow_the_shares_of_the_bucket() -> None:
 
 def test_a_hand_is_moved_down_by_swaps_of_unseen_tiles() -> None:
     import numpy as np
-    from hupai.worlds import unseen_counts
 
     game = _late("guangdong")
     observation = game.observation(game.seats_to_act[0])
@@ -283,3 +284,97 @@ def test_matched_hands_hold_fewer_copies_of_their_seats_discards() -> None:
         return count / 30
 
     assert held(0.1) < 0.6 * held(1.0)
+
+
+def test_wait_classes_count_the_unseen_copies_of_the_waits_and_a_discarded_wait() -> None:
+    """123m 456m 789m 11p 23p waits on 1p (two copies left, both unseen by its seat) and 4p (four): band 5-6; the
+    same hand with 1p discarded by its seat is of the same band, discarded; a fifth copy is no wait."""
+    import numpy as np
+
+    game = Game("guangdong", seed=3, claim_window="eligible")
+    observation = game.observation(game.seats_to_act[0])
+    other = (observation.seat + 1) % 4
+    hand = np.zeros(34, dtype=np.uint8)
+    for kind in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 11):
+        hand[kind] += 1
+    assert wait_classes(observation, other, hand[None, :], unseen_counts(observation)).tolist() == [2 * 2]
+    discarded = observation.discards[other] + (9,)
+    thrown = dataclasses.replace(observation, discards=tuple(discarded if s == other else p
+                                                             for s, p in enumerate(observation.discards)))
+    assert wait_classes(thrown, other, hand[None, :], unseen_counts(thrown)).tolist() == [2 * 2 + 1]
+    four = np.zeros(34, dtype=np.uint8)  # 1111m 234m 567m 8m 99m: four copies of 1m, no fifth to wait on
+    for kind, copies in ((0, 4), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 2)):
+        four[kind] = copies
+    classes = wait_classes(observation, other, np.stack([hand, four]), unseen_counts(observation))
+    assert classes[0] == 4 and classes[1] < WAIT_CLASSES
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_waiting_worlds_are_deterministic_and_read_only_the_observation(rules: str) -> None:
+    from tests.hidden import blind_twin
+
+    game = _late(rules, steps=20)
+    seat = game.seats_to_act[0]
+    twins = [(other, blind_twin(game, other)) for other in range(game.rules.num_players) if other != seat]
+    other, twin = next((o, t) for o, t in twins if t.table.hands[o] != game.table.hands[o])  # the true games differ
+    observation, same = game.observation(seat), twin.observation(seat)
+    assert observation == same
+    first = sample(observation, 11, weights=WaitingWorlds(8)).table.to_json()
+    assert sample(same, 11, weights=WaitingWorlds(8)).table.to_json() == first
+    assert sample(observation, random.Random(11), weights=WaitingWorlds(8)).table.to_json() == first
+    assert sample(observation, 12, weights=WaitingWorlds(8)).table.to_json() != first
+
+
+def _ready_classes(observation: Any, others: list[int], dealer: MatchedWorlds, worlds: int) -> list[int]:
+    import numpy as np
+
+    found = []
+    for world_seed in range(worlds):
+        hands = sample(observation, world_seed, weights=dealer).table.hands
+        for other in others:
+            row = np.frombuffer(bytes(hands[other]), dtype=np.uint8)[None, :]
+            if levels(observation, other, row)[0] == 0:
+                found.append(int(wait_classes(observation, other, row, unseen_counts(observation))[0]))
+    return found
+
+
+def test_waiting_worlds_keep_ready_hands_by_the_weight_of_their_waits() -> None:
+    """With every seat dealt ready, a table that weighs only one class of waits (7-8 unseen copies, no discarded
+    wait) makes ready hands of that class much more often than matched worlds do; the calibrated table keeps ready
+    hands off kinds their seat discarded more than matched worlds do."""
+    game = _late("guangdong")
+    observation = game.observation(game.seats_to_act[0])
+    others = _free(observation, "guangdong")
+    ready = [0.0] * LEVELS
+    ready[0] = 1.0
+    shares = _shares("guangdong", ready)
+    matched = _ready_classes(observation, others, MatchedWorlds(16, shares), 40)
+    weights = [0.0] * WAIT_CLASSES
+    weights[6] = 1.0
+    waiting = _ready_classes(observation, others, WaitingWorlds(16, shares, {"guangdong": {"weights": weights}}), 40)
+    assert len(matched) > 100 and len(waiting) > 100
+    assert waiting.count(6) / len(waiting) > 2 * matched.count(6) / len(matched)
+    calibrated = _ready_classes(observation, others, WaitingWorlds(16, shares), 40)
+    assert sum(c % 2 for c in calibrated) / len(calibrated) < 0.3 * sum(c % 2 for c in matched) / len(matched)
+
+
+def test_without_a_table_waiting_worlds_are_matched_worlds() -> None:
+    game = _late("kawuxing", steps=20)
+    observation = game.observation(game.seats_to_act[0])
+    for world_seed in range(4):
+        assert (sample(observation, world_seed, weights=WaitingWorlds(8, waits={})).table.to_json()
+                == sample(observation, world_seed, weights=MatchedWorlds(8)).table.to_json())
+
+
+@pytest.mark.parametrize("waits", [
+    [],
+    {"guangdong": {}},
+    {"guangdong": {"weights": [1.0]}},
+    {"guangdong": {"weights": [0.0] * WAIT_CLASSES}},
+    {"guangdong": {"weights": [float("nan")] * WAIT_CLASSES}},
+])
+def test_malformed_wait_tables_are_refused(waits: Any) -> None:
+    with pytest.raises(HupaiError, match="world wait weights"):
+        WaitingWorlds(4, waits=waits)
+    with pytest.raises(HupaiError, match="draws"):
+        WaitingWorlds(4, draws=0)

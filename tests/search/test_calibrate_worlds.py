@@ -74,8 +74,31 @@ def test_the_check_compares_real_uniform_and_weighted_levels(capsys: pytest.Capt
     calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_check")
     calibrate.check("guangdong", 1, 50000, 4, from_turn=2)
     out = capsys.readouterr().out
-    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted", "matched"))
+    assert all(f"{name}: levels" in out for name in ("real", "uniform", "weighted", "matched", "waiting"))
     assert "copies of its own discarded kinds" in out
+    assert out.count("win at once on EVBot's discard") == 5 and "waiting on a kind it discarded" in out
+
+
+def test_wait_weights_are_the_smoothed_ratio_of_real_to_matched_ready_hands(
+        tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hupai.belief import WAIT_CLASSES
+
+    calibrate = load_bench("calibrate_worlds.py", "calibrate_worlds_waits")
+    first = calibrate.wait_counts("guangdong", 3, 9)
+    assert first == calibrate.wait_counts("guangdong", 3, 9)
+    real, matched, decisions = first
+    assert decisions > 0 and len(real) == len(matched) == WAIT_CLASSES and sum(real) > 0 and sum(matched) > 0
+    out = tmp_path / "waits.py"  # type: ignore[operator]
+    monkeypatch.setattr(sys, "argv", ["calibrate_worlds.py", "--waits", "--rules", "guangdong", "--games", "3",
+                                      "--seed", "9", "--write", str(out)])
+    load_bench("calibrate_worlds.py", "calibrate_worlds_waits_main").main()
+    table = runpy.run_path(str(out))["WAITS"]["guangdong"]
+    assert table["real"] == real and table["matched"] == matched
+    alpha = calibrate.ALPHA
+    r_total, m_total = sum(real) + alpha * WAIT_CLASSES, sum(matched) + alpha * WAIT_CLASSES
+    assert table["weights"] == [round(min(calibrate.HIGH, max(calibrate.LOW, ((r + alpha) / r_total)
+                                                              / ((m + alpha) / m_total))), 4)
+                                for r, m in zip(real, matched, strict=True)]
 
 
 def test_real_level_shares_are_the_real_counts_smoothed_toward_the_bucket_before(

@@ -56,6 +56,8 @@ def test_search_is_a_named_bot() -> None:
     bot = bot_factory("search:4:margin=1:worlds=weighted")(1)
     assert (bot.rollouts, bot.margin, bot.worlds) == (4, 1.0, "weighted") and bot._weights is not None
     assert bot_factory("search:4:worlds=uniform")(1)._weights is None
+    waiting = bot_factory("search:4:margin=1.5:worlds=waiting")(1)
+    assert waiting.worlds == "waiting" and type(waiting._weights).__name__ == "WaitingWorlds"
     bot = bot_factory("search:48:top_k=2:rollout=ev:margin=1.5")(1)
     assert (bot.rollouts, bot.top_k, bot._policy, bot.margin) == (48, 2, EVBot, 1.5)
     assert bot_factory("search:4:rollout=greedy")(1)._policy is GreedyBot

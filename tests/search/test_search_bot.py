@@ -8,7 +8,7 @@ import time
 
 import pytest
 from hupai.actions import Action
-from hupai.belief import MatchedWorlds, WorldWeights
+from hupai.belief import MatchedWorlds, WaitingWorlds, WorldWeights
 from hupai.bots import GreedyBot
 from hupai.errors import HupaiError
 from hupai.game import Game, play
@@ -59,7 +59,7 @@ def test_one_legal_action_returns_at_once() -> None:
     assert bot.choose(legal) is legal[0] and bot.choose(observation.legal_actions) is None
 
 
-@pytest.mark.parametrize("worlds", ["uniform", "weighted", "matched"])
+@pytest.mark.parametrize("worlds", ["uniform", "weighted", "matched", "waiting"])
 @pytest.mark.parametrize("rules", ["guangdong", "waihuzi"])
 def test_same_seed_same_choices(rules: str, worlds: str) -> None:
     logs = []
@@ -83,7 +83,8 @@ def test_weighted_worlds_are_what_the_search_plays_on(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(search, "sample", sample)
     game = Game("guangdong", seed=4, claim_window="eligible")
-    for worlds, kind in (("uniform", type(None)), ("weighted", WorldWeights), ("matched", MatchedWorlds)):
+    for worlds, kind in (("uniform", type(None)), ("weighted", WorldWeights), ("matched", MatchedWorlds),
+                         ("waiting", WaitingWorlds)):
         bot = SearchBot(7, rollouts=6, worlds=worlds, candidates=5)
         given.clear()
         while not given:
@@ -95,7 +96,7 @@ def test_weighted_worlds_are_what_the_search_plays_on(monkeypatch: pytest.Monkey
         SearchBot(worlds="soft")
 
 
-@pytest.mark.parametrize("worlds", ["uniform", "matched"])
+@pytest.mark.parametrize("worlds", ["uniform", "matched", "waiting"])
 def test_time_budget_is_kept(worlds: str) -> None:
     game = Game("guangdong", seed=8, claim_window="eligible")
     observation = game.observation(game.seats_to_act[0])

@@ -7,8 +7,9 @@ import json
 from collections import Counter
 
 import pytest
+from hupai._world_waits import WAITS
 from hupai.actions import Action
-from hupai.belief import MatchedWorlds, WorldWeights
+from hupai.belief import MatchedWorlds, WaitingWorlds, WorldWeights
 from hupai.bots import GreedyBot
 from hupai.game import Game, play
 from hupai.game.state.consistency import check_table, check_with_rules
@@ -92,18 +93,21 @@ def _check_world(observation: object, world: Game) -> None:
     assert sum(result.payments) == 0
 
 
-@pytest.mark.parametrize("dealt", ["uniform", "weighted", "matched"])
+@pytest.mark.parametrize("dealt", ["uniform", "weighted", "matched", "waiting"])
 @pytest.mark.parametrize("rules", SYSTEMS)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 160), world_seed=st.integers(0, 2**32))
 @example(seed=26985815, steps=4, world_seed=0)  # Kawuxing: a 亮倒 discard claimed, its declarer's pile empty
 def test_every_sampled_world_is_consistent(rules: str, dealt: str, seed: int, steps: int, world_seed: int) -> None:
-    """Uniform, weighted and matched worlds alike (a weighted world keeps one of several deals the observation
-    allows, a matched one such a deal or one moved by swaps of unseen tiles)."""
+    """Uniform, weighted, matched and waiting worlds alike (a weighted world keeps one of several deals the
+    observation allows, a matched one such a deal or one moved by swaps of unseen tiles, a waiting one one of
+    several such ready hands)."""
+    if dealt == "waiting" and rules not in WAITS:
+        pytest.skip("no wait table: a waiting world is a matched one")
     game = _game_at(rules, seed, steps)
     seat = game.seats_to_act[0]
     observation = game.observation(seat)
-    dealers = {"uniform": None, "weighted": WorldWeights(8), "matched": MatchedWorlds(8)}
+    dealers = {"uniform": None, "weighted": WorldWeights(8), "matched": MatchedWorlds(8), "waiting": WaitingWorlds(8)}
     world = sample(observation, world_seed, weights=dealers[dealt])
     _check_world(observation, world)
 

@@ -45,7 +45,8 @@ BotSpec = str | BotFactory
 #: budget would make a simulation depend on the machine); ``"search:N"`` names it with N rollouts a decision and
 #: ``"search:N:margin=M"`` with a margin of M standard errors too, ``"search:N:worlds=weighted"`` (or ``:margin=M``
 #: and ``:worlds=W`` both) with worlds weighted by how well they explain the other seats' play (``:worlds=matched``:
-#: the other seats' hands dealt as near a win as real hands are); ``:top_k=K`` and
+#: the other seats' hands dealt as near a win as real hands are; ``:worlds=waiting``: matched, and their ready hands
+#: waiting where real ones do); ``:top_k=K`` and
 #: ``:rollout=greedy|ev`` set its candidates a decision and its rollout players, ``:decisions=claims`` searches
 #: only claim windows, ``:danger=guard`` plays a turn's discard other than the prior's only if its tile is no more
 #: dangerous.
@@ -55,7 +56,8 @@ BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "ev": E
 def bot_factory(name: str) -> BotFactory:
     """The factory of a named bot: a name of :data:`BOTS`, ``"search:N"`` (SearchBot with N rollouts a
     decision) or ``"search:N:margin=M"`` (and a margin of M standard errors, 0 to 100), each optionally followed by
-    ``":worlds=weighted"``, ``":worlds=matched"`` or ``":worlds=uniform"`` (:data:`hupai.search.WORLDS`),
+    ``":worlds=weighted"``, ``":worlds=matched"``, ``":worlds=waiting"`` or ``":worlds=uniform"``
+    (:data:`hupai.search.WORLDS`),
     ``":top_k=K"`` (1 to 16 candidates a decision), ``":rollout=greedy"`` or ``":rollout=ev"``,
     ``":decisions=claims"`` or ``":decisions=all"`` and ``":danger=guard"`` or ``":danger=any"``, each option at
     most once and in any order. HupaiError for any other name."""
@@ -88,7 +90,8 @@ def bot_factory(name: str) -> BotFactory:
             return functools.partial(SearchBot, **settings)
     raise HupaiError(f"unknown bot {name!r} (known: {', '.join(BOTS)}, search:N for N rollouts a decision, "
                      f"search:N:margin=M for a margin of M standard errors, 0 to 100, :worlds=weighted, "
-                     f":worlds=matched or :worlds=uniform for how its worlds are dealt, :top_k=K for K candidates "
+                     f":worlds=matched, :worlds=waiting or :worlds=uniform for how its worlds are dealt, "
+                     f":top_k=K for K candidates "
                      f"a decision, 1 to 16, :rollout=greedy or :rollout=ev for its rollout players, "
                      f":decisions=claims or :decisions=all for which decisions it searches, and :danger=guard or "
                      f":danger=any for whether a discard more dangerous than EVBot's may be played)")
