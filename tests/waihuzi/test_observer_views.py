@@ -62,3 +62,27 @@ def test_greedy_counts_the_public_cards_as_a_recount_does() -> None:
                 checked += 1
                 game.apply(bots[seat].act(observation))
     assert checked > 1000
+
+
+def test_public_facts_are_one_mapping_for_the_same_values_in_every_hand() -> None:
+    """The public extras of two hands showing the same values are the same object (the agent encoder keeps their
+    float bytes by identity from one hand to the next), and never another hand's values."""
+    import hupai
+
+    rules = hupai.rules.get("waihuzi")
+    seen: dict[tuple[object, ...], object] = {}
+    for seed in range(12):
+        game = Game(rules, seed=seed, dealer=seed % 3, claim_window="eligible")
+        observer = Observer(game)
+        bots = [RandomBot(seed * 3 + seat) for seat in range(3)]
+        for _ in range(8):
+            if game.over:
+                break
+            seat = game.seats_to_act[0]
+            for other in range(3):
+                extras = observer.buffers(game, other)[15]
+                assert extras is observer.seen(game, other)[17]
+                key = tuple(sorted((name, repr(value)) for name, value in extras.items()))
+                assert seen.setdefault(key, extras) is extras
+            game.apply(bots[seat].choose(game.legal_actions(seat)))
+    assert len(seen) > 12

@@ -16,6 +16,7 @@ from hupai import _core
 from hupai.bots import GreedyBot, RandomBot
 from hupai.errors import InvalidHand
 from hupai.game import Game, play
+from hupai.game.state import zipai as zipai_state
 from hupai.game.zipai import flow as flow_module
 from hupai.zipai import PartType
 
@@ -90,6 +91,8 @@ def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(mon
     checked = _Checked()
     monkeypatch.setattr(flow_module, "zipai_offer", checked.offer)
     monkeypatch.setattr(flow_module, "zipai_ready", checked.zipai_ready)
+    # (the table answers the flow's 报听 questions when its ready_deal is first read: read at each hand's end)
+    monkeypatch.setattr(zipai_state, "zipai_ready", checked.zipai_ready)
     # every offer one by one (the core's run of unclaimed cards is held to this path by test_lean_offers.py)
     monkeypatch.setattr(flow_module, "LEAN_OFFERS", False)
     for index in range(400):
@@ -100,6 +103,7 @@ def test_the_claim_scan_and_the_ready_check_answer_as_the_calls_they_replace(mon
                                    claim_window="all" if index % 2 else "eligible")
         play(game, bots)
         table: Any = game.table
+        table.ready_deal  # noqa: B018 (read: the questions answered)
         checked.haidi += table.wall.head == len(table.wall.tiles)
     assert checked.offers > 8000 and checked.wins > 200 and checked.readies > 1000 and checked.ready > 8
     assert checked.dead > 0  # some offers skipped a 死手 seat (WH-27)

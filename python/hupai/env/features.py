@@ -779,7 +779,7 @@ class Encoder:
                 self._fixed = fixed_entry
         public_entry = self._facts.get((seat, id(extras)))
         if public_entry is None or public_entry[0] is not extras:
-            if len(self._facts) >= 256:  # (a Wai Huzi hand shows a few dozen mappings to its three seats)
+            if len(self._facts) >= 2048:  # (Wai Huzi's mappings recur from hand to hand: a few hundred, by seat)
                 self._facts.clear()
             public_entry = self._facts[seat, id(extras)] = (extras, self.features._part_bytes(0, extras, seat))
         private_entry = self._private_facts.get(seat)

@@ -25,7 +25,8 @@ Fields (the ones the shell and the observer read carry the mahjong table's names
   as a mask over :data:`MENZI` (bit ``i`` for triple ``MENZI[i]``, so bit order is sorted order); ``dead`` (死手,
   WH-27) and ``grouped`` (a group made since the 报听 moment) as seat masks (an int, bit ``s`` for seat ``s``: the
   flow tests them at every offer), ``ready_deal`` (ready at the 报听 moment, WH-38) a ``bytearray``, 1 or 0 per
-  seat, :data:`NONE` before the dealer's first move (:func:`mask_flags` gives a seat mask's flags)
+  seat, :data:`NONE` before the dealer's first move (:func:`mask_flags` gives a seat mask's flags); the flow may
+  leave a seat's answer to be worked out when first read (:meth:`ZipaiTable.ask_ready`: most hands never read it)
 - ``opening``: the dealer has not moved yet; ``dealer_opening``: the offered card is the dealer's first discard
   made as its first move (地胡, WH-35); ``haidi``: the seat that turned up the last stock card (WH-46), or -1
 - ``calls``: groups made so far (observers rebuild their group views when it moves)
@@ -40,6 +41,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..._core import zipai_ready
 from ...actions import Action
 from ...errors import InvalidState
 from ...jsonform import describe
@@ -189,8 +191,8 @@ class ZipaiTable:
     __slots__ = ("num_players", "dealer", "first_dealer", "round_wind", "seat_winds", "wall", "hands", "views",
                  "group_records", "groups", "piles", "pile_sizes", "phase", "turn_seat", "offer",
                  "offer_from", "offer_kind", "pending", "answers", "shen", "shen_shown", "dead", "chi_ban", "peng_ban",
-                 "menzi_ban", "locked", "ready_deal", "grouped", "opening", "dealer_opening", "haidi", "calls",
-                 "extras", "dealer_discarded")
+                 "menzi_ban", "locked", "_ready_deal", "_ready_asks", "grouped", "opening", "dealer_opening", "haidi",
+                 "calls", "extras", "dealer_discarded")
 
     def __init__(self, dealer: int, first_dealer: int, wall: Wall, n: int = 3) -> None:
         self.num_players = n
@@ -219,7 +221,9 @@ class ZipaiTable:
         self.peng_ban: list[int] = [0] * n
         self.menzi_ban: list[int] = [0] * n
         self.locked: list[int] = [0] * n
-        self.ready_deal = bytearray([NONE]) * n
+        self._ready_deal = bytearray([NONE]) * n
+        # The 报听 questions asked and not answered yet (ask_ready): per seat None or what the core reads.
+        self._ready_asks: tuple[Any, ...] | None = None
         self.grouped = 0
         self.opening = True
         self.dealer_opening = False
@@ -230,6 +234,49 @@ class ZipaiTable:
         # compact snapshot carries it here for the flow (it comes from the actions, not from the table's JSON).
         # None: not known (a table built otherwise, such as a search world); the flow then takes the safe side.
         self.dealer_discarded: bool | None = None
+
+    @property
+    def ready_deal(self) -> bytearray:
+        """Per seat 1 or 0: ready at its 报听 moment (WH-38), :data:`NONE` not known yet. The questions
+        :meth:`ask_ready` left are answered here first."""
+        if self._ready_asks is not None:
+            self._answer_ready()
+        return self._ready_deal
+
+    @ready_deal.setter
+    def ready_deal(self, value: bytearray) -> None:
+        self._ready_deal = value
+        self._ready_asks = None
+
+    def ask_ready(self, seat: int, hand: bytes, groups: tuple[tuple[int, int, int, int, int], ...],
+                  options: tuple[int, bool, bool, bool]) -> None:
+        """Ask whether ``seat`` is ready at its 报听 moment (WH-38): ``hand`` (its 20 counts then), ``groups`` (its
+        groups as the core reads them, ``hupai.zipai.Declared.as_core``) and the core's ``options`` are kept (a
+        copy of what the question reads: the hand moves on) and answered when :attr:`ready_deal` is first read
+        (a snapshot, a copy's reader) or the seat's alone by :meth:`ready_of` (a win with no group made since),
+        never at the moment itself: the core's question costs more than a decision, and most hands never ask it."""
+        asks = list(self._ready_asks or (None,) * self.num_players)
+        asks[seat] = (hand, groups, options)
+        self._ready_asks = tuple(asks)
+
+    def ready_of(self, seat: int) -> int:
+        """``ready_deal[seat]``, answering that seat's question alone if it waits (a win reads the winner's only)."""
+        asks = self._ready_asks
+        if asks is not None and asks[seat] is not None:
+            hand, groups, options = asks[seat]
+            self._ready_deal[seat] = zipai_ready(np.frombuffer(hand, dtype=np.uint8), groups, options)
+            rest = asks[:seat] + (None,) + asks[seat + 1:]
+            self._ready_asks = None if rest.count(None) == len(rest) else rest
+        return self._ready_deal[seat]
+
+    def _answer_ready(self) -> None:
+        asks = self._ready_asks
+        assert asks is not None
+        for seat, ask in enumerate(asks):
+            if ask is not None:
+                hand, groups, options = ask
+                self._ready_deal[seat] = zipai_ready(np.frombuffer(hand, dtype=np.uint8), groups, options)
+        self._ready_asks = None
 
     @staticmethod
     def views_of(hands: list[bytearray]) -> list[np.ndarray[Any, np.dtype[np.uint8]]]:

@@ -245,7 +245,7 @@ class ZipaiFlow:
             self.events.add("shen", holder, table.shen_shown, (), table.shen)
         for seat in range(3):  # WH-38: a non-dealer's 报听 moment is its deal
             if seat != dealer:
-                table.ready_deal[seat] = self._ready(seat)
+                self._ask_ready(seat)
 
     def shen_of(self, seed: int, dealer: int, cards: Sequence[int]) -> tuple[str, int, int]:
         """The 神 (WH-5), the card shown to decide it and the seat it is dealt to (both -1: the ``shen`` option
@@ -460,8 +460,17 @@ class ZipaiFlow:
 
     def _dealer_moved(self) -> None:
         """WH-38: the dealer's 报听 moment is right after its first discard or the 溜 that replaced it."""
+        self._ask_ready(self.table.dealer)
+
+    def _ask_ready(self, seat: int) -> None:
+        """WH-38: whether ``seat`` is ready at its 报听 moment, now. With the core's wins the table keeps the question
+        and answers it when its ``ready_deal`` is first read (:meth:`ZipaiTable.ask_ready`: a win without a group
+        since, a snapshot); a house rule's wins are the rules' to say, asked at once."""
         table = self.table
-        table.ready_deal[table.dealer] = self._ready(table.dealer)
+        if self._house_wins:
+            table.ready_deal[seat] = self._ready(seat)
+        else:
+            table.ask_ready(seat, bytes(table.hands[seat]), tuple(self._core_groups[seat]), self._options)
 
     def _discard(self, seat: int, card: int, opening: bool) -> None:
         table = self.table
@@ -753,7 +762,7 @@ class ZipaiFlow:
             winner=seat, win_tile=card, concealed=tuple(concealed), melds=groups,
             discarder=discarder, dealer=table.dealer, num_players=3, heavenly=heavenly,
             earthly=earthly and seat != table.dealer, last_tile=last and not heavenly,
-            ready_from_deal=table.ready_deal[seat] == 1 and not table.grouped >> seat & 1 and not heavenly,
+            ready_from_deal=not table.grouped >> seat & 1 and not heavenly and table.ready_of(seat) == 1,
             shen=table.shen, shen_card=shen_card)
         score = self.rules.score(context)
         if len(score.payments) != 3 or sum(score.payments) != 0:

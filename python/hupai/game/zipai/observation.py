@@ -47,6 +47,15 @@ def group_view(seat: int, group: Group, whole: bool = False) -> MeldView:
                     -1 if group.source in (-1, seat) else group.source, False, group.taken)
 
 
+#: The public facts' read-only mappings by the values they show (dead, offer, shen, shen shown): the same object
+#: for the same values in every hand and every game, so that whoever keeps what it made of one by its identity (the
+#: agent encoder, its float bytes) finds it again in the next hand too (a hand's own mappings made the encoder
+#: encode each afresh, a dozen times a hand). At most a thousand or so sets of values (8 x 3 x 2 x 21 for the
+#: built-in 神 options); bounded all the same, for a rules object whose ``shen`` option takes many values.
+_PUBLIC: dict[tuple[Any, ...], Any] = {}
+_PUBLIC_BOUND = 4096
+
+
 @lru_cache(maxsize=4096)  # a memo of a pure function of small immutable values: a group is seen the same way
 def _seen_group(seat: int, group: Group) -> MeldView:  # every time, and the views are rebuilt at every group made
     return group_view(seat, group)
@@ -71,7 +80,7 @@ class ZipaiObserver(Observer):
         self._groups: tuple[tuple[MeldView, ...], ...] = ((), (), ())
         self._groups_at = -1
         self._made: list[tuple[Group, ...]] = [(), (), ()]  # the groups each seat's views show
-        self._public: dict[tuple[Any, ...], Any] = {}  # by the values they show
+        self._public = _PUBLIC  # by the values they show, shared by every hand (see _PUBLIC)
         self._private: list[Any] = [None] * 3
         self._private_at: list[int] = [-1] * 3
         self._piles: tuple[tuple[int, ...], ...] = ((), (), ())
@@ -204,6 +213,8 @@ class ZipaiObserver(Observer):
         public_key = (table.dead, table.offer_kind, table.shen, table.shen_shown)
         public = self._public.get(public_key)
         if public is None:
+            if len(self._public) >= _PUBLIC_BOUND:
+                self._public.clear()
             public = self._public[public_key] = MappingProxyType({
                 "shen": table.shen, "shen_shown": table.shen_shown, "dead": mask_flags(table.dead),
                 "offer": table.offer_kind})
