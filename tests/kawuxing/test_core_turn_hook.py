@@ -102,3 +102,64 @@ def test_the_hooks_seats_and_tail_make_the_next_turn_not_plain() -> None:
             found += 1
             assert none[0] == plain[0]
     assert found > 10
+
+
+def _reference_extras(rules: Any, table: Any, seat: int) -> list[Any]:
+    """KW-16's 亮倒 discards as turn_extras found them before asking the core which discards leave a ready hand:
+    every held kind's waits."""
+    from hupai.actions import Action
+    from hupai.analysis import shanten
+    from hupai.rules.kawuxing.rules import LIANGDAO, hand_waits
+    if table.extras["liangdao"][seat]:
+        return []
+    hand = table.hands[seat]
+    melds = len(table.melds[seat])
+    if shanten(table.views[seat], melds=melds, forms=rules._forms) > 0:
+        return []
+    forbidden = rules.forbidden_discards(table, seat)
+    shown = [0] * 34
+    for meld in table.melds[seat]:
+        shown[meld.tiles[0]] += len(meld.tiles)
+    out = []
+    counts = bytearray(hand)
+    for kind in range(34):
+        if not hand[kind] or kind in forbidden:
+            continue
+        counts[kind] -= 1
+        if any(counts[wait] + shown[wait] < 4 for wait in hand_waits(counts, melds, rules._forms)):
+            out.append(Action("discard", seat, kind, (), LIANGDAO))
+        counts[kind] += 1
+    return out
+
+
+def test_liangdao_discards_are_the_ones_every_held_kinds_waits_give(monkeypatch: pytest.MonkeyPatch) -> None:
+    """turn_extras asks the waits only of the discards that leave a ready hand, and offers what asking every held
+    kind's waits offered, at every turn of many hands (a 亮倒 among them)."""
+    from hupai.rules.kawuxing import rules as kawuxing_rules
+    asked = [0]
+    waits = kawuxing_rules.hand_waits
+
+    def counted(*args: Any) -> Any:
+        asked[0] += 1
+        return waits(*args)
+    turns = offered = held = 0
+    for seed in range(40):
+        game = Game("kawuxing", seed=seed, claim_window="eligible")
+        rules = game._flow.rules
+        bots = [RandomBot(seed * 7 + i) for i in range(3)]
+        while not game.over:
+            seat = game.seats_to_act[0]
+            table = game.table
+            if table.phase == "turn":
+                expected = _reference_extras(rules, table, seat)
+                monkeypatch.setattr(kawuxing_rules, "hand_waits", counted)
+                asked[0] = 0
+                got = rules.turn_extras(table, seat)
+                monkeypatch.setattr(kawuxing_rules, "hand_waits", waits)
+                assert got == expected
+                turns += 1
+                offered += bool(got)
+                held += sum(1 for kind in range(34) if table.hands[seat][kind]) if expected else 0
+                assert asked[0] <= len(got) + sum(1 for kind in range(34) if table.hands[seat][kind]) // 2
+            game.apply(bots[seat].choose(game.legal_actions(seat)))
+    assert turns > 500 and offered > 20
