@@ -163,3 +163,25 @@ def test_liangdao_discards_are_the_ones_every_held_kinds_waits_give(monkeypatch:
                 assert asked[0] <= len(got) + sum(1 for kind in range(34) if table.hands[seat][kind]) // 2
             game.apply(bots[seat].choose(game.legal_actions(seat)))
     assert turns > 500 and offered > 20
+
+
+def test_a_readings_groups_are_formatted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A win's reading names its groups in notation: each distinct group is formatted once, then read from the
+    kept texts (the same text)."""
+    from hupai.rules.kawuxing import scoring
+    from hupai.rules.kawuxing.rules import KawuxingRules
+    from hupai.scoring import WinContext
+    from hupai.tiles import parse
+    rules = KawuxingRules()
+    context = WinContext(concealed=tuple(parse("1122334455667s")), win_tile=parse("7s")[0], winner=0, dealer=0,
+                         discarder=1)
+    first = rules.score(context).reading
+    calls = [0]
+    formatted = scoring.format_tiles
+
+    def counted(tiles: Any) -> str:
+        calls[0] += 1
+        return formatted(tiles)
+    monkeypatch.setattr(scoring, "format_tiles", counted)
+    assert rules.score(context).reading == first and "*" in first
+    assert calls[0] == 0
