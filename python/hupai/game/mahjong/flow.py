@@ -423,6 +423,10 @@ class MahjongFlow:
         if got is not None:  # a turn of discards alone, unless the rules' own hook says otherwise
             if quick is None or quick(table, seat):
                 return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
+        elif hook is not None:
+            # Not plain by the core's test or the rules' facts: what legal_actions would answer (its turn_is_plain,
+            # asked again, would be False, or the core's same test would find the win or kong), without that question.
+            return {seat: self._turn_actions(seat)}
         return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
 
     def _facts(self) -> tuple[int | None, tuple[int, ...]]:
