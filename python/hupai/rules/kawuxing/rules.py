@@ -264,12 +264,12 @@ class KawuxingRules(Rules):
             return []
         hand = table.hands[seat]
         melds = len(table.melds[seat])
+        if shanten(hand, melds=melds, forms=self._forms) > 0:
+            return []  # no discard can leave this hand ready (the cheaper question first: most hands)
         # One core call says which discards leave a ready hand (shanten 0 after it: a score of at least 0, see
-        # _core.discard_scores); only their waits are asked (the hands of a turn that is not plain are mostly
-        # ready already, and asking every held kind's waits was most of this hook's cost).
+        # _core.discard_scores); only their waits are asked (asking every held kind's waits was most of this hook's
+        # cost at a ready hand's turn).
         scores = discard_scores(hand, 0, melds, self._forms, None)
-        if max(scores) < 0:
-            return []  # no discard can leave this hand ready
         forbidden = self.forbidden_discards(table, seat)
         shown = [0] * 34  # the seat's own copies in its melds
         for meld in table.melds[seat]:
