@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "analysis.hpp"
 #include "claims.hpp"
 #include "pyargs.hpp"
 #include "register.hpp"
@@ -221,10 +222,10 @@ PyObject* next_turn(const TurnPack& turn, long next, const std::uint8_t* hand, b
     return turn_result(turn.cache, ready, turn.seats, discards, next_tile);
 }
 
-// lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers) -> (int | tuple | None, int).
+// lean_turn(pack, ready, seat, tile, drawn, head, limit, chowers[, hook]) -> (int | tuple | None, int).
 PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
-        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 more arguments");
+    if ((nargs != 8 && nargs != 9) || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != kPackSize) {
+        PyErr_SetString(PyExc_TypeError, "lean_turn expects the flow's turn pack and 7 or 8 more arguments");
         return nullptr;
     }
     TurnPack turn;
@@ -241,6 +242,19 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         !small_int(args[6], -wall_size, wall_size, limit) || !small_int(pack[kForms], 1, kAllForms, forms) ||
         !small_int(args[7], 0, (1L << seats) - 1, chowers))
         return nullptr;
+    // The rules' word on plain turns (Rules.plain_turn_mask, as lean_chain takes it), if given and not None:
+    // (the seats whose turns are never plain, the wall's tail).
+    long hooked = -1, tail = 0;
+    if (nargs == 9 && args[8] != Py_None) {
+        PyObject* hook = args[8];
+        if (!PyTuple_CheckExact(hook) || PyTuple_GET_SIZE(hook) != 2) {
+            fail("lean_turn: the rules' hook must be None or (seats, tail)");
+            return nullptr;
+        }
+        if (!small_int(PyTuple_GET_ITEM(hook, 0), 0, (1L << seats) - 1, hooked) ||
+            !small_int(PyTuple_GET_ITEM(hook, 1), 0, wall_size, tail))
+            return nullptr;
+    }
     // The wall tile the next seat would draw (-1: the live wall ends before it, the flow's own check follows).
     long next_tile = -1;
     if (head < limit) {
@@ -312,7 +326,17 @@ PyObject* lean_turn(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     // Is that turn only its discards? Not if the hand is complete (asked unless known not ready before the draw)
     // or a kong may be possible (four held, or a held kind of an exposed pung).
     const std::uint8_t* hand = counts[next];
-    const bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms)));
+    bool plain = !(query.ready[next] != 0 && hand_wins(hand, query.melds[next], unsigned(forms)));
+    if (plain && hooked >= 0) {
+        // With the rules' hook, also: the seat's bit not given, a tile left after the draw, and a hand that is not
+        // ready (shanten above 0): lean_chain's test, so that the flow asks no turn_is_plain in Python.
+        HandQuery own;
+        own.counts = hand;
+        own.melds = query.melds[next];
+        own.forms = unsigned(forms);
+        plain = (hooked >> next & 1) == 0 && head + 1 != tail && check_query(own, SizeRule::kComplete) == 0 &&
+                hand_cost(own) > 1;
+    }
     return next_turn(turn, next, hand, plain, pungs, query.ready, next_tile);
 }
 
@@ -602,7 +626,7 @@ PyObject* pile_tuples(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 
 PyMethodDef kTurnMethods[] = {
     {"lean_turn", as_method(lean_turn), METH_FASTCALL,
-     "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, /)\n--\n\n"
+     "lean_turn($module, pack, ready, seat, tile, drawn, head, limit, chowers, hook=None, /)\n--\n\n"
      "The mahjong flow's lean turn (MahjongFlow._lean_turn). `pack`: the flow's per-hand tuple (hands: per seat\n"
      "a bytearray of 34 counts; draws, discards_made: bytearrays, one count per seat; meld records: per seat\n"
      "bytes of 6-byte records, their count read; pungs: per seat the mask of its exposed pungs' kinds; louhu: per seat the 漏胡\n"
@@ -617,7 +641,9 @@ PyMethodDef kTurnMethods[] = {
      "Only those bytes are written, after every argument is checked. Returns (result, drawn): result the shapes (an int) if\n"
      "some seat may claim, 0 if nobody may but no draw\n"
      "was made, and after a draw the next turn's discards (a tuple of its discard actions) if that turn is only\n"
-     "its discards, else None; drawn the tile drawn, -1 if none was."},
+     "its discards, else None; drawn the tile drawn, -1 if none was. `hook`: None, or (seats, tail) for rules\n"
+     "with a turn hook (as lean_chain's): the next turn is only its discards also only if its seat's bit is not in\n"
+     "`seats`, the wall's head after the draw is not `tail` and its hand is not ready (shanten above 0)."},
     {"yunxiao_turn", as_method(yunxiao_turn), METH_FASTCALL,
      "yunxiao_turn($module, pack, ready, seat, tile, drawn, head, limit, gold, you, loose, rob, /)\n--\n\n"
      "Yunxiao's quiet discard in one crossing (MahjongFlow._gold_discard, claim window \"eligible\"): `seat`\n"

@@ -83,7 +83,7 @@ def plain_turn(
 ) -> tuple[_T, ...] | None: ...
 def lean_turn(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int,
-    limit: int, chowers: int, /
+    limit: int, chowers: int, hook: tuple[int, int] | None = None, /
 ) -> tuple[int | tuple[Any, ...] | None, int]: ...
 def yunxiao_turn(
     pack: tuple[object, ...], ready: bytearray, seat: int, tile: int, drawn: int, head: int, limit: int, gold: int,

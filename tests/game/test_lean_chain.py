@@ -135,9 +135,12 @@ def test_kawuxing_facts_are_asked_again_after_a_meld_or_a_declaration() -> None:
         flow = game._flow
         assert flow._chain_facts is None
         bots = [GreedyBot(seed + i) for i in range(3)]
+        snapshot = None
         while not game.over:
             seat = game.seats_to_act[0]
             action = bots[seat].act(game.observation(seat))
+            if snapshot is None:
+                snapshot = game.snapshot()  # (restored from its table: a finished hand is restored by a replay)
             flow._chain_facts = sentinel
             melds = sum(len(m) for m in game.table.melds)
             game.apply(action)
@@ -151,7 +154,7 @@ def test_kawuxing_facts_are_asked_again_after_a_meld_or_a_declaration() -> None:
                 declared += bool(action.flag)
                 assert flow._chain_facts is None, action
         flow._chain_facts = sentinel
-        restored = Game.from_snapshot(game.snapshot())
+        restored = Game.from_snapshot(snapshot)
         assert restored._flow._chain_facts is None
     assert plain > 0 and changed > 0 and declared > 0
 

@@ -389,9 +389,26 @@ class MahjongFlow:
         table = self.table
         wall = table.wall
         head = wall.head
+        quick = self._quick_turn
+        hook = None
+        if quick is not None and self.chains:
+            # Rules whose turn hook makes the promise of Rules.plain_turn_mask (Kawuxing): the core judges the next
+            # turn from those facts (kept as _lean_chain keeps them), and no turn_is_plain nor chow_seats is asked
+            # in Python at this turn (most of Kawuxing's engine cost at an agent's decision).
+            facts = self._chain_facts
+            if facts is None:
+                facts = self._facts()
+            if facts[0] is not None:
+                hook = (facts[0], wall.tail)
+                chowers = facts[1][seat]
         # drawn: the tile the next seat drew, -1 if the turn stopped before that draw (got is then the shapes)
-        got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
-                               wall.tail - self._dead_wall, self._chowers[seat])
+        if hook is None:
+            got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
+                                   wall.tail - self._dead_wall, self._chowers[seat])
+        else:
+            got, drawn = lean_turn(self._turn_pack, table.ready_bytes, seat, tile, table.drawn, head,
+                                   wall.tail - self._dead_wall, chowers, hook)
+            quick = None  # (the core's answer is the rules')
         table.last_discard = tile
         table.discarder = seat
         if drawn < 0:
@@ -414,10 +431,22 @@ class MahjongFlow:
         wall.head = head + 1
         table.drawn_from = "wall"
         if got is not None:  # a turn of discards alone, unless the rules' own hook says otherwise
-            quick = self._quick_turn
             if quick is None or quick(table, seat):
                 return {seat: got}  # type: ignore[dict-item]  # a tuple: an int returned above
+        elif hook is not None:
+            # Not plain by the core's test or the rules' facts: what legal_actions would answer (its turn_is_plain,
+            # asked again, would be False, or the core's same test would find the win or kong), without that question.
+            return {seat: self._turn_actions(seat)}
         return {}  # a turn for the core's or the rules' further questions: Game.legal_actions asks the flow
+
+    def _facts(self) -> tuple[int | None, tuple[int, ...]]:
+        """Rules.plain_turn_mask and the per-seat chow masks, asked now and kept in :attr:`_chain_facts` (until a
+        meld, a rules effect, the deal or a restore: see there)."""
+        chowers = self._chowers
+        facts = self._chain_facts = (self.rules.plain_turn_mask(self.table),
+                                     chowers if type(chowers) is tuple else
+                                     tuple([chowers[other] for other in self._seats]))
+        return facts
 
     def _lean_chain(self, bots: tuple[Any, ...], actions: list[Action], action: Action, seat: int,
                     tile: int) -> dict[int, tuple[Action, ...]] | None:
@@ -435,9 +464,7 @@ class MahjongFlow:
         if self._quick_turn is not None or type(chowers) is not tuple:  # the rules' promise (plain_turn_mask)
             facts = self._chain_facts
             if facts is None:
-                facts = self._chain_facts = (self.rules.plain_turn_mask(table),
-                                             chowers if type(chowers) is tuple else
-                                             tuple([chowers[other] for other in self._seats]))
+                facts = self._facts()
             seats, chowers = facts
             if seats is None:
                 return self._lean_turn(action, seat, tile)

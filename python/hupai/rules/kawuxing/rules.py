@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..._core import discard_scores
 from ..._core import waits as _core_waits
 from ...actions import ACTIONS, Action
 from ...analysis import shanten
@@ -63,6 +64,9 @@ def hand_waits(counts: bytearray, melds: int, forms: int) -> list[int]:
     """The core's waits of a counts hand (the checked ``hupai.waits`` would read a bytearray as tile text)."""
     return _core_waits(np.frombuffer(counts, dtype=np.uint8), 0, melds, forms, _NO_JOKERS)
 
+
+# The 亮倒 discards (KW-16), per seat and kind, made once: turn_extras offers these objects.
+_LIANGDAO = tuple(tuple(Action("discard", seat, kind, (), LIANGDAO) for kind in range(34)) for seat in range(PLAYERS))
 
 # For each kind, every other kind: the 摸切 restriction of a frozen hand or the last tile (KW-6, KW-17).
 _ALL_BUT = tuple(frozenset(k for k in range(34) if k != kind) for kind in range(34))
@@ -260,20 +264,25 @@ class KawuxingRules(Rules):
             return []
         hand = table.hands[seat]
         melds = len(table.melds[seat])
-        if shanten(table.views[seat], melds=melds, forms=self._forms) > 0:
-            return []  # no discard can leave this hand ready
+        if shanten(hand, melds=melds, forms=self._forms) > 0:
+            return []  # no discard can leave this hand ready (the cheaper question first: most hands)
+        # One core call says which discards leave a ready hand (shanten 0 after it: a score of at least 0, see
+        # _core.discard_scores); only their waits are asked (asking every held kind's waits was most of this hook's
+        # cost at a ready hand's turn).
+        scores = discard_scores(hand, 0, melds, self._forms, None)
         forbidden = self.forbidden_discards(table, seat)
         shown = [0] * 34  # the seat's own copies in its melds
         for meld in table.melds[seat]:
             shown[meld.tiles[0]] += len(meld.tiles)
         out = []
         counts = bytearray(hand)
+        flagged = _LIANGDAO[seat]
         for kind in range(34):
-            if not hand[kind] or kind in forbidden:
+            if scores[kind] < 0 or kind in forbidden:  # (a kind not held scores below 0 too)
                 continue
             counts[kind] -= 1
             if any(counts[wait] + shown[wait] < 4 for wait in hand_waits(counts, melds, self._forms)):
-                out.append(Action("discard", seat, kind, (), LIANGDAO))
+                out.append(flagged[kind])
             counts[kind] += 1
         return out
 

@@ -87,9 +87,23 @@ def score_win(context: WinContext, options: KawuxingOptions) -> ScoreResult:
     return ScoreResult(patterns, value, tuple(payments), details, reading=describe(reading))
 
 
+# A decomposition group's tiles in notation, by its tiles (a few dozen distinct groups: kept once made, as every
+# win's reading names its groups and format_tiles checks each kind anew).
+_GROUP_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _group_text(tiles: tuple[int, ...]) -> str:
+    text = _GROUP_TEXT.get(tiles)
+    if text is None:
+        text = format_tiles(list(tiles))
+        if len(_GROUP_TEXT) < 4096:  # (a bound: the decompositions' groups are of the 34 kinds only)
+            _GROUP_TEXT[tiles] = text
+    return text
+
+
 def describe(reading: Reading) -> str:
     """A reading in words: its groups in notation (the winning tile's group marked ``*``), then the melds."""
-    groups = [format_tiles(list(group.tiles)) + ("*" if index == reading.win_group else "")
+    groups = [_group_text(group.tiles) + ("*" if index == reading.win_group else "")
               for index, group in enumerate(reading.groups)]
     melds = [str(meld) for meld in reading.context.melds]
     return " ".join(groups + melds) + (" (seven pairs)" if reading.seven_pairs else "")
