@@ -258,6 +258,7 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
     # 游 seats are dealt first (the others in seat order, as before), so that no seat dealt freely takes the golds
     # they must hold (YX-25).
     order = sorted((other for other in range(n) if other != seat), key=lambda other: not you[other])
+    asked = _you_asked(obs, gold, you, melds) if gold is not None else []
     table = None
     for _ in range(REDEALS):
         pool = list(base_pool)
@@ -283,7 +284,7 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
             for tile in _deal(pool, rng)[:need]:
                 hand[tile] += 1
                 pool[tile] -= 1
-        if gold is not None and not _you_levels_hold(obs, gold, you, hands, melds):
+        if asked and not _you_levels_hold(asked, gold, hands):
             continue  # a 游 seat out of shape, or a seat at level 0 in it: dealt again (rejection, as the claim
             # window below; if every deal fails, the last is kept)
         table = _mahjong_table(obs, rules, extras, hands, melds, pool, rng)
@@ -328,11 +329,12 @@ def _you_shape(hand: bytearray, pool: list[int], need: int, gold: int, rng: rand
         pool[tile] -= 1
 
 
-def _you_levels_hold(obs: Observation, gold: int, you: Sequence[int], hands: list[bytearray],
-                     melds: list[list[Meld]]) -> bool:
-    """YX-25, YX-26: whether each other seat that has discarded and is not in its turn holds a hand in 游 shape
-    exactly when it is at a 游 level (its hand is what its last discard left; the engine's state check asks the
-    same). A seat that never discarded is at level 0 whatever it holds."""
+def _you_asked(obs: Observation, gold: int, you: Sequence[int],
+               melds: list[list[Meld]]) -> list[tuple[int, bytes, int, bool]]:
+    """YX-26: the other seats whose 游 level a deal must agree with, each with its melds' tiles, their number and
+    whether it is at a level: those that have discarded and are not in their turn (a hand is then what its last
+    discard left, as the engine's state check reads it; a seat that never discarded is at level 0 whatever it
+    holds)."""
     acting = -1
     if obs.phase in ("turn", "rob"):
         acting = obs.to_act[0] if obs.phase == "turn" else obs.source
@@ -341,15 +343,17 @@ def _you_levels_hold(obs: Observation, gold: int, you: Sequence[int], hands: lis
         for meld in seat_melds:
             if meld.claimed_from is not None:
                 claimed[meld.claimed_from] += 1
-    for other, hand in enumerate(hands):
-        if other in (obs.seat, acting) or not (hand[gold] or you[other]):
-            continue
-        if not obs.discards[other] and not claimed[other]:
-            continue
-        shown = melds[other]
-        tiles = b"".join([bytes(meld.tiles) for meld in shown])
-        shape = hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, tiles, len(shown))
-        if shape != bool(you[other]):
+    return [(other, b"".join([bytes(meld.tiles) for meld in melds[other]]), len(melds[other]), bool(you[other]))
+            for other in range(obs.num_players)
+            if other not in (obs.seat, acting) and (obs.discards[other] or claimed[other])]
+
+
+def _you_levels_hold(asked: list[tuple[int, bytes, int, bool]], gold: int, hands: list[bytearray]) -> bool:
+    """YX-25, YX-26: whether each seat of ``asked`` (:func:`_you_asked`) holds a hand in 游 shape exactly when it
+    is at a 游 level."""
+    for other, tiles, count, level in asked:
+        hand = hands[other]
+        if (hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, tiles, count)) != level:
             return False
     return True
 
