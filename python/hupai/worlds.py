@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
 from . import rules as rules_module
 from .actions import ACTIONS, Action
 from .belief import WorldWeights
@@ -255,14 +256,16 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
     revealed = extras.get("revealed") or [[] for _ in range(n)]
     gold = extras.get("gold")
     you = extras.get("you") or [0] * n
+    # 游 seats are dealt first (the others in seat order, as before), so that no seat dealt freely takes the golds
+    # they must hold (YX-25).
+    order = sorted((other for other in range(n) if other != seat), key=lambda other: not you[other])
+    asked = _you_asked(obs, gold, you, melds) if gold is not None else []
     table = None
     for _ in range(REDEALS):
         pool = list(base_pool)
         hands: list[bytearray] = [bytearray(34) for _ in range(n)]
         hands[seat][:] = obs.counts
-        for other in range(n):  # seats whose hidden tiles a rule constrains are dealt first
-            if other == seat:
-                continue
+        for other in order:
             hand = hands[other]
             known = list(revealed[other]) if other < len(revealed) else []  # counted out of the pool already
             if obs.phase == "rob" and other == obs.source:  # the kong being robbed: its tile (four if no pung)
@@ -282,6 +285,9 @@ def _mahjong_world(obs: Observation, rules: Rules, rng: random.Random, weights: 
             for tile in _deal(pool, rng)[:need]:
                 hand[tile] += 1
                 pool[tile] -= 1
+        if asked and not _you_levels_hold(asked, gold, hands):
+            continue  # a 游 seat out of shape, or a seat at level 0 in it: dealt again (rejection, as the claim
+            # window below; if every deal fails, the last is kept)
         table = _mahjong_table(obs, rules, extras, hands, melds, pool, rng)
         if table is not None:
             break
@@ -322,6 +328,35 @@ def _you_shape(hand: bytearray, pool: list[int], need: int, gold: int, rng: rand
     for tile in _deal(pool, rng)[:need]:
         hand[tile] += 1
         pool[tile] -= 1
+
+
+def _you_asked(obs: Observation, gold: int, you: Sequence[int],
+               melds: list[list[Meld]]) -> list[tuple[int, bytes, int, bool]]:
+    """YX-26: the other seats whose 游 level a deal must agree with, each with its melds' tiles, their number and
+    whether it is at a level: those that have discarded and are not in their turn (a hand is then what its last
+    discard left, as the engine's state check reads it; a seat that never discarded is at level 0 whatever it
+    holds)."""
+    acting = -1
+    if obs.phase in ("turn", "rob"):
+        acting = obs.to_act[0] if obs.phase == "turn" else obs.source
+    claimed = [0] * obs.num_players
+    for seat_melds in melds:
+        for meld in seat_melds:
+            if meld.claimed_from is not None:
+                claimed[meld.claimed_from] += 1
+    return [(other, b"".join([bytes(meld.tiles) for meld in melds[other]]), len(melds[other]), bool(you[other]))
+            for other in range(obs.num_players)
+            if other not in (obs.seat, acting) and (obs.discards[other] or claimed[other])]
+
+
+def _you_levels_hold(asked: list[tuple[int, bytes, int, bool]], gold: int, hands: list[bytearray]) -> bool:
+    """YX-25, YX-26: whether each seat of ``asked`` (:func:`_you_asked`) holds a hand in 游 shape exactly when it
+    is at a 游 level."""
+    for other, tiles, count, level in asked:
+        hand = hands[other]
+        if (hand[gold] >= 1 and _core.yunxiao_you_shape(hand, gold, tiles, count)) != level:
+            return False
+    return True
 
 
 def _mahjong_table(obs: Observation, rules: Rules, extras: dict[str, Any], hands: list[bytearray],

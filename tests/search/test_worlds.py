@@ -112,6 +112,34 @@ def test_every_sampled_world_is_consistent(rules: str, dealt: str, seed: int, st
     _check_world(observation, world)
 
 
+def test_a_yunxiao_seat_at_a_you_level_keeps_its_gold_whatever_is_dealt_before_it() -> None:
+    """Found by the property above: seat 2, at 单游 with one tile and four melds, came after seat 1 in the deal,
+    whose matched hand took the last unseen golds, so seat 2's hand held no gold and no 游 shape (YX-25, YX-26)."""
+    game = _game_at("yunxiao", 63356, 37)
+    observation = game.observation(game.seats_to_act[0])
+    assert observation.extras["you"] == (0, 0, 1, 0) and observation.hand_sizes[2] == 1
+    world = sample(observation, 131943, weights=MatchedWorlds(8))
+    assert world.table.hands[2][observation.extras["gold"]] == 1
+    _check_world(observation, world)
+
+
+#: Yunxiao states (seed, steps) where another seat is at a 游 level or holds a gold after its discards, each of
+#: which some world seed below dealt inconsistently: a 游 seat left without a gold by the seats dealt before it,
+#: a 游 hand built with a fifth copy of the gold's kind (白板 playing as the gold, YX-7, YX-8), a seat at level 0
+#: dealt a hand in 游 shape.
+YOU_STATES = [(63356, 37), (199, 33), (184, 47), (182, 54), (144, 53), (147, 28), (2108, 13), (780, 37)]
+
+
+@pytest.mark.parametrize("dealt", ["uniform", "weighted", "matched"])
+@pytest.mark.parametrize(("seed", "steps"), YOU_STATES)
+def test_yunxiao_worlds_keep_every_you_level(seed: int, steps: int, dealt: str) -> None:
+    game = _game_at("yunxiao", seed, steps)
+    observation = game.observation(game.seats_to_act[0])
+    dealers = {"uniform": None, "weighted": WorldWeights(8), "matched": MatchedWorlds(8)}
+    for world_seed in range(6):
+        _check_world(observation, sample(observation, world_seed, weights=dealers[dealt]))
+
+
 @pytest.mark.parametrize("rules", SYSTEMS)
 def test_the_same_observation_gives_the_same_world_whatever_the_true_game(rules: str) -> None:
     game = _game_at(rules, 11, 30)
