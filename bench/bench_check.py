@@ -189,9 +189,11 @@ for _name in hupai.simulate.playable():
     WORKLOADS[f"observation_{_name}"] = (lambda name=_name: _observations(name, 2000), 2000, "observations/s")
 for _name in ("guangdong", "yunxiao", "kawuxing", "waihuzi"):
     WORKLOADS[f"snapshot_{_name}"] = (lambda name=_name: _snapshots(name, SNAPSHOTS), SNAPSHOTS, "restores/s")
-WORKLOADS["env_guangdong_random"] = (lambda: _env_steps("guangdong", HANDS // 2), HANDS // 2, "hands/s")
-WORKLOADS["env_gym_guangdong_random"] = (lambda: _learner_steps("guangdong", 0, 640), 640, "decisions/s")
-WORKLOADS["env_vector64_guangdong_random"] = (lambda: _learner_steps("guangdong", 64, 1280), 1280, "decisions/s")
+for _name in ("guangdong", "yunxiao", "kawuxing", "waihuzi"):  # the three agent forms, every system
+    WORKLOADS[f"env_{_name}_random"] = (lambda name=_name: _env_steps(name, HANDS // 2), HANDS // 2, "hands/s")
+    WORKLOADS[f"env_gym_{_name}_random"] = (lambda name=_name: _learner_steps(name, 0, 640), 640, "decisions/s")
+    WORKLOADS[f"env_vector64_{_name}_random"] = (lambda name=_name: _learner_steps(name, 64, 1280), 1280,
+                                                 "decisions/s")
 
 
 @pytest.mark.benchmark(group="bench-check")
