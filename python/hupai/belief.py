@@ -21,7 +21,7 @@ the observation allows, so a weighted world is as consistent as a uniform one; o
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,21 +84,29 @@ def levels(observation: Observation, other: int, hands: Sequence[bytes | bytearr
     return out
 
 
-def _checked_tables(tables: Any) -> dict[str, Any]:
-    """``tables`` as given, once each system's weights are known to be ``[turns][melds][level]`` of finite
-    non-negative numbers (a hupai error otherwise: a malformed table would fail deep inside a search)."""
+def _arrays(tables: Any, what: str, key: str, shape: tuple[int, ...]) -> Iterator[tuple[str, Any, np.ndarray]]:
+    """Each system's ``(name, table, array)`` of a data table of the worlds (``what``: how errors name it), once
+    ``tables`` is a dict and the array under ``key`` has ``shape`` and finite numbers of at least 0 (a hupai error
+    otherwise: a malformed table would fail deep inside a search)."""
     if not isinstance(tables, dict):
-        raise HupaiError(f"world weight tables must be a dict of rule system names, got {type(tables).__name__}")
-    shape = (TURN_BUCKETS, MELD_BUCKETS, LEVELS)
+        raise HupaiError(f"{what} must be a dict of rule system names, got {type(tables).__name__}")
     for name, table in tables.items():
         try:
-            weights = np.asarray(table["weights"], dtype=np.float64)
+            found = np.asarray(table[key], dtype=np.float64)
         except (TypeError, KeyError, IndexError, ValueError) as error:
-            raise HupaiError(f"world weights for {name!r} must be a table under 'weights' ({error})") from None
-        if weights.shape != shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-            raise HupaiError(f"world weights for {name!r} must be {shape[0]} x {shape[1]} x {shape[2]} finite "
-                             f"numbers of at least 0, got shape {weights.shape}")
-    return tables
+            raise HupaiError(f"{what} for {name!r} must be an array under {key!r} ({error})") from None
+        if found.shape != shape or not np.all(np.isfinite(found)) or np.any(found < 0):
+            raise HupaiError(f"{what} for {name!r} must be {' x '.join(map(str, shape))} finite numbers of at least "
+                             f"0, got shape {found.shape}")
+        yield name, table, found
+
+
+def _checked_tables(tables: Any) -> dict[str, Any]:
+    """``tables`` as given, once each system's weights are ``[turns][melds][level]`` of finite non-negative
+    numbers."""
+    for _ in _arrays(tables, "world weights", "weights", (TURN_BUCKETS, MELD_BUCKETS, LEVELS)):
+        pass
+    return tables  # type: ignore[no-any-return]  # (a dict: _arrays checked it)
 
 
 class WorldWeights:
@@ -147,24 +155,15 @@ class WorldWeights:
 
 def _checked_shares(shares: Any) -> dict[str, Any]:
     """``shares`` as given, once each system's are ``[turns][melds][level]`` of finite non-negative numbers with a
-    positive sum in every bucket (a hupai error otherwise)."""
-    if not isinstance(shares, dict):
-        raise HupaiError(f"world level shares must be a dict of rule system names, got {type(shares).__name__}")
-    shape = (TURN_BUCKETS, MELD_BUCKETS, LEVELS)
-    for name, table in shares.items():
-        try:
-            found = np.asarray(table["shares"], dtype=np.float64)
-        except (TypeError, KeyError, IndexError, ValueError) as error:
-            raise HupaiError(f"world level shares for {name!r} must be a table under 'shares' ({error})") from None
-        if (found.shape != shape or not np.all(np.isfinite(found)) or np.any(found < 0)
-                or np.any(found.sum(axis=2) <= 0)):
-            raise HupaiError(f"world level shares for {name!r} must be {shape[0]} x {shape[1]} x {shape[2]} finite "
-                             f"numbers of at least 0, each bucket's summing above 0, got shape {found.shape}")
+    positive sum in every bucket and a ``discarded`` factor in (0, 100] (a hupai error otherwise)."""
+    for name, table, found in _arrays(shares, "world level shares", "shares", (TURN_BUCKETS, MELD_BUCKETS, LEVELS)):
+        if np.any(found.sum(axis=2) <= 0):
+            raise HupaiError(f"world level shares for {name!r}: every bucket's shares must sum above 0")
         factor = table.get("discarded", 1.0)
         if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not 0 < factor <= 100:
             raise HupaiError(f"world level shares for {name!r}: 'discarded' must be a number above 0 and at most "
                              f"100, got {factor!r}")
-    return shares
+    return shares  # type: ignore[no-any-return]  # (a dict: _arrays checked it)
 
 
 class MatchedWorlds(WorldWeights):
@@ -286,17 +285,10 @@ def wait_classes(observation: Observation, other: int, rows: np.ndarray, unseen:
 def _checked_waits(waits: Any) -> dict[str, Any]:
     """``waits`` as given, once each system's are :data:`WAIT_CLASSES` finite non-negative numbers with a positive
     sum under ``"weights"`` (a hupai error otherwise)."""
-    if not isinstance(waits, dict):
-        raise HupaiError(f"world wait weights must be a dict of rule system names, got {type(waits).__name__}")
-    for name, table in waits.items():
-        try:
-            found = np.asarray(table["weights"], dtype=np.float64)
-        except (TypeError, KeyError, IndexError, ValueError) as error:
-            raise HupaiError(f"world wait weights for {name!r} must be a list under 'weights' ({error})") from None
-        if found.shape != (WAIT_CLASSES,) or not np.all(np.isfinite(found)) or np.any(found < 0) or found.sum() <= 0:
-            raise HupaiError(f"world wait weights for {name!r} must be {WAIT_CLASSES} finite numbers of at least 0 "
-                             f"summing above 0, got shape {found.shape}")
-    return waits
+    for name, _, found in _arrays(waits, "world wait weights", "weights", (WAIT_CLASSES,)):
+        if found.sum() <= 0:
+            raise HupaiError(f"world wait weights for {name!r} must sum above 0")
+    return waits  # type: ignore[no-any-return]  # (a dict: _arrays checked it)
 
 
 class WaitingWorlds(MatchedWorlds):
